@@ -1,0 +1,14 @@
+// Bundles the server (our code only; packages stay external) into dist/server.
+import { build } from 'esbuild'
+
+await build({
+  entryPoints: ['src/server/main.ts', 'src/server/cli.ts'],
+  outdir: 'dist/server',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+})

@@ -1,0 +1,136 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import fastifyCookie from '@fastify/cookie'
+import fastifyStatic from '@fastify/static'
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import { catalogRpcs } from './catalog/catalog.routes'
+import { type CatalogService, createCatalogService } from './catalog/catalog.service'
+import { contentRpcs } from './content/content.routes'
+import { type ContentService, createContentService } from './content/content.service'
+import type { Database } from './db/client'
+import type { Env } from './env'
+import { AppError } from './errors'
+import { packageRoot } from './lib/paths'
+import { RpcRegistry } from './rpc'
+import { registerSecurityHeaders } from './security-headers'
+
+export interface AppServices {
+  env: Env
+  database: Database
+  catalog: CatalogService
+  content: ContentService
+  rpc: RpcRegistry
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices
+  }
+}
+
+export interface BuildAppOptions {
+  env: Env
+  database: Database
+  /** Pino logging; off in tests. */
+  logger?: boolean
+  /** Folder of the built SPA; defaults to dist/web. */
+  webRoot?: string
+}
+
+export const BODY_LIMIT = 1024 * 1024
+
+/** Builds the app: plugins, modules, routes. No listen, no timers (main.ts starts those). */
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const { env, database } = opts
+  const app = Fastify({
+    logger: opts.logger ? { level: env.LOG_LEVEL } : false,
+    bodyLimit: BODY_LIMIT,
+  })
+
+  // One cache policy: a single PGlite process sees every write; several PostgreSQL processes
+  // see each other's writes after a few seconds.
+  const cacheTtl = database.kind === 'pglite' ? Number.POSITIVE_INFINITY : 5_000
+  const services: AppServices = {
+    env,
+    database,
+    catalog: createCatalogService(database, cacheTtl),
+    content: createContentService(database, cacheTtl),
+    rpc: new RpcRegistry(),
+  }
+  app.decorate('services', services)
+
+  // An empty body on a call with no payload means {}.
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body)
+    if (text.trim() === '') return done(null, undefined)
+    try {
+      done(null, JSON.parse(text))
+    } catch {
+      done(new AppError('bad_request', 'Invalid request: the body is not valid JSON'), undefined)
+    }
+  })
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).headers(error.headers).send({ success: false, error: error.message })
+    }
+    const status = error.statusCode ?? 500
+    if (status < 500) {
+      const message =
+        error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? `Request body is too large (limit ${BODY_LIMIT} bytes)`
+          : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'Unsupported content type: send application/json'
+            : error.message
+      return reply.status(status).send({ success: false, error: message })
+    }
+    request.log.error({ err: error }, 'request failed')
+    return reply.status(500).send({ success: false, error: 'Internal server error' })
+  })
+
+  registerSecurityHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false })
+  await app.register(fastifyCookie)
+
+  services.rpc.add(...catalogRpcs(services.catalog), ...contentRpcs(services.content))
+  services.rpc.register(app)
+
+  app.get('/api/health', async (_request, reply) => {
+    const ok = await database.ping()
+    reply.header('cache-control', 'no-store')
+    if (!ok) return reply.status(503).send({ status: 'unavailable' })
+    return { status: 'ok' }
+  })
+
+  await registerWeb(app, opts.webRoot ?? join(packageRoot(), 'dist', 'web'))
+  return app
+}
+
+/** Serves the built SPA: files as they are, every other GET the index.html (client-side routing). */
+async function registerWeb(app: FastifyInstance, root: string): Promise<void> {
+  const indexFile = join(root, 'index.html')
+  const hasWeb = existsSync(indexFile)
+  const indexHtml = hasWeb ? readFileSync(indexFile) : undefined
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root,
+      preCompressed: true,
+      index: false,
+      setHeaders(res, path) {
+        // Vite puts a content hash in every asset name under /assets.
+        if (path.includes(`${join('assets', '')}`)) {
+          res.header('cache-control', 'public, max-age=31536000, immutable')
+        } else {
+          res.header('cache-control', 'public, max-age=3600')
+        }
+      },
+    })
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const isApi = request.url.startsWith('/rpc/') || request.url.startsWith('/api/')
+    if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && indexHtml) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml)
+    }
+    return reply.status(404).send({ success: false, error: `Not found: ${request.method} ${request.url}` })
+  })
+}

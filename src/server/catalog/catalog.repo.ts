@@ -1,0 +1,33 @@
+import { asc, eq } from 'drizzle-orm'
+import type { Product } from '../../shared/product'
+import type { Db } from '../db/client'
+import { products } from '../db/schema'
+
+type ProductRow = typeof products.$inferSelect
+
+export function toProduct(row: ProductRow): Product {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    price: row.priceCents / 100,
+    image: row.image,
+    features: row.features,
+    video_id: row.videoId,
+    is_free: row.isFree,
+    download_url: row.downloadUrl,
+    has_details: true,
+    featured: row.featured,
+    created_at: row.createdAt.toISOString(),
+  }
+}
+
+export async function listProducts(db: Db): Promise<Product[]> {
+  const rows = await db.select().from(products).orderBy(asc(products.sortOrder), asc(products.id))
+  return rows.map(toProduct)
+}
+
+export async function findProductRow(db: Db, id: number): Promise<ProductRow | undefined> {
+  const rows = await db.select().from(products).where(eq(products.id, id))
+  return rows[0]
+}

@@ -1,0 +1,29 @@
+// Application errors carry a code from a closed list; one handler maps codes to HTTP statuses.
+
+export const errorStatus = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  unavailable: 503,
+} as const
+export type ErrorCode = keyof typeof errorStatus
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+    this.name = 'AppError'
+  }
+
+  get status(): number {
+    return errorStatus[this.code]
+  }
+}

@@ -1,0 +1,36 @@
+import { buildApp } from './app'
+import { openDatabase } from './db/client'
+import { seedOnce } from './db/seed'
+import { EnvError, parseEnv } from './env'
+
+async function main(): Promise<void> {
+  const env = parseEnv()
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  await seedOnce(database.db)
+  const app = await buildApp({ env, database, logger: true })
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    app.log.info(`${signal} received, shutting down`)
+    await app.close()
+    await database.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+
+  await app.listen({ port: env.PORT, host: env.HOST })
+  const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
+  app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof EnvError) {
+    console.error(error.message)
+  } else {
+    console.error('Stablecart failed to start:', error instanceof Error ? error.message : error)
+  }
+  process.exit(1)
+})

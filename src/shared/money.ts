@@ -1,0 +1,20 @@
+// Money on the server is integer cents; the wire keeps the specification's dollar numbers.
+
+/** Dollars (as the browser sends them, e.g. 49.99) to integer cents; null when not a whole number of cents. */
+export function dollarsToCents(dollars: number): number | null {
+  if (!Number.isFinite(dollars)) return null
+  const cents = Math.round(dollars * 100)
+  // Reject values such as 1.005 that are not a whole number of cents.
+  if (Math.abs(cents - dollars * 100) > 1e-6) return null
+  return cents
+}
+
+/** Integer cents to the dollar number the specification's answers carry. */
+export function centsToDollars(cents: number): number {
+  return cents / 100
+}
+
+/** "$49.99" — totals are always shown with 2 decimals. */
+export function formatUsd(dollars: number): string {
+  return `$${dollars.toFixed(2)}`
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod'
+
+export const productSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  description: z.string(),
+  /** Dollars. */
+  price: z.number().nonnegative(),
+  image: z.string(),
+  features: z.array(z.string()),
+  video_id: z.string().nullable(),
+  is_free: z.boolean(),
+  download_url: z.string().nullable(),
+  has_details: z.literal(true),
+  featured: z.boolean(),
+  created_at: z.string(),
+})
+export type Product = z.infer<typeof productSchema>
+
+/** Free means is_free or a price of 0 (specification section 5). */
+export function isFreeProduct(p: Pick<Product, 'is_free' | 'price'>): boolean {
+  return p.is_free || p.price === 0
+}
+
+export const fetchProductsAnswerSchema = z.object({
+  success: z.boolean(),
+  products: z.array(productSchema),
+  error: z.string().optional(),
+})
+export type FetchProductsAnswer = z.infer<typeof fetchProductsAnswerSchema>

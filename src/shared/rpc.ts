@@ -1,0 +1,12 @@
+import { z } from 'zod'
+
+/** Every call's payload is a strict object: unknown fields are refused with a 400. */
+export const emptyPayloadSchema = z.object({}).strict()
+
+/** Admin calls may still carry the specification's p_admin_key; it is accepted and ignored. */
+export const adminKeyField = { p_admin_key: z.string().max(500).optional() }
+
+export interface RpcFailure {
+  success: false
+  error: string
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod'
+
+export const supportIcons = ['mail', 'messageCircle', 'clock', 'shield'] as const
+export type SupportIcon = (typeof supportIcons)[number]
+
+const text = (max: number) => z.string().max(max)
+const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #26a17b')
+// Image URLs: the shop's own paths or http(s) URLs; never javascript: or data: URLs.
+const imageUrl = z
+  .string()
+  .max(2000)
+  .regex(/^(\/(?!\/)|https?:\/\/)\S*$/, 'must be a path on this site or an http(s) URL')
+
+export const siteContentSchema = z.object({
+  logo: z.object({ mainText: text(60), subText: text(60) }).strict(),
+  navigation: z.object({ products: text(40), support: text(40) }).strict(),
+  hero: z.object({ title: text(200), subtitle: text(500), backgroundImage: imageUrl }).strict(),
+  meta: z.object({ title: text(120) }).strict(),
+  theme: z
+    .object({ primary: colour, primaryDark: colour, background: colour, card: colour, accent: colour })
+    .strict(),
+  support: z
+    .object({
+      title: text(200),
+      subtitle: text(500),
+      email: z.union([z.literal(''), z.email().max(254)]),
+      response: text(100),
+      sections: z
+        .array(z.object({ title: text(120), description: text(1000), icon: z.enum(supportIcons) }).strict())
+        .max(8),
+    })
+    .strict(),
+})
+export type SiteContent = z.infer<typeof siteContentSchema>
+
+export const defaultSiteContent: SiteContent = {
+  logo: { mainText: 'Stablecart', subText: 'SOFTWARE' },
+  navigation: { products: 'Products', support: 'Support' },
+  hero: {
+    title: 'Mobile proxy software, delivered instantly',
+    subtitle:
+      'Tools to run, rotate and check 4G, LTE and 5G mobile proxies in any country. Pay with USDT-TRC20 or TRX and get your key in minutes.',
+    backgroundImage: '/images/hero-bg.svg',
+  },
+  meta: { title: 'Stablecart — Mobile Proxy Software' },
+  theme: {
+    primary: '#26a17b',
+    primaryDark: '#1e8a67',
+    background: '#0b1120',
+    card: '#111827',
+    accent: '#38bdf8',
+  },
+  support: {
+    title: 'How can we help?',
+    subtitle: 'Questions about an order, a licence key or a setup? Our team answers around the clock.',
+    email: 'support@stablecart.example',
+    response: 'Usually within 2 hours',
+    sections: [
+      {
+        title: 'Email Support',
+        description: 'Write to us with your order ID and we will get back to you quickly.',
+        icon: 'mail',
+      },
+      {
+        title: 'Live Chat',
+        description: 'Talk to a specialist about proxy setup, rotation and country targeting.',
+        icon: 'messageCircle',
+      },
+      {
+        title: 'Fast Response',
+        description: 'Most questions are answered within a couple of hours, day or night.',
+        icon: 'clock',
+      },
+      {
+        title: 'Secure & Private',
+        description: 'Your order details are only used to deliver and support your purchase.',
+        icon: 'shield',
+      },
+    ],
+  },
+}
+
+/** Stored content overrides the defaults section by section; a section that fails validation falls back. */
+export function mergeSiteContent(stored: unknown): SiteContent {
+  if (!stored || typeof stored !== 'object') return defaultSiteContent
+  const merged: Record<string, unknown> = { ...defaultSiteContent }
+  for (const key of Object.keys(defaultSiteContent) as (keyof SiteContent)[]) {
+    const candidate = (stored as Record<string, unknown>)[key]
+    const section = siteContentSchema.shape[key].safeParse(candidate)
+    if (section.success) merged[key] = section.data
+  }
+  return merged as SiteContent
+}
+
+export const fetchSiteContentAnswerSchema = z.object({
+  success: z.boolean(),
+  content: siteContentSchema,
+  error: z.string().optional(),
+})
+export type FetchSiteContentAnswer = z.infer<typeof fetchSiteContentAnswerSchema>

@@ -1,0 +1,70 @@
+import { Search } from 'lucide-react'
+import {
+  type CatalogQuery,
+  type ProductFilter,
+  type ProductSort,
+  productFilterLabels,
+  productFilters,
+  productSortLabels,
+  productSorts,
+} from '../../../../shared/catalog-filter'
+
+const field =
+  'h-11 rounded-xl border border-line bg-card px-3 text-sm text-fg outline-none transition focus:border-primary/60 focus:ring-2 focus:ring-primary/20'
+
+export function CatalogToolbar({
+  query,
+  onChange,
+}: {
+  query: CatalogQuery
+  onChange: (q: CatalogQuery) => void
+}) {
+  return (
+    <div className="flex flex-col gap-3 sm:flex-row">
+      <label className="relative flex-1">
+        <span className="sr-only">Search products</span>
+        <Search
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted"
+          aria-hidden
+        />
+        <input
+          type="search"
+          value={query.search}
+          onChange={(e) => onChange({ ...query, search: e.target.value })}
+          placeholder="Search products..."
+          className={`${field} w-full pl-9`}
+        />
+      </label>
+      <div className="grid grid-cols-2 gap-3 sm:flex">
+        <label>
+          <span className="sr-only">Filter products</span>
+          <select
+            value={query.filter}
+            onChange={(e) => onChange({ ...query, filter: e.target.value as ProductFilter })}
+            className={`${field} w-full sm:w-40`}
+          >
+            {productFilters.map((f) => (
+              <option key={f} value={f}>
+                {productFilterLabels[f]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span className="sr-only">Sort products</span>
+          <select
+            value={query.sort}
+            onChange={(e) => onChange({ ...query, sort: e.target.value as ProductSort })}
+            className={`${field} w-full sm:w-52`}
+          >
+            {productSorts.map((s) => (
+              <option key={s} value={s}>
+                {productSortLabels[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,64 @@
+import { Check, Download, ShoppingCart } from 'lucide-react'
+import { Link } from 'react-router'
+import type { Product } from '../../../../shared/product'
+import { Button } from '../../../components/ui/button'
+import { Modal } from '../../../components/ui/modal'
+import { ProductPrice } from '../../../components/ui/price'
+import { ProductImage, VideoEmbed } from '../../../components/ui/product-media'
+import { isDownload, runProductAction } from '../../../lib/product-action'
+
+export function ProductModal({ product, onClose }: { product: Product | null; onClose: () => void }) {
+  return (
+    <Modal open={product !== null} onClose={onClose} title={product?.name ?? 'Product'}>
+      {product && (
+        <div>
+          {product.video_id ? (
+            <VideoEmbed videoId={product.video_id} title={product.name} />
+          ) : (
+            <ProductImage src={product.image} alt={product.name} className="aspect-[16/9] w-full" />
+          )}
+          <div className="p-6 sm:p-8">
+            <h2 className="pr-8 text-2xl font-bold tracking-tight text-fg">{product.name}</h2>
+            <p className="mt-3 leading-relaxed text-muted">{product.description}</p>
+            <h3 className="mt-6 text-sm font-semibold tracking-wide text-fg uppercase">
+              Premium Features ({product.features.length})
+            </h3>
+            <ul className="mt-3 grid gap-2 sm:grid-cols-2">
+              {product.features.map((f) => (
+                <li key={f} className="flex items-start gap-2 text-sm text-fg/90">
+                  <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+                  {f}
+                </li>
+              ))}
+            </ul>
+            <div className="mt-8 flex flex-wrap items-center justify-between gap-4 border-t border-line pt-6">
+              <ProductPrice product={product} size="lg" />
+              <div className="flex flex-wrap items-center gap-3">
+                <Link to={`/product/${product.id}`} className="text-sm font-medium text-muted hover:text-fg">
+                  Full details
+                </Link>
+                <Button
+                  className="px-6 py-3"
+                  onClick={() => {
+                    runProductAction(product)
+                    onClose()
+                  }}
+                >
+                  {isDownload(product) ? (
+                    <>
+                      <Download className="size-4" aria-hidden /> Download Now
+                    </>
+                  ) : (
+                    <>
+                      <ShoppingCart className="size-4" aria-hidden /> Add to Cart
+                    </>
+                  )}
+                </Button>
+              </div>
+            </div>
+          </div>
+        </div>
+      )}
+    </Modal>
+  )
+}

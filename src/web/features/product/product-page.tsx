@@ -1,0 +1,108 @@
+import { ArrowLeft, Check, Download, Headphones, ShieldCheck, ShoppingCart, Wallet, Zap } from 'lucide-react'
+import { useEffect } from 'react'
+import { Link, useNavigate, useParams } from 'react-router'
+import { Button } from '../../components/ui/button'
+import { ProductPrice } from '../../components/ui/price'
+import { ProductImage, VideoEmbed } from '../../components/ui/product-media'
+import { useProducts } from '../../lib/api/get-products'
+import { isDownload, runProductAction } from '../../lib/product-action'
+
+const ID_PATTERN = /^[1-9]\d{0,9}$/
+
+export function ProductPage() {
+  const { id = '' } = useParams()
+  const navigate = useNavigate()
+  const products = useProducts()
+  const validId = ID_PATTERN.test(id)
+  const product = validId ? products.data?.find((p) => p.id === Number(id)) : undefined
+
+  // Unknown or malformed ids send the buyer back to the catalogue.
+  useEffect(() => {
+    if (!validId || (products.isSuccess && !product) || products.isError) navigate('/', { replace: true })
+  }, [validId, products.isSuccess, products.isError, product, navigate])
+
+  if (!product) {
+    return (
+      <p role="status" className="py-32 text-center text-muted">
+        Loading product...
+      </p>
+    )
+  }
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
+      <Link
+        to="/products"
+        className="inline-flex items-center gap-2 text-sm font-medium text-muted hover:text-fg"
+      >
+        <ArrowLeft className="size-4" aria-hidden /> Back to Products
+      </Link>
+      <div className="mt-6 grid gap-10 lg:grid-cols-[3fr_2fr]">
+        <div className="space-y-8">
+          <div className="overflow-hidden rounded-2xl border border-line bg-card">
+            {product.video_id ? (
+              <VideoEmbed videoId={product.video_id} title={product.name} />
+            ) : (
+              <ProductImage src={product.image} alt={product.name} className="aspect-[4/3] w-full" />
+            )}
+          </div>
+          <section
+            aria-labelledby="features-title"
+            className="rounded-2xl border border-line bg-card p-6 sm:p-8"
+          >
+            <h2 id="features-title" className="text-lg font-semibold text-fg">
+              Features
+            </h2>
+            <ul className="mt-4 grid gap-3 sm:grid-cols-2">
+              {product.features.map((f) => (
+                <li key={f} className="flex items-start gap-2 text-sm text-fg/90">
+                  <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+                  {f}
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+        <div className="space-y-6 lg:sticky lg:top-24 lg:self-start">
+          <div className="rounded-2xl border border-line bg-card p-6 sm:p-8">
+            <h1 className="text-3xl font-bold tracking-tight text-fg">{product.name}</h1>
+            <p className="mt-4 leading-relaxed text-muted">{product.description}</p>
+            <div className="mt-6 border-t border-line pt-6">
+              <ProductPrice product={product} size="lg" />
+            </div>
+            <Button className="mt-6 w-full py-3 text-base" onClick={() => runProductAction(product)}>
+              {isDownload(product) ? (
+                <>
+                  <Download className="size-5" aria-hidden /> Download
+                </>
+              ) : (
+                <>
+                  <ShoppingCart className="size-5" aria-hidden /> Add to Cart
+                </>
+              )}
+            </Button>
+          </div>
+          <section
+            aria-labelledby="secure-title"
+            className="rounded-2xl border border-primary/30 bg-primary/5 p-6"
+          >
+            <h2 id="secure-title" className="flex items-center gap-2 font-semibold text-fg">
+              <ShieldCheck className="size-5 text-primary" aria-hidden /> Secure Purchase
+            </h2>
+            <ul className="mt-4 space-y-3 text-sm text-fg/90">
+              <li className="flex items-center gap-3">
+                <Zap className="size-4 text-primary" aria-hidden /> Instant digital delivery
+              </li>
+              <li className="flex items-center gap-3">
+                <Wallet className="size-4 text-primary" aria-hidden /> USDT-TRC20/TRX accepted
+              </li>
+              <li className="flex items-center gap-3">
+                <Headphones className="size-4 text-primary" aria-hidden /> 24/7 customer support
+              </li>
+            </ul>
+          </section>
+        </div>
+      </div>
+    </div>
+  )
+}

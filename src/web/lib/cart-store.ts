@@ -1,0 +1,85 @@
+import { useSyncExternalStore } from 'react'
+import type { Product } from '../../shared/product'
+import { readJson, storageKeys, writeJson } from './storage'
+
+export interface CartItem {
+  product: Product
+  quantity: number
+}
+
+type Listener = () => void
+const listeners = new Set<Listener>()
+let items: CartItem[] = load()
+
+function load(): CartItem[] {
+  const raw = readJson<unknown>(storageKeys.cart, [])
+  if (!Array.isArray(raw)) return []
+  return raw.filter(
+    (line): line is CartItem =>
+      typeof line === 'object' &&
+      line !== null &&
+      typeof line.product?.id === 'number' &&
+      Number.isInteger(line.quantity) &&
+      line.quantity > 0,
+  )
+}
+
+function commit(next: CartItem[]): void {
+  items = next
+  writeJson(storageKeys.cart, items)
+  for (const l of listeners) l()
+}
+
+if (typeof window !== 'undefined') {
+  // Another tab changed the cart.
+  window.addEventListener('storage', (event) => {
+    if (event.key !== storageKeys.cart) return
+    items = load()
+    for (const l of listeners) l()
+  })
+}
+
+export const MAX_QUANTITY = 100
+
+export const cart = {
+  getItems: () => items,
+  add(product: Product, quantity = 1): void {
+    const existing = items.find((l) => l.product.id === product.id)
+    if (existing) {
+      cart.setQuantity(product.id, existing.quantity + quantity)
+    } else {
+      commit([...items, { product, quantity: Math.min(quantity, MAX_QUANTITY) }])
+    }
+  },
+  /** A quantity of 0 or less removes the line (specification section 4). */
+  setQuantity(productId: number, quantity: number): void {
+    if (quantity <= 0) {
+      cart.remove(productId)
+      return
+    }
+    commit(
+      items.map((l) =>
+        l.product.id === productId ? { ...l, quantity: Math.min(quantity, MAX_QUANTITY) } : l,
+      ),
+    )
+  },
+  remove(productId: number): void {
+    commit(items.filter((l) => l.product.id !== productId))
+  },
+  clear(): void {
+    commit([])
+  },
+  subscribe(listener: Listener): () => void {
+    listeners.add(listener)
+    return () => listeners.delete(listener)
+  },
+}
+
+export function useCartItems(): CartItem[] {
+  return useSyncExternalStore(cart.subscribe, cart.getItems, cart.getItems)
+}
+
+/** Cart total in integer cents, so repeated additions never drift. */
+export function cartTotalCents(lines: readonly CartItem[]): number {
+  return lines.reduce((sum, l) => sum + Math.round(l.product.price * 100) * l.quantity, 0)
+}
