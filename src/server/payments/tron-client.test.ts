@@ -1,0 +1,500 @@
+import { createServer } from 'node:net'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createDevchain, type Devchain, type TransferRequest } from '../../../tools/devchain/devchain'
+import { createTronClient, type TronClientOptions } from './tron-client'
+
+// tron-api.md §6 test vectors: index 0 is the shop's wallet, index 1 the buyer paying it.
+const SHOP_WALLET = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH'
+const BUYER = 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK'
+const OTHER = 'TYJPRrdB5APNeRs4R7fYZSwW3TcrTKw2gx'
+const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'
+const FAKE_USDT = 'TRhVWK5XEDkQBDevcdCWW7RW51aRncty4W'
+
+let chain: Devchain
+
+beforeAll(async () => {
+  chain = await createDevchain({ port: 0 })
+})
+
+afterAll(async () => {
+  await chain.close()
+})
+
+beforeEach(() => {
+  chain.reset()
+})
+
+function client(overrides: Partial<TronClientOptions> = {}) {
+  return createTronClient({
+    baseUrl: chain.url,
+    usdtContract: USDT,
+    maxRps: 100,
+    timeoutMs: 2000,
+    ...overrides,
+  })
+}
+
+function send(request: TransferRequest) {
+  return chain.transfer(request)
+}
+
+function expectSuccess<T extends { status: string }>(
+  result: T,
+): asserts result is Extract<T, { status: 'success' }> {
+  expect(
+    result,
+    JSON.stringify(result, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)),
+  ).toMatchObject({
+    status: 'success',
+  })
+}
+
+describe('listTrc20Incoming', () => {
+  it('follows fingerprint pages and returns values as bigint', async () => {
+    const base = Date.now() - 60_000
+    for (let i = 1; i <= 5; i++) send({ to: SHOP_WALLET, amount: `${i}.5`, block_timestamp: base + i * 3000 })
+    const result = await client().listTrc20Incoming(SHOP_WALLET, { limit: 2 })
+    expectSuccess(result)
+    expect(result.complete).toBe(true)
+    expect(result.skipped).toBe(0)
+    expect(result.transfers.map((t) => t.value)).toEqual([
+      5_500_000n,
+      4_500_000n,
+      3_500_000n,
+      2_500_000n,
+      1_500_000n,
+    ])
+    expect(result.transfers[0]).toEqual({
+      transactionId: expect.stringMatching(/^[0-9a-f]{64}$/),
+      contract: USDT,
+      from: BUYER,
+      to: SHOP_WALLET,
+      type: 'Transfer',
+      value: 5_500_000n,
+      blockTimestamp: base + 15_000,
+    })
+    expect(chain.stats().byPath['/v1/accounts/:address/transactions/trc20']).toBe(3)
+  })
+
+  it('stops at maxPages and says the list is incomplete', async () => {
+    for (let i = 0; i < 5; i++) send({ to: SHOP_WALLET, amount: '1' })
+    const result = await client({ maxPages: 2 }).listTrc20Incoming(SHOP_WALLET, { limit: 2 })
+    expectSuccess(result)
+    expect(result.transfers).toHaveLength(4)
+    expect(result.complete).toBe(false)
+  })
+
+  it('asks for confirmed incoming USDT since minTimestamp, with the API key header', async () => {
+    const seen: { url: URL; key: string | null }[] = []
+    const spy: typeof fetch = (input, init) => {
+      seen.push({ url: new URL(String(input)), key: new Headers(init?.headers).get('TRON-PRO-API-KEY') })
+      return fetch(input, init)
+    }
+    const t0 = Date.now() - 30_000
+    send({ to: SHOP_WALLET, amount: '1', block_timestamp: t0 - 10_000 })
+    const wanted = send({ to: SHOP_WALLET, amount: '2', block_timestamp: t0 + 1000 })
+    send({ to: SHOP_WALLET, amount: '3', confirmed: false })
+    send({ to: OTHER, from: SHOP_WALLET, amount: '4' })
+    send({ to: SHOP_WALLET, amount: '5', contract: FAKE_USDT })
+
+    const tron = client({ apiKey: 'test-key', fetch: spy })
+    const result = await tron.listTrc20Incoming(SHOP_WALLET, { minTimestamp: t0 })
+    expectSuccess(result)
+    expect(result.transfers.map((t) => t.transactionId)).toEqual([wanted.transaction_id])
+    expect(Object.fromEntries(seen[0]?.url.searchParams ?? [])).toEqual({
+      only_confirmed: 'true',
+      only_to: 'true',
+      limit: '200',
+      contract_address: USDT,
+      min_timestamp: String(t0),
+    })
+    expect(seen[0]?.key).toBe('test-key')
+    expect(chain.stats().apiKeys).toEqual({ 'test-key': 1 })
+
+    const withPending = await tron.listTrc20Incoming(SHOP_WALLET, { minTimestamp: t0, onlyConfirmed: false })
+    expectSuccess(withPending)
+    expect(withPending.transfers.map((t) => t.value)).toEqual([3_000_000n, 2_000_000n])
+  })
+
+  it('reports a counterfeit "USDT" under its real contract so the matcher can reject it', async () => {
+    send({ to: SHOP_WALLET, amount: '100', contract: FAKE_USDT })
+    send({ to: SHOP_WALLET, amount: '10' })
+    const tron = client()
+    const genuineOnly = await tron.listTrc20Incoming(SHOP_WALLET)
+    expectSuccess(genuineOnly)
+    expect(genuineOnly.transfers.map((t) => t.contract)).toEqual([USDT])
+
+    const everyToken = await tron.listTrc20Incoming(SHOP_WALLET, { contract: null })
+    expectSuccess(everyToken)
+    expect(everyToken.transfers.map((t) => [t.contract, t.value])).toEqual([
+      [USDT, 10_000_000n],
+      [FAKE_USDT, 100_000_000n],
+    ])
+  })
+
+  it('passes Approval rows and same-transaction transfers through for the matcher', async () => {
+    const tx = send({ to: SHOP_WALLET, amount: '5' })
+    send({ to: SHOP_WALLET, amount: '7', txid: tx.transaction_id })
+    send({ to: SHOP_WALLET, amount: '9', type: 'Approval' })
+    const result = await client().listTrc20Incoming(SHOP_WALLET)
+    expectSuccess(result)
+    expect(result.transfers.map((t) => [t.type, t.value]).sort()).toEqual([
+      ['Approval', 9_000_000n],
+      ['Transfer', 5_000_000n],
+      ['Transfer', 7_000_000n],
+    ])
+  })
+
+  it('skips entries missing value, timestamp or id, and keeps the rest', async () => {
+    const good = {
+      transaction_id: 'ab'.repeat(32),
+      token_info: { symbol: 'USDT', address: USDT, decimals: 6, name: 'Tether USD' },
+      block_timestamp: 1785511209000,
+      from: BUYER,
+      to: SHOP_WALLET,
+      type: 'Transfer',
+      value: '340282366920938463463374607431768211456',
+    }
+    const { value: _v, ...noValue } = good
+    const { block_timestamp: _t, ...noTimestamp } = good
+    const { transaction_id: _i, ...noId } = good
+    const page = {
+      data: [noValue, good, noTimestamp, noId, { ...good, value: 12.5 }],
+      success: true,
+      meta: {},
+    }
+    const stub: typeof fetch = async () => new Response(JSON.stringify(page), { status: 200 })
+    const result = await client({ fetch: stub }).listTrc20Incoming(SHOP_WALLET)
+    expectSuccess(result)
+    expect(result.skipped).toBe(4)
+    expect(result.transfers.map((t) => t.value)).toEqual([2n ** 128n])
+  })
+
+  it('rejects a malformed address: a programming error, not an explorer failure', async () => {
+    await expect(client().listTrc20Incoming('TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdJ')).rejects.toThrow(TypeError)
+    expect(chain.stats().requests).toBe(0)
+  })
+})
+
+describe('listTrxIncoming', () => {
+  it('returns successful TransferContract payments in sun with base58 addresses', async () => {
+    const paid = send({ to: SHOP_WALLET, amount: '7.25', token: 'TRX' })
+    send({ to: SHOP_WALLET, amount: '1' })
+    send({ to: OTHER, from: SHOP_WALLET, amount: '2', token: 'TRX' })
+    const result = await client().listTrxIncoming(SHOP_WALLET)
+    expectSuccess(result)
+    expect(result.transfers).toEqual([
+      {
+        transactionId: paid.transaction_id,
+        from: BUYER,
+        to: SHOP_WALLET,
+        value: 7_250_000n,
+        blockTimestamp: paid.block_timestamp,
+        blockNumber: expect.any(Number),
+      },
+    ])
+  })
+
+  it('ignores other contract types and failed transfers, keeps int64 amounts exact', async () => {
+    const base = {
+      txID: 'cd'.repeat(32),
+      ret: [{ contractRet: 'SUCCESS', fee: 0 }],
+      blockNumber: 70695838,
+      block_timestamp: 1742740623000,
+      internal_transactions: [],
+    }
+    const transfer = (amount: string) => ({
+      parameter: {
+        value: {
+          amount,
+          owner_address: '41b6e708a39781c96bd399c7657780ff9fe9f052a8',
+          to_address: '41c8599111f29c1e1e061265b4af93ea1f274ad78a',
+        },
+        type_url: 'type.googleapis.com/protocol.TransferContract',
+      },
+      type: 'TransferContract',
+    })
+    const items = [
+      { ...base, raw_data: { contract: [transfer('__BIG__')] } },
+      {
+        ...base,
+        txID: 'ef'.repeat(32),
+        ret: [{ contractRet: 'REVERT' }],
+        raw_data: { contract: [transfer('1')] },
+      },
+      {
+        ...base,
+        txID: '12'.repeat(32),
+        raw_data: {
+          contract: [
+            {
+              parameter: {
+                value: {
+                  data: 'a9059cbb',
+                  owner_address: '41b6e708a39781c96bd399c7657780ff9fe9f052a8',
+                  contract_address: '41a614f803b6fd780986a42c78ec9c7f77e6ded13c',
+                },
+              },
+              type: 'TriggerSmartContract',
+            },
+          ],
+        },
+      },
+      { ...base, txID: 'nothex' },
+    ]
+    // The explorer sends amounts as JSON numbers; this one is above 2^53 and must survive parsing.
+    const body = JSON.stringify({ data: items, success: true, meta: { at: 1, page_size: 4 } }).replace(
+      '"__BIG__"',
+      '9007199254740993',
+    )
+    const stub: typeof fetch = async () => new Response(body, { status: 200 })
+    const result = await client({ fetch: stub }).listTrxIncoming(SHOP_WALLET)
+    expectSuccess(result)
+    expect(result.skipped).toBe(1)
+    expect(result.transfers.map((t) => [t.transactionId, t.from, t.to, t.value])).toEqual([
+      ['cd'.repeat(32), BUYER, SHOP_WALLET, 9_007_199_254_740_993n],
+    ])
+  })
+})
+
+describe('getTransactionInfo / getTransaction', () => {
+  it('decodes the USDT Transfer log of the worked example', async () => {
+    const sent = send({ to: SHOP_WALLET, from: BUYER, amount: '12.5' })
+    const info = await client().getTransactionInfo(sent.transaction_id)
+    expectSuccess(info)
+    expect(info).toEqual({
+      status: 'success',
+      found: true,
+      confirmed: true,
+      blockNumber: expect.any(Number),
+      blockTimestamp: sent.block_timestamp,
+      fee: expect.any(BigInt),
+      contractAddress: USDT,
+      receiptResult: 'SUCCESS',
+      receiptOk: true,
+      transfers: [{ contract: USDT, from: BUYER, to: SHOP_WALLET, value: 12_500_000n }],
+    })
+  })
+
+  it('reports the counterfeit contract of a forged transfer, and every log of one transaction', async () => {
+    const fake = send({ to: SHOP_WALLET, amount: '100', contract: FAKE_USDT })
+    const multi = send({ to: SHOP_WALLET, amount: '1' })
+    send({ to: OTHER, amount: '2', txid: multi.transaction_id })
+    const tron = client()
+    const fakeInfo = await tron.getTransactionInfo(fake.transaction_id)
+    expectSuccess(fakeInfo)
+    expect(fakeInfo.transfers).toEqual([
+      { contract: FAKE_USDT, from: BUYER, to: SHOP_WALLET, value: 100_000_000n },
+    ])
+    const multiInfo = await tron.getTransactionInfo(multi.transaction_id)
+    expectSuccess(multiInfo)
+    expect(multiInfo.transfers.map((t) => [t.to, t.value])).toEqual([
+      [SHOP_WALLET, 1_000_000n],
+      [OTHER, 2_000_000n],
+    ])
+  })
+
+  it('does not report unconfirmed transactions as confirmed', async () => {
+    const sent = send({ to: SHOP_WALLET, amount: '1', confirmed: false })
+    const tron = client()
+    const solid = await tron.getTransactionInfo(sent.transaction_id)
+    expectSuccess(solid)
+    expect(solid).toMatchObject({ found: false, confirmed: false, transfers: [] })
+    const latest = await tron.getTransactionInfo(sent.transaction_id, { solidified: false })
+    expectSuccess(latest)
+    expect(latest).toMatchObject({ found: true, confirmed: false, receiptOk: true })
+    expect(latest.transfers).toHaveLength(1)
+  })
+
+  it('decodes no transfers from a reverted call', async () => {
+    const sent = send({ to: SHOP_WALLET, amount: '1', failed: true })
+    const info = await client().getTransactionInfo(sent.transaction_id)
+    expectSuccess(info)
+    expect(info).toMatchObject({ found: true, receiptResult: 'REVERT', receiptOk: false, transfers: [] })
+  })
+
+  it('reads TRX transfers and TRC20 call data from gettransactionbyid', async () => {
+    const trx = send({ to: SHOP_WALLET, amount: '7', token: 'TRX' })
+    const usdt = send({ to: SHOP_WALLET, amount: '12.5' })
+    const tron = client()
+    const a = await tron.getTransaction(trx.transaction_id)
+    expectSuccess(a)
+    expect(a).toEqual({
+      status: 'success',
+      found: true,
+      confirmed: true,
+      contractRet: 'SUCCESS',
+      contractType: 'TransferContract',
+      trx: { from: BUYER, to: SHOP_WALLET, value: 7_000_000n },
+      trc20Call: null,
+    })
+    const b = await tron.getTransaction(usdt.transaction_id)
+    expectSuccess(b)
+    expect(b.trc20Call).toEqual({ contract: USDT, from: BUYER, to: SHOP_WALLET, value: 12_500_000n })
+    const missing = await tron.getTransaction('00'.repeat(32))
+    expectSuccess(missing)
+    expect(missing.found).toBe(false)
+    await expect(tron.getTransaction('xyz')).rejects.toThrow(TypeError)
+  })
+
+  it('reads the solidified head', async () => {
+    const sent = send({ to: SHOP_WALLET, amount: '1' })
+    const tron = client()
+    const head = await tron.getSolidBlockNumber()
+    const info = await tron.getTransactionInfo(sent.transaction_id)
+    expectSuccess(head)
+    expectSuccess(info)
+    expect(head.blockNumber).toBeGreaterThanOrEqual(info.blockNumber ?? Number.POSITIVE_INFINITY)
+  })
+})
+
+describe('failures are values', () => {
+  it('treats 429 as a rate limit, pauses every request for the hinted time, then recovers', async () => {
+    const tron = client()
+    chain.setFault('http429')
+    const limited = await tron.getSolidBlockNumber()
+    expect(limited).toMatchObject({ status: 'error', kind: 'rate_limited', httpStatus: 429 })
+    if (limited.status !== 'error') return
+    expect(limited.retryAfterMs).toBeGreaterThan(900)
+    expect(limited.retryAfterMs).toBeLessThanOrEqual(1000)
+    expect(tron.pausedUntil()).toBeGreaterThan(Date.now())
+
+    chain.setFault('none')
+    const started = Date.now()
+    const [a, b] = await Promise.all([tron.getSolidBlockNumber(), tron.listTrc20Incoming(SHOP_WALLET)])
+    expect(Date.now() - started).toBeGreaterThanOrEqual(850)
+    expect(a.status).toBe('success')
+    expect(b.status).toBe('success')
+    expect(tron.pausedUntil()).toBe(0)
+  })
+
+  it('treats 403 with the frequency-limit body as a rate limit with its hint', async () => {
+    chain.setFault('http403', 1)
+    const limited = await client().getTransactionInfo('ab'.repeat(32))
+    expect(limited).toMatchObject({ status: 'error', kind: 'rate_limited', httpStatus: 403 })
+    if (limited.status === 'error') expect(limited.retryAfterMs).toBeGreaterThan(900)
+  })
+
+  it('recognises the full-node rate-limit body even with status 200, but not wording inside list data', async () => {
+    const fullNode: typeof fetch = async () =>
+      new Response(
+        '{"Error":"The key exceeds the frequency limit(15), and the query server is suspended for 2s"}',
+        { status: 200 },
+      )
+    const limited = await client({ fetch: fullNode }).getTransactionInfo('ab'.repeat(32))
+    expect(limited).toMatchObject({ status: 'error', kind: 'rate_limited' })
+    if (limited.status === 'error') expect(limited.retryAfterMs).toBeGreaterThan(1900)
+
+    // Token names are chosen by whoever deploys the token.
+    const row = {
+      transaction_id: 'ab'.repeat(32),
+      token_info: { symbol: 'USDT', address: FAKE_USDT, decimals: 6, name: 'allowed_rps frequency limit' },
+      block_timestamp: 1785511209000,
+      from: BUYER,
+      to: SHOP_WALLET,
+      type: 'Transfer',
+      value: '1',
+    }
+    const poisoned: typeof fetch = async () =>
+      new Response(JSON.stringify({ data: [row], success: true, meta: { at: 1, page_size: 1 } }), {
+        status: 200,
+      })
+    const tron = client({ fetch: poisoned })
+    const listed = await tron.listTrc20Incoming(SHOP_WALLET, { contract: null })
+    expectSuccess(listed)
+    expect(listed.transfers).toHaveLength(1)
+    expect(tron.pausedUntil()).toBe(0)
+  })
+
+  it('backs off exponentially, capped, when a 503 gives no hint', async () => {
+    const tron = client({ backoffBaseMs: 40, maxBackoffMs: 100 })
+    chain.setFault('http503')
+    const waits: number[] = []
+    for (let i = 0; i < 3; i++) {
+      const r = await tron.getSolidBlockNumber()
+      expect(r).toMatchObject({ status: 'error', kind: 'rate_limited', httpStatus: 503 })
+      if (r.status === 'error') waits.push(r.retryAfterMs ?? -1)
+    }
+    expect(waits[0]).toBeGreaterThan(20)
+    expect(waits[0]).toBeLessThanOrEqual(40)
+    expect(waits[1]).toBeGreaterThan(60)
+    expect(waits[1]).toBeLessThanOrEqual(80)
+    expect(waits[2]).toBeGreaterThan(80)
+    expect(waits[2]).toBeLessThanOrEqual(100)
+    chain.setFault('none')
+    expect((await tron.getSolidBlockNumber()).status).toBe('success')
+  })
+
+  it('reports other HTTP errors, malformed JSON, timeouts and refused connections', async () => {
+    const tron = client({ timeoutMs: 300 })
+    chain.setFault('http500', 1)
+    expect(await tron.listTrxIncoming(SHOP_WALLET)).toMatchObject({
+      status: 'error',
+      kind: 'http',
+      httpStatus: 500,
+    })
+
+    chain.setFault('malformed', 1)
+    expect(await tron.listTrc20Incoming(SHOP_WALLET)).toMatchObject({ status: 'error', kind: 'malformed' })
+
+    chain.setFault('timeout', 1)
+    const started = Date.now()
+    expect(await tron.getTransactionInfo('ab'.repeat(32))).toMatchObject({ status: 'error', kind: 'timeout' })
+    const elapsed = Date.now() - started
+    expect(elapsed).toBeGreaterThanOrEqual(280)
+    expect(elapsed).toBeLessThan(2000)
+
+    // Recovered: the fault count is used up and nothing is paused.
+    expect((await tron.listTrc20Incoming(SHOP_WALLET)).status).toBe('success')
+
+    const port = await freePort()
+    const offline = createTronClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      usdtContract: USDT,
+      timeoutMs: 1000,
+    })
+    expect(await offline.getSolidBlockNumber()).toMatchObject({ status: 'error', kind: 'network' })
+  })
+
+  it('reports an explorer refusal (400 for a bad request) as an http error', async () => {
+    const stub: typeof fetch = async () =>
+      new Response('{"success":false,"error":"Invalid address"}', { status: 400 })
+    expect(await client({ fetch: stub }).listTrc20Incoming(SHOP_WALLET)).toMatchObject({
+      status: 'error',
+      kind: 'http',
+      httpStatus: 400,
+    })
+  })
+})
+
+describe('request budget', () => {
+  it('spaces every request of the client to maxRps, across concurrent callers', async () => {
+    const tron = client({ maxRps: 10 })
+    chain.resetStats()
+    const started = Date.now()
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0 ? tron.getSolidBlockNumber() : tron.listTrc20Incoming(SHOP_WALLET),
+      ),
+    )
+    const elapsed = Date.now() - started
+    expect(results.every((r) => r.status === 'success')).toBe(true)
+    expect(elapsed).toBeGreaterThanOrEqual(1900)
+    const stats = chain.stats()
+    expect(stats.requests).toBe(20)
+    // Server-side arrival jitter can put one extra request inside a 1 s window, never more.
+    expect(stats.peakPerSecond).toBeLessThanOrEqual(11)
+  })
+})
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
