@@ -69,7 +69,8 @@ export interface Devchain {
   resetStats(): void
 }
 
-export class DevchainInputError extends SimInputError {}
+/** A bad control request (invalid address, amount, field…); answered over HTTP as 400. */
+export { SimInputError as DevchainInputError }
 
 const FAULT_MODES = ['none', 'http429', 'http403', 'http503', 'http500', 'timeout', 'malformed'] as const
 const DEFAULT_PRICE = '0.25'
@@ -122,13 +123,13 @@ function describeIssues(error: z.ZodError): string {
 
 function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   const result = schema.safeParse(body)
-  if (!result.success) throw new DevchainInputError(describeIssues(result.error))
+  if (!result.success) throw new SimInputError(describeIssues(result.error))
   return result.data
 }
 
 function validatePrice(usd: string): string {
   if (!/^(0|[1-9]\d*)(\.\d{1,8})?$/.test(usd) || /^0(\.0+)?$/.test(usd)) {
-    throw new DevchainInputError(
+    throw new SimInputError(
       `usd must be a positive decimal with at most 8 decimals, got ${JSON.stringify(usd)}`,
     )
   }
@@ -150,8 +151,7 @@ class HttpError extends Error {
 
 export async function createDevchain(opts: DevchainOptions = {}): Promise<Devchain> {
   const usdtContract = normalizeTronAddress(opts.usdtContract ?? MAINNET_USDT)
-  if (!usdtContract)
-    throw new DevchainInputError(`usdtContract is not a valid TRON address: ${opts.usdtContract}`)
+  if (!usdtContract) throw new SimInputError(`usdtContract is not a valid TRON address: ${opts.usdtContract}`)
   const chain = new SimChain({ usdtContract, blockIntervalMs: opts.blockIntervalMs ?? 3000 })
   const initialPrice = validatePrice(opts.priceUsd ?? DEFAULT_PRICE)
   let price = initialPrice
