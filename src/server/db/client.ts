@@ -62,13 +62,14 @@ export async function openPostgres(url: string, { migrate = true, max = 10 } = {
   pool.on('error', () => {})
   const db = drizzlePg({ client: pool, schema }) as unknown as Db
   if (migrate) {
-    const lockClient = await pool.connect()
+    // The lock lives on its own connection so a pool of one can still run the migrations.
+    const lockClient = new pg.Client({ connectionString: url })
+    await lockClient.connect()
     try {
       await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK])
       await migratePg(db as never, { migrationsFolder: migrationsFolder() })
     } finally {
-      await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {})
-      lockClient.release()
+      await lockClient.end().catch(() => {})
     }
   }
   return wrap(db, 'postgres', () => pool.end())

@@ -52,7 +52,7 @@ export function ProductCard({ product, onOpen }: { product: Product; onOpen: () 
         </ul>
         <div className="mt-auto flex items-end justify-between gap-3 pt-5">
           <ProductPrice product={product} />
-          <Button onClick={() => runProductAction(product)}>
+          <Button className="shrink-0 whitespace-nowrap" onClick={() => runProductAction(product)}>
             {isDownload(product) ? (
               <>
                 <Download className="size-4" aria-hidden /> Download

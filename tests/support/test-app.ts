@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../src/server/app'
+import { type Env, parseEnv } from '../../src/server/env'
+import { createTestDatabase, type Engine, type TestDatabase } from './test-db'
+
+export interface TestApp {
+  app: FastifyInstance
+  database: TestDatabase
+  env: Env
+  close(): Promise<void>
+}
+
+/** The real app on a fresh database; env overrides are given as environment strings, as in production. */
+export async function createTestApp(
+  engine: Engine,
+  envOverrides: Record<string, string> = {},
+  opts: { database?: TestDatabase } = {},
+): Promise<TestApp> {
+  const env = parseEnv({ DATA_DIR: '.tmp/test-data', LOG_LEVEL: 'silent', ...envOverrides })
+  const database = opts.database ?? (await createTestDatabase(engine))
+  const app = await buildApp({ env, database })
+  await app.ready()
+  return {
+    app,
+    database,
+    env,
+    async close() {
+      await app.close()
+      await database.close()
+    },
+  }
+}
+
+/** POST /rpc/<name> through app.inject. */
+export async function rpc(
+  app: FastifyInstance,
+  name: string,
+  payload: unknown = {},
+  headers: Record<string, string> = {},
+) {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/rpc/${name}`,
+    payload: payload as object,
+    headers,
+  })
+  return {
+    status: response.statusCode,
+    body: response.json() as Record<string, unknown>,
+    headers: response.headers,
+  }
+}
