@@ -18,6 +18,17 @@ export function Header() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on route change only
   useEffect(() => setMenuOpen(false), [location.pathname])
 
+  const navLinks = (
+    <>
+      <NavLink to="/products" className={navClass}>
+        {content.navigation.products}
+      </NavLink>
+      <NavLink to="/support" className={navClass}>
+        {content.navigation.support}
+      </NavLink>
+    </>
+  )
+
   return (
     <header className="sticky top-0 z-40 border-b border-line bg-background/85 backdrop-blur-md">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
@@ -25,12 +36,7 @@ export function Header() {
           <Logo mainText={content.logo.mainText} subText={content.logo.subText} />
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
-          <NavLink to="/products" className={navClass}>
-            {content.navigation.products}
-          </NavLink>
-          <NavLink to="/support" className={navClass}>
-            {content.navigation.support}
-          </NavLink>
+          {navLinks}
         </nav>
         <div className="flex items-center gap-1">
           <Link
@@ -62,14 +68,7 @@ export function Header() {
       </div>
       {menuOpen && (
         <nav id="mobile-menu" aria-label="Mobile" className="border-t border-line px-4 py-3 md:hidden">
-          <div className="flex flex-col gap-1">
-            <NavLink to="/products" className={navClass}>
-              {content.navigation.products}
-            </NavLink>
-            <NavLink to="/support" className={navClass}>
-              {content.navigation.support}
-            </NavLink>
-          </div>
+          <div className="flex flex-col gap-1">{navLinks}</div>
         </nav>
       )}
     </header>

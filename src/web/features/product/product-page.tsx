@@ -1,11 +1,12 @@
-import { ArrowLeft, Check, Download, Headphones, ShieldCheck, ShoppingCart, Wallet, Zap } from 'lucide-react'
+import { ArrowLeft, Headphones, ShieldCheck, Wallet, Zap } from 'lucide-react'
 import { useEffect } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { Button } from '../../components/ui/button'
 import { ProductPrice } from '../../components/ui/price'
 import { ProductImage, VideoEmbed } from '../../components/ui/product-media'
+import { FeatureList, ProductActionLabel } from '../../components/ui/product-parts'
 import { useProducts } from '../../lib/api/get-products'
-import { isDownload, runProductAction } from '../../lib/product-action'
+import { runProductAction } from '../../lib/product-action'
 
 const ID_PATTERN = /^[1-9]\d{0,9}$/
 
@@ -53,14 +54,7 @@ export function ProductPage() {
             <h2 id="features-title" className="text-lg font-semibold text-fg">
               Features
             </h2>
-            <ul className="mt-4 grid gap-3 sm:grid-cols-2">
-              {product.features.map((f) => (
-                <li key={f} className="flex items-start gap-2 text-sm text-fg/90">
-                  <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-                  {f}
-                </li>
-              ))}
-            </ul>
+            <FeatureList features={product.features} className="mt-4 grid gap-3 sm:grid-cols-2" />
           </section>
         </div>
         <div className="space-y-6 lg:sticky lg:top-24 lg:self-start">
@@ -71,15 +65,7 @@ export function ProductPage() {
               <ProductPrice product={product} size="lg" />
             </div>
             <Button className="mt-6 w-full py-3 text-base" onClick={() => runProductAction(product)}>
-              {isDownload(product) ? (
-                <>
-                  <Download className="size-5" aria-hidden /> Download
-                </>
-              ) : (
-                <>
-                  <ShoppingCart className="size-5" aria-hidden /> Add to Cart
-                </>
-              )}
+              <ProductActionLabel product={product} />
             </Button>
           </div>
           <section

@@ -1,9 +1,10 @@
-import { Check, Download, ShoppingCart } from 'lucide-react'
+import { Check } from 'lucide-react'
 import { isFreeProduct, type Product } from '../../../../shared/product'
 import { Button } from '../../../components/ui/button'
 import { ProductPrice } from '../../../components/ui/price'
 import { ProductImage } from '../../../components/ui/product-media'
-import { isDownload, runProductAction } from '../../../lib/product-action'
+import { ProductActionLabel } from '../../../components/ui/product-parts'
+import { runProductAction } from '../../../lib/product-action'
 
 export function ProductCard({ product, onOpen }: { product: Product; onOpen: () => void }) {
   const free = isFreeProduct(product)
@@ -53,15 +54,7 @@ export function ProductCard({ product, onOpen }: { product: Product; onOpen: () 
         <div className="mt-auto flex items-end justify-between gap-3 pt-5">
           <ProductPrice product={product} />
           <Button className="shrink-0 whitespace-nowrap" onClick={() => runProductAction(product)}>
-            {isDownload(product) ? (
-              <>
-                <Download className="size-4" aria-hidden /> Download
-              </>
-            ) : (
-              <>
-                <ShoppingCart className="size-4" aria-hidden /> Add to Cart
-              </>
-            )}
+            <ProductActionLabel product={product} />
           </Button>
         </div>
       </div>

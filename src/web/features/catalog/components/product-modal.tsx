@@ -1,11 +1,11 @@
-import { Check, Download, ShoppingCart } from 'lucide-react'
 import { Link } from 'react-router'
 import type { Product } from '../../../../shared/product'
 import { Button } from '../../../components/ui/button'
 import { Modal } from '../../../components/ui/modal'
 import { ProductPrice } from '../../../components/ui/price'
 import { ProductImage, VideoEmbed } from '../../../components/ui/product-media'
-import { isDownload, runProductAction } from '../../../lib/product-action'
+import { FeatureList, ProductActionLabel } from '../../../components/ui/product-parts'
+import { runProductAction } from '../../../lib/product-action'
 
 export function ProductModal({ product, onClose }: { product: Product | null; onClose: () => void }) {
   return (
@@ -23,14 +23,7 @@ export function ProductModal({ product, onClose }: { product: Product | null; on
             <h3 className="mt-6 text-sm font-semibold tracking-wide text-fg uppercase">
               Premium Features ({product.features.length})
             </h3>
-            <ul className="mt-3 grid gap-2 sm:grid-cols-2">
-              {product.features.map((f) => (
-                <li key={f} className="flex items-start gap-2 text-sm text-fg/90">
-                  <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-                  {f}
-                </li>
-              ))}
-            </ul>
+            <FeatureList features={product.features} className="mt-3 grid gap-2 sm:grid-cols-2" />
             <div className="mt-8 flex flex-wrap items-center justify-between gap-4 border-t border-line pt-6">
               <ProductPrice product={product} size="lg" />
               <div className="flex flex-wrap items-center gap-3">
@@ -44,15 +37,7 @@ export function ProductModal({ product, onClose }: { product: Product | null; on
                     onClose()
                   }}
                 >
-                  {isDownload(product) ? (
-                    <>
-                      <Download className="size-4" aria-hidden /> Download Now
-                    </>
-                  ) : (
-                    <>
-                      <ShoppingCart className="size-4" aria-hidden /> Add to Cart
-                    </>
-                  )}
+                  <ProductActionLabel product={product} download="Download Now" />
                 </Button>
               </div>
             </div>

@@ -1,0 +1,41 @@
+import { Check, Download, ShoppingCart } from 'lucide-react'
+import type { Product } from '../../../shared/product'
+import { isDownload } from '../../lib/product-action'
+
+/** The product button's icon and words: a download for free products with a URL, else Add to Cart. */
+export function ProductActionLabel({
+  product,
+  download = 'Download',
+}: {
+  product: Product
+  download?: string
+}) {
+  return isDownload(product) ? (
+    <>
+      <Download className="size-4" aria-hidden /> {download}
+    </>
+  ) : (
+    <>
+      <ShoppingCart className="size-4" aria-hidden /> Add to Cart
+    </>
+  )
+}
+
+export function FeatureList({
+  features,
+  className = '',
+}: {
+  features: readonly string[]
+  className?: string
+}) {
+  return (
+    <ul className={className}>
+      {features.map((f) => (
+        <li key={f} className="flex items-start gap-2 text-sm text-fg/90">
+          <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+          <span>{f}</span>
+        </li>
+      ))}
+    </ul>
+  )
+}
