@@ -1,6 +1,9 @@
 // Operator commands that run against the configured database: `node dist/server/cli.js <command>`.
+import { parseWalletAddressLines } from '../shared/wallet-addresses'
 import { openDatabase } from './db/client'
 import { EnvError, parseEnv } from './env'
+import { addKeyStock, parseKeyLines } from './keys/key-stock'
+import { addWalletAddresses } from './wallets/wallets.repo'
 
 type Command = (args: string[], ctx: { database: Awaited<ReturnType<typeof openDatabase>> }) => Promise<void>
 
@@ -8,6 +11,30 @@ export const commands: Record<string, Command> = {
   migrate: async () => {
     console.log('Migrations applied.')
   },
+  /** npm run wallets:add -- <address>... */
+  'wallets:add': async (args, { database }) => {
+    const parsed = parseWalletAddressLines(args)
+    if (!parsed.ok) throw new Error(parsed.error)
+    const added = await addWalletAddresses(database.db, parsed.addresses)
+    console.log(`Added ${added} wallet address(es); ${parsed.addresses.length - added} already present.`)
+  },
+  /** npm run keys:add -- <productId> < keys.txt (one key per line) */
+  'keys:add': async (args, { database }) => {
+    const productId = Number(args[0])
+    if (!Number.isSafeInteger(productId) || productId <= 0)
+      throw new Error('Usage: keys:add <productId> < keys.txt')
+    const keys = parseKeyLines(await readStdin())
+    if (keys.length === 0) throw new Error('No keys on standard input (one key per line)')
+    const added = await addKeyStock(database.db, productId, keys)
+    console.log(`Added ${added} key(s) to product ${productId}; ${keys.length - added} already known.`)
+  },
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return ''
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 async function run(): Promise<void> {

@@ -1,6 +1,6 @@
 import { buildApp } from './app'
 import { openDatabase } from './db/client'
-import { seedOnce } from './db/seed'
+import { countDemoWallets, seedOnce } from './db/seed'
 import { EnvError, parseEnv } from './env'
 
 async function main(): Promise<void> {
@@ -24,6 +24,12 @@ async function main(): Promise<void> {
   await app.listen({ port: env.PORT, host: env.HOST })
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
   app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)
+  const demoWallets = await countDemoWallets(database.db)
+  if (demoWallets > 0) {
+    app.log.warn(
+      `${demoWallets} demo wallet address(es) are in the pool: nobody holds their keys. Replace them with your own (admin Wallets tab or npm run wallets:add) before taking real payments.`,
+    )
+  }
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import type { Db } from './client'
-import { appMeta, products } from './schema'
+import { appMeta, products, walletAddresses } from './schema'
 
 type NewProduct = typeof products.$inferInsert
 
@@ -113,14 +113,53 @@ export const demoProducts: NewProduct[] = [
  * Seeds the demo catalogue once per database. The marker row means a merchant who deletes the
  * demo products never sees them come back; the default site content lives in code.
  */
-export async function seedOnce(db: Db): Promise<boolean> {
+/**
+ * Valid TRON addresses (base58check) that nobody holds the keys to: they let a new install take a
+ * demo order against the devchain. A merchant replaces them before taking real money; the server
+ * warns at start-up while any of them is still in the pool.
+ */
+export const demoWalletAddresses = [
+  'TPHrmaTuyui3Mx77iQ26g57GQYprLrVpSZ',
+  'TAekkeYu9jnUdVotZ31sXX4Q2nppnd7uKa',
+  'TWNxMFeVg6dqGGY12WuNsWMGmTSqqM72JK',
+  'TQxuBi2KoCvcuuL4BT5rMHe18CLLhvEy9X',
+  'TAg34Kfn1gxjvWmHQ8h61Nos6Rhid51Lht',
+]
+
+/** Writes a marker row; true only for the one caller that wrote it (so a seed runs once per database). */
+async function claimMarker(tx: Db, key: string): Promise<boolean> {
+  const inserted = await tx
+    .insert(appMeta)
+    .values({ key, value: new Date().toISOString() })
+    .onConflictDoNothing()
+    .returning({ key: appMeta.key })
+  return inserted.length > 0
+}
+
+/** Adds the demo addresses once per database, and only to an empty pool. */
+export async function seedDemoWalletsOnce(db: Db): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(appMeta)
-      .values({ key: 'demo_seeded', value: new Date().toISOString() })
-      .onConflictDoNothing()
-      .returning({ key: appMeta.key })
-    if (inserted.length === 0) return false
+    if (!(await claimMarker(tx, 'demo_wallets_seeded'))) return false
+    const existing = await tx.select({ address: walletAddresses.address }).from(walletAddresses).limit(1)
+    if (existing.length > 0) return false
+    await tx.insert(walletAddresses).values(demoWalletAddresses.map((address) => ({ address })))
+    return true
+  })
+}
+
+/** How many demo addresses are still in the pool (a start-up warning while any is). */
+export async function countDemoWallets(db: Db): Promise<number> {
+  const rows = await db
+    .select({ address: walletAddresses.address })
+    .from(walletAddresses)
+    .where(inArray(walletAddresses.address, demoWalletAddresses))
+  return rows.length
+}
+
+export async function seedOnce(db: Db): Promise<boolean> {
+  await seedDemoWalletsOnce(db)
+  return db.transaction(async (tx) => {
+    if (!(await claimMarker(tx, 'demo_seeded'))) return false
     const existing = await tx.select({ id: products.id }).from(products).limit(1)
     if (existing.length === 0) {
       // Staggered dates so "Newest First" has something to show.
