@@ -61,6 +61,8 @@ const envSchema = z.object({
     .string()
     .regex(/^(coingecko|binance|fixed:\d+(\.\d+)?)$/, 'must be coingecko, binance or fixed:<usd per TRX>')
     .default('coingecko'),
+  /** Base URL of the price source's API; unset uses the source's public host. */
+  PRICE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 

@@ -74,6 +74,12 @@ export const orders = pgTable(
     idempotencyKey: text('idempotency_key'),
     /** USDT received, in base units (6 decimals). */
     amountReceivedUnits: bigint('amount_received_units', { mode: 'bigint' }).notNull().default(sql`0`),
+    /** TRX to send, locked with the rate when the order was placed; null when TRX was not offered. */
+    trxAmountSun: bigint('trx_amount_sun', { mode: 'bigint' }),
+    /** USD per TRX × 10^8 at order time. */
+    trxRateE8: bigint('trx_rate_e8', { mode: 'bigint' }),
+    /** Native TRX received, in sun. */
+    trxReceivedSun: bigint('trx_received_sun', { mode: 'bigint' }).notNull().default(sql`0`),
     txHash: text('tx_hash'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     late: boolean('late').notNull().default(false),
