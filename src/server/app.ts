@@ -11,6 +11,8 @@ import type { Database } from './db/client'
 import type { Env } from './env'
 import { AppError } from './errors'
 import { packageRoot } from './lib/paths'
+import { ordersRpcs } from './orders/orders.routes'
+import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
 
@@ -20,6 +22,8 @@ export interface AppServices {
   catalog: CatalogService
   content: ContentService
   rpc: RpcRegistry
+  /** TRX/USD rate, shared by checkout and the payment watcher. */
+  prices: TrxPriceSource
 }
 
 declare module 'fastify' {
@@ -56,6 +60,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     catalog: createCatalogService(database, cacheTtl),
     content: createContentService(database, cacheTtl),
     rpc: new RpcRegistry(),
+    prices: createTrxPriceSource({ source: env.PRICE_SOURCE, baseUrl: env.PRICE_API_URL }),
   }
   app.decorate('services', services)
 
@@ -92,7 +97,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerSecurityHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false })
   await app.register(fastifyCookie)
 
-  services.rpc.add(...catalogRpcs(services.catalog), ...contentRpcs(services.content))
+  services.rpc.add(
+    ...catalogRpcs(services.catalog),
+    ...contentRpcs(services.content),
+    ...ordersRpcs(database, env, services.prices),
+  )
   services.rpc.register(app)
 
   app.get('/api/health', async (_request, reply) => {

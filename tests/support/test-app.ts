@@ -16,7 +16,13 @@ export async function createTestApp(
   envOverrides: Record<string, string> = {},
   opts: { database?: TestDatabase } = {},
 ): Promise<TestApp> {
-  const env = parseEnv({ DATA_DIR: '.tmp/test-data', LOG_LEVEL: 'silent', ...envOverrides })
+  // No internet in tests: a fixed TRX rate unless a test points PRICE_SOURCE at the devchain.
+  const env = parseEnv({
+    DATA_DIR: '.tmp/test-data',
+    LOG_LEVEL: 'silent',
+    PRICE_SOURCE: 'fixed:0.25',
+    ...envOverrides,
+  })
   const database = opts.database ?? (await createTestDatabase(engine))
   const app = await buildApp({ env, database })
   await app.ready()

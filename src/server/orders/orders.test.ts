@@ -1,0 +1,331 @@
+import { randomBytes } from 'node:crypto'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
+import { createTestDatabase, engines } from '../../../tests/support/test-db'
+import { tronHexToBase58 } from '../../shared/tron-address'
+import { seedOnce } from '../db/seed'
+import { addWalletAddresses, listWalletAddresses } from '../wallets/wallets.repo'
+
+const unavailable = 'Payment system is temporarily unavailable. Please try again later.'
+
+/** Deterministic valid TRON addresses for a test pool. */
+function testAddresses(count: number, salt = 'pool'): string[] {
+  return Array.from({ length: count }, (_, i) =>
+    tronHexToBase58(`41${bytesToHex(sha256(utf8ToBytes(`${salt} ${i}`))).slice(0, 40)}`),
+  )
+}
+
+async function count(t: TestApp, table: 'orders' | 'leases'): Promise<number> {
+  const query =
+    table === 'orders'
+      ? sql`select count(*)::int as n from orders`
+      : sql`select count(*)::int as n from wallet_addresses where leased_order_id is not null`
+  const result = (await t.database.db.execute(query)) as unknown as { rows: { n: number }[] }
+  return result.rows[0]?.n ?? 0
+}
+
+describe.each(engines)('checkout on %s', (engine) => {
+  let t: TestApp
+  let paid: { id: number; price: number }[]
+  let free: { id: number }
+
+  beforeAll(async () => {
+    const database = await createTestDatabase(engine, { poolSize: 20 })
+    await seedOnce(database.db)
+    t = await createTestApp(
+      engine,
+      { PAYMENT_WINDOW_MINUTES: '30', LATE_PAYMENT_GRACE_MINUTES: '60' },
+      { database },
+    )
+    const products = (await rpc(t.app, 'fetch_products')).body.products as {
+      id: number
+      price: number
+      is_free: boolean
+    }[]
+    paid = products.filter((p) => !p.is_free && p.price > 0)
+    free = products.find((p) => p.is_free) as { id: number }
+  })
+  afterAll(() => t.close())
+
+  beforeEach(async () => {
+    await t.database.db.execute(sql`delete from orders`)
+    await t.database.db.execute(sql`delete from wallet_addresses`)
+  })
+
+  const order = (overrides: Record<string, unknown> = {}) => {
+    const [a, b] = paid as [{ id: number; price: number }, { id: number; price: number }]
+    return {
+      p_email: 'buyer@example.com',
+      p_items: [
+        { product: { id: a.id, name: 'shown name', price: a.price }, quantity: 2 },
+        { product: { id: b.id }, quantity: 1 },
+      ],
+      p_total: Math.round((a.price * 2 + b.price) * 100) / 100,
+      ...overrides,
+    }
+  }
+
+  it('secure_get_wallet_address offers a free address, and the unavailable answer when none is', async () => {
+    expect((await rpc(t.app, 'secure_get_wallet_address')).body).toEqual({
+      success: false,
+      error: unavailable,
+    })
+    const [address] = testAddresses(1)
+    await addWalletAddresses(t.database.db, [address as string])
+    expect((await rpc(t.app, 'secure_get_wallet_address')).body).toEqual({
+      success: true,
+      wallet_address: address,
+    })
+  })
+
+  it('creates a pending order with a snapshot, the server total and a leased address', async () => {
+    const pool = testAddresses(2)
+    await addWalletAddresses(t.database.db, pool)
+    const before = Date.now()
+    const { status, body } = await rpc(t.app, 'secure_create_order', order({ p_wallet_address: pool[1] }))
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ success: true, wallet_address: pool[1] })
+    expect(body.order_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    const expires = Date.parse(body.expires_at as string)
+    expect(expires - before).toBeGreaterThanOrEqual(30 * 60_000 - 1000)
+    expect(expires - before).toBeLessThanOrEqual(30 * 60_000 + 5000)
+
+    const result = (await t.database.db.execute(
+      sql`select * from orders where id = ${body.order_id as string}`,
+    )) as unknown as { rows: Record<string, unknown>[] }
+    const row = result.rows[0] as Record<string, unknown>
+    const [a, b] = paid as [{ id: number; price: number; name?: string }, { id: number; price: number }]
+    expect(row.status).toBe('pending')
+    expect(row.email).toBe('buyer@example.com')
+    expect(row.total_cents).toBe(Math.round((a.price * 2 + b.price) * 100))
+    expect(row.wallet_address).toBe(pool[1])
+    const items = row.items as { product: { id: number; name: string; price: number }; quantity: number }[]
+    // The snapshot takes the database's name and price, never the ones the browser sent.
+    expect(items[0]).toMatchObject({ product: { id: a.id, price: a.price }, quantity: 2 })
+    expect(items[0]?.product.name).not.toBe('shown name')
+    // The lease lasts for the window plus the grace period.
+    const leases = await listWalletAddresses(t.database.db)
+    const leased = leases.find((l) => l.address === pool[1])
+    if (!leased?.leaseUntil) throw new Error('the address was not leased')
+    expect(leased.leasedOrderId).toBe(body.order_id)
+    expect(leased.leaseUntil.getTime() - expires).toBeGreaterThanOrEqual(60 * 60_000 - 1000)
+
+    // The address is no longer offered; the other one is.
+    expect((await rpc(t.app, 'secure_get_wallet_address')).body).toEqual({
+      success: true,
+      wallet_address: pool[0],
+    })
+  })
+
+  it('locks the TRX amount at the rate of the moment (fixed 0.25 in tests)', async () => {
+    await addWalletAddresses(t.database.db, testAddresses(1))
+    const payload = order()
+    const { body } = await rpc(t.app, 'secure_create_order', payload)
+    const cents = Math.round(payload.p_total * 100)
+    expect(body).toMatchObject({ success: true, trx_rate: '0.25' })
+    // total / 0.25 TRX, rounded up to 0.01 TRX
+    expect(Number(body.trx_amount)).toBeCloseTo(Math.ceil(cents * 4) / 100, 6)
+    const result = (await t.database.db.execute(
+      sql`select trx_amount_sun::text as sun, trx_rate_e8::text as rate from orders`,
+    )) as unknown as { rows: { sun: string; rate: string }[] }
+    expect(result.rows[0]).toEqual({ sun: String(Math.ceil(cents * 4) * 10_000), rate: '25000000' })
+  })
+
+  it('leases another address when the requested one was taken meanwhile', async () => {
+    const pool = testAddresses(2)
+    await addWalletAddresses(t.database.db, pool)
+    const first = await rpc(t.app, 'secure_create_order', order({ p_wallet_address: pool[0] }))
+    const second = await rpc(t.app, 'secure_create_order', order({ p_wallet_address: pool[0] }))
+    expect(first.body.wallet_address).toBe(pool[0])
+    expect(second.body).toMatchObject({ success: true, wallet_address: pool[1] })
+    const third = await rpc(t.app, 'secure_create_order', order({ p_wallet_address: pool[0] }))
+    expect(third.body).toEqual({ success: false, error: unavailable })
+    expect(await count(t, 'orders')).toBe(2)
+  })
+
+  it('a wrong, zero or negative total is refused with "Invalid order total"', async () => {
+    await addWalletAddresses(t.database.db, testAddresses(1))
+    const good = order().p_total
+    for (const p_total of [good + 0.01, good - 1, 0, -good, 1e12]) {
+      const { status, body } = await rpc(t.app, 'secure_create_order', order({ p_total }))
+      expect(status, String(p_total)).toBe(200)
+      expect(body).toEqual({ success: false, error: 'Invalid order total' })
+    }
+    expect(await count(t, 'orders')).toBe(0)
+    expect(await count(t, 'leases')).toBe(0)
+  })
+
+  it('bad input gets a clear 400 and leaves no order and no lease', async () => {
+    await addWalletAddresses(t.database.db, testAddresses(3))
+    const [a] = paid as [{ id: number; price: number }]
+    const line = (quantity: unknown, id: unknown = a.id) => ({ p_items: [{ product: { id }, quantity }] })
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['no @', { p_email: 'buyer.example.com' }, /p_email: Please enter a valid email/],
+      ['spaces', { p_email: 'buyer @example.com' }, /p_email/],
+      ['no domain dot', { p_email: 'buyer@example' }, /p_email/],
+      ['empty e-mail', { p_email: '' }, /p_email/],
+      ['e-mail as number', { p_email: 42 }, /p_email/],
+      ['huge e-mail', { p_email: `${'a'.repeat(5000)}@example.com` }, /p_email: must be at most 254/],
+      ['zero quantity', line(0), /quantity: must be at least 1/],
+      ['negative quantity', line(-3), /quantity: must be at least 1/],
+      ['fractional quantity', line(1.5), /quantity: must be a whole number/],
+      ['huge quantity', line(1e9), /quantity: must be at most 100/],
+      ['string quantity', line('2'), /quantity/],
+      ['null quantity', line(null), /quantity/],
+      ['unknown product', line(1, 999_999), /unknown product id\(s\) 999999/],
+      ['negative product id', line(1, -1), /product\.id/],
+      ['string product id', line(1, '1; drop table orders'), /product\.id/],
+      ['free product', line(1, free.id), /is free/],
+      ['no lines', { p_items: [] }, /the cart is empty/],
+      ['items not an array', { p_items: 'everything' }, /p_items/],
+      [
+        '10,000 lines',
+        { p_items: Array.from({ length: 10_000 }, () => ({ product: { id: a.id }, quantity: 1 })) },
+        /at most 100 lines/,
+      ],
+      [
+        'repeated lines beyond 100 units',
+        {
+          p_items: Array.from({ length: 3 }, () => ({ product: { id: a.id }, quantity: 50 })),
+          p_total: a.price * 150,
+        },
+        /at most 100 of/,
+      ],
+      ['total as string', { p_total: '10.00' }, /p_total/],
+      ['total as null (NaN in JSON)', { p_total: null }, /p_total/],
+      ['missing total', { p_total: undefined }, /p_total/],
+      ['oversized address', { p_wallet_address: 'T'.repeat(10_000) }, /p_wallet_address/],
+      ['oversized idempotency key', { p_idempotency_key: 'k'.repeat(1000) }, /p_idempotency_key/],
+      ['unknown field', { p_discount: 100 }, /unknown field.*p_discount/],
+    ]
+    for (const [name, overrides, error] of cases) {
+      const payload = order(overrides)
+      if ('p_total' in overrides && overrides.p_total === undefined)
+        delete (payload as Record<string, unknown>).p_total
+      const { status, body } = await rpc(t.app, 'secure_create_order', payload)
+      expect(status, name).toBe(400)
+      expect(body.success, name).toBe(false)
+      expect(body.error, name).toMatch(error)
+    }
+    // NaN cannot be written in JSON; the raw token is a JSON error, not a 500.
+    const raw = await t.app.inject({
+      method: 'POST',
+      url: '/rpc/secure_create_order',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"p_email":"a@b.co","p_items":[],"p_total":NaN}',
+    })
+    expect(raw.statusCode).toBe(400)
+    expect(await count(t, 'orders')).toBe(0)
+    expect(await count(t, 'leases')).toBe(0)
+  })
+
+  it('is idempotent under the client key: a retried request answers the same order', async () => {
+    await addWalletAddresses(t.database.db, testAddresses(5))
+    const key = randomBytes(12).toString('hex')
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => rpc(t.app, 'secure_create_order', order({ p_idempotency_key: key }))),
+    )
+    const ids = new Set(answers.map((a) => a.body.order_id))
+    expect(answers.every((a) => a.status === 200 && a.body.success === true)).toBe(true)
+    expect(ids.size).toBe(1)
+    expect(await count(t, 'orders')).toBe(1)
+    expect(await count(t, 'leases')).toBe(1)
+    // The same key with another e-mail is a conflict, not a second order.
+    const clash = await rpc(
+      t.app,
+      'secure_create_order',
+      order({ p_idempotency_key: key, p_email: 'x@example.com' }),
+    )
+    expect(clash.status).toBe(409)
+    expect(await count(t, 'orders')).toBe(1)
+  })
+
+  it('cancelling frees the address at once; a cancelled order cannot be cancelled again', async () => {
+    const [address] = testAddresses(1)
+    await addWalletAddresses(t.database.db, [address as string])
+    const created = await rpc(t.app, 'secure_create_order', order())
+    expect((await rpc(t.app, 'secure_get_wallet_address')).body.success).toBe(false)
+    const cancelled = await rpc(t.app, 'secure_cancel_order', { p_order_id: created.body.order_id })
+    expect(cancelled.body).toEqual({ success: true })
+    expect((await rpc(t.app, 'secure_get_wallet_address')).body).toEqual({
+      success: true,
+      wallet_address: address,
+    })
+    const again = await rpc(t.app, 'secure_cancel_order', { p_order_id: created.body.order_id })
+    expect(again.body.success).toBe(false)
+    const malformed = await rpc(t.app, 'secure_cancel_order', { p_order_id: "1' or '1'='1" })
+    expect(malformed.status).toBe(400)
+  })
+
+  it('an address whose lease (window + grace) has passed is free again', async () => {
+    const [address] = testAddresses(1)
+    await addWalletAddresses(t.database.db, [address as string])
+    const first = await rpc(t.app, 'secure_create_order', order())
+    expect(first.body.success).toBe(true)
+    expect((await rpc(t.app, 'secure_create_order', order())).body.success).toBe(false)
+    await t.database.db.execute(sql`update wallet_addresses set lease_until = now() - interval '1 second'`)
+    const second = await rpc(t.app, 'secure_create_order', order())
+    expect(second.body).toMatchObject({ success: true, wallet_address: address })
+    const leases = await listWalletAddresses(t.database.db)
+    expect(leases[0]?.leasedOrderId).toBe(second.body.order_id)
+  })
+
+  it('200 simultaneous orders against 50 addresses: exactly 50 succeed, no address twice, no 500', async () => {
+    const pool = testAddresses(50, `concurrency ${engine}`)
+    await addWalletAddresses(t.database.db, pool)
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        rpc(
+          t.app,
+          'secure_create_order',
+          order({ p_wallet_address: pool[i % 5], p_email: `b${i}@example.com` }),
+        ),
+      ),
+    )
+    expect(answers.filter((a) => a.status !== 200)).toEqual([])
+    const won = answers.filter((a) => a.body.success === true)
+    const lost = answers.filter((a) => a.body.success === false)
+    expect(won).toHaveLength(50)
+    expect(lost.every((a) => a.body.error === unavailable)).toBe(true)
+    expect(new Set(won.map((a) => a.body.wallet_address)).size).toBe(50)
+    const result = (await t.database.db.execute(
+      sql`select wallet_address, count(*)::int as n from orders where status = 'pending' group by 1 having count(*) > 1`,
+    )) as unknown as { rows: unknown[] }
+    expect(result.rows).toEqual([])
+    expect(await count(t, 'orders')).toBe(50)
+    expect(await count(t, 'leases')).toBe(50)
+  })
+})
+
+describe.each(engines)('checkout with the TRX price source down on %s', (engine) => {
+  it('still takes the order in USDT and offers no TRX amount', async () => {
+    const database = await createTestDatabase(engine)
+    await seedOnce(database.db)
+    const t = await createTestApp(
+      engine,
+      { PRICE_SOURCE: 'binance', PRICE_API_URL: 'http://127.0.0.1:9' },
+      { database },
+    )
+    try {
+      await addWalletAddresses(database.db, testAddresses(1, 'down'))
+      const products = (await rpc(t.app, 'fetch_products')).body.products as {
+        id: number
+        price: number
+        is_free: boolean
+      }[]
+      const product = products.find((p) => !p.is_free) as { id: number; price: number }
+      const { body } = await rpc(t.app, 'secure_create_order', {
+        p_email: 'buyer@example.com',
+        p_items: [{ product: { id: product.id }, quantity: 1 }],
+        p_total: product.price,
+      })
+      expect(body.success).toBe(true)
+      expect(body.trx_amount).toBeUndefined()
+    } finally {
+      await t.close()
+    }
+  })
+})

@@ -1,0 +1,89 @@
+import { z } from 'zod'
+
+// Contracts of checkout: the secure_create_order payload and answers, shared by the server's edge
+// and the browser.
+
+export const MAX_ITEM_QUANTITY = 100
+/** More distinct lines than any real cart holds; bounds the work one request can cause. */
+export const MAX_ORDER_LINES = 100
+export const MAX_EMAIL_LENGTH = 254
+
+export const messages = {
+  invalidTotal: 'Invalid order total',
+  unavailable: 'Payment system is temporarily unavailable. Please try again later.',
+  createFailed: 'Failed to create order. Please try again.',
+  expired: 'Payment window expired. Please try again.',
+} as const
+
+// Practical e-mail shape: one @, no spaces, a dot in the domain, no empty labels.
+const EMAIL_PATTERN = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:.]{2,}$/
+
+export function isValidEmail(value: string): boolean {
+  if (value.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(value)) return false
+  const domain = value.slice(value.lastIndexOf('@') + 1)
+  return !domain.split('.').some((label) => label === '')
+}
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
+  .refine(isValidEmail, 'Please enter a valid email address')
+
+/** A cart line as the browser holds it; the server reads only the product id and the quantity. */
+export const orderLineSchema = z.object({
+  product: z.looseObject({ id: z.number().int().positive().max(2_147_483_647) }),
+  quantity: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(MAX_ITEM_QUANTITY, `must be at most ${MAX_ITEM_QUANTITY}`),
+})
+
+export const createOrderInputSchema = z
+  .object({
+    p_email: emailSchema,
+    p_items: z
+      .array(orderLineSchema)
+      .min(1, 'the cart is empty')
+      .max(MAX_ORDER_LINES, `at most ${MAX_ORDER_LINES} lines per order`),
+    /** The total the buyer saw, in dollars; the server recomputes it and refuses a mismatch. */
+    p_total: z.number().finite(),
+    /** The address secure_get_wallet_address offered; another is leased if it was taken meanwhile. */
+    p_wallet_address: z.string().max(64).optional(),
+    /** One key per checkout attempt: a retried request answers the same order. */
+    p_idempotency_key: z
+      .string()
+      .min(8)
+      .max(100)
+      .regex(/^[\w-]+$/, 'letters, digits, - and _ only')
+      .optional(),
+  })
+  .strict()
+export type CreateOrderInput = z.infer<typeof createOrderInputSchema>
+
+export const createOrderAnswerSchema = z.discriminatedUnion('success', [
+  z.object({
+    success: z.literal(true),
+    order_id: z.string(),
+    wallet_address: z.string(),
+    /** ISO time the payment window closes (server clock). */
+    expires_at: z.string(),
+    total: z.number(),
+    /** TRX to send instead, locked at order time (decimal string); absent when TRX is not offered. */
+    trx_amount: z.string().optional(),
+    /** The locked rate, USD per TRX (decimal string). */
+    trx_rate: z.string().optional(),
+  }),
+  z.object({ success: z.literal(false), error: z.string() }),
+])
+export type CreateOrderAnswer = z.infer<typeof createOrderAnswerSchema>
+
+export const walletAddressAnswerSchema = z.discriminatedUnion('success', [
+  z.object({ success: z.literal(true), wallet_address: z.string() }),
+  z.object({ success: z.literal(false), error: z.string() }),
+])
+
+export const orderIdSchema = z.uuid('must be an order id')
+
+export const cancelOrderInputSchema = z.object({ p_order_id: orderIdSchema }).strict()

@@ -1,0 +1,51 @@
+import { z } from 'zod'
+import { orderIdSchema } from './checkout'
+
+// The payment page's watch: the server watches the chain, the browser asks the server.
+
+export const orderStatusInputSchema = z.object({ p_order_id: orderIdSchema }).strict()
+
+export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
+  z.object({
+    success: z.literal(true),
+    order_id: z.string(),
+    status: z.enum(['pending', 'paid', 'completed', 'cancelled']),
+    /** Order total in dollars. */
+    total: z.number(),
+    /** USDT received so far, in dollars (an underpaid order stays pending and shows this). */
+    amount_received: z.number(),
+    tx_hash: z.string().nullable(),
+    /** Only once paid: the buyer's dashboard token. */
+    access_token: z.string().nullable(),
+    /** ISO times of the window's end and of the late-payment grace's end. */
+    expires_at: z.string(),
+    grace_until: z.string(),
+    paid_at: z.string().nullable(),
+    late: z.boolean(),
+  }),
+  z.object({ success: z.literal(false), error: z.string() }),
+])
+export type OrderStatusAnswer = z.infer<typeof orderStatusAnswerSchema>
+
+const TX_ID = /^(0x)?[0-9a-fA-F]{64}$/
+
+/** The spec's call; the server verifies the hash on chain itself and never trusts p_amount. */
+export const confirmTransactionInputSchema = z
+  .object({
+    p_order_id: orderIdSchema,
+    p_transaction_hash: z.string().trim().regex(TX_ID, 'must be a 64-character hex transaction hash'),
+    p_amount: z.number().finite().optional(),
+    p_timestamp: z.number().finite().optional(),
+  })
+  .strict()
+
+export const confirmTransactionAnswerSchema = z.discriminatedUnion('success', [
+  z.object({
+    success: z.literal(true),
+    access_token: z.string(),
+    amount: z.number(),
+    hash: z.string(),
+    timestamp: z.number(),
+  }),
+  z.object({ success: z.literal(false), error: z.string() }),
+])
