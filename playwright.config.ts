@@ -3,6 +3,8 @@ import { defineConfig, devices } from '@playwright/test'
 // Debian's Chromium: there is no internet to download Playwright's own browser.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4317)
+/** A second shop whose payment window is 15 s, for the expiry path. */
+export const E2E_SHORT_WINDOW_PORT = E2E_PORT + 1
 
 export default defineConfig({
   testDir: 'e2e',
@@ -31,13 +33,24 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: 'node e2e/support/start-shop.mjs',
-    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: { E2E_PORT: String(E2E_PORT) },
-  },
+  webServer: [
+    {
+      command: 'node e2e/support/start-shop.mjs',
+      url: `http://127.0.0.1:${E2E_PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { E2E_PORT: String(E2E_PORT) },
+    },
+    {
+      command: 'node e2e/support/start-shop.mjs',
+      url: `http://127.0.0.1:${E2E_SHORT_WINDOW_PORT}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { E2E_PORT: String(E2E_SHORT_WINDOW_PORT), PAYMENT_WINDOW_MINUTES: '0.25' },
+    },
+  ],
 })

@@ -1,8 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from 'react-router'
 import { Toaster } from 'sonner'
+import { applyReloadRules } from './checkout-watch'
 import { ConnectionMonitor } from './connection-monitor'
-import { router } from './router'
+import { createAppRouter } from './router'
 import { ThemeSync } from './theme'
 
 const queryClient = new QueryClient({
@@ -12,12 +13,23 @@ const queryClient = new QueryClient({
   },
 })
 
+let router: ReturnType<typeof createAppRouter> | undefined
+
+/** The reload rules run before the router reads the address bar. */
+function getRouter() {
+  if (!router) {
+    applyReloadRules()
+    router = createAppRouter()
+  }
+  return router
+}
+
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeSync />
       <ConnectionMonitor />
-      <RouterProvider router={router} />
+      <RouterProvider router={getRouter()} />
       <Toaster position="top-right" visibleToasts={20} richColors theme="dark" duration={4000} closeButton />
     </QueryClientProvider>
   )

@@ -2,6 +2,8 @@ import { useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router'
 import { Footer } from '../components/layout/footer'
 import { Header } from '../components/layout/header'
+import { PaymentSuccessModal } from '../features/payment/payment-success-modal'
+import { CheckoutWatch } from './checkout-watch'
 
 export function PublicLayout() {
   const { pathname, hash } = useLocation()
@@ -23,6 +25,8 @@ export function PublicLayout() {
         <Outlet />
       </main>
       <Footer />
+      <CheckoutWatch />
+      <PaymentSuccessModal />
     </div>
   )
 }

@@ -1,18 +1,26 @@
 import { createBrowserRouter, Navigate } from 'react-router'
+import { CartPage } from '../features/cart/cart-page'
 import { ListingPage } from '../features/catalog/listing-page'
+import { CheckoutPage } from '../features/checkout/checkout-page'
+import { PaymentPage } from '../features/payment/payment-page'
 import { ProductPage } from '../features/product/product-page'
 import { SupportPage } from '../features/support/support-page'
 import { PublicLayout } from './public-layout'
 
-export const router = createBrowserRouter([
-  {
-    element: <PublicLayout />,
-    children: [
-      { path: '/', element: <ListingPage /> },
-      { path: '/products', element: <ListingPage /> },
-      { path: '/product/:id', element: <ProductPage /> },
-      { path: '/support', element: <SupportPage /> },
-    ],
-  },
-  { path: '*', element: <Navigate to="/" replace /> },
-])
+export function createAppRouter() {
+  return createBrowserRouter([
+    {
+      element: <PublicLayout />,
+      children: [
+        { path: '/', element: <ListingPage /> },
+        { path: '/products', element: <ListingPage /> },
+        { path: '/product/:id', element: <ProductPage /> },
+        { path: '/support', element: <SupportPage /> },
+        { path: '/cart', element: <CartPage /> },
+        { path: '/checkout', element: <CheckoutPage /> },
+        { path: '/payment', element: <PaymentPage /> },
+      ],
+    },
+    { path: '*', element: <Navigate to="/" replace /> },
+  ])
+}

@@ -69,6 +69,9 @@ export const cart = {
   clear(): void {
     commit([])
   },
+  replace(next: CartItem[]): void {
+    commit(next)
+  },
   subscribe(listener: Listener): () => void {
     listeners.add(listener)
     return () => listeners.delete(listener)
@@ -82,4 +85,22 @@ export function useCartItems(): CartItem[] {
 /** Cart total in integer cents, so repeated additions never drift. */
 export function cartTotalCents(lines: readonly CartItem[]): number {
   return lines.reduce((sum, l) => sum + Math.round(l.product.price * 100) * l.quantity, 0)
+}
+
+/**
+ * Keeps stored lines in step with the catalogue: new prices and names, and lines whose product is
+ * gone or became free dropped. Without it a price change would fail checkout with "Invalid order total".
+ */
+export function syncCartWithCatalog(products: readonly Product[]): void {
+  const byId = new Map(products.map((p) => [p.id, p]))
+  const current = cart.getItems()
+  const next = current.flatMap((line) => {
+    const fresh = byId.get(line.product.id)
+    if (!fresh || fresh.is_free || fresh.price <= 0) return []
+    return [{ product: fresh, quantity: line.quantity }]
+  })
+  const changed =
+    next.length !== current.length ||
+    next.some((line, i) => JSON.stringify(line.product) !== JSON.stringify(current[i]?.product))
+  if (changed) cart.replace(next)
 }

@@ -1,0 +1,54 @@
+import { useEffect, useRef } from 'react'
+import { useLocation, useNavigate } from 'react-router'
+import { toast } from 'sonner'
+import { messages } from '../../shared/checkout'
+import { cart } from '../lib/cart-store'
+import { checkout, msRemaining, useCheckout } from '../lib/checkout-store'
+
+const PAYMENT_PATH = '/payment'
+
+/**
+ * The reload rules of specification section 4. Called once before the router mounts, so the first
+ * page rendered is already the right one (and no page's own guard races them).
+ */
+export function applyReloadRules(): void {
+  const s = checkout.get()
+  const onPayment = window.location.pathname === PAYMENT_PATH
+  let target: string | null = null
+  if (s.isActive && msRemaining(s) === 0) {
+    checkout.reset()
+    cart.clear()
+    if (onPayment) target = '/cart'
+  } else if (onPayment && (!s.isActive || !s.walletAddress || !s.orderId || cart.getItems().length === 0)) {
+    checkout.reset()
+    target = '/cart'
+  } else if (s.isActive && !onPayment && !/^\/(admin|dashboard)(\/|$)/.test(window.location.pathname)) {
+    target = PAYMENT_PATH
+  }
+  if (target) window.history.replaceState(null, '', target)
+}
+
+/** The countdown's end, ticked every second wherever the buyer is. */
+export function CheckoutWatch() {
+  const state = useCheckout()
+  const { pathname } = useLocation()
+  const navigate = useNavigate()
+  const pathRef = useRef(pathname)
+  pathRef.current = pathname
+
+  useEffect(() => {
+    if (!state.isActive) return
+    const tick = () => {
+      if (msRemaining(checkout.get()) > 0) return
+      checkout.reset()
+      cart.clear()
+      toast.error(messages.expired, { id: 'payment-expired' })
+      if (pathRef.current === PAYMENT_PATH) navigate('/cart', { replace: true })
+    }
+    tick()
+    const timer = window.setInterval(tick, 1000)
+    return () => window.clearInterval(timer)
+  }, [state.isActive, navigate])
+
+  return null
+}

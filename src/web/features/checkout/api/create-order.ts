@@ -1,0 +1,55 @@
+import {
+  type CreateOrderAnswer,
+  createOrderAnswerSchema,
+  messages,
+  walletAddressAnswerSchema,
+} from '../../../../shared/checkout'
+import type { CartItem } from '../../../lib/cart-store'
+import { callRpc, RpcError } from '../../../lib/rpc-client'
+
+export class CheckoutError extends Error {}
+
+/** The spec's order of calls: an address first, then the order with that address. */
+export async function createOrder(input: {
+  email: string
+  lines: readonly CartItem[]
+  total: number
+  idempotencyKey: string
+}): Promise<Extract<CreateOrderAnswer, { success: true }>> {
+  let address: string
+  try {
+    const answer = walletAddressAnswerSchema.parse(
+      await callRpc('secure_get_wallet_address', {}, { idempotent: true }),
+    )
+    if (!answer.success) throw new CheckoutError(messages.unavailable)
+    address = answer.wallet_address
+  } catch (error) {
+    // A network failure has already shown the default connection toast.
+    if (error instanceof CheckoutError || (error instanceof RpcError && error.network)) throw error
+    throw new CheckoutError(messages.unavailable)
+  }
+
+  let answer: CreateOrderAnswer
+  try {
+    answer = createOrderAnswerSchema.parse(
+      await callRpc(
+        'secure_create_order',
+        {
+          p_email: input.email,
+          p_items: input.lines.map((line) => ({ product: { id: line.product.id }, quantity: line.quantity })),
+          p_total: input.total,
+          p_wallet_address: address,
+          p_idempotency_key: input.idempotencyKey,
+        },
+        // The key makes a retried request answer the same order, so retrying is safe.
+        { idempotent: true },
+      ),
+    )
+  } catch (error) {
+    if (error instanceof RpcError && error.network) throw error
+    if (error instanceof RpcError && error.status === 400) throw new CheckoutError(error.message)
+    throw new CheckoutError(messages.createFailed)
+  }
+  if (!answer.success) throw new CheckoutError(answer.error)
+  return answer
+}

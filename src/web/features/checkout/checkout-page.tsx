@@ -1,0 +1,177 @@
+import { ArrowRight, Loader2, Lock, Mail } from 'lucide-react'
+import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { useNavigate } from 'react-router'
+import { toast } from 'sonner'
+import { isValidEmail, messages } from '../../../shared/checkout'
+import { centsToDollars, formatUsd } from '../../../shared/money'
+import { Button } from '../../components/ui/button'
+import { ProductImage } from '../../components/ui/product-media'
+import { cartTotalCents, useCartItems } from '../../lib/cart-store'
+import { checkout, useCheckout } from '../../lib/checkout-store'
+import { RpcError } from '../../lib/rpc-client'
+import { useCatalogSync } from '../../lib/use-catalog-sync'
+import { CheckoutError, createOrder } from './api/create-order'
+
+function newIdempotencyKey(): string {
+  return crypto.randomUUID()
+}
+
+export function CheckoutPage() {
+  const lines = useCartItems()
+  const state = useCheckout()
+  const navigate = useNavigate()
+  useCatalogSync()
+  const [email, setEmail] = useState(state.email)
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  // One key per cart and e-mail: a retry of the same attempt never makes two orders.
+  const attemptKey = useRef(newIdempotencyKey())
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new cart or e-mail is a new attempt
+  useEffect(() => {
+    attemptKey.current = newIdempotencyKey()
+  }, [lines, email])
+
+  useEffect(() => {
+    if (state.isActive) navigate('/payment', { replace: true })
+    else if (lines.length === 0 && !busy) navigate('/', { replace: true })
+  }, [state.isActive, lines.length, busy, navigate])
+
+  if (lines.length === 0) return null
+  const totalCents = cartTotalCents(lines)
+
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    if (busy) return
+    const value = email.trim()
+    // Submit is ignored while the e-mail is empty (specification section 5).
+    if (value === '') return
+    if (!isValidEmail(value)) {
+      setError('Please enter a valid email address')
+      return
+    }
+    setError(null)
+    if (totalCents <= 0) {
+      toast.error(messages.invalidTotal, { id: 'checkout-error' })
+      return
+    }
+    setBusy(true)
+    try {
+      const order = await createOrder({
+        email: value,
+        lines,
+        total: centsToDollars(totalCents),
+        idempotencyKey: attemptKey.current,
+      })
+      checkout.start({
+        email: value,
+        orderId: order.order_id,
+        walletAddress: order.wallet_address,
+        expiresAt: Date.parse(order.expires_at),
+        total: order.total,
+        trxAmount: order.trx_amount ?? null,
+        trxRate: order.trx_rate ?? null,
+      })
+      navigate('/payment')
+    } catch (err) {
+      // The key stays: if the order was made but its answer lost, a retry gets that same order.
+      setBusy(false)
+      // A network failure has already shown the default connection toast.
+      if (err instanceof RpcError && err.network) return
+      toast.error(err instanceof CheckoutError ? err.message : messages.createFailed, {
+        id: 'checkout-error',
+      })
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
+      <h1 className="text-3xl font-bold tracking-tight text-fg">Checkout</h1>
+      <div className="mt-8 grid grid-cols-1 gap-8 lg:grid-cols-[1fr_24rem]">
+        <form
+          onSubmit={submit}
+          noValidate
+          className="h-fit rounded-2xl border border-line bg-card p-6 sm:p-8"
+          aria-labelledby="contact-title"
+        >
+          <h2 id="contact-title" className="text-lg font-semibold text-fg">
+            Where should we send your product key?
+          </h2>
+          <p className="mt-1 text-sm text-muted">
+            Your product key and a private dashboard link are sent to this address after payment.
+          </p>
+          <label htmlFor="checkout-email" className="mt-6 block text-sm font-medium text-fg">
+            Email address
+          </label>
+          <div className="relative mt-2">
+            <Mail
+              className="pointer-events-none absolute top-1/2 left-3.5 size-4 -translate-y-1/2 text-muted"
+              aria-hidden
+            />
+            <input
+              id="checkout-email"
+              type="email"
+              name="email"
+              required
+              autoComplete="email"
+              inputMode="email"
+              maxLength={254}
+              placeholder="you@example.com"
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value)
+                if (error) setError(null)
+              }}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'checkout-email-error' : undefined}
+              className="w-full rounded-xl border border-line bg-background py-3 pr-4 pl-10 text-fg placeholder:text-muted/60 focus:border-primary focus:outline-none aria-[invalid]:border-red-500"
+            />
+          </div>
+          {error && (
+            <p id="checkout-email-error" role="alert" className="mt-2 text-sm text-red-400">
+              {error}
+            </p>
+          )}
+          <Button type="submit" className="mt-6 w-full py-3 text-base" disabled={busy} aria-busy={busy}>
+            {busy ? (
+              <>
+                <Loader2 className="size-4 animate-spin" aria-hidden /> Creating order...
+              </>
+            ) : (
+              <>
+                Continue to Payment <ArrowRight className="size-4" aria-hidden />
+              </>
+            )}
+          </Button>
+          <p className="mt-4 flex items-center justify-center gap-2 text-xs text-muted">
+            <Lock className="size-3.5" aria-hidden /> Secure payment with USDT-TRC20/TRX
+          </p>
+        </form>
+        <aside aria-labelledby="summary-title" className="h-fit rounded-2xl border border-line bg-card p-6">
+          <h2 id="summary-title" className="text-lg font-semibold text-fg">
+            Order Summary
+          </h2>
+          <ul className="mt-4 space-y-4">
+            {lines.map((line) => (
+              <li key={line.product.id} className="flex items-center gap-3">
+                <ProductImage src={line.product.image} alt="" className="size-12 shrink-0 rounded-lg" />
+                <div className="min-w-0 flex-1">
+                  <p className="truncate text-sm font-medium text-fg">{line.product.name}</p>
+                  <p className="text-xs text-muted">Qty {line.quantity}</p>
+                </div>
+                <span className="text-sm font-semibold tabular-nums text-fg">
+                  {formatUsd(line.product.price * line.quantity)}
+                </span>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-5 flex justify-between border-t border-line pt-4 text-base font-semibold text-fg">
+            <span>Total</span>
+            <span className="tabular-nums" data-testid="checkout-total">
+              {formatUsd(centsToDollars(totalCents))}
+            </span>
+          </div>
+        </aside>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,77 @@
+import { Check, Copy } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { toast } from 'sonner'
+
+const FEEDBACK_MS = 2_000
+
+async function writeClipboard(text: string): Promise<void> {
+  if (navigator.clipboard?.writeText) return navigator.clipboard.writeText(text)
+  throw new Error('Clipboard unavailable')
+}
+
+/** A read-only value with a copy button that shows a check for 2 s after copying. */
+export function CopyField({
+  label,
+  value,
+  copiedMessage,
+  failedMessage,
+  mono = true,
+  copyLabel = `Copy ${label.toLowerCase()}`,
+}: {
+  label: string
+  /** Accessible name of the copy button. */
+  copyLabel?: string
+  value: string
+  copiedMessage: string
+  failedMessage: string
+  mono?: boolean
+}) {
+  const [copied, setCopied] = useState(false)
+  useEffect(() => {
+    if (!copied) return
+    const timer = window.setTimeout(() => setCopied(false), FEEDBACK_MS)
+    return () => window.clearTimeout(timer)
+  }, [copied])
+  const id = `copy-${label.toLowerCase().replace(/\W+/g, '-')}`
+
+  async function copy() {
+    try {
+      await writeClipboard(value)
+      setCopied(true)
+      toast.success(copiedMessage, { duration: 2000 })
+    } catch {
+      toast.error(failedMessage)
+    }
+  }
+
+  return (
+    <div>
+      <label htmlFor={id} className="text-xs font-medium text-muted">
+        {label}
+      </label>
+      <div className="mt-1.5 flex items-stretch gap-2">
+        <input
+          id={id}
+          readOnly
+          value={value}
+          onFocus={(e) => e.currentTarget.select()}
+          className={`min-w-0 flex-1 rounded-xl border border-line bg-background px-2 py-2.5 text-[11px] text-fg min-[400px]:text-xs sm:px-3 sm:text-sm focus:border-primary focus:outline-none ${
+            mono ? 'font-mono' : ''
+          }`}
+        />
+        <button
+          type="button"
+          onClick={copy}
+          aria-label={copied ? `${label} copied` : copyLabel}
+          className="grid w-11 shrink-0 place-items-center rounded-xl border border-line bg-white/5 text-fg hover:bg-white/10"
+        >
+          {copied ? (
+            <Check className="size-4 text-primary" aria-hidden data-testid="copied-icon" />
+          ) : (
+            <Copy className="size-4" aria-hidden />
+          )}
+        </button>
+      </div>
+    </div>
+  )
+}

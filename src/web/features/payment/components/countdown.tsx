@@ -1,0 +1,35 @@
+import { Clock } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { type CheckoutState, formatCountdown, msRemaining } from '../../../lib/checkout-store'
+
+export function Countdown({ state }: { state: CheckoutState }) {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 1000)
+    return () => window.clearInterval(timer)
+  }, [])
+  const left = msRemaining(state, now)
+  const urgent = left < 5 * 60_000
+  return (
+    <div
+      className={`flex items-center gap-3 rounded-xl border px-4 py-2.5 ${
+        urgent ? 'border-amber-500/40 bg-amber-500/10' : 'border-line bg-white/5'
+      }`}
+    >
+      <Clock className={`size-5 ${urgent ? 'text-amber-400' : 'text-primary'}`} aria-hidden />
+      <div>
+        <p className="text-xs text-muted" id="time-remaining-label">
+          Time remaining
+        </p>
+        <p
+          role="timer"
+          className="font-mono text-xl font-bold tabular-nums text-fg"
+          aria-labelledby="time-remaining-label"
+          data-testid="countdown"
+        >
+          {formatCountdown(left)}
+        </p>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,227 @@
+import { Info, Loader2, ShieldCheck, X } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
+import { useNavigate } from 'react-router'
+import { toast } from 'sonner'
+import { formatUsd } from '../../../shared/money'
+import { Button } from '../../components/ui/button'
+import { cart, useCartItems } from '../../lib/cart-store'
+import { checkout, paymentSuccess, useCheckout } from '../../lib/checkout-store'
+import { callRpc } from '../../lib/rpc-client'
+import { useOrderStatus } from './api/get-order-status'
+import { CancelPaymentDialog } from './components/cancel-payment-dialog'
+import { CopyField } from './components/copy-field'
+import { Countdown } from './components/countdown'
+import { TxHashForm } from './components/tx-hash-form'
+import { WalletQr } from './components/wallet-qr'
+
+const REDIRECT_AFTER_PAID_MS = 3_000
+
+export function PaymentPage() {
+  const state = useCheckout()
+  const lines = useCartItems()
+  const navigate = useNavigate()
+  const leaving = useRef(false)
+  const [cancelOpen, setCancelOpen] = useState(false)
+  const [cancelling, setCancelling] = useState(false)
+  const [paid, setPaid] = useState(false)
+  const status = useOrderStatus(paid ? null : state.orderId)
+
+  // Entry rules (specification section 2, Payment). Only on entry: later changes (paid, cancelled,
+  // expired) are handled by whatever made them, which also decides where the buyer goes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: entry only
+  useEffect(() => {
+    if (!state.isActive || !state.walletAddress) {
+      navigate('/checkout', { replace: true })
+    } else if (lines.length === 0) {
+      checkout.reset()
+      navigate('/', { replace: true })
+    }
+  }, [])
+
+  const data = status.data
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
+  useEffect(() => {
+    if (!data || paid || leaving.current) return
+    if (data.status === 'paid' || data.status === 'completed') {
+      setPaid(true)
+      paymentSuccess.record(data.amount_received > 0 ? data.amount_received : data.total, data.access_token)
+      toast.success('Payment confirmed! Redirecting...', {
+        id: 'payment-confirmed',
+        duration: REDIRECT_AFTER_PAID_MS,
+      })
+      window.setTimeout(() => {
+        leaving.current = true
+        cart.clear()
+        checkout.reset()
+        navigate('/', { replace: true })
+      }, REDIRECT_AFTER_PAID_MS)
+    } else if (data.status === 'cancelled') {
+      leaving.current = true
+      checkout.reset()
+      toast.error('This order was cancelled. Your cart is kept so you can try again.', {
+        id: 'order-cancelled',
+      })
+      navigate('/cart', { replace: true })
+    }
+  }, [data])
+
+  // A failed check says so and the watch goes on.
+  useEffect(() => {
+    if (status.errorUpdateCount > 0) {
+      toast.error('Error checking transaction status. Retrying...', { id: 'status-error' })
+    }
+  }, [status.errorUpdateCount])
+
+  if (!state.isActive || !state.walletAddress || !state.orderId) return null
+
+  async function confirmCancel() {
+    setCancelling(true)
+    const orderId = state.orderId
+    try {
+      await callRpc('secure_cancel_order', { p_order_id: orderId }, { idempotent: true, quiet: true })
+    } catch {
+      // The lease ends on its own after the window and grace period; the buyer is not held up.
+    }
+    leaving.current = true
+    setCancelOpen(false)
+    checkout.reset()
+    navigate('/cart', { replace: true })
+  }
+
+  const total = state.total ?? 0
+  const received = data?.amount_received ?? 0
+  const underpaid = data?.status === 'pending' && received > 0 && received < total
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-fg sm:text-3xl">Complete Your Payment</h1>
+          <p className="mt-1 text-sm text-muted">
+            Order <span className="font-mono">{state.orderId.slice(0, 8)}</span> · {state.email}
+          </p>
+        </div>
+        <Countdown state={state} />
+      </div>
+
+      <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[1fr_1.1fr]">
+        <section
+          aria-labelledby="scan-title"
+          className="flex flex-col items-center rounded-2xl border border-line bg-card p-5 sm:p-8"
+        >
+          <h2 id="scan-title" className="self-start text-lg font-semibold text-fg">
+            Scan to pay
+          </h2>
+          <div className="mt-6">
+            <WalletQr address={state.walletAddress} />
+          </div>
+          <div className="mt-6 w-full">
+            <CopyField
+              label="Wallet address"
+              value={state.walletAddress}
+              copiedMessage="Wallet address copied to clipboard"
+              failedMessage="Failed to copy wallet address"
+            />
+          </div>
+        </section>
+
+        <section
+          aria-labelledby="amount-title"
+          className="flex flex-col gap-6 rounded-2xl border border-line bg-card p-5 sm:p-8"
+        >
+          <div>
+            <h2 id="amount-title" className="text-sm font-medium text-muted">
+              Amount to pay (USDT-TRC20)
+            </h2>
+            <p
+              className="mt-1 text-4xl font-bold tracking-tight text-fg tabular-nums"
+              data-testid="pay-amount"
+            >
+              {formatUsd(total)}
+            </p>
+            <p className="mt-1 text-sm text-muted">
+              Send exactly {total.toFixed(2)} USDT on the TRON network (TRC20).
+            </p>
+          </div>
+
+          {state.trxAmount ? (
+            <div className="rounded-xl border border-line bg-white/[0.02] p-4">
+              <CopyField
+                label="Or pay in TRX"
+                copyLabel="Copy TRX amount"
+                value={state.trxAmount}
+                copiedMessage="TRX amount copied to clipboard"
+                failedMessage="Failed to copy TRX amount"
+              />
+              <p className="mt-2 text-xs text-muted">
+                {state.trxAmount} TRX at ${state.trxRate} per TRX, locked for this order. Send one currency: a
+                mix is added up at this rate.
+              </p>
+            </div>
+          ) : (
+            <p className="text-xs text-muted" data-testid="trx-unavailable">
+              Paying in TRX is unavailable right now because no reliable exchange rate could be fetched.
+              Please pay in USDT-TRC20.
+            </p>
+          )}
+
+          {underpaid && (
+            <p
+              role="status"
+              className="rounded-xl border border-amber-500/30 bg-amber-500/10 p-3 text-sm text-amber-200"
+            >
+              We received {formatUsd(received)} of {formatUsd(total)}. Send the remaining{' '}
+              {formatUsd(Math.round((total - received) * 100) / 100)} to the same address.
+            </p>
+          )}
+
+          <div
+            role="status"
+            aria-live="polite"
+            className="flex items-center gap-3 rounded-xl border border-primary/25 bg-primary/5 px-4 py-3 text-sm text-fg"
+          >
+            {paid ? (
+              <ShieldCheck className="size-5 text-primary" aria-hidden />
+            ) : (
+              <Loader2 className="size-5 animate-spin text-primary" aria-hidden />
+            )}
+            {paid ? 'Payment confirmed' : 'Waiting for your payment…'}
+          </div>
+
+          <ul className="space-y-2.5 text-sm text-muted">
+            <li className="flex gap-2.5">
+              <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+              Send exactly the amount shown in USDT-TRC20 or TRX to the address above.
+            </li>
+            <li className="flex gap-2.5">
+              <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+              Confirmation may take 1-5 minutes after you send.
+            </li>
+            <li className="flex gap-2.5">
+              <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+              Your product key and dashboard access will be sent to {state.email}.
+            </li>
+          </ul>
+
+          {!paid && <TxHashForm orderId={state.orderId} onConfirmed={() => void status.refetch()} />}
+
+          <Button
+            variant="secondary"
+            className="mt-auto self-start"
+            onClick={() => setCancelOpen(true)}
+            disabled={paid}
+          >
+            <X className="size-4" aria-hidden /> Cancel
+          </Button>
+        </section>
+      </div>
+
+      <CancelPaymentDialog
+        open={cancelOpen}
+        busy={cancelling}
+        onConfirm={confirmCancel}
+        onClose={() => setCancelOpen(false)}
+      />
+    </div>
+  )
+}

@@ -1,0 +1,69 @@
+import { CheckCircle2, ExternalLink, TriangleAlert } from 'lucide-react'
+import { formatUsd } from '../../../shared/money'
+import { Button } from '../../components/ui/button'
+import { Modal } from '../../components/ui/modal'
+import { paymentSuccess, usePaymentSuccess } from '../../lib/checkout-store'
+import { CopyField } from './components/copy-field'
+
+/** Shown from the stored payment_success flag, so it survives the redirect to / and a reload. */
+export function PaymentSuccessModal() {
+  const success = usePaymentSuccess()
+  const close = () => paymentSuccess.dismiss()
+  return (
+    <Modal open={success !== null} onClose={close} title="Payment Successful" className="max-w-lg">
+      {success && (
+        <div className="p-6 text-center sm:p-8">
+          <div className="mx-auto grid size-16 place-items-center rounded-full bg-primary/15">
+            <CheckCircle2 className="size-9 text-primary" aria-hidden />
+          </div>
+          <h2 className="mt-4 text-2xl font-bold text-fg">Payment Successful</h2>
+          <p className="mt-1 text-muted">
+            We received <span className="font-semibold text-fg">{formatUsd(success.amount)}</span> USDT-TRC20.
+          </p>
+          {success.dashboardUrl && (
+            <div className="mt-6 space-y-3 text-left">
+              <CopyField
+                label="Your purchase dashboard"
+                value={success.dashboardUrl}
+                copiedMessage="Dashboard link copied to clipboard"
+                failedMessage="Failed to copy dashboard link"
+                mono={false}
+              />
+              <a
+                href={success.dashboardUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="inline-flex items-center gap-1.5 text-sm font-medium text-primary hover:underline"
+              >
+                Open link <ExternalLink className="size-3.5" aria-hidden />
+              </a>
+              <p className="flex gap-2 rounded-xl border border-amber-500/30 bg-amber-500/10 p-3 text-sm text-amber-200">
+                <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
+                Save this link: it is your access to your product keys. We have also sent it to your e-mail.
+              </p>
+            </div>
+          )}
+          <p className="mt-4 text-sm text-muted">
+            Your product key and dashboard access have been sent to your e-mail.
+          </p>
+          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-center">
+            <Button variant="secondary" onClick={close}>
+              Got it!
+            </Button>
+            {success.dashboardUrl && (
+              <Button
+                onClick={() => {
+                  const url = success.dashboardUrl as string
+                  close()
+                  window.location.assign(url)
+                }}
+              >
+                Open Dashboard
+              </Button>
+            )}
+          </div>
+        </div>
+      )}
+    </Modal>
+  )
+}

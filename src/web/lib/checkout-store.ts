@@ -1,0 +1,148 @@
+import { useSyncExternalStore } from 'react'
+import { readJson, removeKey, storageKeys, writeJson } from './storage'
+
+/** The specification's checkout state (section 3), plus the server's expiry and total. */
+export interface CheckoutState {
+  email: string
+  /** When the order was created (ms since epoch). */
+  startTime: number | null
+  isActive: boolean
+  orderId: string | null
+  walletAddress: string | null
+  /** When the payment window closes, from the server's clock (ms since epoch). */
+  expiresAt: number | null
+  /** Order total in dollars, as the server computed it. */
+  total: number | null
+  /** TRX to send instead, locked at order time, and its rate (USD per TRX); null when not offered. */
+  trxAmount: string | null
+  trxRate: string | null
+}
+
+export const inactiveCheckout: CheckoutState = {
+  email: '',
+  startTime: null,
+  isActive: false,
+  orderId: null,
+  walletAddress: null,
+  expiresAt: null,
+  total: null,
+  trxAmount: null,
+  trxRate: null,
+}
+
+type Listener = () => void
+const listeners = new Set<Listener>()
+let state: CheckoutState = load()
+
+function load(): CheckoutState {
+  const raw = readJson<Partial<CheckoutState> | null>(storageKeys.checkout, null)
+  if (!raw || typeof raw !== 'object') return inactiveCheckout
+  return {
+    email: typeof raw.email === 'string' ? raw.email : '',
+    startTime: typeof raw.startTime === 'number' ? raw.startTime : null,
+    isActive: raw.isActive === true,
+    orderId: typeof raw.orderId === 'string' ? raw.orderId : null,
+    walletAddress: typeof raw.walletAddress === 'string' ? raw.walletAddress : null,
+    expiresAt: typeof raw.expiresAt === 'number' ? raw.expiresAt : null,
+    total: typeof raw.total === 'number' ? raw.total : null,
+    trxAmount: typeof raw.trxAmount === 'string' ? raw.trxAmount : null,
+    trxRate: typeof raw.trxRate === 'string' ? raw.trxRate : null,
+  }
+}
+
+function commit(next: CheckoutState): void {
+  state = next
+  if (next.isActive) writeJson(storageKeys.checkout, next)
+  else removeKey(storageKeys.checkout)
+  for (const l of listeners) l()
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (event) => {
+    if (event.key !== storageKeys.checkout) return
+    state = load()
+    for (const l of listeners) l()
+  })
+}
+
+export const checkout = {
+  get: () => state,
+  start(order: {
+    email: string
+    orderId: string
+    walletAddress: string
+    expiresAt: number
+    total: number
+    trxAmount: string | null
+    trxRate: string | null
+  }): void {
+    commit({ ...order, startTime: Date.now(), isActive: true })
+  },
+  reset(): void {
+    commit(inactiveCheckout)
+  },
+  subscribe(listener: Listener): () => void {
+    listeners.add(listener)
+    return () => listeners.delete(listener)
+  },
+}
+
+export function useCheckout(): CheckoutState {
+  return useSyncExternalStore(checkout.subscribe, checkout.get, checkout.get)
+}
+
+/** Milliseconds left in the window (0 when over); a state without expiry falls back to 30 minutes from the start. */
+export function msRemaining(s: CheckoutState, now = Date.now()): number {
+  const end = s.expiresAt ?? (s.startTime ? s.startTime + 30 * 60_000 : now)
+  return Math.max(0, end - now)
+}
+
+/** m:ss, as the specification shows the countdown. */
+export function formatCountdown(ms: number): string {
+  const total = Math.ceil(ms / 1000)
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`
+}
+
+// What the payment success modal reads: the specification's payment_success, payment_amount and
+// dashboard_url keys.
+export interface PaymentSuccess {
+  amount: number
+  dashboardUrl: string | null
+}
+
+const successListeners = new Set<Listener>()
+let success: PaymentSuccess | null = loadSuccess()
+
+function loadSuccess(): PaymentSuccess | null {
+  if (readJson<unknown>(storageKeys.paymentSuccess, null) !== true) return null
+  const amount = Number(readJson<unknown>(storageKeys.paymentAmount, 0))
+  const url = readJson<unknown>(storageKeys.dashboardUrl, null)
+  return { amount: Number.isFinite(amount) ? amount : 0, dashboardUrl: typeof url === 'string' ? url : null }
+}
+
+export const paymentSuccess = {
+  get: () => success,
+  record(amount: number, accessToken: string | null): void {
+    writeJson(storageKeys.paymentSuccess, true)
+    writeJson(storageKeys.paymentAmount, amount)
+    // Stored only when a token came back (specification section 3).
+    if (accessToken) writeJson(storageKeys.dashboardUrl, `${window.location.origin}/dashboard/${accessToken}`)
+    success = loadSuccess()
+    for (const l of successListeners) l()
+  },
+  /** The buyer closed the modal; the dashboard link stays stored. */
+  dismiss(): void {
+    removeKey(storageKeys.paymentSuccess)
+    removeKey(storageKeys.paymentAmount)
+    success = null
+    for (const l of successListeners) l()
+  },
+  subscribe(listener: Listener): () => void {
+    successListeners.add(listener)
+    return () => successListeners.delete(listener)
+  },
+}
+
+export function usePaymentSuccess(): PaymentSuccess | null {
+  return useSyncExternalStore(paymentSuccess.subscribe, paymentSuccess.get, paymentSuccess.get)
+}
