@@ -12,6 +12,9 @@ import type { Env } from './env'
 import { AppError } from './errors'
 import { packageRoot } from './lib/paths'
 import { ordersRpcs } from './orders/orders.routes'
+import { toleranceToMicros } from './payments/credit-order'
+import { paymentsRpcs } from './payments/payments.routes'
+import { createTronClient, type TronClient } from './payments/tron-client'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
@@ -24,6 +27,10 @@ export interface AppServices {
   rpc: RpcRegistry
   /** TRX/USD rate, shared by checkout and the payment watcher. */
   prices: TrxPriceSource
+  /** The chain explorer; one request budget (EXPLORER_MAX_RPS) for the watcher and confirm calls. */
+  tron: TronClient
+  /** PAYMENT_TOLERANCE in micro-dollars. */
+  toleranceMicros: bigint
 }
 
 declare module 'fastify' {
@@ -61,6 +68,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     content: createContentService(database, cacheTtl),
     rpc: new RpcRegistry(),
     prices: createTrxPriceSource({ source: env.PRICE_SOURCE, baseUrl: env.PRICE_API_URL }),
+    tron: createTronClient({
+      baseUrl: env.TRON_API_URL,
+      apiKey: env.TRON_API_KEY,
+      usdtContract: env.USDT_CONTRACT,
+      maxRps: env.EXPLORER_MAX_RPS,
+    }),
+    toleranceMicros: toleranceToMicros(env.PAYMENT_TOLERANCE),
   }
   app.decorate('services', services)
 
@@ -101,6 +115,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...catalogRpcs(services.catalog),
     ...contentRpcs(services.content),
     ...ordersRpcs(database, env, services.prices),
+    ...paymentsRpcs(database, services.tron, services.toleranceMicros),
   )
   services.rpc.register(app)
 

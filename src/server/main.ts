@@ -2,18 +2,27 @@ import { buildApp } from './app'
 import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
 import { EnvError, parseEnv } from './env'
+import { createPaymentWatcher } from './payments/payment-watcher'
 
 async function main(): Promise<void> {
   const env = parseEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   await seedOnce(database.db)
   const app = await buildApp({ env, database, logger: true })
+  const watcher = createPaymentWatcher({
+    db: database.db,
+    client: app.services.tron,
+    toleranceMicros: app.services.toleranceMicros,
+    concurrency: Math.min(4, Math.max(1, Math.ceil(env.EXPLORER_MAX_RPS / 2))),
+    logger: app.log.child({ module: 'payment-watcher' }),
+  })
 
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
     app.log.info(`${signal} received, shutting down`)
+    await watcher.stop()
     await app.close()
     await database.close()
     process.exit(0)
@@ -22,6 +31,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
 
   await app.listen({ port: env.PORT, host: env.HOST })
+  watcher.start()
+  app.log.info(`Payment watcher started: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
   app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)
   const demoWallets = await countDemoWallets(database.db)

@@ -49,3 +49,18 @@ export const confirmTransactionAnswerSchema = z.discriminatedUnion('success', [
   }),
   z.object({ success: z.literal(false), error: z.string() }),
 ])
+
+/** secure_confirm_transaction's refusals: what the buyer reads under "Already paid?". */
+export const confirmMessages = {
+  unknownOrder: 'Order not found',
+  notAwaiting: 'This order is no longer awaiting payment',
+  notFound: 'Transaction not found on the blockchain. Check the hash and try again.',
+  notConfirmed: 'This transaction is not confirmed yet. Please wait a minute and try again.',
+  failed: 'This transaction failed on the blockchain',
+  notForOrder: "This transaction does not pay this order's wallet address",
+  alreadyUsed: 'This transaction has already been used for another order',
+  explorerDown: 'Could not verify the transaction right now. Please try again in a minute.',
+  tooMany: 'Too many attempts. Please wait a minute and try again.',
+  underpaid: (received: string, total: string) =>
+    `Received ${received} of ${total} so far. Send the remaining amount to the same address.`,
+} as const

@@ -85,6 +85,10 @@ export const orders = pgTable(
     late: boolean('late').notNull().default(false),
     accessToken: text('access_token'),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** When the payment watcher next asks the explorer about this order's address. */
+    nextPollAt: timestamp('next_poll_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set while the buyer's payment page is asking for the status: such orders are polled first. */
+    watchedUntil: timestamp('watched_until', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -93,6 +97,7 @@ export const orders = pgTable(
     index('orders_status_created_idx').on(t.status, t.createdAt),
     index('orders_created_idx').on(t.createdAt),
     index('orders_wallet_idx').on(t.walletAddress),
+    index('orders_watch_idx').on(t.status, t.nextPollAt),
     check('orders_status_ck', sql`${t.status} in ('pending', 'paid', 'completed', 'cancelled')`),
     check('orders_total_ck', sql`${t.totalCents} > 0`),
   ],
@@ -131,6 +136,8 @@ export const payments = pgTable(
   },
   (t) => [
     uniqueIndex('payments_tx_to_token_uq').on(t.txId, t.toAddress, t.token),
+    // A transaction pays one order at most; its other transfers to our addresses are kept unmatched.
+    uniqueIndex('payments_tx_credited_uq').on(t.txId).where(sql`order_id is not null`),
     index('payments_order_idx').on(t.orderId),
   ],
 )
