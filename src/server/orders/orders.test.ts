@@ -1,22 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { sha256 } from '@noble/hashes/sha2.js'
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { testAddresses } from '../../../tests/support/payment-fixture'
 import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
-import { tronHexToBase58 } from '../../shared/tron-address'
 import { seedOnce } from '../db/seed'
 import { addWalletAddresses, listWalletAddresses } from '../wallets/wallets.repo'
 
 const unavailable = 'Payment system is temporarily unavailable. Please try again later.'
-
-/** Deterministic valid TRON addresses for a test pool. */
-function testAddresses(count: number, salt = 'pool'): string[] {
-  return Array.from({ length: count }, (_, i) =>
-    tronHexToBase58(`41${bytesToHex(sha256(utf8ToBytes(`${salt} ${i}`))).slice(0, 40)}`),
-  )
-}
 
 async function count(t: TestApp, table: 'orders' | 'leases'): Promise<number> {
   const query =
