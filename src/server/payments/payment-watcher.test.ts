@@ -188,13 +188,14 @@ describe.each(engines)('payment watcher on %s (devchain over HTTP)', (engine) =>
       expect(await status(o.id)).toMatchObject({ status: 'paid', access_token: body.access_token })
     })
 
-    it('refuses forged confirmations: unknown hash, wrong recipient, too little, unconfirmed, counterfeit', async () => {
+    it('refuses forged confirmations: unknown hash, wrong recipient, too little, unconfirmed, reverted, counterfeit', async () => {
       const o = await f.placeOrder(2)
       const other = testAddresses(1, 'not ours')[0] as string
       const elsewhere = f.chain.transfer({ to: other, amount: o.total.toFixed(2) })
       const little = f.chain.transfer({ to: o.address, amount: '1' })
       const pending = f.chain.transfer({ to: o.address, amount: o.total.toFixed(2), confirmed: false })
       const fake = f.chain.transfer({ to: o.address, amount: o.total.toFixed(2), contract: COUNTERFEIT })
+      const reverted = f.chain.transfer({ to: o.address, amount: o.total.toFixed(2), failed: true })
 
       expect((await confirm(o.id, randomBytes(32).toString('hex'))).body).toEqual({
         success: false,
@@ -207,6 +208,10 @@ describe.each(engines)('payment watcher on %s (devchain over HTTP)', (engine) =>
       expect((await confirm(o.id, fake.transaction_id)).body).toEqual({
         success: false,
         error: confirmMessages.notForOrder,
+      })
+      expect((await confirm(o.id, reverted.transaction_id)).body).toEqual({
+        success: false,
+        error: confirmMessages.failed,
       })
       expect((await confirm(o.id, pending.transaction_id)).body).toEqual({
         success: false,

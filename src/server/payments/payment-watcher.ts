@@ -42,6 +42,7 @@ export interface ClaimedOrder {
   graceUntilMs: number
   /** The grace period is over: this is the last look before the order is cancelled. */
   final: boolean
+  /** TRX is read when the order offered it, and on the last look (kept unmatched when it did not). */
   pollsTrx: boolean
 }
 
@@ -111,7 +112,8 @@ export function createPaymentWatcher(opts: PaymentWatcherOptions): PaymentWatche
         limit 1
         for update skip locked
       )
-      returning o.id, o.wallet_address, o.created_at, o.grace_until, o.trx_rate_e8 is not null as polls_trx,
+      returning o.id, o.wallet_address, o.created_at, o.grace_until,
+                (o.trx_rate_e8 is not null or o.grace_until <= now()) as polls_trx,
                 o.grace_until <= now() as final`)) as unknown as {
       rows: {
         id: string
