@@ -1,21 +1,14 @@
-import { sha256 } from '@noble/hashes/sha2.js'
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { sql } from 'drizzle-orm'
 import { seedOnce } from '../../src/server/db/seed'
 import { createPaymentWatcher, type PaymentWatcher } from '../../src/server/payments/payment-watcher'
 import { createTronClient } from '../../src/server/payments/tron-client'
 import { addWalletAddresses } from '../../src/server/wallets/wallets.repo'
-import { tronHexToBase58 } from '../../src/shared/tron-address'
 import { createDevchain, type Devchain } from '../../tools/devchain/devchain'
+import { testAddresses } from './test-addresses'
 import { createTestApp, rpc, type TestApp } from './test-app'
 import { createTestDatabase, type Engine } from './test-db'
 
-/** Deterministic valid TRON addresses for a test pool. */
-export function testAddresses(count: number, salt = 'pool'): string[] {
-  return Array.from({ length: count }, (_, i) =>
-    tronHexToBase58(`41${bytesToHex(sha256(utf8ToBytes(`${salt} ${i}`))).slice(0, 40)}`),
-  )
-}
+export { testAddresses }
 
 export interface PlacedOrder {
   id: string

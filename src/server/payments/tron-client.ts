@@ -156,7 +156,9 @@ export function isTronTxId(value: unknown): value is string {
  * per-second window even when many callers arrive at once.
  */
 function createLimiter(maxRps: number) {
-  const interval = 1000 / maxRps
+  // 5 % margin: requests leave evenly spaced but arrive with network jitter, which must not put
+  // maxRps + 1 of them into one of the explorer's one-second windows.
+  const interval = (1000 / maxRps) * 1.05
   let nextStart = 0
   let pausedUntil = 0
   let queue: Promise<void> = Promise.resolve()
