@@ -8,6 +8,8 @@ import { type CatalogService, createCatalogService } from './catalog/catalog.ser
 import { contentRpcs } from './content/content.routes'
 import { type ContentService, createContentService } from './content/content.service'
 import type { Database } from './db/client'
+import { dashboardRpcs } from './delivery/dashboard.routes'
+import type { FulfilContext } from './delivery/fulfil-order'
 import type { Env } from './env'
 import { AppError } from './errors'
 import { packageRoot } from './lib/paths'
@@ -31,6 +33,10 @@ export interface AppServices {
   tron: TronClient
   /** PAYMENT_TOLERANCE in micro-dollars. */
   toleranceMicros: bigint
+  /** Base of links in e-mails: PUBLIC_URL, or http://localhost:PORT. */
+  fulfil: FulfilContext
+  /** Listeners told when an order becomes paid in this process (main.ts wakes the mail worker). */
+  paidListeners: Set<(orderId: string) => void>
 }
 
 declare module 'fastify' {
@@ -75,6 +81,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       maxRps: env.EXPLORER_MAX_RPS,
     }),
     toleranceMicros: toleranceToMicros(env.PAYMENT_TOLERANCE),
+    fulfil: { publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` },
+    paidListeners: new Set(),
   }
   app.decorate('services', services)
 
@@ -115,7 +123,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...catalogRpcs(services.catalog),
     ...contentRpcs(services.content),
     ...ordersRpcs(database, env, services.prices),
-    ...paymentsRpcs(database, services.tron, services.toleranceMicros),
+    ...dashboardRpcs(database),
+    ...paymentsRpcs(database, services.tron, {
+      toleranceMicros: services.toleranceMicros,
+      fulfil: services.fulfil,
+      onPaid: (orderId) => {
+        for (const listener of services.paidListeners) listener(orderId)
+      },
+    }),
   )
   services.rpc.register(app)
 

@@ -1,6 +1,8 @@
+import { join } from 'node:path'
 import { buildApp } from './app'
 import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
+import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
 import { createPaymentWatcher } from './payments/payment-watcher'
 
@@ -9,10 +11,22 @@ async function main(): Promise<void> {
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   await seedOnce(database.db)
   const app = await buildApp({ env, database, logger: true })
+  const outbox = join(env.DATA_DIR, 'outbox')
+  const mail = createMailWorker({
+    db: database.db,
+    transport: env.SMTP_URL ? createSmtpTransport(env.SMTP_URL) : createFileTransport(outbox),
+    from: env.MAIL_FROM,
+    logger: app.log.child({ module: 'mail' }),
+  })
+  app.services.paidListeners.add(() => mail.wake())
   const watcher = createPaymentWatcher({
     db: database.db,
     client: app.services.tron,
     toleranceMicros: app.services.toleranceMicros,
+    fulfil: app.services.fulfil,
+    onPaid: (orderId) => {
+      for (const listener of app.services.paidListeners) listener(orderId)
+    },
     concurrency: Math.min(4, Math.max(1, Math.ceil(env.EXPLORER_MAX_RPS / 2))),
     logger: app.log.child({ module: 'payment-watcher' }),
   })
@@ -23,6 +37,7 @@ async function main(): Promise<void> {
     stopping = true
     app.log.info(`${signal} received, shutting down`)
     await watcher.stop()
+    await mail.stop()
     await app.close()
     await database.close()
     process.exit(0)
@@ -32,6 +47,8 @@ async function main(): Promise<void> {
 
   await app.listen({ port: env.PORT, host: env.HOST })
   watcher.start()
+  mail.start()
+  if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
   app.log.info(`Payment watcher started: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
   app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)

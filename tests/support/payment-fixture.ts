@@ -57,7 +57,7 @@ export async function createPaymentFixture(
     baseUrl: chain.url,
     usdtContract: t.env.USDT_CONTRACT,
     maxRps: 50,
-    timeoutMs: 400,
+    timeoutMs: 1500,
     backoffBaseMs: 20,
     maxBackoffMs: 100,
   })
@@ -65,6 +65,7 @@ export async function createPaymentFixture(
     db: database.db,
     client,
     toleranceMicros: t.app.services.toleranceMicros,
+    fulfil: t.app.services.fulfil,
     activeIntervalMs: 0,
     graceIntervalMs: 0,
     backoffBaseMs: 20,

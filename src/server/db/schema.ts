@@ -157,6 +157,7 @@ export const licenseKeys = pgTable(
   (t) => [
     uniqueIndex('license_keys_key_uq').on(t.key),
     index('license_keys_free_idx').on(t.productId, t.orderId),
+    index('license_keys_order_idx').on(t.orderId),
   ],
 )
 
@@ -177,7 +178,11 @@ export const mailOutbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+  (t) => [
+    index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    // One mail of a kind per order, whichever process confirmed it.
+    uniqueIndex('mail_outbox_order_kind_uq').on(t.orderId, t.kind),
+  ],
 )
 
 export const adminUsers = pgTable('admin_users', {

@@ -1,8 +1,126 @@
+import { randomBytes } from 'node:crypto'
+import { eq, inArray, sql } from 'drizzle-orm'
+import { mergeSiteContent } from '../../shared/site-content'
+import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
+import { licenseKeys, mailOutbox, orders, products } from '../db/schema'
+import { renderOrderEmail } from './order-email'
 
-/**
- * Hands out what a paid order bought: licence keys from stock (or generated) and the e-mail in the
- * outbox. Runs inside the transaction that marks the order paid, so both commit or neither does.
- * TODO(issue 5): keys and the outbox row.
- */
-export async function fulfilOrder(_tx: Db, _orderId: string): Promise<void> {}
+// Hands out what a paid order bought: licence keys from stock (or generated) and the e-mail in the
+// outbox. Runs inside the transaction that marks the order paid, so all of it commits or none does.
+
+export interface FulfilContext {
+  /** Base of the dashboard link in the e-mail: PUBLIC_URL, or http://localhost:PORT. */
+  publicUrl: string
+}
+
+export const ORDER_PAID_MAIL = 'order_paid'
+
+// 32 symbols without 0/O and 1/I, so a key read aloud or typed is unambiguous; 20 of them = 100 bits.
+const KEY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+
+/** XXXXX-XXXXX-XXXXX-XXXXX from a cryptographic random source. */
+export function generateLicenseKey(): string {
+  const bytes = randomBytes(20)
+  let key = ''
+  for (let i = 0; i < 20; i++) {
+    if (i > 0 && i % 5 === 0) key += '-'
+    key += KEY_ALPHABET[(bytes[i] as number) & 31]
+  }
+  return key
+}
+
+/** Takes `count` unused keys of a product for an order; concurrent orders skip each other's rows. */
+async function takeStockKeys(tx: Db, productId: number, orderId: string, count: number): Promise<string[]> {
+  const result = (await tx.execute(sql`
+    update ${licenseKeys} set order_id = ${orderId}, assigned_at = now()
+    where id in (
+      select id from ${licenseKeys}
+      where product_id = ${productId} and order_id is null
+      order by id
+      limit ${count}
+      for update skip locked
+    )
+    returning key, id`)) as unknown as { rows: { key: string; id: number }[] }
+  return result.rows.sort((a, b) => a.id - b.id).map((r) => r.key)
+}
+
+async function generateKeys(tx: Db, productId: number, orderId: string, count: number): Promise<string[]> {
+  const keys: string[] = []
+  while (keys.length < count) {
+    const key = generateLicenseKey()
+    const inserted = await tx
+      .insert(licenseKeys)
+      .values({ productId, key, orderId, generated: true, assignedAt: new Date() })
+      .onConflictDoNothing({ target: licenseKeys.key })
+      .returning({ key: licenseKeys.key })
+    // A collision in 100 bits does not happen in practice; if it did, the next draw differs.
+    if (inserted[0]) keys.push(inserted[0].key)
+  }
+  return keys
+}
+
+export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): Promise<void> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId))
+  if (!order) throw new Error(`fulfilOrder: no order ${orderId}`)
+  // Keys are handed out once: a second call (say, an order set back to pending and paid again by
+  // the admin) keeps the keys it has.
+  const existing = await tx
+    .select({ productId: licenseKeys.productId, key: licenseKeys.key })
+    .from(licenseKeys)
+    .where(eq(licenseKeys.orderId, orderId))
+    .orderBy(licenseKeys.id)
+
+  const current = new Map(
+    (
+      await tx
+        .select({ id: products.id, downloadUrl: products.downloadUrl })
+        .from(products)
+        .where(
+          inArray(
+            products.id,
+            order.items.map((item) => item.product.id),
+          ),
+        )
+    ).map((p) => [p.id, p.downloadUrl]),
+  )
+  const items = []
+  for (const item of order.items) {
+    const productId = item.product.id
+    const mine = existing.filter((k) => k.productId === productId).map((k) => k.key)
+    const needed = item.quantity - mine.length
+    if (needed > 0) {
+      const stock = await takeStockKeys(tx, productId, orderId, needed)
+      const generated = await generateKeys(tx, productId, orderId, needed - stock.length)
+      mine.push(...stock, ...generated)
+    }
+    items.push({
+      name: item.product.name,
+      quantity: item.quantity,
+      keys: mine.slice(0, item.quantity),
+      downloadUrl: item.product.download_url ?? current.get(productId) ?? null,
+    })
+  }
+
+  const content = mergeSiteContent(await readStoredContent(tx))
+  const base = ctx.publicUrl.replace(/\/+$/, '')
+  const mail = renderOrderEmail({
+    content,
+    orderId,
+    items,
+    totalPaid: order.totalCents / 100,
+    txHash: order.txHash ?? '',
+    dashboardUrl: `${base}/dashboard/${order.accessToken}`,
+  })
+  await tx
+    .insert(mailOutbox)
+    .values({
+      orderId,
+      kind: ORDER_PAID_MAIL,
+      toEmail: order.email,
+      subject: mail.subject,
+      html: mail.html,
+      textBody: mail.text,
+    })
+    .onConflictDoNothing()
+}

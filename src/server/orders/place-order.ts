@@ -82,7 +82,13 @@ export async function placeOrder(
     if (quantity > 100) throw new AppError('bad_request', `Invalid request: at most 100 of ${product.name}`)
     totalCents += product.priceCents * quantity
     items.push({
-      product: { id, name: product.name, price: centsToDollars(product.priceCents), image: product.image },
+      product: {
+        id,
+        name: product.name,
+        price: centsToDollars(product.priceCents),
+        image: product.image,
+        download_url: product.downloadUrl,
+      },
       quantity,
     })
   }

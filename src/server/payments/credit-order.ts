@@ -3,7 +3,7 @@ import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { sunToUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { orders, payments, walletAddresses } from '../db/schema'
-import { fulfilOrder } from '../delivery/fulfil-order'
+import { type FulfilContext, fulfilOrder } from '../delivery/fulfil-order'
 import { releaseLease } from '../wallets/wallets.repo'
 
 // The one place that decides whether transfers pay an order (DESIGN.md §5). The watcher and
@@ -25,6 +25,8 @@ export interface SeenTransfer {
 export interface CreditOptions {
   /** Allowed shortfall in micro-dollars (PAYMENT_TOLERANCE × 10^6). */
   toleranceMicros: bigint
+  /** What the goods' hand-out needs (the dashboard link's base). */
+  fulfil: FulfilContext
 }
 
 export type CreditOutcome =
@@ -193,7 +195,7 @@ export async function creditTransfers(
       .update(walletAddresses)
       .set({ lastPaymentTs: sql`greatest(coalesce(${walletAddresses.lastPaymentTs}, 0), ${lastTs})` })
       .where(eq(walletAddresses.address, order.walletAddress))
-    await fulfilOrder(tx, order.id)
+    await fulfilOrder(tx, order.id, opts.fulfil)
     return { kind: 'paid', receivedMicros, credited, accessToken, txHash, paidAt, late }
   })
 }

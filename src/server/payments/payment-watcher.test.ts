@@ -263,6 +263,7 @@ describe.each(engines)('payment watcher on %s (devchain over HTTP)', (engine) =>
       db: f.t.database.db,
       client: createTronClient({ baseUrl: f.chain.url, usdtContract: f.t.env.USDT_CONTRACT, maxRps: 50 }),
       toleranceMicros: f.t.app.services.toleranceMicros,
+      fulfil: f.t.app.services.fulfil,
       activeIntervalMs: 0,
       idleMs: 10,
     })
@@ -291,6 +292,7 @@ describe.each(engines)('payment watcher on %s (devchain over HTTP)', (engine) =>
       db: f.t.database.db,
       client: createTronClient({ baseUrl: f.chain.url, usdtContract: f.t.env.USDT_CONTRACT, maxRps: 50 }),
       toleranceMicros: f.t.app.services.toleranceMicros,
+      fulfil: f.t.app.services.fulfil,
       idleMs: 10,
     })
     restarted.start()

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
+import type { FulfilContext } from '../delivery/fulfil-order'
 import { type CreditOutcome, creditTransfers, expireUnpaidOrder, type SeenTransfer } from './credit-order'
 import type { TronClient, TronError } from './tron-client'
 
@@ -19,6 +20,7 @@ export interface PaymentWatcherOptions {
   db: Db
   client: TronClient
   toleranceMicros: bigint
+  fulfil: FulfilContext
   /** Minimum time between two polls of one pending order. Default 3000 (one TRON block). */
   activeIntervalMs?: number
   /** Minimum time between two polls of an order whose window has ended. Default 30 000. */
@@ -173,7 +175,10 @@ export function createPaymentWatcher(opts: PaymentWatcherOptions): PaymentWatche
     const fresh = seen.filter((t) => t.blockTimestamp > order.createdMs)
     let outcome: CreditOutcome | undefined
     if (fresh.length > 0) {
-      outcome = await creditTransfers(db, order.id, fresh, { toleranceMicros: opts.toleranceMicros })
+      outcome = await creditTransfers(db, order.id, fresh, {
+        toleranceMicros: opts.toleranceMicros,
+        fulfil: opts.fulfil,
+      })
       if (outcome.kind === 'paid') {
         log.info({ orderId: order.id, txHash: outcome.txHash, late: outcome.late }, 'order paid')
         opts.onPaid?.(order.id)

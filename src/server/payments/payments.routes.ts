@@ -8,6 +8,7 @@ import {
 import { sunToUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { orders, payments } from '../db/schema'
+import type { FulfilContext } from '../delivery/fulfil-order'
 import { AppError } from '../errors'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { defineRpc } from '../rpc'
@@ -27,7 +28,14 @@ function receivedMicros(order: OrderRow): bigint {
   return order.amountReceivedUnits + trx
 }
 
-export function paymentsRpcs(database: Database, client: TronClient, toleranceMicros: bigint) {
+export interface PaymentsRpcOptions {
+  toleranceMicros: bigint
+  fulfil: FulfilContext
+  /** Told after an order is paid here (wakes the mail worker). */
+  onPaid?: (orderId: string) => void
+}
+
+export function paymentsRpcs(database: Database, client: TronClient, opts: PaymentsRpcOptions) {
   const { db } = database
   // Each confirm call can cost the explorer three requests: one client may try ten a minute.
   const confirmLimiter = createWindowLimiter({ limit: 10, windowMs: 60_000 })
@@ -109,8 +117,9 @@ export function paymentsRpcs(database: Database, client: TronClient, toleranceMi
         const seen = await fetchTransfers(client, hash, order.walletAddress, order.trxRateE8 !== null)
         if (seen.kind !== 'ok') return { success: false, error: confirmMessages[seen.kind] }
 
-        const outcome = await creditTransfers(db, order.id, seen.transfers, { toleranceMicros })
+        const outcome = await creditTransfers(db, order.id, seen.transfers, opts)
         if (outcome.kind === 'paid') {
+          opts.onPaid?.(order.id)
           const [updated] = await db.select().from(orders).where(eq(orders.id, order.id))
           return paidAnswer(updated ?? order)
         }

@@ -1,0 +1,2 @@
+CREATE INDEX "license_keys_order_idx" ON "license_keys" USING btree ("order_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "mail_outbox_order_kind_uq" ON "mail_outbox" USING btree ("order_id","kind");

@@ -1,0 +1,299 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { simpleParser } from 'mailparser'
+import { SMTPServer } from 'smtp-server'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  createPaymentFixture,
+  type PaymentFixture,
+  testAddresses,
+} from '../../../tests/support/payment-fixture'
+import { rpc } from '../../../tests/support/test-app'
+import { engines } from '../../../tests/support/test-db'
+import { dashboardMessages } from '../../shared/dashboard'
+import { addKeyStock } from '../keys/key-stock'
+import { creditTransfers } from '../payments/credit-order'
+import { addWalletAddresses } from '../wallets/wallets.repo'
+import { createFileTransport, createMailWorker, createSmtpTransport } from './mail-worker'
+
+const KEY_FORMAT = /^[A-HJ-NP-Z2-9]{5}(-[A-HJ-NP-Z2-9]{5}){3}$/
+
+/** A real SMTP peer; `refuse` recipients are answered with a temporary failure that many times. */
+async function startSmtp(refuse = 0) {
+  const received: Buffer[] = []
+  let refusals = refuse
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(_address, _session, callback) {
+      if (refusals > 0) {
+        refusals -= 1
+        const error = new Error('Mailbox busy, try again later') as Error & { responseCode: number }
+        error.responseCode = 451
+        return callback(error)
+      }
+      callback()
+    },
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = []
+      stream.on('data', (c: Buffer) => chunks.push(c))
+      stream.on('end', () => {
+        received.push(Buffer.concat(chunks))
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+async function waitFor(what: string, fn: () => Promise<boolean> | boolean, timeoutMs = 10_000) {
+  const until = Date.now() + timeoutMs
+  while (!(await fn())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+describe.each(engines)('delivery on %s', (engine) => {
+  let f: PaymentFixture
+
+  beforeAll(async () => {
+    f = await createPaymentFixture(engine, { PUBLIC_URL: 'https://shop.example.com' })
+    await addWalletAddresses(f.t.database.db, testAddresses(110, `${engine} delivery`))
+  })
+  afterAll(() => f.close())
+  beforeEach(async () => {
+    await f.t.database.db.execute(sql`update mail_outbox set status = 'sent'`)
+  })
+
+  const rows = async (query: ReturnType<typeof sql>) =>
+    ((await f.t.database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows
+
+  /** Places and pays an order through the devchain and the watcher. */
+  async function paidOrder(quantity = 1, productIndex = 0) {
+    const o = await f.placeOrder(quantity, productIndex)
+    f.chain.transfer({ to: o.address, amount: o.total.toFixed(2) })
+    await f.watcher.drain()
+    const row = await f.order(o.id)
+    expect(row.status).toBe('paid')
+    return { ...o, token: row.access_token as string }
+  }
+
+  const keysOf = async (orderId: string) =>
+    (await rows(sql`select key, generated from license_keys where order_id = ${orderId} order by id`)) as {
+      key: string
+      generated: boolean
+    }[]
+
+  it('hands out stock keys first, then generates unique readable ones', async () => {
+    const product = f.products[1] as { id: number }
+    await addKeyStock(f.t.database.db, product.id, [`STOCK-${engine}-1`, `STOCK-${engine}-2`])
+    const first = await paidOrder(3, 1)
+    const keys = await keysOf(first.id)
+    expect(keys.slice(0, 2)).toEqual([
+      { key: `STOCK-${engine}-1`, generated: false },
+      { key: `STOCK-${engine}-2`, generated: false },
+    ])
+    expect(keys[2]?.generated).toBe(true)
+    expect(keys[2]?.key).toMatch(KEY_FORMAT)
+    const second = await paidOrder(1, 1)
+    const more = await keysOf(second.id)
+    expect(more).toHaveLength(1)
+    expect(more[0]?.key).toMatch(KEY_FORMAT)
+    expect(more[0]?.key).not.toBe(keys[2]?.key)
+  })
+
+  it('100 orders confirmed concurrently draw 100 distinct keys (60 from stock, 40 generated)', async () => {
+    const product = f.products[2] as { id: number }
+    const stock = Array.from({ length: 60 }, (_, i) => `BULK-${engine}-${i}`)
+    await addKeyStock(f.t.database.db, product.id, stock)
+    const placed = await Promise.all(Array.from({ length: 100 }, () => f.placeOrder(1, 2)))
+    const now = Date.now()
+    const outcomes = await Promise.all(
+      placed.map((o, i) =>
+        creditTransfers(
+          f.t.database.db,
+          o.id,
+          [
+            {
+              txId: `${i.toString(16).padStart(4, '0')}${'c'.repeat(60)}`,
+              token: 'USDT',
+              from: o.address,
+              to: o.address,
+              value: BigInt(Math.round(o.total * 100)) * 10_000n,
+              blockTimestamp: now + i,
+            },
+          ],
+          { toleranceMicros: f.t.app.services.toleranceMicros, fulfil: f.t.app.services.fulfil },
+        ),
+      ),
+    )
+    expect(outcomes.every((o) => o.kind === 'paid')).toBe(true)
+    const ids = placed.map((o) => o.id)
+    const drawn = (await rows(
+      sql`select key, generated, order_id from license_keys where product_id = ${product.id} and order_id is not null and created_at >= now() - interval '10 minutes'`,
+    )) as { key: string; generated: boolean; order_id: string }[]
+    const mine = drawn.filter((k) => ids.includes(k.order_id))
+    expect(mine).toHaveLength(100)
+    expect(new Set(mine.map((k) => k.key)).size).toBe(100)
+    expect(new Set(mine.map((k) => k.order_id)).size).toBe(100)
+    expect(
+      mine
+        .filter((k) => !k.generated)
+        .map((k) => k.key)
+        .sort(),
+    ).toEqual([...stock].sort())
+    // One e-mail per order.
+    const mails = await rows(sql`select order_id from mail_outbox where kind = 'order_paid'`)
+    expect(mails.filter((m) => ids.includes(m.order_id as string))).toHaveLength(100)
+  })
+
+  it('sends one e-mail over SMTP with the recipient, the keys and the dashboard link', async () => {
+    const smtp = await startSmtp()
+    const worker = createMailWorker({
+      db: f.t.database.db,
+      transport: createSmtpTransport(smtp.url),
+      from: 'Shop <shop@example.com>',
+    })
+    try {
+      const o = await paidOrder(2)
+      await worker.drain()
+      expect(smtp.received).toHaveLength(1)
+      const mail = await simpleParser(smtp.received[0] as Buffer)
+      expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : '').toBe('buyer@example.com')
+      const link = `https://shop.example.com/dashboard/${o.token}`
+      expect(mail.text).toContain(link)
+      expect(mail.html).toContain(link)
+      for (const { key } of await keysOf(o.id)) {
+        expect(mail.text).toContain(key)
+        expect(mail.html).toContain(key)
+      }
+      expect(mail.subject).toContain(o.id.slice(0, 8))
+      const [row] = await rows(sql`select status, attempts from mail_outbox where order_id = ${o.id}`)
+      expect(row).toMatchObject({ status: 'sent', attempts: 1 })
+      // Draining again sends nothing more.
+      expect(await worker.drain()).toBe(0)
+      expect(smtp.received).toHaveLength(1)
+    } finally {
+      await worker.stop()
+      await smtp.close()
+    }
+  })
+
+  it('a server that refuses three times then accepts gets the mail exactly once', async () => {
+    const smtp = await startSmtp(3)
+    const worker = createMailWorker({
+      db: f.t.database.db,
+      transport: createSmtpTransport(smtp.url),
+      from: 'shop@example.com',
+      pollMs: 20,
+      backoffBaseMs: 10,
+      maxBackoffMs: 40,
+    })
+    try {
+      const o = await paidOrder()
+      worker.start()
+      await waitFor('the mail to be sent', async () => {
+        const [row] = await rows(sql`select status from mail_outbox where order_id = ${o.id}`)
+        return row?.status === 'sent'
+      })
+      const [row] = await rows(sql`select attempts, last_error from mail_outbox where order_id = ${o.id}`)
+      expect(row).toMatchObject({ attempts: 4, last_error: null })
+      expect(smtp.received).toHaveLength(1)
+    } finally {
+      await worker.stop()
+      await smtp.close()
+    }
+  })
+
+  it('two workers on one database send every mail once', async () => {
+    const smtp = await startSmtp()
+    const workers = [1, 2].map(() =>
+      createMailWorker({
+        db: f.t.database.db,
+        transport: createSmtpTransport(smtp.url),
+        from: 'shop@example.com',
+        pollMs: 10,
+      }),
+    )
+    try {
+      for (let i = 0; i < 6; i++) await paidOrder()
+      for (const w of workers) w.start()
+      await waitFor('six mails', () => smtp.received.length >= 6)
+      await new Promise((r) => setTimeout(r, 200))
+      expect(smtp.received).toHaveLength(6)
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()))
+      await smtp.close()
+    }
+  })
+
+  it('without SMTP, writes a parseable .eml file per mail', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stablecart-outbox-'))
+    const worker = createMailWorker({
+      db: f.t.database.db,
+      transport: createFileTransport(dir),
+      from: 'shop@example.com',
+    })
+    const o = await paidOrder()
+    await worker.drain()
+    await worker.stop()
+    const files = readdirSync(dir).filter((name) => name.endsWith('.eml'))
+    expect(files).toHaveLength(1)
+    const mail = await simpleParser(readFileSync(join(dir, files[0] as string)))
+    expect(mail.text).toContain(`https://shop.example.com/dashboard/${o.token}`)
+    expect(mail.from?.text).toBe('shop@example.com')
+  })
+
+  describe('secure_fetch_dashboard', () => {
+    const fetchDashboard = async (token: unknown, ip = '203.0.113.1') => {
+      const response = await f.t.app.inject({
+        method: 'POST',
+        url: '/rpc/secure_fetch_dashboard',
+        payload: { p_access_token: token },
+        remoteAddress: ip,
+      })
+      return { status: response.statusCode, body: response.json() as Record<string, unknown> }
+    }
+
+    it('answers a valid token with its own order only', async () => {
+      const a = await paidOrder(2)
+      const b = await paidOrder(1, 1)
+      const { status, body } = await fetchDashboard(a.token)
+      expect(status).toBe(200)
+      const order = body.order as Record<string, unknown>
+      expect(order).toMatchObject({ id: a.id, status: 'paid', total: a.total, email: 'buyer@example.com' })
+      expect(order.tx_url).toMatch(/^https:\/\/tronscan\.org\/#\/transaction\/[0-9a-f]{64}$/)
+      const items = order.items as { keys: string[]; quantity: number }[]
+      expect(items[0]?.keys).toEqual((await keysOf(a.id)).map((k) => k.key))
+      const text = JSON.stringify(body)
+      expect(text).not.toContain(b.id)
+      for (const { key } of await keysOf(b.id)) expect(text).not.toContain(key)
+    })
+
+    it('gives one answer for unknown and malformed tokens, 400 for a non-string, and rate-limits failures', async () => {
+      const notFound = { success: false, error: dashboardMessages.notFound }
+      expect((await fetchDashboard('A'.repeat(32), '203.0.113.9')).body).toEqual(notFound)
+      expect((await fetchDashboard('../../etc/passwd', '203.0.113.9')).body).toEqual(notFound)
+      expect((await fetchDashboard(12, '203.0.113.9')).status).toBe(400)
+      for (let i = 0; i < 18; i++) await fetchDashboard(`x${i}`, '203.0.113.9')
+      const limited = await fetchDashboard('y', '203.0.113.9')
+      expect(limited.status).toBe(429)
+      expect(limited.body.error).toBe(dashboardMessages.tooMany)
+      // Another client is not affected.
+      expect((await fetchDashboard('z', '203.0.113.10')).body).toEqual(notFound)
+      // Nothing was changed by any of it.
+      expect((await rpc(f.t.app, 'fetch_products')).status).toBe(200)
+    })
+  })
+})

@@ -1,0 +1,221 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { eq, sql } from 'drizzle-orm'
+import nodemailer from 'nodemailer'
+import type { Db } from '../db/client'
+import { mailOutbox } from '../db/schema'
+
+// The transactional outbox's sender. The confirming transaction writes the mail row; this worker
+// sends it after commit. A row is claimed by moving its next_attempt_at forward (FOR UPDATE SKIP
+// LOCKED), so two processes never send one row at the same time; it is marked sent afterwards.
+// If the process dies after the mail server accepted the message and before the mark, the claim
+// runs out and the mail is sent again: at least once, never twice otherwise. The Message-ID stays
+// the same across attempts, so mail clients can fold such a duplicate.
+
+export interface OutgoingMail {
+  from: string
+  to: string
+  subject: string
+  html: string
+  text: string
+  messageId: string
+}
+
+export interface MailTransport {
+  readonly kind: 'smtp' | 'file'
+  /** Resolves once the mail is handed over; rejects when the server refuses or is down. */
+  send(mail: OutgoingMail): Promise<{ reference: string }>
+  close(): void
+}
+
+export function createSmtpTransport(url: string): MailTransport {
+  const transporter = nodemailer.createTransport(url)
+  return {
+    kind: 'smtp',
+    async send(mail) {
+      const info = await transporter.sendMail(mail)
+      return { reference: String(info.messageId ?? mail.messageId) }
+    },
+    close: () => transporter.close(),
+  }
+}
+
+/** No SMTP server configured: one .eml file per mail under `dir`, so a new user sees what was sent. */
+export function createFileTransport(dir: string): MailTransport {
+  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+  return {
+    kind: 'file',
+    async send(mail) {
+      const info = await transporter.sendMail(mail)
+      await mkdir(dir, { recursive: true })
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.messageId.replace(/[^A-Za-z0-9.-]/g, '')}.eml`
+      const path = join(dir, name)
+      await writeFile(path, info.message as Buffer)
+      return { reference: path }
+    },
+    close() {},
+  }
+}
+
+export interface MailWorkerLogger {
+  info(obj: object, msg: string): void
+  warn(obj: object, msg: string): void
+  error(obj: object, msg: string): void
+}
+
+export interface MailWorkerOptions {
+  db: Db
+  transport: MailTransport
+  from: string
+  logger?: MailWorkerLogger
+  /** How often to look for due mail when nobody wakes the worker. Default 5000. */
+  pollMs?: number
+  /** How long a claimed row stays claimed while it is being sent. Default 120 000. */
+  claimMs?: number
+  /** First retry delay; doubles per attempt up to maxBackoffMs. Default 10 000 and 30 min. */
+  backoffBaseMs?: number
+  maxBackoffMs?: number
+  /** Attempts before a row is marked failed (the admin can resend it). Default 12. */
+  maxAttempts?: number
+}
+
+export interface MailWorker {
+  start(): void
+  stop(): Promise<void>
+  /** Look for due mail now (after an order was paid). */
+  wake(): void
+  /** Sends every due row once; answers how many were sent (tests). */
+  drain(): Promise<number>
+}
+
+interface ClaimedMail {
+  id: number
+  order_id: string | null
+  to_email: string
+  subject: string
+  html: string
+  text_body: string
+  attempts: number
+}
+
+const quiet: MailWorkerLogger = { info() {}, warn() {}, error() {} }
+
+export function createMailWorker(opts: MailWorkerOptions): MailWorker {
+  const { db, transport } = opts
+  const log = opts.logger ?? quiet
+  const pollMs = opts.pollMs ?? 5000
+  const claimMs = opts.claimMs ?? 120_000
+  const backoffBase = opts.backoffBaseMs ?? 10_000
+  const maxBackoff = opts.maxBackoffMs ?? 30 * 60_000
+  const maxAttempts = opts.maxAttempts ?? 12
+  let running = false
+  let loop: Promise<void> | null = null
+  let wakeUp: (() => void) | null = null
+
+  async function claim(): Promise<ClaimedMail | null> {
+    const result = (await db.execute(sql`
+      update ${mailOutbox} set attempts = attempts + 1,
+        next_attempt_at = now() + ${claimMs} * interval '1 millisecond'
+      where id = (
+        select id from ${mailOutbox}
+        where status = 'pending' and next_attempt_at <= now()
+        order by next_attempt_at, id
+        limit 1
+        for update skip locked
+      )
+      returning id, order_id, to_email, subject, html, text_body, attempts`)) as unknown as {
+      rows: ClaimedMail[]
+    }
+    return result.rows[0] ?? null
+  }
+
+  async function sendOne(mail: ClaimedMail): Promise<boolean> {
+    try {
+      const { reference } = await transport.send({
+        from: opts.from,
+        to: mail.to_email,
+        subject: mail.subject,
+        html: mail.html,
+        text: mail.text_body,
+        messageId: `<order-${mail.order_id ?? 'none'}-${mail.id}@stablecart>`,
+      })
+      await db
+        .update(mailOutbox)
+        .set({ status: 'sent', sentAt: new Date(), lastError: null })
+        .where(eq(mailOutbox.id, mail.id))
+      log.info(
+        { mailId: mail.id, orderId: mail.order_id, to: mail.to_email, reference },
+        transport.kind === 'file' ? `order e-mail written to ${reference}` : 'order e-mail sent',
+      )
+      return true
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      const failed = mail.attempts >= maxAttempts
+      const delay = Math.min(maxBackoff, backoffBase * 2 ** Math.min(mail.attempts - 1, 20))
+      await db
+        .update(mailOutbox)
+        .set({
+          status: failed ? 'failed' : 'pending',
+          lastError: message.slice(0, 1000),
+          nextAttemptAt: sql`now() + ${delay} * interval '1 millisecond'`,
+        })
+        .where(eq(mailOutbox.id, mail.id))
+      log.warn(
+        { mailId: mail.id, orderId: mail.order_id, attempts: mail.attempts, error: message },
+        failed
+          ? 'order e-mail failed for good; resend it from the admin'
+          : 'order e-mail refused; will retry',
+      )
+      return false
+    }
+  }
+
+  async function drain(): Promise<number> {
+    let sent = 0
+    const seen = new Set<number>()
+    for (let mail = await claim(); mail && !seen.has(mail.id); mail = await claim()) {
+      seen.add(mail.id)
+      if (await sendOne(mail)) sent += 1
+    }
+    return sent
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      try {
+        await drain()
+      } catch (error) {
+        log.error({ err: error }, 'mail worker step failed')
+      }
+      if (!running) break
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, pollMs)
+        function done() {
+          clearTimeout(timer)
+          wakeUp = null
+          resolve()
+        }
+        wakeUp = done
+      })
+    }
+  }
+
+  return {
+    start() {
+      if (running) return
+      running = true
+      loop = run()
+    },
+    async stop() {
+      running = false
+      wakeUp?.()
+      await loop
+      loop = null
+      transport.close()
+    },
+    wake() {
+      wakeUp?.()
+    },
+    drain,
+  }
+}

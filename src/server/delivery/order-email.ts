@@ -1,0 +1,107 @@
+import type { SiteContent } from '../../shared/site-content'
+
+// The e-mail a buyer receives when their order is paid: items, keys and the dashboard link, in HTML
+// and plain text, with the shop's logo text and theme colour.
+
+export interface OrderEmailItem {
+  name: string
+  quantity: number
+  keys: string[]
+  downloadUrl: string | null
+}
+
+export interface OrderEmailInput {
+  content: SiteContent
+  orderId: string
+  items: OrderEmailItem[]
+  /** Dollars. */
+  totalPaid: number
+  txHash: string
+  dashboardUrl: string
+}
+
+export interface RenderedEmail {
+  subject: string
+  html: string
+  text: string
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  )
+
+/** A colour fit for an inline style attribute; anything else falls back to the default blue. */
+function safeColour(value: string): string {
+  return /^#[0-9a-fA-F]{3,8}$|^rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)$/.test(value)
+    ? value
+    : '#3b82f6'
+}
+
+export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
+  const shop = [input.content.logo.mainText, input.content.logo.subText].filter(Boolean).join(' ')
+  const colour = safeColour(input.content.theme.primary)
+  const total = `$${input.totalPaid.toFixed(2)}`
+  const shortId = input.orderId.slice(0, 8)
+  const subject = `Your ${shop} order ${shortId}: licence keys inside`
+  const support = input.content.support.email
+
+  const textItems = input.items
+    .map((item) => {
+      const lines = [`${item.name} × ${item.quantity}`]
+      for (const key of item.keys) lines.push(`  Key: ${key}`)
+      if (item.downloadUrl) lines.push(`  Download: ${item.downloadUrl}`)
+      return lines.join('\n')
+    })
+    .join('\n\n')
+  const text = [
+    `Thank you for your purchase at ${shop}.`,
+    '',
+    `Order ${input.orderId}`,
+    `Total paid: ${total} (transaction ${input.txHash})`,
+    '',
+    textItems,
+    '',
+    'Your private dashboard (keys, downloads, receipt) — keep this link, it is the only way back:',
+    input.dashboardUrl,
+    '',
+    support ? `Questions? Write to ${support}.` : '',
+  ]
+    .join('\n')
+    .trim()
+
+  const htmlItems = input.items
+    .map(
+      (item) => `
+      <tr><td style="padding:16px 0;border-top:1px solid #e5e7eb">
+        <div style="font-weight:600;font-size:15px;color:#111827">${escapeHtml(item.name)} <span style="color:#6b7280;font-weight:400">× ${item.quantity}</span></div>
+        ${item.keys
+          .map(
+            (key) =>
+              `<div style="margin-top:8px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:14px;background:#f3f4f6;border-radius:6px;padding:8px 10px;color:#111827">${escapeHtml(key)}</div>`,
+          )
+          .join('')}
+        ${item.downloadUrl ? `<div style="margin-top:8px"><a href="${escapeHtml(item.downloadUrl)}" style="color:${colour}">Download</a></div>` : ''}
+      </td></tr>`,
+    )
+    .join('')
+  const html = `<!doctype html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;background:#f3f4f6;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:24px 12px"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
+  <tr><td style="background:${colour};padding:20px 24px;color:#ffffff;font-size:20px;font-weight:700">${escapeHtml(shop)}</td></tr>
+  <tr><td style="padding:24px">
+    <h1 style="margin:0 0 8px;font-size:20px;color:#111827">Thank you, your payment is confirmed</h1>
+    <p style="margin:0 0 4px;color:#374151;font-size:14px">Order <strong>${escapeHtml(input.orderId)}</strong></p>
+    <p style="margin:0 0 16px;color:#374151;font-size:14px">Total paid: <strong>${total}</strong></p>
+    <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${htmlItems}</table>
+    <p style="margin:24px 0 8px;color:#374151;font-size:14px">Your private dashboard holds your keys, downloads and receipt. Keep this link: it is the only way back to them.</p>
+    <p style="margin:0 0 24px"><a href="${escapeHtml(input.dashboardUrl)}" style="display:inline-block;background:${colour};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">Open your dashboard</a></p>
+    <p style="margin:0;color:#6b7280;font-size:12px;word-break:break-all">${escapeHtml(input.dashboardUrl)}</p>
+  </td></tr>
+  ${support ? `<tr><td style="padding:16px 24px;border-top:1px solid #e5e7eb;color:#6b7280;font-size:13px">Questions? Write to <a href="mailto:${escapeHtml(support)}" style="color:${colour}">${escapeHtml(support)}</a>.</td></tr>` : ''}
+</table></td></tr></table></body></html>`
+  return { subject, html, text }
+}
