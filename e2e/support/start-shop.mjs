@@ -41,6 +41,7 @@ start([join('dist', 'server', 'main.js')], {
   PORT: port,
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
   LOG_LEVEL: 'warn',
   DATABASE_URL: '',
   TRON_API_URL: devchainUrl,

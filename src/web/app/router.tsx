@@ -2,6 +2,7 @@ import { createBrowserRouter, Navigate } from 'react-router'
 import { CartPage } from '../features/cart/cart-page'
 import { ListingPage } from '../features/catalog/listing-page'
 import { CheckoutPage } from '../features/checkout/checkout-page'
+import { DashboardPage } from '../features/dashboard/dashboard-page'
 import { PaymentPage } from '../features/payment/payment-page'
 import { ProductPage } from '../features/product/product-page'
 import { SupportPage } from '../features/support/support-page'
@@ -19,6 +20,7 @@ export function createAppRouter() {
         { path: '/cart', element: <CartPage /> },
         { path: '/checkout', element: <CheckoutPage /> },
         { path: '/payment', element: <PaymentPage /> },
+        { path: '/dashboard/:token', element: <DashboardPage /> },
       ],
     },
     { path: '*', element: <Navigate to="/" replace /> },

@@ -1,9 +1,9 @@
 import { CheckCircle2, ExternalLink, TriangleAlert } from 'lucide-react'
 import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
+import { CopyField } from '../../components/ui/copy-field'
 import { Modal } from '../../components/ui/modal'
 import { paymentSuccess, usePaymentSuccess } from '../../lib/checkout-store'
-import { CopyField } from './components/copy-field'
 
 /** Shown from the stored payment_success flag, so it survives the redirect to / and a reload. */
 export function PaymentSuccessModal() {

@@ -1,0 +1,73 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from '@playwright/test'
+import { simpleParser } from 'mailparser'
+import { E2E_PORT } from '../playwright.config'
+import { shoot } from './support/screens'
+
+const devchainUrl = `http://127.0.0.1:${E2E_PORT + 1000}`
+// start-shop.mjs runs the shop without SMTP_URL, so mail lands as .eml files here.
+const outbox = join('.tmp', `e2e-${E2E_PORT}`, 'outbox')
+
+async function mailTo(address: string, timeoutMs = 15_000) {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    if (existsSync(outbox)) {
+      for (const name of readdirSync(outbox).filter((n) => n.endsWith('.eml'))) {
+        const mail = await simpleParser(readFileSync(join(outbox, name)))
+        const to = mail.to && !Array.isArray(mail.to) ? mail.to.text : ''
+        if (to === address) return mail
+      }
+    }
+    if (Date.now() > until) throw new Error(`no e-mail to ${address} in the outbox`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+test.describe('buyer dashboard', () => {
+  test('the link in the delivered e-mail opens the dashboard with the keys', async ({ page }) => {
+    await page.goto('/')
+    const cards = page.getByRole('article').filter({ has: page.getByRole('button', { name: 'Add to Cart' }) })
+    await cards.nth(0).getByRole('button', { name: 'Add to Cart' }).click()
+    await cards.nth(1).getByRole('button', { name: 'Add to Cart' }).click()
+    await page.goto('/checkout')
+    await page.getByLabel('Email address').fill('dashboard-buyer@example.com')
+    await page.getByRole('button', { name: 'Continue to Payment' }).click()
+    await expect(page).toHaveURL(/\/payment$/)
+    const address = await page.getByLabel('Wallet address', { exact: true }).inputValue()
+    const amount = (await page.getByTestId('pay-amount').textContent())?.replace('$', '') ?? ''
+    const paid = await page.request.post(`${devchainUrl}/_sim/transfers`, { data: { to: address, amount } })
+    expect(paid.ok()).toBe(true)
+    await expect(page.getByRole('dialog', { name: 'Payment Successful' })).toBeVisible({ timeout: 15_000 })
+
+    const mail = await mailTo('dashboard-buyer@example.com')
+    const link = /http:\/\/127\.0\.0\.1:\d+\/dashboard\/[A-Za-z0-9_-]{32}/.exec(mail.text ?? '')?.[0]
+    expect(link).toBeTruthy()
+    const keys = [...(mail.text ?? '').matchAll(/Key: (\S+)/g)].map((m) => m[1] as string)
+    expect(keys).toHaveLength(2)
+
+    await page.goto(link as string)
+    await expect(page.getByRole('heading', { name: 'Your purchase' })).toBeVisible()
+    await expect(page.getByText('Paid', { exact: true })).toBeVisible()
+    for (const key of keys) {
+      await expect(page.getByRole('textbox').and(page.locator(`[value="${key}"]`))).toBeVisible()
+    }
+    await expect(page.getByRole('link', { name: /View the transaction on Tronscan/ })).toHaveAttribute(
+      'href',
+      /^https:\/\/tronscan\.org\/#\/transaction\/[0-9a-f]{64}$/,
+    )
+    await expect(page.getByRole('heading', { name: 'Need help?' })).toBeVisible()
+    await shoot(page, 'dashboard')
+  })
+
+  test('an unknown or malformed link shows "Link not found" and nothing about any order', async ({
+    page,
+  }) => {
+    await page.goto(`/dashboard/${'A'.repeat(32)}`)
+    await expect(page.getByRole('heading', { name: 'Link not found' })).toBeVisible()
+    await page.goto('/dashboard/not-a-token')
+    await expect(page.getByRole('heading', { name: 'Link not found' })).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Back to the shop' })).toBeVisible()
+    await shoot(page, 'dashboard-not-found')
+  })
+})

@@ -1,0 +1,258 @@
+import { format } from 'date-fns'
+import {
+  CheckCircle2,
+  Clock,
+  Download,
+  ExternalLink,
+  KeyRound,
+  Link2Off,
+  Loader2,
+  Lock,
+  Mail,
+} from 'lucide-react'
+import { Link, useParams } from 'react-router'
+import type { DashboardOrder } from '../../../shared/dashboard'
+import { formatUsd } from '../../../shared/money'
+import { buttonStyles } from '../../components/ui/button'
+import { CopyField } from '../../components/ui/copy-field'
+import { useSiteContent } from '../../lib/api/get-site-content'
+import { useDashboard } from './api/get-dashboard'
+
+function formatDate(iso: string | null): string {
+  if (!iso) return '—'
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? 'Invalid date' : format(date, 'MMM d, yyyy HH:mm')
+}
+
+const statusStyles: Record<DashboardOrder['status'], { label: string; className: string }> = {
+  paid: { label: 'Paid', className: 'border-emerald-400/30 bg-emerald-400/10 text-emerald-300' },
+  completed: { label: 'Completed', className: 'border-emerald-400/30 bg-emerald-400/10 text-emerald-300' },
+  pending: { label: 'Awaiting payment', className: 'border-amber-400/30 bg-amber-400/10 text-amber-300' },
+  cancelled: { label: 'Cancelled', className: 'border-red-400/30 bg-red-400/10 text-red-300' },
+}
+
+function SupportCard() {
+  const { content } = useSiteContent()
+  const support = content.support
+  return (
+    <section aria-labelledby="support-title" className="rounded-2xl border border-line bg-card p-5 sm:p-6">
+      <h2 id="support-title" className="text-base font-semibold text-fg">
+        Need help?
+      </h2>
+      <p className="mt-1 text-sm text-muted">{support.subtitle}</p>
+      {support.email && (
+        <a
+          href={`mailto:${support.email}`}
+          className="mt-4 inline-flex items-center gap-2 text-sm font-medium text-primary hover:underline"
+        >
+          <Mail className="size-4" aria-hidden />
+          {support.email}
+        </a>
+      )}
+      {support.response && (
+        <p className="mt-2 flex items-center gap-2 text-xs text-muted">
+          <Clock className="size-3.5" aria-hidden />
+          {support.response}
+        </p>
+      )}
+    </section>
+  )
+}
+
+function NotFound({ message, limited }: { message: string; limited: boolean }) {
+  return (
+    <div className="mx-auto max-w-xl px-4 py-16 text-center sm:py-24">
+      <div className="mx-auto grid size-14 place-items-center rounded-2xl border border-line bg-card">
+        <Link2Off className="size-7 text-muted" aria-hidden />
+      </div>
+      <h1 className="mt-6 text-2xl font-bold tracking-tight text-fg">
+        {limited ? 'Please wait a moment' : 'Link not found'}
+      </h1>
+      <p className="mt-3 text-sm leading-relaxed text-muted">
+        {limited
+          ? message
+          : 'This dashboard link is not valid. Check that you copied the whole link from your order e-mail; it is long and ends with the last character of the line.'}
+      </p>
+      <Link to="/" className={`${buttonStyles.primary} mt-8 inline-flex`}>
+        Back to the shop
+      </Link>
+      <div className="mt-10 text-left">
+        <SupportCard />
+      </div>
+    </div>
+  )
+}
+
+function Item({ item }: { item: DashboardOrder['items'][number] }) {
+  return (
+    <li className="rounded-2xl border border-line bg-card p-5 sm:p-6">
+      <div className="flex items-start gap-4">
+        {item.image && (
+          <img
+            src={item.image}
+            alt=""
+            className="size-14 shrink-0 rounded-xl border border-line object-cover"
+          />
+        )}
+        <div className="min-w-0 flex-1">
+          <h3 className="text-base font-semibold text-fg">{item.name}</h3>
+          <p className="mt-0.5 text-sm text-muted">
+            {item.quantity} × {formatUsd(item.price)}
+          </p>
+        </div>
+        {item.download_url && (
+          <a
+            href={item.download_url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={`${buttonStyles.secondary} shrink-0`}
+          >
+            <Download className="size-4" aria-hidden />
+            <span className="hidden sm:inline">Download</span>
+            <span className="sr-only sm:hidden">Download {item.name}</span>
+          </a>
+        )}
+      </div>
+      {item.keys.length > 0 && (
+        <div className="mt-5 space-y-3">
+          {item.keys.map((key, index) => (
+            <CopyField
+              key={key}
+              label={
+                item.keys.length > 1 ? `${item.name} licence key ${index + 1}` : `${item.name} licence key`
+              }
+              value={key}
+              copiedMessage="Licence key copied to clipboard"
+              failedMessage="Failed to copy licence key"
+            />
+          ))}
+        </div>
+      )}
+    </li>
+  )
+}
+
+export function DashboardPage() {
+  const { token = '' } = useParams()
+  const query = useDashboard(token)
+
+  if (query.isLoading) {
+    return (
+      <div className="grid min-h-[50vh] place-items-center px-4" role="status">
+        <p className="flex items-center gap-3 text-sm text-muted">
+          <Loader2 className="size-5 animate-spin" aria-hidden />
+          Loading your purchase…
+        </p>
+      </div>
+    )
+  }
+  if (query.isError || !query.data) {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-16 text-center">
+        <h1 className="text-2xl font-bold text-fg">Could not load your purchase</h1>
+        <p className="mt-3 text-sm text-muted">Check your connection and try again.</p>
+        <button type="button" onClick={() => query.refetch()} className={`${buttonStyles.primary} mt-6`}>
+          Try again
+        </button>
+      </div>
+    )
+  }
+  const result = query.data
+  if (result.kind !== 'found')
+    return <NotFound message={result.message} limited={result.kind === 'limited'} />
+
+  const order = result.order
+  const status = statusStyles[order.status]
+  const keyCount = order.items.reduce((n, item) => n + item.keys.length, 0)
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-fg sm:text-3xl">Your purchase</h1>
+          <p className="mt-1 break-all text-sm text-muted">
+            Order <span className="font-mono">{order.id}</span> · {formatDate(order.created_at)}
+          </p>
+        </div>
+        <span
+          className={`inline-flex items-center gap-1.5 rounded-full border px-3 py-1 text-sm font-medium ${status.className}`}
+        >
+          {order.status === 'paid' || order.status === 'completed' ? (
+            <CheckCircle2 className="size-4" aria-hidden />
+          ) : null}
+          {status.label}
+        </span>
+      </div>
+
+      <p className="mt-6 flex items-start gap-3 rounded-xl border border-line bg-white/[0.03] p-4 text-sm text-muted">
+        <Lock className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+        Bookmark this page: its link is your access to your keys and downloads. Anyone with the link can see
+        them, so keep it private.
+      </p>
+
+      <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[1.6fr_1fr]">
+        <section aria-labelledby="items-title">
+          <h2 id="items-title" className="flex items-center gap-2 text-lg font-semibold text-fg">
+            <KeyRound className="size-5 text-primary" aria-hidden />
+            {keyCount === 1 ? 'Your licence key' : 'Your licence keys'}
+          </h2>
+          <ul className="mt-4 space-y-4">
+            {order.items.map((item) => (
+              <Item key={item.product_id} item={item} />
+            ))}
+          </ul>
+        </section>
+
+        <div className="space-y-6">
+          <section
+            aria-labelledby="receipt-title"
+            className="rounded-2xl border border-line bg-card p-5 sm:p-6"
+          >
+            <h2 id="receipt-title" className="text-base font-semibold text-fg">
+              Receipt
+            </h2>
+            <dl className="mt-4 space-y-3 text-sm">
+              <div className="flex justify-between gap-4">
+                <dt className="text-muted">Total</dt>
+                <dd className="font-semibold text-fg tabular-nums">{formatUsd(order.total)}</dd>
+              </div>
+              <div className="flex justify-between gap-4">
+                <dt className="text-muted">Received</dt>
+                <dd className="text-fg tabular-nums">{formatUsd(order.amount_received)}</dd>
+              </div>
+              <div className="flex justify-between gap-4">
+                <dt className="text-muted">Paid</dt>
+                <dd className="text-right text-fg">
+                  {formatDate(order.paid_at)}
+                  {order.late ? <span className="block text-xs text-amber-300">after the window</span> : null}
+                </dd>
+              </div>
+              <div className="flex justify-between gap-4">
+                <dt className="text-muted">E-mail</dt>
+                <dd className="min-w-0 truncate text-fg">{order.email}</dd>
+              </div>
+              {order.tx_hash && order.tx_url && (
+                <div>
+                  <dt className="text-muted">Transaction</dt>
+                  <dd className="mt-1">
+                    <a
+                      href={order.tx_url}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="inline-flex max-w-full items-center gap-1.5 font-mono text-xs text-primary hover:underline"
+                    >
+                      <span className="truncate">{order.tx_hash}</span>
+                      <ExternalLink className="size-3.5 shrink-0" aria-hidden />
+                      <span className="sr-only">View the transaction on Tronscan</span>
+                    </a>
+                  </dd>
+                </div>
+              )}
+            </dl>
+          </section>
+          <SupportCard />
+        </div>
+      </div>
+    </div>
+  )
+}
