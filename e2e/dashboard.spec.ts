@@ -57,6 +57,8 @@ test.describe('buyer dashboard', () => {
       /^https:\/\/tronscan\.org\/#\/transaction\/[0-9a-f]{64}$/,
     )
     await expect(page.getByRole('heading', { name: 'Need help?' })).toBeVisible()
+    // The purchase is over: the cart is empty and no checkout is running.
+    await expect(page.getByTestId('cart-badge')).toHaveCount(0)
     await shoot(page, 'dashboard')
   })
 

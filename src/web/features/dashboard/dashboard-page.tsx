@@ -10,12 +10,15 @@ import {
   Lock,
   Mail,
 } from 'lucide-react'
+import { useEffect } from 'react'
 import { Link, useParams } from 'react-router'
 import type { DashboardOrder } from '../../../shared/dashboard'
 import { formatUsd } from '../../../shared/money'
 import { buttonStyles } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
 import { useSiteContent } from '../../lib/api/get-site-content'
+import { cart } from '../../lib/cart-store'
+import { checkout } from '../../lib/checkout-store'
 import { useDashboard } from './api/get-dashboard'
 
 function formatDate(iso: string | null): string {
@@ -135,6 +138,16 @@ function Item({ item }: { item: DashboardOrder['items'][number] }) {
 export function DashboardPage() {
   const { token = '' } = useParams()
   const query = useDashboard(token)
+  const found = query.data?.kind === 'found' ? query.data.order : null
+
+  // Reached straight from the payment page (before its 3 s redirect): the purchase is done.
+  useEffect(() => {
+    if (!found || (found.status !== 'paid' && found.status !== 'completed')) return
+    if (checkout.get().orderId === found.id) {
+      cart.clear()
+      checkout.reset()
+    }
+  }, [found])
 
   if (query.isLoading) {
     return (
@@ -221,7 +234,7 @@ export function DashboardPage() {
                 <dd className="text-fg tabular-nums">{formatUsd(order.amount_received)}</dd>
               </div>
               <div className="flex justify-between gap-4">
-                <dt className="text-muted">Paid</dt>
+                <dt className="text-muted">Paid on</dt>
                 <dd className="text-right text-fg">
                   {formatDate(order.paid_at)}
                   {order.late ? <span className="block text-xs text-amber-300">after the window</span> : null}

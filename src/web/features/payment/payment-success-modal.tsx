@@ -1,4 +1,6 @@
 import { CheckCircle2, ExternalLink, TriangleAlert } from 'lucide-react'
+import { useEffect } from 'react'
+import { useLocation } from 'react-router'
 import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
@@ -8,9 +10,21 @@ import { paymentSuccess, usePaymentSuccess } from '../../lib/checkout-store'
 /** Shown from the stored payment_success flag, so it survives the redirect to / and a reload. */
 export function PaymentSuccessModal() {
   const success = usePaymentSuccess()
+  const { pathname } = useLocation()
   const close = () => paymentSuccess.dismiss()
+  // The buyer who reached their own dashboard has what the modal was there to give them.
+  const onDashboard = pathname.startsWith('/dashboard/')
+  const reachedIt = onDashboard && success?.dashboardUrl?.endsWith(pathname) === true
+  useEffect(() => {
+    if (reachedIt) paymentSuccess.dismiss()
+  }, [reachedIt])
   return (
-    <Modal open={success !== null} onClose={close} title="Payment Successful" className="max-w-lg">
+    <Modal
+      open={success !== null && !onDashboard}
+      onClose={close}
+      title="Payment Successful"
+      className="max-w-lg"
+    >
       {success && (
         <div className="p-6 text-center sm:p-8">
           <div className="mx-auto grid size-16 place-items-center rounded-full bg-primary/15">
@@ -18,7 +32,7 @@ export function PaymentSuccessModal() {
           </div>
           <h2 className="mt-4 text-2xl font-bold text-fg">Payment Successful</h2>
           <p className="mt-1 text-muted">
-            We received <span className="font-semibold text-fg">{formatUsd(success.amount)}</span> USDT-TRC20.
+            We received <span className="font-semibold text-fg">{formatUsd(success.amount)}</span>. Thank you!
           </p>
           {success.dashboardUrl && (
             <div className="mt-6 space-y-3 text-left">
