@@ -74,7 +74,7 @@ function NotFound({ message, limited }: { message: string; limited: boolean }) {
       <p className="mt-3 text-sm leading-relaxed text-muted">
         {limited
           ? message
-          : 'This dashboard link is not valid. Check that you copied the whole link from your order e-mail; it is long and ends with the last character of the line.'}
+          : 'This dashboard link is not valid. Check that you copied the whole link from your order e-mail.'}
       </p>
       <Link to="/" className={`${buttonStyles.primary} mt-8 inline-flex`}>
         Back to the shop
