@@ -112,13 +112,21 @@ export function createMailWorker(opts: MailWorkerOptions): MailWorker {
   let loop: Promise<void> | null = null
   let wakeUp: (() => void) | null = null
 
-  async function claim(): Promise<ClaimedMail | null> {
+  async function claim(exclude: readonly number[] = []): Promise<ClaimedMail | null> {
     const result = (await db.execute(sql`
       update ${mailOutbox} set attempts = attempts + 1,
         next_attempt_at = now() + ${claimMs} * interval '1 millisecond'
       where id = (
         select id from ${mailOutbox}
         where status = 'pending' and next_attempt_at <= now()
+          ${
+            exclude.length > 0
+              ? sql`and id not in (${sql.join(
+                  exclude.map((id) => sql`${id}`),
+                  sql`, `,
+                )})`
+              : sql``
+          }
         order by next_attempt_at, id
         limit 1
         for update skip locked
@@ -171,10 +179,11 @@ export function createMailWorker(opts: MailWorkerOptions): MailWorker {
   }
 
   async function drain(): Promise<number> {
+    // Each due row once per pass: a row that just failed waits for its back-off, not for this loop.
     let sent = 0
-    const seen = new Set<number>()
-    for (let mail = await claim(); mail && !seen.has(mail.id); mail = await claim()) {
-      seen.add(mail.id)
+    const seen: number[] = []
+    for (let mail = await claim(); mail; mail = await claim(seen)) {
+      seen.push(mail.id)
       if (await sendOne(mail)) sent += 1
     }
     return sent
