@@ -68,7 +68,8 @@ export function ContentTab() {
   }
 
   return (
-    <form onSubmit={save} className="flex flex-col gap-6">
+    // The shared schema validates, so a path such as /images/hero-bg.svg passes as an image URL.
+    <form noValidate onSubmit={save} className="flex flex-col gap-6">
       <Panel title="Logo and navigation">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Logo main text">

@@ -181,9 +181,8 @@ export function ProductsTab() {
               <input
                 type="checkbox"
                 checked={form.is_free}
-                onChange={(e) =>
-                  setForm({ ...form, is_free: e.target.checked, price: e.target.checked ? '0' : form.price })
-                }
+                // The price field shows 0 while free; the typed price comes back when unticked.
+                onChange={(e) => set('is_free', e.target.checked)}
               />
               Free Product
             </label>

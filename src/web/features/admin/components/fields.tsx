@@ -15,18 +15,21 @@ export function Field({
   error?: string
   children: ReactNode
 }) {
+  // Hint and error sit outside the label, so the control's accessible name is the label alone.
   return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control is the child
-    <label className="flex flex-col gap-1.5">
-      <span className="text-sm font-medium text-fg">{label}</span>
-      {children}
+    <div className="flex flex-col gap-1.5">
+      {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is the child */}
+      <label className="flex flex-col gap-1.5">
+        <span className="text-sm font-medium text-fg">{label}</span>
+        {children}
+      </label>
       {hint && <span className="text-xs text-muted">{hint}</span>}
       {error && (
         <span role="alert" className="text-xs text-red-400">
           {error}
         </span>
       )}
-    </label>
+    </div>
   )
 }
 
