@@ -172,87 +172,126 @@ export function OrdersTab() {
         ) : rows.length === 0 ? (
           <p className="py-10 text-center text-muted">No orders found</p>
         ) : (
-          <div className="-mx-4 overflow-x-auto sm:mx-0">
-            <table className="w-full min-w-[56rem] text-left text-sm">
-              <thead className="border-b border-line text-xs tracking-wide text-muted uppercase">
-                <tr>
-                  <th className="px-3 py-2">
+          <>
+            {/* Small screens: one card per order. */}
+            <ul className="flex flex-col gap-3 md:hidden">
+              {rows.map((order) => (
+                <li key={order.id} className="rounded-xl border border-line p-3 text-sm">
+                  <div className="flex items-start gap-3">
                     <input
                       type="checkbox"
-                      aria-label="Select all orders"
-                      checked={allSelected}
-                      onChange={() =>
-                        setSelected(
-                          allSelected ? new Set() : new Set([...selected, ...rows.map((o) => o.id)]),
-                        )
-                      }
+                      className="mt-1"
+                      aria-label={`Select order ${order.id}`}
+                      checked={selected.has(order.id)}
+                      onChange={() => toggle(order.id)}
                     />
-                  </th>
-                  <th className="px-3 py-2">Order</th>
-                  <th className="px-3 py-2">Date</th>
-                  <th className="px-3 py-2">Email</th>
-                  <th className="px-3 py-2">Items</th>
-                  <th className="px-3 py-2">Total</th>
-                  <th className="px-3 py-2">Wallet</th>
-                  <th className="px-3 py-2">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((order) => (
-                  <tr key={order.id} className="border-b border-line/60 align-top hover:bg-white/[0.02]">
-                    <td className="px-3 py-3">
+                    <div className="min-w-0 flex-1">
+                      <div className="flex flex-wrap items-center justify-between gap-2">
+                        <button
+                          type="button"
+                          onClick={() => setOpenOrder(order.id)}
+                          className="font-mono text-xs text-accent hover:underline"
+                        >
+                          {order.id.slice(0, 8)}
+                        </button>
+                        <span className="text-xs text-muted">{formatOrderDate(order.created_at)}</span>
+                      </div>
+                      <div className="mt-1 truncate">{order.email}</div>
+                      <div className="text-muted">{formatOrderItems(order.items)}</div>
+                      <div className="mt-1 font-mono text-xs break-all text-muted">
+                        {order.wallet_address}
+                      </div>
+                      <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
+                        <span className="flex items-center gap-2 font-medium">
+                          {formatUsd(order.total)}
+                          {order.late && <Mark tone="amber">Late</Mark>}
+                          {order.underpaid && <Mark tone="red">Underpaid</Mark>}
+                        </span>
+                        <StatusSelect
+                          order={order}
+                          pending={pendingStatus[order.id]}
+                          onChange={changeStatus}
+                        />
+                      </div>
+                    </div>
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <div className="hidden overflow-x-auto md:block">
+              <table className="w-full min-w-[56rem] text-left text-sm">
+                <thead className="border-b border-line text-xs tracking-wide text-muted uppercase">
+                  <tr>
+                    <th className="px-3 py-2">
                       <input
                         type="checkbox"
-                        aria-label={`Select order ${order.id}`}
-                        checked={selected.has(order.id)}
-                        onChange={() => toggle(order.id)}
+                        aria-label="Select all orders"
+                        checked={allSelected}
+                        onChange={() =>
+                          setSelected(
+                            allSelected ? new Set() : new Set([...selected, ...rows.map((o) => o.id)]),
+                          )
+                        }
                       />
-                    </td>
-                    <td className="px-3 py-3">
-                      <button
-                        type="button"
-                        onClick={() => setOpenOrder(order.id)}
-                        className="font-mono text-xs text-accent hover:underline"
-                        title={order.id}
-                      >
-                        {order.id.slice(0, 8)}
-                      </button>
-                      <div className="mt-1 flex gap-1">
-                        {order.late && <Mark tone="amber">Late</Mark>}
-                        {order.underpaid && <Mark tone="red">Underpaid</Mark>}
-                      </div>
-                    </td>
-                    <td className="px-3 py-3 whitespace-nowrap text-muted">
-                      {formatOrderDate(order.created_at)}
-                    </td>
-                    <td className="max-w-48 truncate px-3 py-3" title={order.email}>
-                      {order.email}
-                    </td>
-                    <td className="max-w-56 px-3 py-3 text-muted">{formatOrderItems(order.items)}</td>
-                    <td className="px-3 py-3 font-medium whitespace-nowrap">{formatUsd(order.total)}</td>
-                    <td className="px-3 py-3 font-mono text-xs text-muted" title={order.wallet_address}>
-                      {order.wallet_address.slice(0, 6)}…{order.wallet_address.slice(-4)}
-                    </td>
-                    <td className="px-3 py-3">
-                      <select
-                        aria-label={`Status of order ${order.id}`}
-                        value={pendingStatus[order.id] ?? order.status}
-                        disabled={order.id in pendingStatus}
-                        onChange={(e) => changeStatus(order, e.target.value as AdminOrderStatus)}
-                        className={`rounded-lg border border-line bg-background px-2 py-1.5 text-sm ${statusColour[pendingStatus[order.id] ?? order.status]}`}
-                      >
-                        {adminOrderStatuses.map((s) => (
-                          <option key={s} value={s}>
-                            {s}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
+                    </th>
+                    <th className="px-3 py-2">Order</th>
+                    <th className="px-3 py-2">Date</th>
+                    <th className="px-3 py-2">Email</th>
+                    <th className="px-3 py-2">Items</th>
+                    <th className="px-3 py-2">Total</th>
+                    <th className="px-3 py-2">Wallet</th>
+                    <th className="px-3 py-2">Status</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                </thead>
+                <tbody>
+                  {rows.map((order) => (
+                    <tr key={order.id} className="border-b border-line/60 align-top hover:bg-white/[0.02]">
+                      <td className="px-3 py-3">
+                        <input
+                          type="checkbox"
+                          aria-label={`Select order ${order.id}`}
+                          checked={selected.has(order.id)}
+                          onChange={() => toggle(order.id)}
+                        />
+                      </td>
+                      <td className="px-3 py-3">
+                        <button
+                          type="button"
+                          onClick={() => setOpenOrder(order.id)}
+                          className="font-mono text-xs text-accent hover:underline"
+                          title={order.id}
+                        >
+                          {order.id.slice(0, 8)}
+                        </button>
+                        <div className="mt-1 flex gap-1">
+                          {order.late && <Mark tone="amber">Late</Mark>}
+                          {order.underpaid && <Mark tone="red">Underpaid</Mark>}
+                        </div>
+                      </td>
+                      <td className="px-3 py-3 whitespace-nowrap text-muted">
+                        {formatOrderDate(order.created_at)}
+                      </td>
+                      <td className="max-w-48 truncate px-3 py-3" title={order.email}>
+                        {order.email}
+                      </td>
+                      <td className="max-w-56 px-3 py-3 text-muted">{formatOrderItems(order.items)}</td>
+                      <td className="px-3 py-3 font-medium whitespace-nowrap">{formatUsd(order.total)}</td>
+                      <td className="px-3 py-3 font-mono text-xs text-muted" title={order.wallet_address}>
+                        {order.wallet_address.slice(0, 6)}…{order.wallet_address.slice(-4)}
+                      </td>
+                      <td className="px-3 py-3">
+                        <StatusSelect
+                          order={order}
+                          pending={pendingStatus[order.id]}
+                          onChange={changeStatus}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
         )}
 
         <div className="mt-4 flex items-center justify-between gap-3 text-sm text-muted">
@@ -292,6 +331,33 @@ export function OrdersTab() {
       />
       {openOrder && <OrderDetailModal orderId={openOrder} onClose={() => setOpenOrder(null)} />}
     </div>
+  )
+}
+
+function StatusSelect({
+  order,
+  pending,
+  onChange,
+}: {
+  order: AdminOrder
+  pending: AdminOrderStatus | undefined
+  onChange: (order: AdminOrder, next: AdminOrderStatus) => void
+}) {
+  const value = pending ?? order.status
+  return (
+    <select
+      aria-label={`Status of order ${order.id}`}
+      value={value}
+      disabled={pending !== undefined}
+      onChange={(e) => onChange(order, e.target.value as AdminOrderStatus)}
+      className={`rounded-lg border border-line bg-background px-2 py-1.5 text-sm ${statusColour[value]}`}
+    >
+      {adminOrderStatuses.map((s) => (
+        <option key={s} value={s}>
+          {s}
+        </option>
+      ))}
+    </select>
   )
 }
 

@@ -250,7 +250,7 @@ export function ProductsTab() {
       ) : list.length === 0 ? (
         <p className="py-10 text-center text-muted">No products found</p>
       ) : (
-        <ul className="grid gap-3 md:grid-cols-2">
+        <ul className="grid grid-cols-1 gap-3 md:grid-cols-2">
           {list.map((p) => (
             <li key={p.id} className="flex gap-3 rounded-xl border border-line p-3">
               <img src={p.image} alt="" className="size-16 shrink-0 rounded-lg bg-background object-cover" />
