@@ -19,7 +19,14 @@ test.use({ baseURL: BASE })
 
 test.beforeAll(async () => {
   shop = spawn(process.execPath, ['e2e/support/start-shop.mjs'], {
-    env: { ...process.env, E2E_PORT: String(PORT), ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD },
+    env: {
+      ...process.env,
+      E2E_PORT: String(PORT),
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD: PASSWORD,
+      // Playwright's Desktop Chrome is allowed; the restricted test uses another browser's identity.
+      ADMIN_ALLOWED_USER_AGENTS: 'Chrome/||Edg/',
+    },
     stdio: 'ignore',
   })
   for (let i = 0; i < 300; i++) {
@@ -52,9 +59,27 @@ async function placeOrder(page: Page, email: string) {
   return body.order_id as string
 }
 
+test('a browser outside the allow-list sees Access Restricted', async ({ browser }) => {
+  const context = await browser.newContext({
+    baseURL: BASE,
+    userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+  })
+  const page = await context.newPage()
+  await page.goto('/admin/login')
+  await expect(
+    page.getByText('Access Restricted - This admin panel is only accessible from authorized devices.'),
+  ).toBeVisible()
+  await expect(page.getByText('Access denied', { exact: true })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Login' })).toHaveCount(0)
+  await context.close()
+})
+
 test('login, orders: refresh, search, status change and bulk delete', async ({ page }) => {
   await page.goto('/admin')
   await expect(page).toHaveURL(/\/admin\/login$/)
+  // Never logged in: sent to the login page without the session-expired toast.
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible()
+  await expect(page.getByText('Session expired. Please login again.')).toHaveCount(0)
   // No public header or footer on admin paths.
   await expect(page.getByRole('link', { name: /^Cart/ })).toHaveCount(0)
   await expect(page.getByRole('contentinfo')).toHaveCount(0)
@@ -213,8 +238,8 @@ test('security: change the credentials, log in with the new ones, log out', asyn
   await login(page, 'boss', NEW_PASSWORD)
 
   // A session ended on the server: the next call is 401, and the panel says so.
+  // The orders refresh is the next call.
   await page.context().clearCookies()
-  await page.getByRole('link', { name: 'Wallets' }).first().click()
   await expect(page.getByText('Session expired. Please login again.')).toBeVisible()
   await expect(page).toHaveURL(/\/admin\/login$/)
 })

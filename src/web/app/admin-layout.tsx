@@ -45,8 +45,9 @@ export function AdminLayout() {
       queryClient.removeQueries({ queryKey: adminKeys.all })
       navigate('/admin/login', { replace: true })
     }
+    // A visitor who was never logged in is just sent to the login page; a session that ended says so.
     const expired = () => {
-      toast.error(adminMessages.sessionExpired, { id: 'session-expired' })
+      if (adminAuthFlag.get()) toast.error(adminMessages.sessionExpired, { id: 'session-expired' })
       leave()
     }
     window.addEventListener(UNAUTHORIZED_EVENT, expired)

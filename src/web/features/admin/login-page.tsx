@@ -86,8 +86,7 @@ export function AdminLoginPage() {
         {gate === 'restricted' && (
           <div className="rounded-2xl border border-red-500/30 bg-card p-8 text-center">
             <ShieldAlert className="mx-auto size-10 text-red-400" aria-hidden />
-            <h1 className="mt-4 text-xl font-semibold text-fg">Access Restricted</h1>
-            <p className="mt-2 text-muted">{adminMessages.accessRestricted}</p>
+            <h1 className="mt-4 text-lg font-semibold text-fg">{adminMessages.accessRestricted}</h1>
           </div>
         )}
         {gate === 'form' && (
