@@ -5,7 +5,7 @@ import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-ap
 import { engines } from '../../../tests/support/test-db'
 import { adminMessages } from '../../shared/admin'
 import { tronHexToBase58 } from '../../shared/tron-address'
-import { mailOutbox, orders, payments, walletAddresses } from '../db/schema'
+import { adminSessions, adminUsers, mailOutbox, orders, payments, walletAddresses } from '../db/schema'
 import { seedOnce } from '../db/seed'
 import { ensureFirstAdmin, SESSION_COOKIE } from './admin-auth'
 
@@ -91,6 +91,31 @@ describe.each(engines)('admin calls on %s', (engine) => {
     expect(setCookie).toMatch(/HttpOnly/)
     expect(setCookie).toMatch(/SameSite=Strict/)
     expect(setCookie).not.toMatch(/Secure/)
+  })
+
+  it('a session ends after its idle time and after its absolute lifetime', async () => {
+    const idle = await login(t)
+    const lifetime = await login(t)
+    expect((await rpc(t.app, 'secure_admin_session', {}, { cookie: idle.cookie })).status).toBe(200)
+    const all = await t.database.db.select().from(adminSessions)
+    // The two newest sessions are these two; age them on the server.
+    const [a, b] = all.sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())
+    await t.database.db
+      .update(adminSessions)
+      .set({ lastSeenAt: new Date(Date.now() - 3 * 60 * 60 * 1000) })
+      .where(eq(adminSessions.tokenHash, b!.tokenHash))
+    await t.database.db
+      .update(adminSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(adminSessions.tokenHash, a!.tokenHash))
+    expect((await rpc(t.app, 'secure_admin_session', {}, { cookie: idle.cookie })).status).toBe(401)
+    expect((await rpc(t.app, 'secure_admin_session', {}, { cookie: lifetime.cookie })).status).toBe(401)
+    // The table keeps only hashes of the tokens.
+    const raw = (c: string) => c.split('=')[1]
+    expect(
+      all.some((row) => row.tokenHash === raw(idle.cookie) || row.tokenHash === raw(lifetime.cookie)),
+    ).toBe(false)
+    expect((await rpc(t.app, 'secure_admin_session', {}, as())).status).toBe(200)
   })
 
   it.each(adminCalls)('%s without a session is 401 Unauthorized', async (name, payload) => {
@@ -337,11 +362,25 @@ describe.each(engines)('admin calls on %s', (engine) => {
     })
 
     expect((await manage({ ...base, id: 99_999 })).body).toMatchObject({ success: false })
+    const orderId = randomUUID()
+    const snapshot = [{ product: { id, name: base.name, price: 12.5 }, quantity: 2 }]
+    await t.database.db.insert(orders).values({
+      id: orderId,
+      email: 'keep@example.com',
+      items: snapshot,
+      totalCents: 2500,
+      walletAddress: address(999),
+      status: 'completed',
+      expiresAt: new Date(),
+      graceUntil: new Date(),
+    })
     expect((await rpc(t.app, 'secure_delete_product', { p_product_id: id }, as())).body).toEqual({
       success: true,
     })
     listed = await rpc(t.app, 'fetch_products')
     expect((listed.body.products as { id: number }[]).some((p) => p.id === id)).toBe(false)
+    const kept = await rpc(t.app, 'secure_fetch_order', { p_order_id: orderId }, as())
+    expect((kept.body.order as { items: unknown }).items).toEqual(snapshot)
   })
 
   it('wallets: the textarea rules, lease state, removal rules and the low-free warning', async () => {
@@ -490,4 +529,29 @@ describe.each(engines)('admin user-agent allow-list on %s', (engine) => {
       expect(res.body).toEqual({ success: false, error: 'Access denied' })
     },
   )
+})
+
+describe('first admin', () => {
+  it('with no password configured, one is generated, answered once, and logs in', async () => {
+    const t = await createTestApp('pglite')
+    try {
+      const first = await ensureFirstAdmin(t.database.db, {
+        ADMIN_USERNAME: 'owner',
+        ADMIN_PASSWORD: undefined,
+      })
+      expect(first.created).toBe(true)
+      expect(first.generatedPassword).toMatch(/^[\w-]{20,}$/)
+      const again = await ensureFirstAdmin(t.database.db, {
+        ADMIN_USERNAME: 'owner',
+        ADMIN_PASSWORD: undefined,
+      })
+      expect(again.generatedPassword).toBeUndefined()
+      await login(t, 'owner', first.generatedPassword)
+      const [row] = await t.database.db.select().from(adminUsers)
+      expect(row!.passwordHash).toMatch(/^scrypt\$/)
+      expect(row!.passwordHash).not.toContain(first.generatedPassword!)
+    } finally {
+      await t.close()
+    }
+  })
 })
