@@ -207,10 +207,18 @@ test('content: the hero title changes the storefront', async ({ page }) => {
   await page.getByLabel('Hero title').fill(title)
   await expect(page.getByLabel('Support e-mail')).toHaveAttribute('type', 'email')
   await shoot(page, 'admin-content')
+  const section = '<script>window.__y=1</script> Night desk'
+  await page.getByLabel('Section 1 title').fill(section)
   await page.getByRole('button', { name: 'Save Content' }).click()
   await expect(page.getByText('Content updated successfully')).toBeVisible()
   await page.goto('/')
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+  await page.goto('/support')
+  await expect(page.getByRole('heading', { name: section })).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as { __y?: number }).__y)).toBeUndefined()
+  // The admin shows it back as text too.
+  await page.goto('/admin/content')
+  await expect(page.getByLabel('Section 1 title')).toHaveValue(section)
 })
 
 test('security: change the credentials, log in with the new ones, log out', async ({ page }) => {
