@@ -94,23 +94,30 @@ export function clientKey(request: FastifyRequest, username: string): string {
   return `${request.ip}|${username.trim().toLowerCase()}`
 }
 
-/** Failed logins for one client and username within the window. */
-export async function recentFailures(db: Db, key: string): Promise<number> {
+/**
+ * Takes one attempt for a key before the password is checked: the row is written first and the
+ * window counted after, so a burst of parallel guesses cannot slip past the limit. Answers false
+ * (and takes nothing) when the key has used up its attempts. A failed attempt keeps its row;
+ * call clearAttempts after a success.
+ */
+export async function takeAttempt(db: Db, key: string): Promise<boolean> {
+  const [row] = await db.insert(loginAttempts).values({ key }).returning({ id: loginAttempts.id })
   const since = new Date(Date.now() - LOGIN_WINDOW_MS)
-  const [row] = await db
+  const [counted] = await db
     .select({ n: count() })
     .from(loginAttempts)
     .where(and(eq(loginAttempts.key, key), gt(loginAttempts.at, since)))
-  return row?.n ?? 0
-}
-
-export async function recordFailure(db: Db, key: string): Promise<void> {
-  await db.insert(loginAttempts).values({ key })
+  if ((counted?.n ?? 0) > LOGIN_MAX_FAILURES) {
+    // Refused attempts don't count, so the lock lifts when the window passes.
+    await db.delete(loginAttempts).where(eq(loginAttempts.id, row!.id))
+    return false
+  }
   // Old attempts are worthless; drop them as we go so the table stays small.
-  await db.delete(loginAttempts).where(lt(loginAttempts.at, new Date(Date.now() - LOGIN_WINDOW_MS)))
+  await db.delete(loginAttempts).where(lt(loginAttempts.at, since))
+  return true
 }
 
-export async function clearFailures(db: Db, key: string): Promise<void> {
+export async function clearAttempts(db: Db, key: string): Promise<void> {
   await db.delete(loginAttempts).where(eq(loginAttempts.key, key))
 }
 

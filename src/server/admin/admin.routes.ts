@@ -30,17 +30,15 @@ import { addWalletAddresses, listWalletAddresses, removeWalletAddresses } from '
 import {
   checkOrigin,
   checkUserAgent,
-  clearFailures,
+  clearAttempts,
   clearSessionCookie,
   clientKey,
   endOtherSessions,
   endSession,
   findSession,
-  LOGIN_MAX_FAILURES,
-  recentFailures,
-  recordFailure,
   sessionOf,
   startSession,
+  takeAttempt,
   verifyLogin,
 } from './admin-auth'
 import {
@@ -76,15 +74,12 @@ export function adminRpcs({ database, env, catalog, content }: AdminDeps) {
         checkUserAgent(request, env)
         checkOrigin(request, env)
         const key = clientKey(request, input.p_username)
-        if ((await recentFailures(db, key)) >= LOGIN_MAX_FAILURES) {
+        if (!(await takeAttempt(db, key))) {
           throw new AppError('rate_limited', adminMessages.tooManyAttempts, { 'retry-after': '900' })
         }
         const user = await verifyLogin(db, input.p_username, input.p_password)
-        if (!user) {
-          await recordFailure(db, key)
-          return { success: false, error: adminMessages.invalidCredentials }
-        }
-        await clearFailures(db, key)
+        if (!user) return { success: false, error: adminMessages.invalidCredentials }
+        await clearAttempts(db, key)
         await startSession(db, env, reply, user.id)
         return { success: true, username: user.username }
       },
@@ -299,10 +294,16 @@ export function adminRpcs({ database, env, catalog, content }: AdminDeps) {
         if (input.p_confirm_password !== undefined && input.p_confirm_password !== input.p_new_password) {
           return { success: false, error: adminMessages.passwordsDoNotMatch }
         }
+        // A stolen session must not become a way to guess the password: same limit as login.
+        const key = `credentials|${session.userId}`
+        if (!(await takeAttempt(db, key))) {
+          throw new AppError('rate_limited', adminMessages.tooManyAttempts, { 'retry-after': '900' })
+        }
         const [user] = await db.select().from(adminUsers).where(eq(adminUsers.id, session.userId))
         if (!user || !(await verifyPassword(input.p_current_password, user.passwordHash))) {
           return { success: false, error: adminMessages.currentPasswordIncorrect }
         }
+        await clearAttempts(db, key)
         await db
           .update(adminUsers)
           .set({

@@ -166,6 +166,22 @@ describe.each(engines)('admin calls on %s', (engine) => {
     expect((await attempt(PASSWORD, '10.9.9.10')).json()).toMatchObject({ success: true })
   })
 
+  it('a burst of parallel wrong passwords gets at most 5 tries', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        t.app.inject({
+          method: 'POST',
+          url: '/rpc/secure_admin_login',
+          payload: { p_username: 'admin', p_password: 'wrong' },
+          remoteAddress: '10.8.8.8',
+        }),
+      ),
+    )
+    const tried = results.filter((r) => r.statusCode === 200).length
+    expect(tried).toBeLessThanOrEqual(5)
+    expect(results.filter((r) => r.statusCode === 429).length).toBe(12 - tried)
+  })
+
   it('orders: case-insensitive search on id, e-mail and address, status filter, pagination', async () => {
     const ids: string[] = []
     const statuses = ['pending', 'paid', 'completed', 'cancelled'] as const
@@ -496,6 +512,11 @@ describe.each(engines)('admin calls on %s', (engine) => {
     expect(String(out.headers['set-cookie'])).toMatch(new RegExp(`${SESSION_COOKIE}=;`))
     expect((await rpc(t.app, 'secure_admin_session', {}, { cookie: renewed.cookie })).status).toBe(401)
     expect((await rpc(t.app, 'secure_admin_session', {}, as())).status).toBe(200)
+
+    // A session cannot be used to guess the password either.
+    const guess = { p_current_password: 'guess', p_new_username: 'boss', p_new_password: 'new-password-2' }
+    for (let i = 0; i < 5; i++) expect((await change(guess)).status).toBe(200)
+    expect((await change(guess)).status).toBe(429)
   })
 })
 
