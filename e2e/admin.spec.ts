@@ -119,6 +119,7 @@ test('login, orders: refresh, search, status change and bulk delete', async ({ p
   await firstRow.getByRole('button', { name: first.slice(0, 8) }).click()
   const detail = page.getByRole('dialog', { name: 'Order details' })
   await expect(detail.getByText(first)).toBeVisible()
+  await shoot(page, 'admin-order-detail')
   await detail.getByRole('button', { name: 'Close' }).click()
 
   await page.getByRole('checkbox', { name: `Select order ${first}` }).check()
@@ -244,10 +245,24 @@ test('security: change the credentials, log in with the new ones, log out', asyn
   await page.goto('/admin/products')
   await expect(page).toHaveURL(/\/admin\/login$/)
   await login(page, 'boss', NEW_PASSWORD)
+  // The tab menu collapses behind a toggle on small screens.
+  await page.setViewportSize({ width: 375, height: 812 })
+  await expect(page.getByRole('navigation', { name: 'Admin', exact: true })).toBeHidden()
+  await page.getByRole('button', { name: 'Open menu' }).click()
+  const menu = page.getByRole('navigation', { name: 'Admin mobile' })
+  await expect(menu.getByRole('link', { name: 'Security' })).toBeVisible()
+  await page.screenshot({ path: 'screenshots/admin-menu-375.png' })
+  await menu.getByRole('link', { name: 'Wallets' }).click()
+  await expect(page).toHaveURL(/\/admin\/wallets$/)
+  await expect(menu).toBeHidden()
+  await page.setViewportSize({ width: 1280, height: 720 })
 
   // A session ended on the server: the next call is 401, and the panel says so.
-  // The orders refresh is the next call.
   await page.context().clearCookies()
+  await page
+    .getByRole('navigation', { name: 'Admin', exact: true })
+    .getByRole('link', { name: 'Products' })
+    .click()
   await expect(page.getByText('Session expired. Please login again.')).toBeVisible()
   await expect(page).toHaveURL(/\/admin\/login$/)
 })

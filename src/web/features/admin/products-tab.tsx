@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Pencil, Plus, Trash2 } from 'lucide-react'
-import { type FormEvent, useState } from 'react'
+import { type FormEvent, useEffect, useState } from 'react'
 import { toast } from 'sonner'
 import { type AdminProduct, adminMessages, productInputSchema } from '../../../shared/admin'
 import { formatUsd } from '../../../shared/money'
@@ -58,6 +58,9 @@ function formOf(p: AdminProduct): FormState {
 export function ProductsTab() {
   const queryClient = useQueryClient()
   const products = useQuery({ queryKey: adminKeys.products, queryFn: adminApi.products })
+  useEffect(() => {
+    if (products.isError) toast.error('Failed to fetch products', { ...TOAST, id: 'products-error' })
+  }, [products.isError])
   const [form, setForm] = useState<FormState | null>(null)
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [saving, setSaving] = useState(false)
