@@ -6,8 +6,8 @@ import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { Modal } from '../../components/ui/modal'
 import { adminApi, adminKeys } from './api/admin-api'
+import { Mark } from './components/mark'
 import { formatOrderDate, formatOrderItems } from './orders-format'
-import { Mark } from './orders-tab'
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (

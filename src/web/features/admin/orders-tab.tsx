@@ -14,6 +14,7 @@ import { RpcError } from '../../lib/rpc-client'
 import { adminApi, adminKeys } from './api/admin-api'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { inputClass, Panel } from './components/fields'
+import { Mark } from './components/mark'
 import { OrderDetailModal } from './order-detail-modal'
 import { formatOrderDate, formatOrderItems } from './orders-format'
 import { UnmatchedPayments } from './unmatched-payments'
@@ -359,9 +360,4 @@ function StatusSelect({
       ))}
     </select>
   )
-}
-
-export function Mark({ tone, children }: { tone: 'amber' | 'red'; children: string }) {
-  const colours = tone === 'amber' ? 'bg-amber-500/15 text-amber-300' : 'bg-red-500/15 text-red-300'
-  return <span className={`rounded-md px-1.5 py-0.5 text-[11px] font-semibold ${colours}`}>{children}</span>
 }
