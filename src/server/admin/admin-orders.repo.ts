@@ -47,7 +47,7 @@ function searchCondition(search: string): SQL {
   if (UUID.test(search)) return eq(orders.id, lower)
   if (isValidTronAddress(search)) return eq(orders.walletAddress, search)
   const like = `%${escapeLike(lower)}%`
-  // The expression of the trigram index orders_search_trgm_idx (drizzle/0003_admin_search.sql).
+  // The expression of the trigram index orders_search_trgm_idx (drizzle/0004_admin_search.sql).
   return sql`lower(${orders.id}::text || ' ' || ${orders.email} || ' ' || ${orders.walletAddress}) like ${like}`
 }
 
