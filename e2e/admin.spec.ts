@@ -156,9 +156,20 @@ test('products: add, edit and delete, each seen on the storefront; markup stays 
   await shoot(page, 'admin-products')
 
   const shopPage = await page.context().newPage()
+  const dialogs: string[] = []
+  shopPage.on('dialog', (dialog) => {
+    dialogs.push(dialog.message())
+    void dialog.dismiss()
+  })
   await shopPage.goto('/')
   await expect(shopPage.getByRole('heading', { name })).toBeVisible()
+  const card = shopPage.getByRole('article').filter({ hasText: 'E2E Tool' })
+  await expect(card).toContainText('Made by the <b>admin</b> spec')
+  await expect(card).toContainText('<img src=x onerror=alert(1)>')
   expect(await shopPage.evaluate(() => (window as unknown as { __x?: number }).__x)).toBeUndefined()
+  expect(dialogs).toEqual([])
+  // The panel shows the same markup as text.
+  await expect(item).toContainText('Made by the <b>admin</b> spec')
 
   await item.getByRole('button', { name: `Edit ${name}` }).click()
   await page.getByLabel('Price (USD)').fill('24.50')
