@@ -165,7 +165,12 @@ export interface AdminOrder {
   total: number
   wallet_address: string
   status: AdminOrderStatus
+  /** Dollars received: USDT, plus TRX at the order's locked rate. */
   amount_received: number
+  /** TRX to send (at the locked rate), or null when the order is USDT-only. */
+  trx_amount: string | null
+  /** TRX received. */
+  trx_received: string
   paid_at: string | null
   tx_hash: string | null
   late: boolean

@@ -8,6 +8,7 @@ import type {
 } from '../../shared/admin'
 import { centsToDollars } from '../../shared/money'
 import { isValidTronAddress } from '../../shared/tron-address'
+import { formatSun, sunToUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { mailOutbox, orders, payments } from '../db/schema'
 import { keysOfOrder } from '../keys/key-stock'
@@ -15,11 +16,13 @@ import { releaseLease } from '../wallets/wallets.repo'
 
 type OrderRow = typeof orders.$inferSelect
 
-const USDT_UNITS_PER_CENT = 10_000n
+const USD_MICROS_PER_CENT = 10_000n
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function toAdminOrder(row: OrderRow): AdminOrder {
-  const receivedCents = Number(row.amountReceivedUnits / USDT_UNITS_PER_CENT)
+  // USDT counts 1:1, TRX at the rate locked into the order (decision 004); both in micro-dollars.
+  const trxMicros = row.trxRateE8 !== null ? sunToUsdMicros(row.trxReceivedSun, row.trxRateE8) : 0n
+  const receivedCents = Number((row.amountReceivedUnits + trxMicros) / USD_MICROS_PER_CENT)
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),
@@ -29,6 +32,8 @@ function toAdminOrder(row: OrderRow): AdminOrder {
     wallet_address: row.walletAddress,
     status: row.status,
     amount_received: centsToDollars(receivedCents),
+    trx_amount: row.trxAmountSun !== null ? formatSun(row.trxAmountSun) : null,
+    trx_received: formatSun(row.trxReceivedSun),
     paid_at: row.paidAt?.toISOString() ?? null,
     tx_hash: row.txHash,
     late: row.late,

@@ -298,6 +298,15 @@ describe.each(engines)('admin calls on %s', (engine) => {
     expect(again.body).toMatchObject({ success: false })
     const otherDetail = await rpc(t.app, 'secure_fetch_order', { p_order_id: other }, as())
     expect(otherDetail.body).toMatchObject({ order: { amount_received: 2.5, underpaid: true } })
+    // TRX counts at the order's locked rate: 10 TRX at $0.25 = $2.50 more.
+    await t.database.db
+      .update(orders)
+      .set({ trxRateE8: 25_000_000n, trxReceivedSun: 10_000_000n, trxAmountSun: 40_040_000n })
+      .where(eq(orders.id, other))
+    const withTrx = await rpc(t.app, 'secure_fetch_order', { p_order_id: other }, as())
+    expect(withTrx.body).toMatchObject({
+      order: { amount_received: 5, trx_received: '10.00', trx_amount: '40.04', underpaid: true },
+    })
 
     // Bulk delete: one call per order, in parallel, as the panel does.
     const results = await Promise.all(

@@ -63,7 +63,11 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
               </Row>
               <Row label="Items">{formatOrderItems(data.order.items)}</Row>
               <Row label="Total">{formatUsd(data.order.total)}</Row>
-              <Row label="Received (USDT)">{formatUsd(data.order.amount_received)}</Row>
+              {data.order.trx_amount && <Row label="Total in TRX">{data.order.trx_amount} TRX</Row>}
+              <Row label="Received">
+                {formatUsd(data.order.amount_received)}
+                {data.order.trx_received !== '0.00' && ` (includes ${data.order.trx_received} TRX)`}
+              </Row>
               <Row label="Wallet">
                 <span className="font-mono">{data.order.wallet_address}</span>
               </Row>

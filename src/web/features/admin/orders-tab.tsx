@@ -276,7 +276,12 @@ export function OrdersTab() {
                         {order.email}
                       </td>
                       <td className="max-w-56 px-3 py-3 text-muted">{formatOrderItems(order.items)}</td>
-                      <td className="px-3 py-3 font-medium whitespace-nowrap">{formatUsd(order.total)}</td>
+                      <td className="px-3 py-3 font-medium whitespace-nowrap">
+                        {formatUsd(order.total)}
+                        {order.trx_amount && (
+                          <div className="text-xs font-normal text-muted">or {order.trx_amount} TRX</div>
+                        )}
+                      </td>
                       <td className="px-3 py-3 font-mono text-xs text-muted" title={order.wallet_address}>
                         {order.wallet_address.slice(0, 6)}…{order.wallet_address.slice(-4)}
                       </td>
