@@ -75,10 +75,18 @@ export function adminRpcs({ database, env, catalog, content }: AdminDeps) {
         checkOrigin(request, env)
         const key = clientKey(request, input.p_username)
         if (!(await takeAttempt(db, key))) {
+          request.log.warn(
+            { ip: request.ip, username: input.p_username.slice(0, 100) },
+            'admin login locked out',
+          )
           throw new AppError('rate_limited', adminMessages.tooManyAttempts, { 'retry-after': '900' })
         }
         const user = await verifyLogin(db, input.p_username, input.p_password)
-        if (!user) return { success: false, error: adminMessages.invalidCredentials }
+        if (!user) {
+          request.log.warn({ ip: request.ip, username: input.p_username.slice(0, 100) }, 'admin login failed')
+          return { success: false, error: adminMessages.invalidCredentials }
+        }
+        request.log.info({ ip: request.ip, username: user.username }, 'admin logged in')
         await clearAttempts(db, key)
         await startSession(db, env, reply, user.id)
         return { success: true, username: user.username }
@@ -313,6 +321,7 @@ export function adminRpcs({ database, env, catalog, content }: AdminDeps) {
           })
           .where(eq(adminUsers.id, user.id))
         await endOtherSessions(db, user.id, session.tokenHash)
+        request.log.info({ ip: request.ip, username: input.p_new_username }, 'admin credentials changed')
         return { success: true }
       },
     }),
