@@ -138,7 +138,16 @@ export function ProductsTab() {
   }
 
   if (form) {
-    const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm({ ...form, [key]: value })
+    // Editing a field clears its error; Free decides whether the download URL is required.
+    const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
+      setForm({ ...form, [key]: value })
+      setErrors((current) => {
+        const next: Record<string, string> = { ...current }
+        delete next[key]
+        if (key === 'is_free') delete next.download_url
+        return next
+      })
+    }
     const stock = form.id ? (products.data?.products.find((p) => p.id === form.id)?.key_stock ?? 0) : 0
     return (
       <Panel title={form.id ? 'Edit Product' : 'Add Product'}>
