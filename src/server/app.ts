@@ -3,6 +3,8 @@ import { join } from 'node:path'
 import fastifyCookie from '@fastify/cookie'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import { adminRpcs } from './admin/admin.routes'
+import { createAdminGuard } from './admin/admin-auth'
 import { catalogRpcs } from './catalog/catalog.routes'
 import { type CatalogService, createCatalogService } from './catalog/catalog.service'
 import { contentRpcs } from './content/content.routes'
@@ -131,7 +133,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         for (const listener of services.paidListeners) listener(orderId)
       },
     }),
+    ...adminRpcs(services),
   )
+  services.rpc.adminGuard = createAdminGuard(database.db, env)
   services.rpc.register(app)
 
   app.get('/api/health', async (_request, reply) => {

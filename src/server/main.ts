@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { ensureFirstAdmin } from './admin/admin-auth'
 import { buildApp } from './app'
 import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
@@ -10,6 +11,13 @@ async function main(): Promise<void> {
   const env = parseEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   await seedOnce(database.db)
+  const admin = await ensureFirstAdmin(database.db, env)
+  if (admin.generatedPassword) {
+    // Printed once, on the first start only: the hash is all the database keeps.
+    console.log(
+      `\n  First admin created. Username: ${admin.username}  Password: ${admin.generatedPassword}\n  Log in at /admin/login and change it on the Security tab. It will not be shown again.\n`,
+    )
+  }
   const app = await buildApp({ env, database, logger: true })
   const outbox = join(env.DATA_DIR, 'outbox')
   const mail = createMailWorker({

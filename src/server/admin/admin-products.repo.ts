@@ -1,0 +1,45 @@
+import { eq } from 'drizzle-orm'
+import type { AdminProduct, ProductInput } from '../../shared/admin'
+import { listProducts } from '../catalog/catalog.repo'
+import type { Db } from '../db/client'
+import { products } from '../db/schema'
+import { countKeyStock } from '../keys/key-stock'
+
+export async function listAdminProducts(db: Db): Promise<AdminProduct[]> {
+  const [all, stock] = await Promise.all([listProducts(db), countKeyStock(db)])
+  return all.map((p) => ({ ...p, key_stock: stock.get(p.id) ?? 0 }))
+}
+
+function columnsOf(input: ProductInput) {
+  return {
+    name: input.name,
+    description: input.description,
+    priceCents: Math.round(input.price * 100),
+    image: input.image,
+    features: input.features,
+    videoId: input.video_id,
+    isFree: input.is_free,
+    downloadUrl: input.download_url,
+    ...(input.featured === undefined ? {} : { featured: input.featured }),
+  }
+}
+
+/** Adds a product (no id) or updates one; answers its id, or null when the id is unknown. */
+export async function saveProduct(db: Db, input: ProductInput): Promise<number | null> {
+  if (input.id === undefined) {
+    const [row] = await db.insert(products).values(columnsOf(input)).returning({ id: products.id })
+    return row?.id ?? null
+  }
+  const [row] = await db
+    .update(products)
+    .set({ ...columnsOf(input), updatedAt: new Date() })
+    .where(eq(products.id, input.id))
+    .returning({ id: products.id })
+  return row?.id ?? null
+}
+
+/** Orders keep their own snapshot of each item, so deleting a product changes no order. */
+export async function deleteProduct(db: Db, id: number): Promise<boolean> {
+  const rows = await db.delete(products).where(eq(products.id, id)).returning({ id: products.id })
+  return rows.length > 0
+}

@@ -1,0 +1,335 @@
+import { eq } from 'drizzle-orm'
+import {
+  addWalletAddressesInputSchema,
+  adminMessages,
+  assignPaymentInputSchema,
+  deleteProductInputSchema,
+  fetchOrdersInputSchema,
+  loginInputSchema,
+  manageProductInputSchema,
+  ORDERS_PAGE_SIZE,
+  orderIdInputSchema,
+  productInputSchema,
+  removeWalletAddressesInputSchema,
+  removeWalletAddressInputSchema,
+  updateCredentialsInputSchema,
+  updateOrderStatusInputSchema,
+  updateSiteContentInputSchema,
+} from '../../shared/admin'
+import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { parseWalletAddressLines } from '../../shared/wallet-addresses'
+import type { CatalogService } from '../catalog/catalog.service'
+import type { ContentService } from '../content/content.service'
+import type { Database } from '../db/client'
+import { adminUsers } from '../db/schema'
+import type { FulfilContext } from '../delivery/fulfil-order'
+import type { Env } from '../env'
+import { AppError } from '../errors'
+import { addKeyStock, countKeyStock, parseKeyLines } from '../keys/key-stock'
+import { defineRpc, describeZodError } from '../rpc'
+import { addWalletAddresses, listWalletAddresses, removeWalletAddresses } from '../wallets/wallets.repo'
+import {
+  checkOrigin,
+  checkUserAgent,
+  clearAttempts,
+  clearSessionCookie,
+  clientKey,
+  endOtherSessions,
+  endSession,
+  findSession,
+  sessionOf,
+  startSession,
+  takeAttempt,
+  verifyLogin,
+} from './admin-auth'
+import {
+  assignPayment,
+  deleteOrder,
+  listOrders,
+  listUnmatchedPayments,
+  orderDetail,
+  resendOrderMail,
+  updateOrderStatus,
+} from './admin-orders.repo'
+import { deleteProduct, listAdminProducts, saveProduct } from './admin-products.repo'
+import { hashPassword, verifyPassword } from './passwords'
+
+export interface AdminDeps {
+  database: Database
+  env: Env
+  catalog: CatalogService
+  content: ContentService
+  /** Delivery when the admin marks an order paid. */
+  fulfil: FulfilContext
+  paidListeners: Set<(orderId: string) => void>
+}
+
+const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
+const LOW_FREE_SHARE = 0.2
+
+/** The admin panel's calls; every one but login is `admin: true` and passes the admin guard first. */
+export function adminRpcs({ database, env, catalog, content, fulfil, paidListeners }: AdminDeps) {
+  const { db } = database
+  return [
+    defineRpc({
+      name: 'secure_admin_login',
+      input: loginInputSchema,
+      handler: async (input, { request, reply }) => {
+        checkUserAgent(request, env)
+        checkOrigin(request, env)
+        const key = clientKey(request, input.p_username)
+        if (!(await takeAttempt(db, key))) {
+          request.log.warn(
+            { ip: request.ip, username: input.p_username.slice(0, 100) },
+            'admin login locked out',
+          )
+          throw new AppError('rate_limited', adminMessages.tooManyAttempts, { 'retry-after': '900' })
+        }
+        const user = await verifyLogin(db, input.p_username, input.p_password)
+        if (!user) {
+          request.log.warn({ ip: request.ip, username: input.p_username.slice(0, 100) }, 'admin login failed')
+          return { success: false, error: adminMessages.invalidCredentials }
+        }
+        request.log.info({ ip: request.ip, username: user.username }, 'admin logged in')
+        await clearAttempts(db, key)
+        await startSession(db, env, reply, user.id)
+        return { success: true, username: user.username }
+      },
+    }),
+    defineRpc({
+      name: 'secure_admin_logout',
+      input: adminOnly,
+      handler: async (_input, { request, reply }) => {
+        // Logging out needs no live session: a stale cookie is cleared all the same.
+        checkOrigin(request, env)
+        const session = await findSession(db, request)
+        if (session) await endSession(db, session.tokenHash)
+        clearSessionCookie(env, reply)
+        return { success: true }
+      },
+    }),
+    defineRpc({
+      name: 'secure_admin_session',
+      input: adminOnly,
+      admin: true,
+      handler: async (_input, { request }) => ({ success: true, username: sessionOf(request).username }),
+    }),
+
+    // Orders
+    defineRpc({
+      name: 'secure_fetch_orders',
+      input: fetchOrdersInputSchema,
+      admin: true,
+      handler: async (input) =>
+        listOrders(db, {
+          search: input.p_search || undefined,
+          status: input.p_status,
+          page: input.p_page ?? 1,
+          pageSize: input.p_page_size ?? ORDERS_PAGE_SIZE,
+        }),
+    }),
+    defineRpc({
+      name: 'secure_fetch_order',
+      input: orderIdInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const detail = await orderDetail(db, input.p_order_id)
+        if (!detail) throw new AppError('not_found', `Order ${input.p_order_id} not found`)
+        return detail
+      },
+    }),
+    defineRpc({
+      name: 'secure_update_order_status',
+      input: updateOrderStatusInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const result = await updateOrderStatus(db, input.p_order_id, input.p_status, fulfil)
+        if (!result) return { success: false, error: `Order ${input.p_order_id} not found` }
+        if (result.delivered) for (const listener of paidListeners) listener(input.p_order_id)
+        return { success: true }
+      },
+    }),
+    defineRpc({
+      name: 'secure_delete_order',
+      input: orderIdInputSchema,
+      admin: true,
+      handler: async (input) =>
+        (await deleteOrder(db, input.p_order_id))
+          ? { success: true }
+          : { success: false, error: `Order ${input.p_order_id} not found` },
+    }),
+    defineRpc({
+      name: 'secure_resend_order_email',
+      input: orderIdInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const queued = await resendOrderMail(db, input.p_order_id)
+        return queued > 0
+          ? { success: true, queued }
+          : { success: false, error: 'No e-mail was queued for this order' }
+      },
+    }),
+    defineRpc({
+      name: 'secure_fetch_unmatched_payments',
+      input: adminOnly,
+      admin: true,
+      handler: async () => ({ success: true, payments: await listUnmatchedPayments(db) }),
+    }),
+    defineRpc({
+      name: 'secure_assign_payment',
+      input: assignPaymentInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const result = await assignPayment(db, input.p_payment_id, input.p_order_id)
+        if (result === 'ok') return { success: true }
+        return {
+          success: false,
+          error:
+            result === 'no_order'
+              ? `Order ${input.p_order_id} not found`
+              : 'This payment is unknown or already assigned',
+        }
+      },
+    }),
+
+    // Products
+    defineRpc({
+      name: 'secure_fetch_admin_products',
+      input: adminOnly,
+      admin: true,
+      handler: async () => ({ success: true, products: await listAdminProducts(db) }),
+    }),
+    defineRpc({
+      name: 'secure_manage_product',
+      input: manageProductInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const parsed = productInputSchema.safeParse(input.p_product)
+        if (!parsed.success) {
+          const rule = parsed.error.issues.find((i) => i.message === adminMessages.downloadUrlRequired)
+          if (rule) return { success: false, error: rule.message }
+          throw new AppError(
+            'bad_request',
+            describeZodError(parsed.error).replace('Invalid request: ', 'Invalid product: '),
+          )
+        }
+        const id = await saveProduct(db, parsed.data)
+        if (id === null) return { success: false, error: `Product ${parsed.data.id} not found` }
+        const keysAdded = input.p_keys ? await addKeyStock(db, id, parseKeyLines(input.p_keys)) : 0
+        catalog.invalidate()
+        const stock = await countKeyStock(db, [id])
+        return { success: true, product_id: id, keys_added: keysAdded, key_stock: stock.get(id) ?? 0 }
+      },
+    }),
+    defineRpc({
+      name: 'secure_delete_product',
+      input: deleteProductInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const deleted = await deleteProduct(db, input.p_product_id)
+        catalog.invalidate()
+        return deleted
+          ? { success: true }
+          : { success: false, error: `Product ${input.p_product_id} not found` }
+      },
+    }),
+
+    // Wallets
+    defineRpc({
+      name: 'secure_fetch_wallet_addresses',
+      input: adminOnly,
+      admin: true,
+      handler: async () => {
+        const rows = await listWalletAddresses(db)
+        const free = rows.filter((r) => r.leasedOrderId === null).length
+        return {
+          success: true,
+          addresses: rows.map((r) => r.address),
+          details: rows.map((r) => ({
+            address: r.address,
+            created_at: r.createdAt.toISOString(),
+            leased_order_id: r.leasedOrderId,
+            lease_until: r.leaseUntil?.toISOString() ?? null,
+            order_status: r.orderStatus,
+          })),
+          free_count: free,
+          low_free: rows.length > 0 && free < rows.length * LOW_FREE_SHARE,
+        }
+      },
+    }),
+    defineRpc({
+      name: 'secure_add_wallet_addresses',
+      input: addWalletAddressesInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const parsed = parseWalletAddressLines(input.p_addresses)
+        if (!parsed.ok) return { success: false, added_count: 0, error: parsed.error }
+        return { success: true, added_count: await addWalletAddresses(db, parsed.addresses) }
+      },
+    }),
+    defineRpc({
+      name: 'secure_remove_wallet_address',
+      input: removeWalletAddressInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const { removed, inUse } = await removeWalletAddresses(db, [input.p_address])
+        if (inUse.length) return { success: false, error: adminMessages.addressInUse }
+        return removed.length ? { success: true } : { success: false, error: 'Wallet address not found' }
+      },
+    }),
+    defineRpc({
+      name: 'secure_remove_wallet_addresses',
+      input: removeWalletAddressesInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const { removed, inUse } = await removeWalletAddresses(db, [...new Set(input.p_addresses)])
+        return { success: inUse.length === 0, removed_count: removed.length, in_use: inUse }
+      },
+    }),
+
+    // Content
+    defineRpc({
+      name: 'secure_update_site_content',
+      input: updateSiteContentInputSchema,
+      admin: true,
+      handler: async (input) => {
+        await content.save(input.p_content)
+        return { success: true }
+      },
+    }),
+
+    // Credentials
+    defineRpc({
+      name: 'secure_update_admin_credentials',
+      input: updateCredentialsInputSchema,
+      admin: true,
+      handler: async (input, { request }) => {
+        const session = sessionOf(request)
+        if (input.p_confirm_password !== undefined && input.p_confirm_password !== input.p_new_password) {
+          return { success: false, error: adminMessages.passwordsDoNotMatch }
+        }
+        // A stolen session must not become a way to guess the password: same limit as login.
+        const key = `credentials|${session.userId}`
+        if (!(await takeAttempt(db, key))) {
+          throw new AppError('rate_limited', adminMessages.tooManyAttempts, { 'retry-after': '900' })
+        }
+        const [user] = await db.select().from(adminUsers).where(eq(adminUsers.id, session.userId))
+        if (!user || !(await verifyPassword(input.p_current_password, user.passwordHash))) {
+          return { success: false, error: adminMessages.currentPasswordIncorrect }
+        }
+        await clearAttempts(db, key)
+        await db
+          .update(adminUsers)
+          .set({
+            username: input.p_new_username,
+            passwordHash: await hashPassword(input.p_new_password),
+            updatedAt: new Date(),
+          })
+          .where(eq(adminUsers.id, user.id))
+        await endOtherSessions(db, user.id, session.tokenHash)
+        request.log.info({ ip: request.ip, username: input.p_new_username }, 'admin credentials changed')
+        return { success: true }
+      },
+    }),
+  ]
+}

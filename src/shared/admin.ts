@@ -1,0 +1,250 @@
+import { z } from 'zod'
+import { adminKeyField } from './rpc'
+import { siteContentSchema } from './site-content'
+
+// Contracts of the admin panel: payloads of the admin calls (specification section 7 names, plus
+// the calls DESIGN.md section 3 adds), and the messages of section 8 the panel shows.
+
+export const adminMessages = {
+  unauthorized: 'Unauthorized',
+  sessionExpired: 'Session expired. Please login again.',
+  accessDenied: 'Access denied',
+  accessRestricted: 'Access Restricted - This admin panel is only accessible from authorized devices.',
+  invalidCredentials: 'Invalid credentials',
+  loginFailed: 'Login failed. Please try again.',
+  tooManyAttempts: 'Too many failed login attempts. Please try again in 15 minutes.',
+  foreignOrigin: 'Cross-origin admin requests are not allowed',
+  passwordsDoNotMatch: 'New passwords do not match',
+  currentPasswordIncorrect: 'Current password is incorrect',
+  credentialsUpdated: 'Credentials updated successfully',
+  credentialsFailed: 'Failed to update credentials',
+  downloadUrlRequired: 'Download URL is required for free products',
+  statusUpdated: 'Order status updated successfully',
+  statusFailed: 'Failed to update order status',
+  noWalletAddress: 'Please enter at least one wallet address',
+  addressInUse: 'This address is leased to a pending order and cannot be removed',
+} as const
+
+export const adminOrderStatuses = ['pending', 'paid', 'completed', 'cancelled'] as const
+export type AdminOrderStatus = (typeof adminOrderStatuses)[number]
+
+const orderId = z.uuid('must be an order id')
+
+export const loginInputSchema = z
+  .object({
+    p_username: z.string().trim().min(1, 'is required').max(100),
+    p_password: z.string().min(1, 'is required').max(200),
+  })
+  .strict()
+
+export const ORDERS_PAGE_SIZE = 25
+
+export const fetchOrdersInputSchema = z
+  .object({
+    ...adminKeyField,
+    p_search: z.string().trim().max(100).optional(),
+    p_status: z.enum(['all', ...adminOrderStatuses]).optional(),
+    p_page: z.number().int().min(1).max(100_000).optional(),
+    p_page_size: z.number().int().min(1).max(200).optional(),
+  })
+  .strict()
+
+export const orderIdInputSchema = z.object({ ...adminKeyField, p_order_id: orderId }).strict()
+
+export const updateOrderStatusInputSchema = z
+  .object({ ...adminKeyField, p_order_id: orderId, p_status: z.enum(adminOrderStatuses) })
+  .strict()
+
+export const assignPaymentInputSchema = z
+  .object({ ...adminKeyField, p_payment_id: z.number().int().positive(), p_order_id: orderId })
+  .strict()
+
+// Product URLs: a path on this site or an http(s) URL; never javascript: or data: URLs.
+const SAFE_URL = /^(\/(?!\/)|https?:\/\/)\S+$/
+const safeUrl = (label: string) =>
+  z.string().trim().max(2000).regex(SAFE_URL, `${label} must be a path on this site or an http(s) URL`)
+
+/** The product form's rules (specification section 5), applied by the server and the form alike. */
+export const productInputSchema = z
+  .object({
+    id: z.number().int().positive().optional(),
+    name: z.string().trim().min(1, 'Name is required').max(200),
+    description: z.string().trim().min(1, 'Description is required').max(5000),
+    price: z.number().finite().min(0, 'Price must be at least 0').max(1_000_000),
+    image: safeUrl('Image URL'),
+    features: z
+      .array(z.string().trim().max(300))
+      .transform((lines) => lines.filter((line) => line !== ''))
+      .pipe(z.array(z.string()).min(1, 'At least one feature is required').max(50)),
+    video_id: z
+      .string()
+      .nullish()
+      .transform((v) => (v?.trim() ? v.trim() : null))
+      .pipe(
+        z
+          .string()
+          .regex(/^[\w-]{1,64}$/, 'Video id must be letters, digits, - or _')
+          .nullable(),
+      ),
+    is_free: z.boolean(),
+    download_url: z
+      .string()
+      .nullish()
+      .transform((v) => (v?.trim() ? v.trim() : null))
+      .pipe(safeUrl('Download URL').nullable()),
+    // The specification's client always sends has_details: true; accepted and ignored.
+    has_details: z.boolean().optional(),
+    featured: z.boolean().optional(),
+  })
+  .strict()
+  .transform((p) => (p.is_free ? { ...p, price: 0 } : p))
+  .refine((p) => !(p.is_free || p.price === 0) || p.download_url !== null, {
+    message: adminMessages.downloadUrlRequired,
+    path: ['download_url'],
+  })
+  .refine((p) => Math.abs(Math.round(p.price * 100) - p.price * 100) < 1e-6, {
+    message: 'Price must have at most 2 decimals',
+    path: ['price'],
+  })
+export type ProductInput = z.infer<typeof productInputSchema>
+
+export const manageProductInputSchema = z
+  .object({
+    ...adminKeyField,
+    p_product: z.unknown(),
+    /** Licence keys to add to the stock, one per line. */
+    p_keys: z.string().max(1_000_000).optional(),
+  })
+  .strict()
+
+export const deleteProductInputSchema = z
+  .object({ ...adminKeyField, p_product_id: z.number().int().positive() })
+  .strict()
+
+export const addWalletAddressesInputSchema = z
+  .object({
+    ...adminKeyField,
+    p_addresses: z.union([z.string().max(200_000), z.array(z.string().max(200)).max(5000)]),
+  })
+  .strict()
+
+export const removeWalletAddressInputSchema = z
+  .object({ ...adminKeyField, p_address: z.string().trim().min(1).max(64) })
+  .strict()
+
+export const removeWalletAddressesInputSchema = z
+  .object({ ...adminKeyField, p_addresses: z.array(z.string().trim().min(1).max(64)).min(1).max(5000) })
+  .strict()
+
+export const updateSiteContentInputSchema = z
+  .object({ ...adminKeyField, p_content: siteContentSchema })
+  .strict()
+
+export const MIN_PASSWORD_LENGTH = 8
+
+export const updateCredentialsInputSchema = z
+  .object({
+    ...adminKeyField,
+    p_current_password: z.string().min(1, 'is required').max(200),
+    p_new_username: z.string().trim().min(1, 'is required').max(100),
+    p_new_password: z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(200),
+    /** The confirmation field; when sent, it must match. */
+    p_confirm_password: z.string().max(200).optional(),
+  })
+  .strict()
+
+/** One row of the orders table, in the specification's order shape plus what the panel adds. */
+export interface AdminOrder {
+  id: string
+  created_at: string
+  email: string
+  items: unknown
+  total: number
+  wallet_address: string
+  status: AdminOrderStatus
+  /** Dollars received: USDT, plus TRX at the order's locked rate. */
+  amount_received: number
+  /** TRX to send (at the locked rate), or null when the order is USDT-only. */
+  trx_amount: string | null
+  /** TRX received. */
+  trx_received: string
+  paid_at: string | null
+  tx_hash: string | null
+  late: boolean
+  underpaid: boolean
+}
+
+export interface FetchOrdersAnswer {
+  success: true
+  orders: AdminOrder[]
+  total_count: number
+  page: number
+  page_size: number
+}
+
+export interface AdminOrderDetail {
+  success: true
+  order: AdminOrder & { expires_at: string; grace_until: string; cancelled_at: string | null }
+  keys: { product_id: number; key: string; generated: boolean }[]
+  payments: AdminPayment[]
+  mails: {
+    id: number
+    kind: string
+    to_email: string
+    status: string
+    attempts: number
+    last_error: string | null
+    sent_at: string | null
+    next_attempt_at: string
+  }[]
+}
+
+export interface AdminPayment {
+  id: number
+  order_id: string | null
+  tx_id: string
+  token: 'USDT' | 'TRX'
+  /** Decimal string of the token amount (6 decimals). */
+  amount: string
+  from_address: string
+  to_address: string
+  block_timestamp: number
+  late: boolean
+  created_at: string
+}
+
+export interface AdminWalletAddress {
+  address: string
+  created_at: string
+  leased_order_id: string | null
+  lease_until: string | null
+  order_status: string | null
+}
+
+export interface FetchWalletAddressesAnswer {
+  success: true
+  addresses: string[]
+  details: AdminWalletAddress[]
+  free_count: number
+  /** Fewer than 20 % of the addresses are free. */
+  low_free: boolean
+}
+
+export interface AdminProduct {
+  id: number
+  name: string
+  description: string
+  price: number
+  image: string
+  features: string[]
+  video_id: string | null
+  is_free: boolean
+  download_url: string | null
+  has_details: true
+  featured: boolean
+  created_at: string
+  key_stock: number
+}

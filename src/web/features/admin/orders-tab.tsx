@@ -1,0 +1,368 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { ChevronLeft, ChevronRight, Search, Trash2 } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { toast } from 'sonner'
+import {
+  type AdminOrder,
+  type AdminOrderStatus,
+  adminMessages,
+  adminOrderStatuses,
+} from '../../../shared/admin'
+import { formatUsd } from '../../../shared/money'
+import { Button } from '../../components/ui/button'
+import { RpcError } from '../../lib/rpc-client'
+import { adminApi, adminKeys } from './api/admin-api'
+import { ConfirmDialog } from './components/confirm-dialog'
+import { inputClass, Panel } from './components/fields'
+import { Mark } from './components/mark'
+import { OrderDetailModal } from './order-detail-modal'
+import { formatOrderDate, formatOrderItems } from './orders-format'
+import { UnmatchedPayments } from './unmatched-payments'
+
+const PAGE_SIZE = 25
+/** A newly paid order shows within this time without a reload. */
+const REFRESH_MS = 4_000
+const STATUS_TRIES = 3
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value)
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms)
+    return () => clearTimeout(timer)
+  }, [value, ms])
+  return debounced
+}
+
+async function updateStatusWithRetry(id: string, status: AdminOrderStatus): Promise<void> {
+  let lastError: string = adminMessages.statusFailed
+  for (let attempt = 1; attempt <= STATUS_TRIES; attempt++) {
+    try {
+      const answer = await adminApi.updateOrderStatus(id, status)
+      if (answer.success) return
+      lastError = answer.error || adminMessages.statusFailed
+    } catch (err) {
+      if (err instanceof RpcError && err.status === 401) throw err
+      lastError = err instanceof RpcError && !err.network ? err.message : adminMessages.statusFailed
+    }
+  }
+  throw new Error(lastError)
+}
+
+const statusColour: Record<AdminOrderStatus, string> = {
+  pending: 'text-amber-300',
+  paid: 'text-sky-300',
+  completed: 'text-emerald-300',
+  cancelled: 'text-red-300',
+}
+
+export function OrdersTab() {
+  const queryClient = useQueryClient()
+  const [searchText, setSearchText] = useState('')
+  const search = useDebounced(searchText.trim(), 300)
+  const [status, setStatus] = useState<AdminOrderStatus | 'all'>('all')
+  const [page, setPage] = useState(1)
+  const [selected, setSelected] = useState<Set<string>>(new Set())
+  const [confirming, setConfirming] = useState(false)
+  const [deleting, setDeleting] = useState(false)
+  const [pendingStatus, setPendingStatus] = useState<Record<string, AdminOrderStatus>>({})
+  const [openOrder, setOpenOrder] = useState<string | null>(null)
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search or filter starts at page 1
+  useEffect(() => setPage(1), [search, status])
+
+  const query = { search, status, page, pageSize: PAGE_SIZE }
+  // Refetched every few seconds; structural sharing keeps the same data object when nothing
+  // changed, so the table re-renders only on a real change.
+  const orders = useQuery({
+    queryKey: adminKeys.orders(query),
+    queryFn: () => adminApi.orders(query),
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  })
+
+  const rows = orders.data?.orders ?? []
+  const total = orders.data?.total_count ?? 0
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE))
+  const visibleSelected = rows.filter((o) => selected.has(o.id))
+  const allSelected = rows.length > 0 && visibleSelected.length === rows.length
+
+  async function changeStatus(order: AdminOrder, next: AdminOrderStatus) {
+    setPendingStatus((s) => ({ ...s, [order.id]: next }))
+    try {
+      await updateStatusWithRetry(order.id, next)
+      toast.success(adminMessages.statusUpdated, { duration: 2000 })
+      await queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] })
+    } catch (err) {
+      if (!(err instanceof RpcError && err.status === 401)) {
+        toast.error(err instanceof Error ? err.message : adminMessages.statusFailed)
+      }
+    } finally {
+      // Success shows the server's new status; failure reverts the selector to it.
+      setPendingStatus(({ [order.id]: _, ...rest }) => rest)
+    }
+  }
+
+  async function deleteSelected() {
+    const ids = [...selected]
+    setDeleting(true)
+    const results = await Promise.allSettled(ids.map((id) => adminApi.deleteOrder(id)))
+    setDeleting(false)
+    setConfirming(false)
+    const failed = results.filter((r) => r.status === 'rejected' || !r.value.success).length
+    if (failed === 0) toast.success(`${ids.length} order(s) deleted successfully`, { duration: 2000 })
+    else toast.error('Failed to delete some orders')
+    setSelected(new Set())
+    await queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] })
+  }
+
+  const toggle = (id: string) =>
+    setSelected((s) => {
+      const next = new Set(s)
+      if (next.has(id)) next.delete(id)
+      else next.add(id)
+      return next
+    })
+
+  return (
+    <div className="flex flex-col gap-6">
+      <Panel
+        title="Orders"
+        actions={
+          selected.size > 0 && (
+            <Button variant="danger" onClick={() => setConfirming(true)}>
+              <Trash2 className="size-4" aria-hidden />
+              Delete selected ({selected.size})
+            </Button>
+          )
+        }
+      >
+        <div className="mb-4 flex flex-col gap-3 sm:flex-row">
+          <div className="relative flex-1">
+            <Search
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted"
+              aria-hidden
+            />
+            <input
+              type="search"
+              aria-label="Search orders"
+              placeholder="Search by order ID, email or wallet address..."
+              value={searchText}
+              onChange={(e) => setSearchText(e.target.value)}
+              className={`${inputClass} pl-9`}
+            />
+          </div>
+          <select
+            aria-label="Filter by status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value as AdminOrderStatus | 'all')}
+            className={`${inputClass} sm:w-48`}
+          >
+            <option value="all">All statuses</option>
+            {adminOrderStatuses.map((s) => (
+              <option key={s} value={s}>
+                {s[0]!.toUpperCase() + s.slice(1)}
+              </option>
+            ))}
+          </select>
+        </div>
+
+        {orders.isLoading ? (
+          <p role="status" className="py-10 text-center text-muted">
+            Loading orders...
+          </p>
+        ) : rows.length === 0 ? (
+          <p className="py-10 text-center text-muted">No orders found</p>
+        ) : (
+          <>
+            {/* Small screens: one card per order. */}
+            <ul className="flex flex-col gap-3 md:hidden">
+              {rows.map((order) => (
+                <li key={order.id} className="rounded-xl border border-line p-3 text-sm">
+                  <div className="flex items-start gap-3">
+                    <input
+                      type="checkbox"
+                      className="mt-1"
+                      aria-label={`Select order ${order.id}`}
+                      checked={selected.has(order.id)}
+                      onChange={() => toggle(order.id)}
+                    />
+                    <div className="min-w-0 flex-1">
+                      <div className="flex flex-wrap items-center justify-between gap-2">
+                        <button
+                          type="button"
+                          onClick={() => setOpenOrder(order.id)}
+                          className="font-mono text-xs text-accent hover:underline"
+                        >
+                          {order.id.slice(0, 8)}
+                        </button>
+                        <span className="text-xs text-muted">{formatOrderDate(order.created_at)}</span>
+                      </div>
+                      <div className="mt-1 truncate">{order.email}</div>
+                      <div className="text-muted">{formatOrderItems(order.items)}</div>
+                      <div className="mt-1 font-mono text-xs break-all text-muted">
+                        {order.wallet_address}
+                      </div>
+                      <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
+                        <span className="flex items-center gap-2 font-medium">
+                          {formatUsd(order.total)}
+                          {order.late && <Mark tone="amber">Late</Mark>}
+                          {order.underpaid && <Mark tone="red">Underpaid</Mark>}
+                        </span>
+                        <StatusSelect
+                          order={order}
+                          pending={pendingStatus[order.id]}
+                          onChange={changeStatus}
+                        />
+                      </div>
+                    </div>
+                  </div>
+                </li>
+              ))}
+            </ul>
+            <div className="hidden overflow-x-auto md:block">
+              <table className="w-full min-w-[56rem] text-left text-sm">
+                <thead className="border-b border-line text-xs tracking-wide text-muted uppercase">
+                  <tr>
+                    <th className="px-3 py-2">
+                      <input
+                        type="checkbox"
+                        aria-label="Select all orders"
+                        checked={allSelected}
+                        onChange={() =>
+                          setSelected(
+                            allSelected ? new Set() : new Set([...selected, ...rows.map((o) => o.id)]),
+                          )
+                        }
+                      />
+                    </th>
+                    <th className="px-3 py-2">Order</th>
+                    <th className="px-3 py-2">Date</th>
+                    <th className="px-3 py-2">Email</th>
+                    <th className="px-3 py-2">Items</th>
+                    <th className="px-3 py-2">Total</th>
+                    <th className="px-3 py-2">Wallet</th>
+                    <th className="px-3 py-2">Status</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((order) => (
+                    <tr key={order.id} className="border-b border-line/60 align-top hover:bg-white/[0.02]">
+                      <td className="px-3 py-3">
+                        <input
+                          type="checkbox"
+                          aria-label={`Select order ${order.id}`}
+                          checked={selected.has(order.id)}
+                          onChange={() => toggle(order.id)}
+                        />
+                      </td>
+                      <td className="px-3 py-3">
+                        <button
+                          type="button"
+                          onClick={() => setOpenOrder(order.id)}
+                          className="font-mono text-xs text-accent hover:underline"
+                          title={order.id}
+                        >
+                          {order.id.slice(0, 8)}
+                        </button>
+                        <div className="mt-1 flex gap-1">
+                          {order.late && <Mark tone="amber">Late</Mark>}
+                          {order.underpaid && <Mark tone="red">Underpaid</Mark>}
+                        </div>
+                      </td>
+                      <td className="px-3 py-3 whitespace-nowrap text-muted">
+                        {formatOrderDate(order.created_at)}
+                      </td>
+                      <td className="max-w-48 truncate px-3 py-3" title={order.email}>
+                        {order.email}
+                      </td>
+                      <td className="max-w-56 px-3 py-3 text-muted">{formatOrderItems(order.items)}</td>
+                      <td className="px-3 py-3 font-medium whitespace-nowrap">
+                        {formatUsd(order.total)}
+                        {order.trx_amount && (
+                          <div className="text-xs font-normal text-muted">or {order.trx_amount} TRX</div>
+                        )}
+                      </td>
+                      <td className="px-3 py-3 font-mono text-xs text-muted" title={order.wallet_address}>
+                        {order.wallet_address.slice(0, 6)}…{order.wallet_address.slice(-4)}
+                      </td>
+                      <td className="px-3 py-3">
+                        <StatusSelect
+                          order={order}
+                          pending={pendingStatus[order.id]}
+                          onChange={changeStatus}
+                        />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+
+        <div className="mt-4 flex items-center justify-between gap-3 text-sm text-muted">
+          <span>
+            {total} order{total === 1 ? '' : 's'} · page {page} of {pages}
+          </span>
+          <div className="flex gap-2">
+            <Button
+              variant="secondary"
+              disabled={page <= 1}
+              onClick={() => setPage((p) => p - 1)}
+              aria-label="Previous page"
+            >
+              <ChevronLeft className="size-4" aria-hidden />
+            </Button>
+            <Button
+              variant="secondary"
+              disabled={page >= pages}
+              onClick={() => setPage((p) => p + 1)}
+              aria-label="Next page"
+            >
+              <ChevronRight className="size-4" aria-hidden />
+            </Button>
+          </div>
+        </div>
+      </Panel>
+
+      <UnmatchedPayments />
+
+      <ConfirmDialog
+        open={confirming}
+        title="Delete orders"
+        message={`Are you sure you want to delete ${selected.size} order(s)? This cannot be undone.`}
+        busy={deleting}
+        onConfirm={deleteSelected}
+        onClose={() => setConfirming(false)}
+      />
+      {openOrder && <OrderDetailModal orderId={openOrder} onClose={() => setOpenOrder(null)} />}
+    </div>
+  )
+}
+
+function StatusSelect({
+  order,
+  pending,
+  onChange,
+}: {
+  order: AdminOrder
+  pending: AdminOrderStatus | undefined
+  onChange: (order: AdminOrder, next: AdminOrderStatus) => void
+}) {
+  const value = pending ?? order.status
+  return (
+    <select
+      aria-label={`Status of order ${order.id}`}
+      value={value}
+      disabled={pending !== undefined}
+      onChange={(e) => onChange(order, e.target.value as AdminOrderStatus)}
+      className={`rounded-lg border border-line bg-background px-2 py-1.5 text-sm ${statusColour[value]}`}
+    >
+      {adminOrderStatuses.map((s) => (
+        <option key={s} value={s}>
+          {s}
+        </option>
+      ))}
+    </select>
+  )
+}
