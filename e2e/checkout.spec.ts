@@ -148,7 +148,9 @@ test.describe('cart, checkout and payment', () => {
     await expect(page).toHaveURL(/\/cart$/)
   })
 
-  test('when the payment window runs out, the cart and checkout are cleared', async ({ page }) => {
+  test('with the TRX price source down USDT still works; when the window runs out, cart and checkout clear', async ({
+    page,
+  }) => {
     test.setTimeout(60_000)
     const base = `http://127.0.0.1:${E2E_SHORT_WINDOW_PORT}`
     await page.goto(`${base}/`)
@@ -159,6 +161,10 @@ test.describe('cart, checkout and payment', () => {
     await page.getByRole('button', { name: 'Continue to Payment' }).click()
     await expect(page).toHaveURL(/\/payment$/)
     await expect(page.getByRole('timer')).toHaveText(/^0:1\d$/)
+    // This shop's price source is down: the TRX option is replaced by a short note, USDT stands.
+    await expect(page.getByTestId('trx-unavailable')).toBeVisible()
+    await expect(page.getByLabel('Or pay in TRX')).toHaveCount(0)
+    await expect(page.getByTestId('pay-amount')).toHaveText(/^\$\d+\.\d{2}$/)
     await expect(page.getByText('Payment window expired. Please try again.')).toBeVisible({ timeout: 25_000 })
     await expect(page).toHaveURL(/\/cart$/)
     await expect(page.getByRole('heading', { name: 'Your Cart is Empty' })).toBeVisible()

@@ -46,7 +46,7 @@ start([join('dist', 'server', 'main.js')], {
   DATABASE_URL: '',
   TRON_API_URL: devchainUrl,
   PRICE_SOURCE: process.env.PRICE_SOURCE ?? 'binance',
-  PRICE_API_URL: devchainUrl,
+  PRICE_API_URL: process.env.PRICE_API_URL ?? devchainUrl,
 })
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
