@@ -46,6 +46,8 @@ export interface ClaimedOrder {
   final: boolean
   /** TRX is read when the order offered it, and on the last look (kept unmatched when it did not). */
   pollsTrx: boolean
+  /** The buyer's payment page is open: its requests go ahead of routine polling. */
+  watched?: boolean
 }
 
 export interface PollResult {
@@ -116,6 +118,7 @@ export function createPaymentWatcher(opts: PaymentWatcherOptions): PaymentWatche
       )
       returning o.id, o.wallet_address, o.created_at, o.grace_until,
                 (o.trx_rate_e8 is not null or o.grace_until <= now()) as polls_trx,
+                (o.watched_until is not null and o.watched_until > now()) as watched,
                 o.grace_until <= now() as final`)) as unknown as {
       rows: {
         id: string
@@ -123,6 +126,7 @@ export function createPaymentWatcher(opts: PaymentWatcherOptions): PaymentWatche
         created_at: string | Date
         grace_until: string | Date
         polls_trx: boolean
+        watched: boolean
         final: boolean
       }[]
     }
@@ -135,6 +139,7 @@ export function createPaymentWatcher(opts: PaymentWatcherOptions): PaymentWatche
       graceUntilMs: new Date(row.grace_until).getTime(),
       final: row.final,
       pollsTrx: row.polls_trx,
+      watched: row.watched,
     }
   }
 
@@ -142,7 +147,8 @@ export function createPaymentWatcher(opts: PaymentWatcherOptions): PaymentWatche
     const seen: SeenTransfer[] = []
     // Only transfers after the order was created can pay it; the explorer filters by block time.
     const minTimestamp = order.createdMs
-    const usdt = await client.listTrc20Incoming(order.walletAddress, { minTimestamp })
+    const urgent = order.watched === true
+    const usdt = await client.listTrc20Incoming(order.walletAddress, { minTimestamp, urgent })
     if (usdt.status === 'error') return { ok: false, error: usdt }
     for (const t of usdt.transfers) {
       // The contract, never the symbol; Transfer rows only (Approval carries a value too).
@@ -158,7 +164,7 @@ export function createPaymentWatcher(opts: PaymentWatcherOptions): PaymentWatche
       })
     }
     if (order.pollsTrx) {
-      const trx = await client.listTrxIncoming(order.walletAddress, { minTimestamp })
+      const trx = await client.listTrxIncoming(order.walletAddress, { minTimestamp, urgent })
       if (trx.status === 'error') return { ok: false, error: trx }
       for (const t of trx.transfers) {
         if (t.to !== order.walletAddress) continue

@@ -485,6 +485,19 @@ describe('request budget', () => {
     // Server-side arrival jitter can put one extra request inside a 1 s window, never more.
     expect(stats.peakPerSecond).toBeLessThanOrEqual(11)
   })
+
+  it('lets an urgent request (a buyer waiting) leave before routine polling already queued', async () => {
+    const tron = client({ maxRps: 10 })
+    const done: string[] = []
+    const routine = Array.from({ length: 6 }, (_, i) =>
+      tron.listTrc20Incoming(SHOP_WALLET).then(() => done.push(`routine ${i}`)),
+    )
+    const urgent = tron.listTrc20Incoming(OTHER, { urgent: true }).then(() => done.push('urgent'))
+    await Promise.all([...routine, urgent])
+    // The first routine request had already left; the urgent one goes next, not seventh.
+    expect(done.indexOf('urgent')).toBeLessThanOrEqual(2)
+    expect(done).toHaveLength(7)
+  })
 })
 
 function freePort(): Promise<number> {

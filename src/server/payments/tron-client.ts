@@ -96,6 +96,8 @@ export interface ListOptions {
   onlyConfirmed?: boolean
   /** Page size, 1–200. Default 200 (fewest requests). */
   limit?: number
+  /** A buyer is waiting: these requests leave the budget queue before routine polling. */
+  urgent?: boolean
 }
 
 export interface Trc20ListOptions extends ListOptions {
@@ -161,21 +163,37 @@ function createLimiter(maxRps: number) {
   const interval = (1000 / maxRps) * 1.05
   let nextStart = 0
   let pausedUntil = 0
-  let queue: Promise<void> = Promise.resolve()
+  // Two lanes, FIFO each: urgent requests (a buyer is waiting on them) leave before routine polling.
+  const urgent: (() => void)[] = []
+  const routine: (() => void)[] = []
+  let pumping = false
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-  return {
-    acquire(): Promise<void> {
-      const turn = queue.then(async () => {
+  async function pump(): Promise<void> {
+    if (pumping) return
+    pumping = true
+    try {
+      while (urgent.length > 0 || routine.length > 0) {
         for (;;) {
           const wait = Math.max(nextStart, pausedUntil) - Date.now()
           if (wait <= 0) break
           await sleep(wait)
         }
+        const next = urgent.shift() ?? routine.shift()
         nextStart = Date.now() + interval
+        next?.()
+      }
+    } finally {
+      pumping = false
+    }
+  }
+
+  return {
+    acquire(isUrgent = false): Promise<void> {
+      return new Promise<void>((resolve) => {
+        ;(isUrgent ? urgent : routine).push(resolve)
+        void pump()
       })
-      queue = turn
-      return turn
     },
     pause(ms: number): number {
       pausedUntil = Math.max(pausedUntil, Date.now() + ms)
@@ -323,7 +341,7 @@ export function createTronClient(options: TronClientOptions): TronClient {
 
   async function request(
     path: string,
-    init: { query?: Record<string, string>; body?: unknown; quoteAmounts?: boolean } = {},
+    init: { query?: Record<string, string>; body?: unknown; quoteAmounts?: boolean; urgent?: boolean } = {},
   ): Promise<{ status: 'success'; json: unknown } | TronError> {
     const url = new URL(`${baseUrl}${path}`)
     for (const [k, v] of Object.entries(init.query ?? {})) url.searchParams.set(k, v)
@@ -331,7 +349,7 @@ export function createTronClient(options: TronClientOptions): TronClient {
     if (options.apiKey) headers['TRON-PRO-API-KEY'] = options.apiKey
     if (init.body !== undefined) headers['content-type'] = 'application/json'
 
-    await limiter.acquire()
+    await limiter.acquire(init.urgent)
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(), timeoutMs)
     let status: number
@@ -383,6 +401,7 @@ export function createTronClient(options: TronClientOptions): TronClient {
     query: Record<string, string>,
     parseItem: (item: unknown) => T | null | 'ignore',
     quoteAmounts = false,
+    urgent = false,
   ): Promise<TronResult<TransferList<T>>> {
     const transfers: T[] = []
     let skipped = 0
@@ -392,6 +411,7 @@ export function createTronClient(options: TronClientOptions): TronClient {
       const res = await request(path, {
         query: fingerprint ? { ...query, fingerprint } : query,
         quoteAmounts,
+        urgent,
       })
       if (res.status === 'error') return res
       const envelope = listEnvelopeSchema.safeParse(res.json)
@@ -489,18 +509,30 @@ export function createTronClient(options: TronClientOptions): TronClient {
       const query = listQuery(opts)
       const contract = opts.contract === undefined ? usdtContract : opts.contract
       if (contract !== null) query.contract_address = requireAddress(contract)
-      return listAll(`/v1/accounts/${requireAddress(address)}/transactions/trc20`, query, parseTrc20)
+      return listAll(
+        `/v1/accounts/${requireAddress(address)}/transactions/trc20`,
+        query,
+        parseTrc20,
+        false,
+        opts.urgent,
+      )
     },
 
     async listTrxIncoming(address, opts = {}) {
-      return listAll(`/v1/accounts/${requireAddress(address)}/transactions`, listQuery(opts), parseTrx, true)
+      return listAll(
+        `/v1/accounts/${requireAddress(address)}/transactions`,
+        listQuery(opts),
+        parseTrx,
+        true,
+        opts.urgent,
+      )
     },
 
     async getTransactionInfo(txid, opts = {}) {
       const id = requireTxId(txid)
       const solidified = opts.solidified ?? true
       const path = `/${solidified ? 'walletsolidity' : 'wallet'}/gettransactioninfobyid`
-      const res = await request(path, { body: { value: id }, quoteAmounts: true })
+      const res = await request(path, { body: { value: id }, quoteAmounts: true, urgent: true })
       if (res.status === 'error') return res
       if (isObject(res.json) && Object.keys(res.json).length === 0) {
         return {
@@ -542,7 +574,7 @@ export function createTronClient(options: TronClientOptions): TronClient {
       const id = requireTxId(txid)
       const solidified = opts.solidified ?? true
       const path = `/${solidified ? 'walletsolidity' : 'wallet'}/gettransactionbyid`
-      const res = await request(path, { body: { value: id }, quoteAmounts: true })
+      const res = await request(path, { body: { value: id }, quoteAmounts: true, urgent: true })
       if (res.status === 'error') return res
       if (isObject(res.json) && Object.keys(res.json).length === 0) {
         return {
