@@ -135,6 +135,9 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
             ),
           }
         }
+        // Paid meanwhile (by the watcher, perhaps with this very transfer): answer as for a paid order.
+        const [now] = await db.select().from(orders).where(eq(orders.id, order.id))
+        if (now?.accessToken && (await paysOrder(hash, order.id))) return paidAnswer(now)
         return { success: false, error: confirmMessages.notAwaiting }
       },
     }),
