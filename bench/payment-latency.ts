@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import { sql } from 'drizzle-orm'
 import { buildApp } from '../src/server/app'
 import { openDatabase } from '../src/server/db/client'
@@ -8,6 +7,7 @@ import { parseEnv } from '../src/server/env'
 import { createPaymentWatcher } from '../src/server/payments/payment-watcher'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { testAddresses } from '../tests/support/test-addresses'
+import { freePort } from '../tests/support/wait'
 
 // Time from POST /_sim/transfers (confirmed) to the order reading paid, with default settings
 // (EXPLORER_MAX_RPS 5, 3 s per-order interval), on a fresh embedded database (or DATABASE_URL).
@@ -16,12 +16,7 @@ import { testAddresses } from '../tests/support/test-addresses'
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 12)
 // The devchain runs in its own process, as TronGrid would: its request clock is not held up by
 // this process's database work, so the peak rate it reports is what the explorer would see.
-const devchainPort = await new Promise<number>((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const address = probe.address()
-    probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-  })
-})
+const devchainPort = await freePort()
 const devchainProcess = spawn(process.execPath, ['--import', 'tsx', 'tools/devchain/main.ts'], {
   env: { ...process.env, DEVCHAIN_PORT: String(devchainPort) },
   stdio: 'ignore',

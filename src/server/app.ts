@@ -15,6 +15,7 @@ import type { FulfilContext } from './delivery/fulfil-order'
 import type { Env } from './env'
 import { AppError } from './errors'
 import { packageRoot } from './lib/paths'
+import { createSignal, type Signal } from './lib/signal'
 import { ordersRpcs } from './orders/orders.routes'
 import { toleranceToMicros } from './payments/credit-order'
 import { paymentsRpcs } from './payments/payments.routes'
@@ -37,8 +38,8 @@ export interface AppServices {
   toleranceMicros: bigint
   /** Base of links in e-mails: PUBLIC_URL, or http://localhost:PORT. */
   fulfil: FulfilContext
-  /** Listeners told when an order becomes paid in this process (main.ts wakes the mail worker). */
-  paidListeners: Set<(orderId: string) => void>
+  /** An order became paid in this process (main.ts wakes the mail worker on it). */
+  orderPaid: Signal<string>
 }
 
 declare module 'fastify' {
@@ -84,7 +85,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }),
     toleranceMicros: toleranceToMicros(env.PAYMENT_TOLERANCE),
     fulfil: { publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` },
-    paidListeners: new Set(),
+    orderPaid: createSignal<string>(),
   }
   app.decorate('services', services)
 
@@ -129,9 +130,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...paymentsRpcs(database, services.tron, {
       toleranceMicros: services.toleranceMicros,
       fulfil: services.fulfil,
-      onPaid: (orderId) => {
-        for (const listener of services.paidListeners) listener(orderId)
-      },
+      onPaid: services.orderPaid.emit,
     }),
     ...adminRpcs(services),
   )

@@ -14,6 +14,13 @@ export const errorStatus = {
 export type ErrorCode = keyof typeof errorStatus
 
 export class AppError extends Error {
+  /** 429 with Retry-After (rounded up to whole seconds). */
+  static rateLimited(message: string, waitMs: number): AppError {
+    return new AppError('rate_limited', message, {
+      'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
+    })
+  }
+
   constructor(
     readonly code: ErrorCode,
     message: string,

@@ -26,15 +26,13 @@ async function main(): Promise<void> {
     from: env.MAIL_FROM,
     logger: app.log.child({ module: 'mail' }),
   })
-  app.services.paidListeners.add(() => mail.wake())
+  app.services.orderPaid.on(() => mail.wake())
   const watcher = createPaymentWatcher({
     db: database.db,
     client: app.services.tron,
     toleranceMicros: app.services.toleranceMicros,
     fulfil: app.services.fulfil,
-    onPaid: (orderId) => {
-      for (const listener of app.services.paidListeners) listener(orderId)
-    },
+    onPaid: app.services.orderPaid.emit,
     concurrency: Math.min(4, Math.max(1, Math.ceil(env.EXPLORER_MAX_RPS / 2))),
     logger: app.log.child({ module: 'payment-watcher' }),
   })

@@ -18,3 +18,8 @@ export function centsToDollars(cents: number): number {
 export function formatUsd(dollars: number): string {
   return `$${dollars.toFixed(2)}`
 }
+
+/** Micro-dollars (USDT base units) to the dollar number the wire carries. */
+export function microsToDollars(micros: bigint): number {
+  return Number(micros) / 1_000_000
+}

@@ -47,3 +47,11 @@ export function formatSun(sun: bigint): string {
   if (fraction.length < 2) fraction = fraction.padEnd(2, '0')
   return `${whole}.${fraction}`
 }
+
+/**
+ * What an order has received, in micro-dollars: USDT counts 1:1 (6 decimals), TRX at the rate
+ * locked into the order (decision 004); TRX counts nothing for an order placed without a rate.
+ */
+export function receivedUsdMicros(usdtUnits: bigint, trxSun: bigint, rateE8: bigint | null): bigint {
+  return usdtUnits + (rateE8 === null ? 0n : sunToUsdMicros(trxSun, rateE8))
+}

@@ -8,7 +8,7 @@ import type {
 } from '../../shared/admin'
 import { centsToDollars } from '../../shared/money'
 import { isValidTronAddress } from '../../shared/tron-address'
-import { formatSun, sunToUsdMicros } from '../../shared/trx'
+import { formatSun, receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { mailOutbox, orders, payments } from '../db/schema'
 import { type FulfilContext, fulfilOrder } from '../delivery/fulfil-order'
@@ -22,9 +22,8 @@ const USD_MICROS_PER_CENT = 10_000n
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function toAdminOrder(row: OrderRow): AdminOrder {
-  // USDT counts 1:1, TRX at the rate locked into the order (decision 004); both in micro-dollars.
-  const trxMicros = row.trxRateE8 !== null ? sunToUsdMicros(row.trxReceivedSun, row.trxRateE8) : 0n
-  const receivedCents = Number((row.amountReceivedUnits + trxMicros) / USD_MICROS_PER_CENT)
+  const received = receivedUsdMicros(row.amountReceivedUnits, row.trxReceivedSun, row.trxRateE8)
+  const receivedCents = Number(received / USD_MICROS_PER_CENT)
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),

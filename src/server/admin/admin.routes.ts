@@ -26,6 +26,7 @@ import type { FulfilContext } from '../delivery/fulfil-order'
 import type { Env } from '../env'
 import { AppError } from '../errors'
 import { addKeyStock, countKeyStock, parseKeyLines } from '../keys/key-stock'
+import type { Signal } from '../lib/signal'
 import { defineRpc, describeZodError } from '../rpc'
 import { addWalletAddresses, listWalletAddresses, removeWalletAddresses } from '../wallets/wallets.repo'
 import {
@@ -61,14 +62,14 @@ export interface AdminDeps {
   content: ContentService
   /** Delivery when the admin marks an order paid. */
   fulfil: FulfilContext
-  paidListeners: Set<(orderId: string) => void>
+  orderPaid: Signal<string>
 }
 
 const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
 const LOW_FREE_SHARE = 0.2
 
 /** The admin panel's calls; every one but login is `admin: true` and passes the admin guard first. */
-export function adminRpcs({ database, env, catalog, content, fulfil, paidListeners }: AdminDeps) {
+export function adminRpcs({ database, env, catalog, content, fulfil, orderPaid }: AdminDeps) {
   const { db } = database
   return [
     defineRpc({
@@ -83,7 +84,7 @@ export function adminRpcs({ database, env, catalog, content, fulfil, paidListene
             { ip: request.ip, username: input.p_username.slice(0, 100) },
             'admin login locked out',
           )
-          throw new AppError('rate_limited', adminMessages.tooManyAttempts, { 'retry-after': '900' })
+          throw AppError.rateLimited(adminMessages.tooManyAttempts, 15 * 60_000)
         }
         const user = await verifyLogin(db, input.p_username, input.p_password)
         if (!user) {
@@ -145,7 +146,7 @@ export function adminRpcs({ database, env, catalog, content, fulfil, paidListene
       handler: async (input) => {
         const result = await updateOrderStatus(db, input.p_order_id, input.p_status, fulfil)
         if (!result) return { success: false, error: `Order ${input.p_order_id} not found` }
-        if (result.delivered) for (const listener of paidListeners) listener(input.p_order_id)
+        if (result.delivered) orderPaid.emit(input.p_order_id)
         return { success: true }
       },
     }),
@@ -311,7 +312,7 @@ export function adminRpcs({ database, env, catalog, content, fulfil, paidListene
         // A stolen session must not become a way to guess the password: same limit as login.
         const key = `credentials|${session.userId}`
         if (!(await takeAttempt(db, key))) {
-          throw new AppError('rate_limited', adminMessages.tooManyAttempts, { 'retry-after': '900' })
+          throw AppError.rateLimited(adminMessages.tooManyAttempts, 15 * 60_000)
         }
         const [user] = await db.select().from(adminUsers).where(eq(adminUsers.id, session.userId))
         if (!user || !(await verifyPassword(input.p_current_password, user.passwordHash))) {

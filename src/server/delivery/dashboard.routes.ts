@@ -1,16 +1,19 @@
-import { eq, inArray } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import {
   ACCESS_TOKEN,
   dashboardMessages,
   explorerTxUrl,
   fetchDashboardInputSchema,
 } from '../../shared/dashboard'
-import { sunToUsdMicros } from '../../shared/trx'
+import { microsToDollars } from '../../shared/money'
+import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
-import { licenseKeys, orders, products } from '../db/schema'
+import { orders } from '../db/schema'
 import { AppError } from '../errors'
+import { keysOfOrder } from '../keys/key-stock'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { defineRpc } from '../rpc'
+import { itemDownloadUrls } from './fulfil-order'
 
 export function dashboardRpcs(database: Database) {
   const { db } = database
@@ -24,9 +27,7 @@ export function dashboardRpcs(database: Database) {
       handler: async (input, { request }) => {
         const wait = failures.check(request.ip)
         if (wait > 0) {
-          throw new AppError('rate_limited', dashboardMessages.tooMany, {
-            'retry-after': String(Math.ceil(wait / 1000)),
-          })
+          throw AppError.rateLimited(dashboardMessages.tooMany, wait)
         }
         const token = input.p_access_token
         const [order] = ACCESS_TOKEN.test(token)
@@ -37,23 +38,9 @@ export function dashboardRpcs(database: Database) {
           // The same answer for a malformed and an unknown token: it says nothing about any order.
           return { success: false, error: dashboardMessages.notFound }
         }
-        const keys = await db
-          .select({ productId: licenseKeys.productId, key: licenseKeys.key })
-          .from(licenseKeys)
-          .where(eq(licenseKeys.orderId, order.id))
-          .orderBy(licenseKeys.id)
-        const ids = order.items.map((item) => item.product.id)
-        const current = new Map(
-          (
-            await db
-              .select({ id: products.id, downloadUrl: products.downloadUrl })
-              .from(products)
-              .where(inArray(products.id, ids))
-          ).map((p) => [p.id, p.downloadUrl]),
-        )
-        const received =
-          order.amountReceivedUnits +
-          (order.trxRateE8 === null ? 0n : sunToUsdMicros(order.trxReceivedSun, order.trxRateE8))
+        const keys = await keysOfOrder(db, order.id)
+        const downloads = await itemDownloadUrls(db, order.items)
+        const received = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
         return {
           success: true,
           order: {
@@ -63,11 +50,11 @@ export function dashboardRpcs(database: Database) {
             status: order.status,
             email: order.email,
             total: order.totalCents / 100,
-            amount_received: Number(received) / 1_000_000,
+            amount_received: microsToDollars(received),
             tx_hash: order.txHash,
             tx_url: order.txHash ? explorerTxUrl(order.txHash) : null,
             late: order.late,
-            items: order.items.map((item) => {
+            items: order.items.map((item, index) => {
               const pid = item.product.id
               return {
                 product_id: pid,
@@ -75,7 +62,7 @@ export function dashboardRpcs(database: Database) {
                 image: item.product.image ?? null,
                 quantity: item.quantity,
                 price: item.product.price,
-                download_url: item.product.download_url ?? current.get(pid) ?? null,
+                download_url: downloads[index] ?? null,
                 keys: keys.filter((k) => k.productId === pid).map((k) => k.key),
               }
             }),

@@ -12,6 +12,7 @@ import {
 } from '../../../tests/support/payment-fixture'
 import { rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
+import { waitFor } from '../../../tests/support/wait'
 import { dashboardMessages } from '../../shared/dashboard'
 import { addKeyStock } from '../keys/key-stock'
 import { creditTransfers } from '../payments/credit-order'
@@ -53,14 +54,6 @@ async function startSmtp(refuse = 0) {
     url: `smtp://127.0.0.1:${port}`,
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
-
-async function waitFor(what: string, fn: () => Promise<boolean> | boolean, timeoutMs = 10_000) {
-  const until = Date.now() + timeoutMs
-  while (!(await fn())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
   }
 }
 

@@ -3,7 +3,8 @@ import { eq, inArray, sql } from 'drizzle-orm'
 import { mergeSiteContent } from '../../shared/site-content'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
-import { licenseKeys, mailOutbox, orders, products } from '../db/schema'
+import { licenseKeys, mailOutbox, type OrderItemSnapshot, orders, products } from '../db/schema'
+import { keysOfOrder } from '../keys/key-stock'
 import { renderOrderEmail } from './order-email'
 
 // Hands out what a paid order bought: licence keys from stock (or generated) and the e-mail in the
@@ -60,32 +61,33 @@ async function generateKeys(tx: Db, productId: number, orderId: string, count: n
   return keys
 }
 
+/** Each item's download link: the one in the order's snapshot, else the product's current one. */
+export async function itemDownloadUrls(
+  db: Db,
+  items: readonly OrderItemSnapshot[],
+): Promise<(string | null)[]> {
+  const ids = items.map((item) => item.product.id)
+  const rows =
+    ids.length === 0
+      ? []
+      : await db
+          .select({ id: products.id, downloadUrl: products.downloadUrl })
+          .from(products)
+          .where(inArray(products.id, ids))
+  const current = new Map(rows.map((p) => [p.id, p.downloadUrl]))
+  return items.map((item) => item.product.download_url ?? current.get(item.product.id) ?? null)
+}
+
 export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): Promise<void> {
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId))
   if (!order) throw new Error(`fulfilOrder: no order ${orderId}`)
   // Keys are handed out once: a second call (say, an order set back to pending and paid again by
   // the admin) keeps the keys it has.
-  const existing = await tx
-    .select({ productId: licenseKeys.productId, key: licenseKeys.key })
-    .from(licenseKeys)
-    .where(eq(licenseKeys.orderId, orderId))
-    .orderBy(licenseKeys.id)
+  const existing = await keysOfOrder(tx, orderId)
 
-  const current = new Map(
-    (
-      await tx
-        .select({ id: products.id, downloadUrl: products.downloadUrl })
-        .from(products)
-        .where(
-          inArray(
-            products.id,
-            order.items.map((item) => item.product.id),
-          ),
-        )
-    ).map((p) => [p.id, p.downloadUrl]),
-  )
+  const downloads = await itemDownloadUrls(tx, order.items)
   const items = []
-  for (const item of order.items) {
+  for (const [index, item] of order.items.entries()) {
     const productId = item.product.id
     const mine = existing.filter((k) => k.productId === productId).map((k) => k.key)
     const needed = item.quantity - mine.length
@@ -98,7 +100,7 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
       name: item.product.name,
       quantity: item.quantity,
       keys: mine.slice(0, item.quantity),
-      downloadUrl: item.product.download_url ?? current.get(productId) ?? null,
+      downloadUrl: downloads[index] ?? null,
     })
   }
 

@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm'
 import nodemailer from 'nodemailer'
 import type { Db } from '../db/client'
 import { mailOutbox } from '../db/schema'
+import { quietLogger, type WorkerLogger } from '../lib/logger'
 
 // The transactional outbox's sender. The confirming transaction writes the mail row; this worker
 // sends it after commit. A row is claimed by moving its next_attempt_at forward (FOR UPDATE SKIP
@@ -57,17 +58,11 @@ export function createFileTransport(dir: string): MailTransport {
   }
 }
 
-export interface MailWorkerLogger {
-  info(obj: object, msg: string): void
-  warn(obj: object, msg: string): void
-  error(obj: object, msg: string): void
-}
-
 export interface MailWorkerOptions {
   db: Db
   transport: MailTransport
   from: string
-  logger?: MailWorkerLogger
+  logger?: WorkerLogger
   /** How often to look for due mail when nobody wakes the worker. Default 5000. */
   pollMs?: number
   /** How long a claimed row stays claimed while it is being sent. Default 120 000. */
@@ -98,11 +93,9 @@ interface ClaimedMail {
   attempts: number
 }
 
-const quiet: MailWorkerLogger = { info() {}, warn() {}, error() {} }
-
 export function createMailWorker(opts: MailWorkerOptions): MailWorker {
   const { db, transport } = opts
-  const log = opts.logger ?? quiet
+  const log = opts.logger ?? quietLogger
   const pollMs = opts.pollMs ?? 5000
   const claimMs = opts.claimMs ?? 120_000
   const backoffBase = opts.backoffBaseMs ?? 10_000

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
-import { sunToUsdMicros } from '../../shared/trx'
+import { receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { orders, payments, walletAddresses } from '../db/schema'
 import { type FulfilContext, fulfilOrder } from '../delivery/fulfil-order'
@@ -150,8 +150,7 @@ export async function creditTransfers(
     }
     const usdtUnits = BigInt(sums.rows.find((r) => r.token === 'USDT')?.units ?? '0')
     const trxSun = BigInt(sums.rows.find((r) => r.token === 'TRX')?.units ?? '0')
-    const receivedMicros =
-      usdtUnits + (order.trxRateE8 === null ? 0n : sunToUsdMicros(trxSun, order.trxRateE8))
+    const receivedMicros = receivedUsdMicros(usdtUnits, trxSun, order.trxRateE8)
     const dueMicros = BigInt(order.totalCents) * MICROS_PER_CENT
 
     if (receivedMicros + opts.toleranceMicros < dueMicros) {

@@ -8,22 +8,13 @@ import {
 } from '../../../tests/support/payment-fixture'
 import { rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
+import { waitFor } from '../../../tests/support/wait'
 import type { FaultMode } from '../../../tools/devchain/devchain'
 import { confirmMessages } from '../../shared/order-status'
 import { createPaymentWatcher } from './payment-watcher'
 import { createTronClient } from './tron-client'
 
 const COUNTERFEIT = testAddresses(1, 'counterfeit usdt')[0] as string
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 10_000) {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const value = await fn()
-    if (value) return value
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 describe.each(engines)('payment watcher on %s (devchain over HTTP)', (engine) => {
   let f: PaymentFixture

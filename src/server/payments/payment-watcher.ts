@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
 import type { FulfilContext } from '../delivery/fulfil-order'
+import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { type CreditOutcome, creditTransfers, expireUnpaidOrder, type SeenTransfer } from './credit-order'
 import type { TronClient, TronError } from './tron-client'
 
@@ -9,12 +10,6 @@ import type { TronClient, TronError } from './tron-client'
 // window has ended are polled less often until their grace period is over, and an order whose grace
 // has passed gets one last look before it is cancelled. Work is claimed through the database
 // (FOR UPDATE SKIP LOCKED), so several processes share it without polling one address twice.
-
-export interface WatcherLogger {
-  info(obj: object, msg: string): void
-  warn(obj: object, msg: string): void
-  error(obj: object, msg: string): void
-}
 
 export interface PaymentWatcherOptions {
   db: Db
@@ -32,7 +27,7 @@ export interface PaymentWatcherOptions {
   /** First pause after an explorer failure; doubles up to maxBackoffMs. Default 1000. */
   backoffBaseMs?: number
   maxBackoffMs?: number
-  logger?: WatcherLogger
+  logger?: WorkerLogger
   /** Called after each order is paid (tests, the mail worker's wake-up). */
   onPaid?: (orderId: string) => void
 }
@@ -67,8 +62,6 @@ export interface PaymentWatcher {
   /** Polls one order now, whatever its schedule. */
   pollOrder(order: ClaimedOrder): Promise<PollResult>
 }
-
-const quietLogger: WatcherLogger = { info() {}, warn() {}, error() {} }
 
 export function createPaymentWatcher(opts: PaymentWatcherOptions): PaymentWatcher {
   const { db, client } = opts

@@ -1,11 +1,11 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm'
-import { formatUsd } from '../../shared/money'
+import { formatUsd, microsToDollars } from '../../shared/money'
 import {
   confirmMessages,
   confirmTransactionInputSchema,
   orderStatusInputSchema,
 } from '../../shared/order-status'
-import { sunToUsdMicros } from '../../shared/trx'
+import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { orders, payments } from '../db/schema'
 import type { FulfilContext } from '../delivery/fulfil-order'
@@ -17,15 +17,10 @@ import type { TronClient } from './tron-client'
 
 const WATCH_MS = 20_000
 
-function microsToDollars(micros: bigint): number {
-  return Number(micros) / 1_000_000
-}
-
 type OrderRow = typeof orders.$inferSelect
 
 function receivedMicros(order: OrderRow): bigint {
-  const trx = order.trxRateE8 === null ? 0n : sunToUsdMicros(order.trxReceivedSun, order.trxRateE8)
-  return order.amountReceivedUnits + trx
+  return receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
 }
 
 export interface PaymentsRpcOptions {
@@ -80,9 +75,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
       handler: async (input, { request }) => {
         const wait = confirmLimiter.hit(request.ip)
         if (wait > 0) {
-          throw new AppError('rate_limited', confirmMessages.tooMany, {
-            'retry-after': String(Math.ceil(wait / 1000)),
-          })
+          throw AppError.rateLimited(confirmMessages.tooMany, wait)
         }
         const hash = input.p_transaction_hash.replace(/^0x/, '').toLowerCase()
         const [order] = await db.select().from(orders).where(eq(orders.id, input.p_order_id))

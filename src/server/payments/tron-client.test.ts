@@ -1,5 +1,5 @@
-import { createServer } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { freePort } from '../../../tests/support/wait'
 import { createDevchain, type Devchain, type TransferRequest } from '../../../tools/devchain/devchain'
 import { createTronClient, type TronClientOptions } from './tron-client'
 
@@ -499,15 +499,3 @@ describe('request budget', () => {
     expect(done).toHaveLength(7)
   })
 })
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}

@@ -1,27 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../../tests/support/payment-fixture'
 import { createTestDatabase, engines, type TestDatabase } from '../../../tests/support/test-db'
+import { freePort } from '../../../tests/support/wait'
 import { createDevchain, type Devchain } from '../../../tools/devchain/devchain'
 import { addWalletAddresses } from '../wallets/wallets.repo'
 
 // Two real server processes (src/server/main.ts) on one PostgreSQL database, watching one devchain.
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
-}
 
 interface Shop {
   url: string

@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { FileText, KeyRound, LogOut, Menu, Package, ShoppingBag, Wallet, X } from 'lucide-react'
+import { FileText, KeyRound, LogOut, Package, ShoppingBag, Wallet } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import { adminMessages } from '../../shared/admin'
 import { Logo } from '../components/layout/logo'
+import { MenuToggle } from '../components/layout/menu-toggle'
 import { adminAuthFlag } from '../features/admin/admin-auth-flag'
 import { adminApi, adminKeys } from '../features/admin/api/admin-api'
 import { useSiteContent } from '../lib/api/get-site-content'
@@ -101,16 +102,12 @@ export function AdminLayout() {
               <span className="hidden sm:inline">Logout</span>
               <span className="sr-only sm:hidden">Logout</span>
             </button>
-            <button
-              type="button"
-              className="rounded-lg p-2.5 text-fg hover:bg-white/5 lg:hidden"
-              aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-              aria-expanded={menuOpen}
-              aria-controls="admin-menu"
-              onClick={() => setMenuOpen((v) => !v)}
-            >
-              {menuOpen ? <X className="size-5" aria-hidden /> : <Menu className="size-5" aria-hidden />}
-            </button>
+            <MenuToggle
+              open={menuOpen}
+              controls="admin-menu"
+              onToggle={() => setMenuOpen((v) => !v)}
+              className="lg:hidden"
+            />
           </div>
         </div>
         {menuOpen && (

@@ -1,9 +1,10 @@
-import { Menu, ShoppingCart, X } from 'lucide-react'
+import { ShoppingCart } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Link, NavLink, useLocation } from 'react-router'
 import { useSiteContent } from '../../lib/api/get-site-content'
 import { useCartItems } from '../../lib/cart-store'
 import { Logo } from './logo'
+import { MenuToggle } from './menu-toggle'
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-lg px-3 py-2 text-sm font-medium transition hover:bg-white/5 hover:text-fg ${isActive ? 'text-fg' : 'text-muted'}`
@@ -54,16 +55,12 @@ export function Header() {
               </span>
             )}
           </Link>
-          <button
-            type="button"
-            className="rounded-lg p-2.5 text-fg hover:bg-white/5 md:hidden"
-            aria-label={menuOpen ? 'Close menu' : 'Open menu'}
-            aria-expanded={menuOpen}
-            aria-controls="mobile-menu"
-            onClick={() => setMenuOpen((v) => !v)}
-          >
-            {menuOpen ? <X className="size-5" aria-hidden /> : <Menu className="size-5" aria-hidden />}
-          </button>
+          <MenuToggle
+            open={menuOpen}
+            controls="mobile-menu"
+            onToggle={() => setMenuOpen((v) => !v)}
+            className="md:hidden"
+          />
         </div>
       </div>
       {menuOpen && (
