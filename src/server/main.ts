@@ -5,7 +5,7 @@ import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
-import { createPaymentWatcher } from './payments/payment-watcher'
+import { createChainScanner } from './payments/chain-scanner'
 
 async function main(): Promise<void> {
   const env = parseEnv()
@@ -27,14 +27,15 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'mail' }),
   })
   app.services.orderPaid.on(() => mail.wake())
-  const watcher = createPaymentWatcher({
+  const scanner = createChainScanner({
     db: database.db,
     client: app.services.tron,
-    toleranceMicros: app.services.toleranceMicros,
-    fulfil: app.services.fulfil,
+    rules: app.services.rules,
+    batchBlocks: env.SCAN_BATCH_BLOCKS,
+    intervalMs: env.SCAN_INTERVAL_MS,
+    startBlock: env.SCAN_START_BLOCK,
     onPaid: app.services.orderPaid.emit,
-    concurrency: Math.min(4, Math.max(1, Math.ceil(env.EXPLORER_MAX_RPS / 2))),
-    logger: app.log.child({ module: 'payment-watcher' }),
+    logger: app.log.child({ module: 'chain-scanner' }),
   })
 
   let stopping = false
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     app.log.info(`${signal} received, shutting down`)
-    await watcher.stop()
+    await scanner.stop()
     await mail.stop()
     await app.close()
     await database.close()
@@ -52,10 +53,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
 
   await app.listen({ port: env.PORT, host: env.HOST })
-  watcher.start()
+  scanner.start()
   mail.start()
   if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
-  app.log.info(`Payment watcher started: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
+  app.log.info(`Following the chain: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
   app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)
   const demoWallets = await countDemoWallets(database.db)
