@@ -18,6 +18,7 @@ import { createSignal, type Signal } from './lib/signal'
 import { ordersRpcs } from './orders/orders.routes'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
+import { reconcileRpcs } from './payments/reconcile.routes'
 import { createTronClient, type TronClient } from './payments/tron-client'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
@@ -137,6 +138,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...dashboardRpcs(database),
     ...paymentsRpcs(database, services.tron, { rules: services.rules, onPaid: services.orderPaid.emit }),
     ...adminRpcs(services),
+    ...reconcileRpcs(database, services.tron),
   )
   services.rpc.adminGuard = createAdminGuard(database.db, env)
   services.rpc.register(app)

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { ensureFirstAdmin } from './admin/admin-auth'
 import { buildApp } from './app'
@@ -35,6 +37,8 @@ async function main(): Promise<void> {
     intervalMs: env.SCAN_INTERVAL_MS,
     startBlock: env.SCAN_START_BLOCK,
     onPaid: app.services.orderPaid.emit,
+    // Says which host and process leads, for the operator and for failover tests.
+    instanceId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     logger: app.log.child({ module: 'chain-scanner' }),
   })
 

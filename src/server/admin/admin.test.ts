@@ -241,7 +241,7 @@ describe.each(engines)('admin calls on %s', (engine) => {
     const bad = await rpc(t.app, 'secure_update_order_status', { p_order_id: id, p_status: 'lost' }, as())
     expect(bad.status).toBe(400)
 
-    // Marking a pending order paid by hand delivered it as the watcher would.
+    // Marking an unpaid order paid by hand delivered it as a payment from the chain would.
     const [delivered] = await t.database.db.select().from(orders).where(eq(orders.id, id))
     expect(delivered!.accessToken).toMatch(/^[A-Za-z0-9_-]{32}$/)
     const handedOut = await t.database.db.select().from(licenseKeys).where(eq(licenseKeys.orderId, id))
@@ -449,7 +449,7 @@ describe.each(engines)('admin calls on %s', (engine) => {
       const orderId = await insertOrder(t, 500 + fresh.indexOf(a), 'pending')
       await t.database.db
         .update(walletAddresses)
-        .set({ leasedOrderId: orderId, leaseUntil: new Date(Date.now() + 3_600_000) })
+        .set({ leasedOrderId: orderId })
         .where(eq(walletAddresses.address, a))
     }
     const list = await rpc(t.app, 'secure_fetch_wallet_addresses', {}, as())

@@ -25,8 +25,13 @@ export interface ChainScannerOptions {
   rules: PaymentRules
   /** Blocks asked for at once (the explorer allows 100). Default 20. */
   batchBlocks?: number
-  /** Pause between looks once caught up. Default 1000. */
+  /** Pause before looking again when no new block was solidified yet. Default 1000. */
   intervalMs?: number
+  /**
+   * The chain's block time. Once caught up, the next look starts one block time after the look
+   * that found the last block, so looks keep in step with the chain. Default 3000.
+   */
+  blockIntervalMs?: number
   /** First block on a database with no checkpoint; default the solidified head at that moment. */
   startBlock?: number
   /** How long leadership lasts without renewal; another process takes over after it. Default 10 000. */
@@ -102,6 +107,7 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
   const instanceId = opts.instanceId ?? randomUUID()
   const batch = Math.min(100, Math.max(1, opts.batchBlocks ?? 20))
   const intervalMs = opts.intervalMs ?? 1000
+  const blockIntervalMs = opts.blockIntervalMs ?? 3000
   const leaseMs = opts.leaseMs ?? 10_000
   const fetchBudgetMs = opts.fetchBudgetMs ?? Math.floor(leaseMs / 3)
   const backoffBase = opts.backoffBaseMs ?? 1000
@@ -332,6 +338,7 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
   async function run(): Promise<void> {
     while (running) {
       let pause = intervalMs
+      const began = Date.now()
       try {
         const result = await runOnce()
         if (result.error) {
@@ -345,6 +352,7 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
         } else {
           failures = 0
           if (result.more) pause = 0
+          else if (result.blocks > 0) pause = Math.max(0, blockIntervalMs - (Date.now() - began))
         }
       } catch (error) {
         // A database hiccup must not kill the follower; it tries again after a pause.

@@ -32,16 +32,17 @@ export async function settleOrder(
 ): Promise<SettleOutcome> {
   const order = await lockOrder(tx, orderId)
   if (!order) return { kind: 'unknown_order' }
+  const totals = await creditedTotals(tx, orderId)
+  const recordedOk = totals.usdtUnits === order.amountReceivedUnits && totals.trxSun === order.trxReceivedSun
   if (order.status === 'paid' || order.status === 'completed') {
+    // A transfer the admin assigned to a paid order still shows in what it received.
+    if (!recordedOk) await setOrderReceived(tx, orderId, totals.usdtUnits, totals.trxSun)
     return { kind: 'already_paid', accessToken: order.accessToken }
   }
-  const totals = await creditedTotals(tx, orderId)
   const receivedMicros = receivedUsdMicros(totals.usdtUnits, totals.trxSun, order.trxRateE8)
   const dueMicros = BigInt(order.totalCents) * MICROS_PER_CENT
   if (!opts.manual && receivedMicros + acceptedShortfallMicros(dueMicros, rules) < dueMicros) {
-    if (totals.usdtUnits !== order.amountReceivedUnits || totals.trxSun !== order.trxReceivedSun) {
-      await setOrderReceived(tx, orderId, totals.usdtUnits, totals.trxSun)
-    }
+    if (!recordedOk) await setOrderReceived(tx, orderId, totals.usdtUnits, totals.trxSun)
     return { kind: 'open', receivedMicros, dueMicros }
   }
 

@@ -92,6 +92,8 @@ export interface TransactionDetails {
 export interface ListOptions {
   /** Block-time lower bound (ms, inclusive). Poll with last seen time minus a safety margin. */
   minTimestamp?: number
+  /** Block-time upper bound (ms, inclusive). */
+  maxTimestamp?: number
   /** Default true: only confirmed transactions. */
   onlyConfirmed?: boolean
   /** Page size, 1–200. Default 200 (fewest requests). */
@@ -441,6 +443,8 @@ export function createTronClient(options: TronClientOptions): TronClient {
     }
     if (opts.minTimestamp !== undefined)
       query.min_timestamp = String(Math.max(0, Math.floor(opts.minTimestamp)))
+    if (opts.maxTimestamp !== undefined)
+      query.max_timestamp = String(Math.max(0, Math.floor(opts.maxTimestamp)))
     return query
   }
 
