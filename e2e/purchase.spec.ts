@@ -20,7 +20,7 @@ async function checkoutFirstProduct(page: Page, email: string) {
 async function pay(page: Page, body: Record<string, unknown>) {
   const response = await page.request.post(`${devchainUrl}/_sim/transfers`, { data: body })
   expect(response.ok()).toBe(true)
-  return (await response.json()) as { transaction_id: string }
+  return (await response.json()) as { transaction_id: string; block_number: number }
 }
 
 test.describe('paying through the devchain', () => {
@@ -62,7 +62,14 @@ test.describe('paying through the devchain', () => {
     page,
   }) => {
     const { address, amount } = await checkoutFirstProduct(page, 'hash-buyer@example.com')
-    const sent = await pay(page, { to: address, amount, confirmed: false })
+    const sent = await pay(page, { to: address, amount })
+    // In a block, but not solidified yet (the devchain solidifies six blocks later).
+    await expect
+      .poll(async () => (await (await page.request.get(`${devchainUrl}/_sim/state`)).json()).head_block, {
+        timeout: 5_000,
+        intervals: [50],
+      })
+      .toBeGreaterThanOrEqual(sent.block_number)
     await page.getByText('Already paid? Enter your transaction hash').click()
     const field = page.getByLabel('Transaction hash')
     await field.fill('not a hash')
@@ -72,11 +79,16 @@ test.describe('paying through the devchain', () => {
     await page.getByRole('button', { name: 'Verify' }).click()
     await expect(page.getByText('This transaction is not confirmed yet.', { exact: false })).toBeVisible()
 
-    const confirmed = await page.request.post(`${devchainUrl}/_sim/confirm`, {
-      data: { transaction_id: sent.transaction_id },
-    })
-    expect(confirmed.ok()).toBe(true)
-    await page.getByRole('button', { name: 'Verify' }).click()
+    // Once solidified, the hash (or the chain follower, whichever comes first) pays the order.
+    await expect
+      .poll(async () => (await (await page.request.get(`${devchainUrl}/_sim/state`)).json()).solid_block, {
+        timeout: 10_000,
+        intervals: [100],
+      })
+      .toBeGreaterThanOrEqual(sent.block_number)
+    if (await page.getByRole('button', { name: 'Verify' }).isVisible()) {
+      await page.getByRole('button', { name: 'Verify' }).click()
+    }
     await expect(page.getByRole('dialog', { name: 'Payment Successful' })).toBeVisible({ timeout: 15_000 })
   })
 })

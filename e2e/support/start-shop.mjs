@@ -12,12 +12,15 @@ mkdirSync(dataDir, { recursive: true })
 
 await startShopWithDevchain({
   devchainPort,
+  // Fast blocks so a browser test waits seconds, not a minute, for a payment to be solidified.
+  devchainEnv: { DEVCHAIN_BLOCK_MS: '500', DEVCHAIN_SOLIDIFY_LAG: '6' },
   shopEnv: {
     PORT: port,
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
+    SCAN_INTERVAL_MS: '200',
     DATABASE_URL: '',
     ...(process.env.PRICE_SOURCE ? { PRICE_SOURCE: process.env.PRICE_SOURCE } : {}),
     ...(process.env.PRICE_API_URL ? { PRICE_API_URL: process.env.PRICE_API_URL } : {}),
