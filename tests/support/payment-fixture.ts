@@ -143,6 +143,10 @@ export async function createPaymentFixture(engine: Engine, opts: FixtureOptions 
     lag,
     products,
     async placeOrder(o = {}) {
+      if (o.productId && !listed.some((p) => p.id === o.productId)) {
+        // A product the test added after the fixture was made.
+        listed.splice(0, listed.length, ...((await rpc(t.app, 'fetch_products')).body.products as typeof listed))
+      }
       const product = o.productId
         ? (listed.find((p) => p.id === o.productId) as { id: number; price: number })
         : (products[0] as { id: number; price: number })

@@ -15,6 +15,7 @@ import {
   walletAddresses,
 } from '../db/schema'
 import { seedOnce } from '../db/seed'
+import { addWalletAddresses } from '../wallets/wallets.repo'
 import { ensureFirstAdmin, SESSION_COOKIE } from './admin-auth'
 
 const PASSWORD = 'first-admin-password'
@@ -232,6 +233,8 @@ describe.each(engines)('admin calls on %s', (engine) => {
 
   it('orders: any status to any other, bulk delete, detail with payments, keys and mail, resend', async () => {
     const id = await insertOrder(t, 100, 'completed')
+    // Back to pending takes the order's own address, which must be in the pool and free.
+    await addWalletAddresses(t.database.db, [address(200)])
     for (const status of ['pending', 'cancelled', 'paid', 'completed'] as const) {
       const res = await rpc(t.app, 'secure_update_order_status', { p_order_id: id, p_status: status }, as())
       expect(res.body).toEqual({ success: true })

@@ -43,7 +43,8 @@ describe.each(engines)('paths to paid on %s', (engine) => {
   it("the buyer's hash pays before the follower reaches the block, and the follower adds nothing", async () => {
     const o = await f.placeOrder()
     const sent = await f.send({ to: o.address, amount: o.total.toFixed(2) })
-    // Not solidified yet.
+    // In a block, not solidified yet.
+    f.chain.mine(1)
     expect((await confirm(o.id, sent.txId)).body).toEqual({ success: false, error: confirmMessages.notConfirmed })
     f.chain.mine(f.lag + 1)
     const answer = (await confirm(o.id, sent.txId)).body

@@ -54,6 +54,7 @@ describe.each(engines)('TRX payments at the locked rate on %s (devchain over HTT
     const elsewhere = await f.send({ to: other, amount: o.trxAmount as string, token: 'TRX' })
     f.chain.mine(f.lag + 1)
     const unconfirmed = await f.send({ to: o.address, amount: o.trxAmount as string, token: 'TRX' })
+    f.chain.mine(1)
     const confirm = (hash: string) =>
       rpc(f.t.app, 'secure_confirm_transaction', { p_order_id: o.id, p_transaction_hash: hash })
     expect((await confirm(elsewhere.txId)).body).toEqual({ success: false, error: confirmMessages.notForOrder })
