@@ -3,7 +3,12 @@ import { seedOnce } from '../../src/server/db/seed'
 import { createPaymentWatcher, type PaymentWatcher } from '../../src/server/payments/payment-watcher'
 import { createTronClient } from '../../src/server/payments/tron-client'
 import { addWalletAddresses } from '../../src/server/wallets/wallets.repo'
-import { createDevchain, type Devchain } from '../../tools/devchain/devchain'
+import {
+  createDevchain,
+  type Devchain,
+  type TransferRequest,
+  type TransferResult,
+} from '../../tools/devchain/devchain'
 import { testAddresses } from './test-addresses'
 import { createTestApp, rpc, type TestApp } from './test-app'
 import { createTestDatabase, type Engine } from './test-db'
@@ -20,7 +25,10 @@ export interface PlacedOrder {
 
 export interface PaymentFixture {
   t: TestApp
+  /** autoMine off; chain.transfer here also mines until the transfer is solidified (confirmed). */
   chain: Devchain
+  /** A transfer mined into the head but not solidified yet. */
+  sendUnconfirmed(request: TransferRequest): TransferResult
   /** A watcher polling every due order on drain(); fast back-off for fault tests. */
   watcher: PaymentWatcher
   /** Products that cost money, cheapest first. */
@@ -37,7 +45,15 @@ export async function createPaymentFixture(
   engine: Engine,
   env: Record<string, string> = {},
 ): Promise<PaymentFixture> {
-  const chain = await createDevchain({ priceUsd: '0.25' })
+  const devchain = await createDevchain({ priceUsd: '0.25', autoMine: false })
+  const chain: Devchain = {
+    ...devchain,
+    transfer(request) {
+      const sent = devchain.transfer(request)
+      devchain.solidify()
+      return sent
+    },
+  }
   const database = await createTestDatabase(engine, { poolSize: 10 })
   await seedOnce(database.db)
   await database.db.execute(sql`delete from wallet_addresses`)
@@ -85,6 +101,11 @@ export async function createPaymentFixture(
   return {
     t,
     chain,
+    sendUnconfirmed(request) {
+      const sent = devchain.transfer(request)
+      devchain.mine(1)
+      return sent
+    },
     watcher,
     products,
     async placeOrder(quantity = 1, productIndex = 0) {

@@ -3,7 +3,7 @@ import { freePort } from '../../../tests/support/wait'
 import { createDevchain, type Devchain, type TransferRequest } from '../../../tools/devchain/devchain'
 import { createTronClient, type TronClientOptions } from './tron-client'
 
-// tron-api.md §6 test vectors: index 0 is the shop's wallet, index 1 the buyer paying it.
+// Test mnemonic vectors: index 0 is the shop's wallet, index 1 the buyer paying it.
 const SHOP_WALLET = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH'
 const BUYER = 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK'
 const OTHER = 'TYJPRrdB5APNeRs4R7fYZSwW3TcrTKw2gx'
@@ -13,7 +13,7 @@ const FAKE_USDT = 'TRhVWK5XEDkQBDevcdCWW7RW51aRncty4W'
 let chain: Devchain
 
 beforeAll(async () => {
-  chain = await createDevchain({ port: 0 })
+  chain = await createDevchain({ port: 0, autoMine: false })
 })
 
 afterAll(async () => {
@@ -34,8 +34,12 @@ function client(overrides: Partial<TronClientOptions> = {}) {
   })
 }
 
-function send(request: TransferRequest) {
-  return chain.transfer(request)
+/** Submits a transfer and mines its block; solid (default) also mines until it is solidified. */
+function send(request: TransferRequest, solid = true) {
+  const sent = chain.transfer(request)
+  if (solid) chain.solidify()
+  else chain.mine(1)
+  return sent
 }
 
 function expectSuccess<T extends { status: string }>(
@@ -51,8 +55,8 @@ function expectSuccess<T extends { status: string }>(
 
 describe('listTrc20Incoming', () => {
   it('follows fingerprint pages and returns values as bigint', async () => {
-    const base = Date.now() - 60_000
-    for (let i = 1; i <= 5; i++) send({ to: SHOP_WALLET, amount: `${i}.5`, block_timestamp: base + i * 3000 })
+    let last = send({ to: SHOP_WALLET, amount: '1.5' })
+    for (let i = 2; i <= 5; i++) last = send({ to: SHOP_WALLET, amount: `${i}.5` })
     const result = await client().listTrc20Incoming(SHOP_WALLET, { limit: 2 })
     expectSuccess(result)
     expect(result.complete).toBe(true)
@@ -71,7 +75,7 @@ describe('listTrc20Incoming', () => {
       to: SHOP_WALLET,
       type: 'Transfer',
       value: 5_500_000n,
-      blockTimestamp: base + 15_000,
+      blockTimestamp: last.block_timestamp,
     })
     expect(chain.stats().byPath['/v1/accounts/:address/transactions/trc20']).toBe(3)
   })
@@ -90,12 +94,11 @@ describe('listTrc20Incoming', () => {
       seen.push({ url: new URL(String(input)), key: new Headers(init?.headers).get('TRON-PRO-API-KEY') })
       return fetch(input, init)
     }
-    const t0 = Date.now() - 30_000
-    send({ to: SHOP_WALLET, amount: '1', block_timestamp: t0 - 10_000 })
-    const wanted = send({ to: SHOP_WALLET, amount: '2', block_timestamp: t0 + 1000 })
-    send({ to: SHOP_WALLET, amount: '3', confirmed: false })
+    const t0 = send({ to: SHOP_WALLET, amount: '1' }).block_timestamp + 1
+    const wanted = send({ to: SHOP_WALLET, amount: '2' })
     send({ to: OTHER, from: SHOP_WALLET, amount: '4' })
     send({ to: SHOP_WALLET, amount: '5', contract: FAKE_USDT })
+    send({ to: SHOP_WALLET, amount: '3' }, false)
 
     const tron = client({ apiKey: 'test-key', fetch: spy })
     const result = await tron.listTrc20Incoming(SHOP_WALLET, { minTimestamp: t0 })
@@ -133,8 +136,12 @@ describe('listTrc20Incoming', () => {
   })
 
   it('passes Approval rows and same-transaction transfers through for the matcher', async () => {
-    const tx = send({ to: SHOP_WALLET, amount: '5' })
-    send({ to: SHOP_WALLET, amount: '7', txid: tx.transaction_id })
+    send({
+      logs: [
+        { to: SHOP_WALLET, amount: '5' },
+        { to: SHOP_WALLET, amount: '7' },
+      ],
+    })
     send({ to: SHOP_WALLET, amount: '9', type: 'Approval' })
     const result = await client().listTrc20Incoming(SHOP_WALLET)
     expectSuccess(result)
@@ -258,7 +265,7 @@ describe('listTrxIncoming', () => {
 })
 
 describe('getTransactionInfo / getTransaction', () => {
-  it('decodes the USDT Transfer log of the worked example', async () => {
+  it('decodes the USDT Transfer log of a 12.5 USDT payment', async () => {
     const sent = send({ to: SHOP_WALLET, from: BUYER, amount: '12.5' })
     const info = await client().getTransactionInfo(sent.transaction_id)
     expectSuccess(info)
@@ -278,8 +285,12 @@ describe('getTransactionInfo / getTransaction', () => {
 
   it('reports the counterfeit contract of a forged transfer, and every log of one transaction', async () => {
     const fake = send({ to: SHOP_WALLET, amount: '100', contract: FAKE_USDT })
-    const multi = send({ to: SHOP_WALLET, amount: '1' })
-    send({ to: OTHER, amount: '2', txid: multi.transaction_id })
+    const multi = send({
+      logs: [
+        { to: SHOP_WALLET, amount: '1', from: BUYER },
+        { to: OTHER, amount: '2', from: BUYER },
+      ],
+    })
     const tron = client()
     const fakeInfo = await tron.getTransactionInfo(fake.transaction_id)
     expectSuccess(fakeInfo)
@@ -295,7 +306,7 @@ describe('getTransactionInfo / getTransaction', () => {
   })
 
   it('does not report unconfirmed transactions as confirmed', async () => {
-    const sent = send({ to: SHOP_WALLET, amount: '1', confirmed: false })
+    const sent = send({ to: SHOP_WALLET, amount: '1' }, false)
     const tron = client()
     const solid = await tron.getTransactionInfo(sent.transaction_id)
     expectSuccess(solid)

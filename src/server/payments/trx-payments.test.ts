@@ -65,12 +65,7 @@ describe.each(engines)('TRX payments at the locked rate on %s (devchain over HTT
     const o = await f.placeOrder()
     const other = testAddresses(1, 'somebody else')[0] as string
     const elsewhere = f.chain.transfer({ to: other, amount: o.trxAmount as string, token: 'TRX' })
-    const unconfirmed = f.chain.transfer({
-      to: o.address,
-      amount: o.trxAmount as string,
-      token: 'TRX',
-      confirmed: false,
-    })
+    const unconfirmed = f.sendUnconfirmed({ to: o.address, amount: o.trxAmount as string, token: 'TRX' })
     const confirm = (hash: string) =>
       rpc(f.t.app, 'secure_confirm_transaction', { p_order_id: o.id, p_transaction_hash: hash })
     expect((await confirm(elsewhere.transaction_id)).body).toEqual({

@@ -68,7 +68,7 @@ describe.skipIf(!engines.includes('postgres'))('two server processes on one Post
   const shops: Shop[] = []
 
   beforeAll(async () => {
-    chain = await createDevchain()
+    chain = await createDevchain({ autoMine: false })
     database = await createTestDatabase('postgres')
     await addWalletAddresses(database.db, testAddresses(12, 'two processes'))
     shops.push(
@@ -111,6 +111,7 @@ describe.skipIf(!engines.includes('postgres'))('two server processes on one Post
       orders.push({ id: body.order_id as string, address: body.wallet_address as string })
     }
     for (const o of orders) chain.transfer({ to: o.address, amount: product.price.toFixed(2) })
+    chain.solidify()
 
     const until = Date.now() + 30_000
     for (;;) {
