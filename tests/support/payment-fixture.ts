@@ -45,7 +45,9 @@ export async function createPaymentFixture(
   engine: Engine,
   env: Record<string, string> = {},
 ): Promise<PaymentFixture> {
-  const devchain = await createDevchain({ priceUsd: '0.25', autoMine: false })
+  // Mined blocks are at least one interval apart: a 1 ms interval keeps the chain's clock on the wall
+  // clock however many blocks a test mines to solidify its transfers.
+  const devchain = await createDevchain({ priceUsd: '0.25', autoMine: false, blockIntervalMs: 1 })
   const chain: Devchain = {
     ...devchain,
     transfer(request) {

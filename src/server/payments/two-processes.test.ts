@@ -68,7 +68,7 @@ describe.skipIf(!engines.includes('postgres'))('two server processes on one Post
   const shops: Shop[] = []
 
   beforeAll(async () => {
-    chain = await createDevchain({ autoMine: false })
+    chain = await createDevchain({ autoMine: false, blockIntervalMs: 1 })
     database = await createTestDatabase('postgres')
     await addWalletAddresses(database.db, testAddresses(12, 'two processes'))
     shops.push(
