@@ -12,6 +12,9 @@ mkdirSync(dataDir, { recursive: true })
 
 await startShopWithDevchain({
   devchainPort,
+  // Blocks only when a test mines them, 1 ms apart: payments solidify at once and chain time stays on
+  // the wall clock.
+  devchainEnv: { DEVCHAIN_AUTO_MINE: 'false', DEVCHAIN_BLOCK_MS: '1' },
   shopEnv: {
     PORT: port,
     HOST: '127.0.0.1',
