@@ -12,8 +12,9 @@ mkdirSync(dataDir, { recursive: true })
 
 await startShopWithDevchain({
   devchainPort,
-  // Fast blocks so a browser test waits seconds, not a minute, for a payment to be solidified.
-  devchainEnv: { DEVCHAIN_BLOCK_MS: '500', DEVCHAIN_SOLIDIFY_LAG: '6' },
+  // Blocks only when a test mines them, 1 ms apart: payments solidify at once and chain time stays on
+  // the wall clock.
+  devchainEnv: { DEVCHAIN_AUTO_MINE: 'false', DEVCHAIN_BLOCK_MS: '1' },
   shopEnv: {
     PORT: port,
     HOST: '127.0.0.1',

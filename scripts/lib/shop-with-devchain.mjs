@@ -4,12 +4,12 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 
 /**
- * @param {{ devchainPort: string, shopEnv: Record<string, string>, devchainEnv?: Record<string, string> }} opts
- *   shopEnv is added to the shop's environment after TRON_API_URL and PRICE_API_URL, which default
- *   to the devchain; devchainEnv sets the devchain's block time and solidification lag.
+ * @param {{ devchainPort: string, devchainEnv?: Record<string, string>, shopEnv: Record<string, string> }} opts
+ *   devchainEnv is added to the devchain's environment (DEVCHAIN_BLOCK_MS, DEVCHAIN_AUTO_MINE…); shopEnv
+ *   to the shop's, after TRON_API_URL and PRICE_API_URL, which default to the devchain.
  * @returns {Promise<string>} the devchain's URL, once it answers.
  */
-export async function startShopWithDevchain({ devchainPort, shopEnv, devchainEnv = {} }) {
+export async function startShopWithDevchain({ devchainPort, devchainEnv = {}, shopEnv }) {
   const devchainUrl = `http://127.0.0.1:${devchainPort}`
   const children = []
   const start = (args, env) => {

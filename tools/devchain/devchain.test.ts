@@ -583,6 +583,10 @@ describe('blocks', () => {
     expect(block.block_header.raw_data.parentHash).toBe(previous.blockID)
     expect((await post('/_sim/mine', { blocks: 0 })).status).toBe(400)
     expect((await post('/_sim/mine', {})).json.head).toBe(before.head + 3)
+    // solidify() mines exactly until the last transfer's block is solidified, then nothing more.
+    chain.transfer({ to: BUYER_WALLET, amount: '1' })
+    expect(chain.solidify()).toEqual({ head: before.head + 4 + LAG, solid: before.head + 4 })
+    expect(chain.solidify()).toEqual({ head: before.head + 4 + LAG, solid: before.head + 4 })
   })
 
   it('prints blocks in the real shape, with no transactions key when empty', async () => {

@@ -353,7 +353,8 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
   }
 
   function solidify(): ChainHeights {
-    const target = chain.hasPending() ? chain.pendingBlock() : chain.headBlock()
+    const target = chain.lastTransferBlock()
+    if (target === null) return heights()
     const missing = target + chain.solidifyLag - chain.headBlock()
     return missing > 0 ? mine(missing) : heights()
   }

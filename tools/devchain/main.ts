@@ -24,6 +24,12 @@ function intEnv(name: string, fallback: number, min: number): number {
 const blockIntervalMs = intEnv('DEVCHAIN_BLOCK_MS', 3000, 1)
 const solidifyLag = intEnv('DEVCHAIN_SOLIDIFY_LAG', 19, 0)
 const noisePerBlock = intEnv('DEVCHAIN_NOISE', 0, 0)
+const rawAutoMine = process.env.DEVCHAIN_AUTO_MINE?.trim().toLowerCase() || 'true'
+if (!['true', 'false', '1', '0'].includes(rawAutoMine)) {
+  console.error(`DEVCHAIN_AUTO_MINE must be true or false, got ${JSON.stringify(rawAutoMine)}`)
+  process.exit(1)
+}
+const autoMine = rawAutoMine === 'true' || rawAutoMine === '1'
 
 const devchain = await createDevchain({
   port,
@@ -32,11 +38,12 @@ const devchain = await createDevchain({
   blockIntervalMs,
   solidifyLag,
   noisePerBlock,
+  autoMine,
 })
 
 console.log(`devchain listening on ${devchain.url} (USDT contract ${devchain.usdtContract})`)
 console.log(
-  `  a block every ${blockIntervalMs} ms, solidified ${solidifyLag} blocks behind the head, ` +
+  `  ${autoMine ? `a block every ${blockIntervalMs} ms` : 'blocks only when mined'}, solidified ${solidifyLag} blocks behind the head, ` +
     `${noisePerBlock} unrelated transfers per block`,
 )
 console.log(

@@ -303,6 +303,13 @@ export class SimChain {
     return this.headBlock() + 1
   }
 
+  /** The block of the latest submitted transfer (pending or mined), or null before any. */
+  lastTransferBlock(): number | null {
+    let last: number | null = null
+    for (const tx of this.txs.values()) last = Math.max(last ?? tx.blockNumber, tx.blockNumber)
+    return last
+  }
+
   /** True when transfers are waiting for the next block. */
   hasPending(): boolean {
     return this.pending.length > 0
