@@ -299,7 +299,7 @@ describe.each(engines)('admin calls on %s', (engine) => {
       { p_payment_id: stray.id, p_order_id: other },
       as(),
     )
-    expect(assign.body).toEqual({ success: true })
+    expect(assign.body).toEqual({ success: true, paid: false })
     const again = await rpc(
       t.app,
       'secure_assign_payment',

@@ -216,10 +216,10 @@ describe.each(engines)('chain follower on %s', (engine) => {
 describe.each(engines)('chain time decides expiry on %s', (engine) => {
   let f: PaymentFixture
   beforeAll(async () => {
-    // A window and a grace of 1.2 s each, and an address cool-down of 0.6 s, in a pool of one address.
+    // A window and a grace of 1.2 s each, and an address cool-down of 3 s, in a pool of one address.
     f = await createPaymentFixture(engine, {
       pool: 1,
-      env: { PAYMENT_WINDOW_MINUTES: '0.02', LATE_PAYMENT_GRACE_MINUTES: '0.02', ADDRESS_COOLDOWN_MINUTES: '0.01' },
+      env: { PAYMENT_WINDOW_MINUTES: '0.02', LATE_PAYMENT_GRACE_MINUTES: '0.02', ADDRESS_COOLDOWN_MINUTES: '0.05' },
     })
   })
   afterAll(() => f.close())
