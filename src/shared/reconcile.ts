@@ -15,7 +15,12 @@ export const reconcileInputSchema = z
     p_from: isoDate.optional(),
     p_to: isoDate.optional(),
     /** Also ask the explorer what this address received (two requests). */
-    p_chain_address: z.string().trim().max(64).refine(isValidTronAddress, 'must be a TRON address').optional(),
+    p_chain_address: z
+      .string()
+      .trim()
+      .max(64)
+      .refine(isValidTronAddress, 'must be a TRON address')
+      .optional(),
   })
   .strict()
 

@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm'
 import { seedOnce } from '../../src/server/db/seed'
-import { type ChainScanner, createChainScanner, type ScanResult } from '../../src/server/payments/chain-scanner'
+import {
+  type ChainScanner,
+  createChainScanner,
+  type ScanResult,
+} from '../../src/server/payments/chain-scanner'
 import { createTronClient, type TronClient } from '../../src/server/payments/tron-client'
 import { addWalletAddresses } from '../../src/server/wallets/wallets.repo'
 import { createDevchain, type Devchain, type TransferRequest } from '../../tools/devchain/devchain'
@@ -34,7 +38,12 @@ export interface PaymentFixture {
   lag: number
   /** Products that cost money, cheapest first. */
   products: { id: number; price: number }[]
-  placeOrder(opts?: { quantity?: number; productId?: number; email?: string; address?: string }): Promise<PlacedOrder>
+  placeOrder(opts?: {
+    quantity?: number
+    productId?: number
+    email?: string
+    address?: string
+  }): Promise<PlacedOrder>
   /** Puts a transfer into the next block (not solidified yet). */
   send(request: TransferRequest): Promise<SentTransfer>
   /** Makes `block` solidified and lets the follower read up to it. */
@@ -57,7 +66,10 @@ export interface FixtureOptions {
   solidifyLag?: number
 }
 
-export async function createPaymentFixture(engine: Engine, opts: FixtureOptions = {}): Promise<PaymentFixture> {
+export async function createPaymentFixture(
+  engine: Engine,
+  opts: FixtureOptions = {},
+): Promise<PaymentFixture> {
   const lag = opts.solidifyLag ?? 3
   const chain = await createDevchain({
     priceUsd: '0.25',
@@ -145,7 +157,11 @@ export async function createPaymentFixture(engine: Engine, opts: FixtureOptions 
     async placeOrder(o = {}) {
       if (o.productId && !listed.some((p) => p.id === o.productId)) {
         // A product the test added after the fixture was made.
-        listed.splice(0, listed.length, ...((await rpc(t.app, 'fetch_products')).body.products as typeof listed))
+        listed.splice(
+          0,
+          listed.length,
+          ...((await rpc(t.app, 'fetch_products')).body.products as typeof listed),
+        )
       }
       const product = o.productId
         ? (listed.find((p) => p.id === o.productId) as { id: number; price: number })

@@ -127,10 +127,7 @@ export async function updateOrderStatus(
     if (reopened === 'ok') return { kind: 'ok', delivered: false }
     return {
       kind: 'refused',
-      error:
-        reopened === 'in_use'
-          ? adminMessages.reopenAddressInUse
-          : adminMessages.reopenAddressRemoved,
+      error: reopened === 'in_use' ? adminMessages.reopenAddressInUse : adminMessages.reopenAddressRemoved,
     }
   })
 }

@@ -145,7 +145,8 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       admin: true,
       handler: async (input) => {
         const result = await updateOrderStatus(db, input.p_order_id, input.p_status, rules)
-        if (result.kind === 'not_found') return { success: false, error: `Order ${input.p_order_id} not found` }
+        if (result.kind === 'not_found')
+          return { success: false, error: `Order ${input.p_order_id} not found` }
         if (result.kind === 'refused') return { success: false, error: result.error }
         if (result.delivered) orderPaid.emit(input.p_order_id)
         return { success: true }

@@ -109,7 +109,9 @@ describe.each(engines)('delivery on %s', (engine) => {
     const product = f.products[2] as { id: number }
     const stock = Array.from({ length: 60 }, (_, i) => `BULK-${engine}-${i}`)
     await addKeyStock(f.t.database.db, product.id, stock)
-    const placed = await Promise.all(Array.from({ length: 100 }, () => f.placeOrder({ productId: product.id })))
+    const placed = await Promise.all(
+      Array.from({ length: 100 }, () => f.placeOrder({ productId: product.id })),
+    )
     // Settled at once through the one path to paid (as by the admin's hand): keys are drawn concurrently.
     const outcomes = await Promise.all(
       placed.map((o) =>

@@ -20,7 +20,12 @@ export async function findOrder(db: Db, orderId: string): Promise<OrderRow | und
 }
 
 /** What the ledger credits to the order, kept on the order for lists and the buyer's page. */
-export async function setOrderReceived(tx: Db, orderId: string, usdtUnits: bigint, trxSun: bigint): Promise<void> {
+export async function setOrderReceived(
+  tx: Db,
+  orderId: string,
+  usdtUnits: bigint,
+  trxSun: bigint,
+): Promise<void> {
   await tx
     .update(orders)
     .set({ amountReceivedUnits: usdtUnits, trxReceivedSun: trxSun, updatedAt: new Date() })

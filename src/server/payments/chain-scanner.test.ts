@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPaymentFixture, type PaymentFixture, testAddresses } from '../../../tests/support/payment-fixture'
+import {
+  createPaymentFixture,
+  type PaymentFixture,
+  testAddresses,
+} from '../../../tests/support/payment-fixture'
 import { rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
@@ -20,7 +24,8 @@ describe.each(engines)('chain follower on %s', (engine) => {
   })
   afterAll(() => f.close())
 
-  const status = async (id: string) => (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
+  const status = async (id: string) =>
+    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
   const ledgerOf = async (txId: string) =>
     f.rows(sql`select * from payments where tx_id = ${txId} order by source, event_index`)
 
@@ -40,7 +45,9 @@ describe.each(engines)('chain follower on %s', (engine) => {
     expect(address?.leased_order_id).toBeNull()
     expect(new Date(String(address?.cooldown_until)).getTime()).toBeGreaterThan(Date.now())
     // Reading the same blocks again (a restart from an older checkpoint) changes nothing.
-    await f.rows(sql`update scanner_state set checkpoint_block = checkpoint_block - 3, checkpoint_block_id = null`)
+    await f.rows(
+      sql`update scanner_state set checkpoint_block = checkpoint_block - 3, checkpoint_block_id = null`,
+    )
     await f.scanUntil(sent.block)
     expect(await ledgerOf(sent.txId)).toHaveLength(1)
     expect(await f.rows(sql`select * from mail_outbox where order_id = ${o.id}`)).toHaveLength(1)
@@ -53,7 +60,9 @@ describe.each(engines)('chain follower on %s', (engine) => {
     // Leased to nobody: any order would have taken another address first only by chance, so the
     // address is fresh and free; the transfer pays nothing.
     const sent = await f.pay({ to: spare as string, amount: '12.5' })
-    expect(await ledgerOf(sent.txId)).toMatchObject([{ status: 'unmatched', reason: 'no_order', order_id: null }])
+    expect(await ledgerOf(sent.txId)).toMatchObject([
+      { status: 'unmatched', reason: 'no_order', order_id: null },
+    ])
   })
 
   it('a transfer made before its order was placed does not pay it and is kept unmatched', async () => {
@@ -71,7 +80,9 @@ describe.each(engines)('chain follower on %s', (engine) => {
     const o = await f.placeOrder()
     expect((await rpc(f.t.app, 'secure_cancel_order', { p_order_id: o.id })).body.success).toBe(true)
     const sent = await f.pay({ to: o.address, amount: o.total.toFixed(2) })
-    expect(await ledgerOf(sent.txId)).toMatchObject([{ status: 'unmatched', reason: 'after_cancelled', order_id: o.id }])
+    expect(await ledgerOf(sent.txId)).toMatchObject([
+      { status: 'unmatched', reason: 'after_cancelled', order_id: o.id },
+    ])
     expect(await status(o.id)).toMatchObject({ status: 'cancelled' })
   })
 
@@ -82,7 +93,9 @@ describe.each(engines)('chain follower on %s', (engine) => {
     await f.settle(sent.block)
     // The cancel happened after the block time; the buyer paid while the order was open.
     const ledger = await ledgerOf(sent.txId)
-    if (Number(ledger[0]?.block_timestamp) <= new Date(String((await f.order(o.id)).cancelled_at)).getTime()) {
+    if (
+      Number(ledger[0]?.block_timestamp) <= new Date(String((await f.order(o.id)).cancelled_at)).getTime()
+    ) {
       expect(ledger).toMatchObject([{ status: 'credited', order_id: o.id }])
       expect(await status(o.id)).toMatchObject({ status: 'paid' })
     } else {
@@ -94,7 +107,9 @@ describe.each(engines)('chain follower on %s', (engine) => {
     const o = await f.placeOrder()
     await f.pay({ to: o.address, amount: o.total.toFixed(2) })
     const again = await f.pay({ to: o.address, amount: '5' })
-    expect(await ledgerOf(again.txId)).toMatchObject([{ status: 'unmatched', reason: 'after_paid', order_id: o.id }])
+    expect(await ledgerOf(again.txId)).toMatchObject([
+      { status: 'unmatched', reason: 'after_paid', order_id: o.id },
+    ])
     expect(await status(o.id)).toMatchObject({ status: 'paid', amount_received: o.total })
   })
 
@@ -106,7 +121,9 @@ describe.each(engines)('chain follower on %s', (engine) => {
     const productId = Number(cheap?.id)
     const dust = await f.placeOrder({ productId })
     const zero = await f.pay({ to: dust.address, amount: '0' })
-    expect(await ledgerOf(zero.txId)).toMatchObject([{ status: 'unmatched', reason: 'zero_value', order_id: dust.id }])
+    expect(await ledgerOf(zero.txId)).toMatchObject([
+      { status: 'unmatched', reason: 'zero_value', order_id: dust.id },
+    ])
     expect(await status(dust.id)).toMatchObject({ status: 'pending' })
     // $1.99 accepts 10 % less at most: 1.791000 pays, 1.790999 does not.
     await f.pay({ to: dust.address, amount: '1.790999' })
@@ -145,7 +162,11 @@ describe.each(engines)('chain follower on %s', (engine) => {
     await f.pay({ to: viaFrom.address, amount: viaFrom.total.toFixed(2), method: 'transferFrom' })
     expect(await status(viaFrom.id)).toMatchObject({ status: 'paid' })
     const viaContract = await f.placeOrder()
-    await f.pay({ to: viaContract.address, amount: viaContract.total.toFixed(2), via_contract: SOME_CONTRACT })
+    await f.pay({
+      to: viaContract.address,
+      amount: viaContract.total.toFixed(2),
+      via_contract: SOME_CONTRACT,
+    })
     expect(await status(viaContract.id)).toMatchObject({ status: 'paid' })
     const reverted = await f.placeOrder()
     const failed = await f.pay({ to: reverted.address, amount: reverted.total.toFixed(2), failed: true })
@@ -158,13 +179,22 @@ describe.each(engines)('chain follower on %s', (engine) => {
     // The fixture's orders have a rate; one without is made by removing it, as when the price source was down.
     await f.rows(sql`update orders set trx_rate_e8 = null, trx_amount_sun = null where id = ${o.id}`)
     const trx = await f.pay({ to: o.address, amount: '40', token: 'TRX' })
-    expect(await ledgerOf(trx.txId)).toMatchObject([{ status: 'unmatched', reason: 'trx_without_rate', token: 'TRX' }])
+    expect(await ledgerOf(trx.txId)).toMatchObject([
+      { status: 'unmatched', reason: 'trx_without_rate', token: 'TRX' },
+    ])
     await f.pay({ to: o.address, amount: o.total.toFixed(2) })
     expect(await status(o.id)).toMatchObject({ status: 'paid' })
 
     const p = await f.placeOrder()
-    const internal = await f.pay({ to: p.address, amount: p.trxAmount as string, token: 'TRX', via_contract: SOME_CONTRACT })
-    expect(await ledgerOf(internal.txId)).toMatchObject([{ status: 'credited', source: 'internal', order_id: p.id }])
+    const internal = await f.pay({
+      to: p.address,
+      amount: p.trxAmount as string,
+      token: 'TRX',
+      via_contract: SOME_CONTRACT,
+    })
+    expect(await ledgerOf(internal.txId)).toMatchObject([
+      { status: 'credited', source: 'internal', order_id: p.id },
+    ])
     expect(await status(p.id)).toMatchObject({ status: 'paid' })
   })
 
@@ -172,7 +202,9 @@ describe.each(engines)('chain follower on %s', (engine) => {
     const o = await f.placeOrder()
     const sent = await f.send({ to: o.address, amount: o.total.toFixed(2) })
     f.chain.mine(f.lag + 1)
-    const before = Number((await f.rows(sql`select checkpoint_block from scanner_state`))[0]?.checkpoint_block)
+    const before = Number(
+      (await f.rows(sql`select checkpoint_block from scanner_state`))[0]?.checkpoint_block,
+    )
     for (const mode of ['http429', 'http403', 'http503', 'http500', 'malformed', 'timeout'] as const) {
       f.chain.setFault(mode, 1)
       const result = await f.scanner.runOnce()
@@ -219,12 +251,17 @@ describe.each(engines)('chain time decides expiry on %s', (engine) => {
     // A window and a grace of 1.2 s each, and an address cool-down of 3 s, in a pool of one address.
     f = await createPaymentFixture(engine, {
       pool: 1,
-      env: { PAYMENT_WINDOW_MINUTES: '0.02', LATE_PAYMENT_GRACE_MINUTES: '0.02', ADDRESS_COOLDOWN_MINUTES: '0.05' },
+      env: {
+        PAYMENT_WINDOW_MINUTES: '0.02',
+        LATE_PAYMENT_GRACE_MINUTES: '0.02',
+        ADDRESS_COOLDOWN_MINUTES: '0.05',
+      },
     })
   })
   afterAll(() => f.close())
 
-  const status = async (id: string) => (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
+  const status = async (id: string) =>
+    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
   const tip = async () => f.settle((await f.send({ to: COUNTERFEIT, amount: '1' })).block)
 
   it('a transfer made inside the grace period but solidified after it still pays the order, late', async () => {
@@ -242,25 +279,31 @@ describe.each(engines)('chain time decides expiry on %s', (engine) => {
 
   it('a lapsed lease never frees the address while its order may still be paid; expiry comes from the chain', async () => {
     // Wait out the previous order's cool-down.
-    await waitFor('the pool to be free', async () => (await rpc(f.t.app, 'secure_get_wallet_address')).body.success)
+    await waitFor(
+      'the pool to be free',
+      async () => (await rpc(f.t.app, 'secure_get_wallet_address')).body.success,
+    )
     const a = await f.placeOrder()
     const orderA = await f.order(a.id)
     await waitFor('A grace end', () => Date.now() > new Date(String(orderA.grace_until)).getTime() + 50)
     // The chain has not passed A's grace end yet: A still holds the only address.
     const refused = await rpc(f.t.app, 'secure_create_order', {
       p_email: 'b@example.com',
-      p_items: [{ product: { id: f.products[0]?.id } , quantity: 1 }],
+      p_items: [{ product: { id: f.products[0]?.id }, quantity: 1 }],
       p_total: f.products[0]?.price,
     })
     expect(refused.body).toMatchObject({ success: false })
     await tip()
     expect(await status(a.id)).toMatchObject({ status: 'cancelled' })
     const late = await f.pay({ to: a.address, amount: a.total.toFixed(2) })
-    expect(await f.rows(sql`select status, reason, order_id from payments where tx_id = ${late.txId}`)).toMatchObject([
-      { status: 'unmatched', reason: 'after_grace', order_id: a.id },
-    ])
+    expect(
+      await f.rows(sql`select status, reason, order_id from payments where tx_id = ${late.txId}`),
+    ).toMatchObject([{ status: 'unmatched', reason: 'after_grace', order_id: a.id }])
     // After the cool-down the address goes to B, and B's payment pays B.
-    await waitFor('the cool-down to end', async () => (await rpc(f.t.app, 'secure_get_wallet_address')).body.success)
+    await waitFor(
+      'the cool-down to end',
+      async () => (await rpc(f.t.app, 'secure_get_wallet_address')).body.success,
+    )
     const b = await f.placeOrder({ email: 'b@example.com' })
     expect(b.address).toBe(a.address)
     await f.pay({ to: b.address, amount: b.total.toFixed(2) })

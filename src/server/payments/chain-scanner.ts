@@ -90,7 +90,14 @@ type StateRow = typeof scannerState.$inferSelect
 export async function readScannerStatus(db: Db): Promise<ScannerStatus> {
   const [row] = await db.select().from(scannerState).where(eq(scannerState.id, 1))
   if (!row || row.checkpointBlock < 0) {
-    return { checkpointBlock: null, checkpointTime: null, solidHead: row?.solidHead ?? null, lagBlocks: null, leader: row?.leader ?? null, leaderUntil: row?.leaderUntil ?? null }
+    return {
+      checkpointBlock: null,
+      checkpointTime: null,
+      solidHead: row?.solidHead ?? null,
+      lagBlocks: null,
+      leader: row?.leader ?? null,
+      leaderUntil: row?.leaderUntil ?? null,
+    }
   }
   return {
     checkpointBlock: row.checkpointBlock,
@@ -196,7 +203,9 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
   }
 
   /** Blocks after the checkpoint with their receipts, as far as the fetch budget allows. */
-  async function fetchBlocks(state: StateRow): Promise<{ fetched: FetchedBlock[]; more: boolean; error?: TronError }> {
+  async function fetchBlocks(
+    state: StateRow,
+  ): Promise<{ fetched: FetchedBlock[]; more: boolean; error?: TronError }> {
     const start = state.checkpointBlock + 1
     const res = await client.getSolidBlocks(start, start + batch)
     if (res.status === 'error') return { fetched: [], more: false, error: res }
@@ -226,8 +235,7 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
       if (infos.status === 'error') return { fetched, more: false, error: infos }
       // A back-end node that has not got this block yet answers []; never read a block half.
       const ids = block.transactions.map((t) => t.txId)
-      const same =
-        infos.infos.length === ids.length && infos.infos.every((info, i) => info.txId === ids[i])
+      const same = infos.infos.length === ids.length && infos.infos.every((info, i) => info.txId === ids[i])
       if (!same) {
         return {
           fetched,
@@ -323,9 +331,17 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
       for (const id of done.paid) opts.onPaid?.(id)
       const checkpoint = fetched[fetched.length - 1]?.block.number ?? state.checkpointBlock
       if (done.paid.length > 0) log.info({ orders: done.paid }, 'orders paid')
-      if (done.expired.length > 0) log.info({ orders: done.expired }, 'orders cancelled: grace period over without payment')
+      if (done.expired.length > 0)
+        log.info({ orders: done.expired }, 'orders cancelled: grace period over without payment')
       // An error after some blocks were read still reports them: they are committed.
-      return { leader: true, blocks: fetched.length, ...done, more: more || Boolean(error), error, checkpoint }
+      return {
+        leader: true,
+        blocks: fetched.length,
+        ...done,
+        more: more || Boolean(error),
+        error,
+        checkpoint,
+      }
     } catch (err) {
       if (err instanceof LostLeadership) {
         wasLeader = false
@@ -345,7 +361,10 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
           failures += 1
           // Loud at first, then once per doubling of the streak.
           if ((failures & (failures - 1)) === 0) {
-            log.warn({ kind: result.error.kind, failures, message: result.error.message }, 'explorer request failed; backing off')
+            log.warn(
+              { kind: result.error.kind, failures, message: result.error.message },
+              'explorer request failed; backing off',
+            )
           }
           pause = Math.min(maxBackoff, backoffBase * 2 ** Math.min(failures - 1, 16))
           if (result.error.retryAfterMs) pause = Math.max(pause, result.error.retryAfterMs)

@@ -12,7 +12,13 @@ import type { TronClient } from './tron-client'
 // addresses through the same ledger, and settles through the same path. When the follower reaches
 // that block later it finds the transfers already recorded.
 
-export type ConfirmRefusal = 'notFound' | 'notConfirmed' | 'failed' | 'notForOrder' | 'alreadyUsed' | 'explorerDown'
+export type ConfirmRefusal =
+  | 'notFound'
+  | 'notConfirmed'
+  | 'failed'
+  | 'notForOrder'
+  | 'alreadyUsed'
+  | 'explorerDown'
 
 export type ConfirmResult =
   | { kind: 'refused'; reason: ConfirmRefusal }
@@ -34,7 +40,8 @@ export async function confirmTransfersOfTransaction(
 ): Promise<ConfirmResult> {
   // A transaction that paid another order and nothing of this one's: no need to ask the chain.
   const usedElsewhere = await creditedElsewhere(db, hash, order.id)
-  if (usedElsewhere && !(await paysOrder(db, hash, order.id))) return { kind: 'refused', reason: 'alreadyUsed' }
+  if (usedElsewhere && !(await paysOrder(db, hash, order.id)))
+    return { kind: 'refused', reason: 'alreadyUsed' }
   const info = await client.getTransactionInfo(hash, { solidified: true })
   if (info.status === 'error') return { kind: 'refused', reason: 'explorerDown' }
   if (!info.found || info.blockNumber === null) {

@@ -40,7 +40,13 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
     .select({ id: payments.id, orderId: payments.orderId, status: payments.status })
     .from(payments)
     .where(and(eq(payments.txId, txId), eq(payments.source, t.source), eq(payments.eventIndex, t.eventIndex)))
-  if (known) return { kind: 'known', paymentId: known.id, orderId: known.orderId, credited: known.status === 'credited' }
+  if (known)
+    return {
+      kind: 'known',
+      paymentId: known.id,
+      orderId: known.orderId,
+      credited: known.status === 'credited',
+    }
 
   const decision = await attribute(tx, t)
   const [row] = await tx
@@ -67,7 +73,9 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
     const [other] = await tx
       .select({ id: payments.id, orderId: payments.orderId, status: payments.status })
       .from(payments)
-      .where(and(eq(payments.txId, txId), eq(payments.source, t.source), eq(payments.eventIndex, t.eventIndex)))
+      .where(
+        and(eq(payments.txId, txId), eq(payments.source, t.source), eq(payments.eventIndex, t.eventIndex)),
+      )
     return {
       kind: 'known',
       paymentId: other?.id ?? 0,
@@ -98,7 +106,12 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
     .from(orders)
     .where(eq(orders.id, lease.orderId))
   if (!order) return { kind: 'unmatched', orderId: null, reason: 'order_deleted', late: false }
-  const unmatched = (reason: UnmatchedReason): Decision => ({ kind: 'unmatched', orderId: order.id, reason, late: false })
+  const unmatched = (reason: UnmatchedReason): Decision => ({
+    kind: 'unmatched',
+    orderId: order.id,
+    reason,
+    late: false,
+  })
   const at = t.blockTimestamp
   const late = at > order.expiresAt.getTime()
 
@@ -120,7 +133,13 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
 export async function creditedTotals(
   tx: Db,
   orderId: string,
-): Promise<{ usdtUnits: bigint; trxSun: bigint; late: boolean; lastTxId: string | null; lastBlockTimestamp: number | null }> {
+): Promise<{
+  usdtUnits: bigint
+  trxSun: bigint
+  late: boolean
+  lastTxId: string | null
+  lastBlockTimestamp: number | null
+}> {
   const sums = (await tx.execute(sql`
     select token, coalesce(sum(amount_units), 0)::text as units, bool_or(late) as late
     from ${payments} where order_id = ${orderId} and status = 'credited' group by token`)) as unknown as {
@@ -147,7 +166,11 @@ export async function creditedElsewhere(db: Db, txId: string, orderId: string): 
     .select({ id: payments.id })
     .from(payments)
     .where(
-      and(eq(payments.txId, txId.toLowerCase()), eq(payments.status, 'credited'), sql`${payments.orderId} <> ${orderId}`),
+      and(
+        eq(payments.txId, txId.toLowerCase()),
+        eq(payments.status, 'credited'),
+        sql`${payments.orderId} <> ${orderId}`,
+      ),
     )
     .limit(1)
   return Boolean(row)
@@ -158,7 +181,13 @@ export async function paysOrder(db: Db, txId: string, orderId: string): Promise<
   const [row] = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(eq(payments.txId, txId.toLowerCase()), eq(payments.orderId, orderId), eq(payments.status, 'credited')))
+    .where(
+      and(
+        eq(payments.txId, txId.toLowerCase()),
+        eq(payments.orderId, orderId),
+        eq(payments.status, 'credited'),
+      ),
+    )
     .limit(1)
   return Boolean(row)
 }

@@ -38,7 +38,10 @@ function decimalToScaled(value: number, decimals: number): bigint {
  * The shortfall accepted on an order owing `dueMicros`: the smaller of the absolute tolerance and
  * the percentage of the total, so a dust transfer can never pay a cheap order.
  */
-export function acceptedShortfallMicros(dueMicros: bigint, rules: Pick<PaymentRules, 'toleranceMicros' | 'tolerancePercentBp'>): bigint {
+export function acceptedShortfallMicros(
+  dueMicros: bigint,
+  rules: Pick<PaymentRules, 'toleranceMicros' | 'tolerancePercentBp'>,
+): bigint {
   const share = (dueMicros * rules.tolerancePercentBp) / 10_000n
   return share < rules.toleranceMicros ? share : rules.toleranceMicros
 }

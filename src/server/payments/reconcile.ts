@@ -105,7 +105,10 @@ export async function reconcile(db: Db, opts: ReconcileOptions): Promise<Reconci
         continue
       }
       if (!usdt.complete || !trx.complete) {
-        chainErrors.push({ address, message: 'more history than one look can page through; narrow the period' })
+        chainErrors.push({
+          address,
+          message: 'more history than one look can page through; narrow the period',
+        })
         continue
       }
       const u = row(address, 'USDT')
@@ -156,12 +159,24 @@ export async function reconcile(db: Db, opts: ReconcileOptions): Promise<Reconci
   const orderMismatches: ReconcileReport['orderMismatches'] = []
   for (const m of mismatches.rows) {
     if (m.usdt !== m.usdt_credited)
-      orderMismatches.push({ orderId: m.order_id, token: 'USDT', recorded: BigInt(m.usdt), credited: BigInt(m.usdt_credited) })
+      orderMismatches.push({
+        orderId: m.order_id,
+        token: 'USDT',
+        recorded: BigInt(m.usdt),
+        credited: BigInt(m.usdt_credited),
+      })
     if (m.trx !== m.trx_credited)
-      orderMismatches.push({ orderId: m.order_id, token: 'TRX', recorded: BigInt(m.trx), credited: BigInt(m.trx_credited) })
+      orderMismatches.push({
+        orderId: m.order_id,
+        token: 'TRX',
+        recorded: BigInt(m.trx),
+        credited: BigInt(m.trx_credited),
+      })
   }
 
-  const sorted = [...rows.values()].sort((a, b) => a.address.localeCompare(b.address) || a.token.localeCompare(b.token))
+  const sorted = [...rows.values()].sort(
+    (a, b) => a.address.localeCompare(b.address) || a.token.localeCompare(b.token),
+  )
   return {
     fromMs: opts.fromMs,
     toMs: opts.toMs,

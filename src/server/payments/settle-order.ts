@@ -16,7 +16,14 @@ export type SettleOutcome =
   | { kind: 'unknown_order' }
   | { kind: 'already_paid'; accessToken: string | null }
   | { kind: 'open'; receivedMicros: bigint; dueMicros: bigint }
-  | { kind: 'paid'; accessToken: string; receivedMicros: bigint; txHash: string | null; paidAt: Date; late: boolean }
+  | {
+      kind: 'paid'
+      accessToken: string
+      receivedMicros: bigint
+      txHash: string | null
+      paidAt: Date
+      late: boolean
+    }
 
 const MICROS_PER_CENT = 10_000n
 

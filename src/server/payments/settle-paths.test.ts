@@ -5,6 +5,7 @@ import { rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { adminMessages } from '../../shared/admin'
 import { confirmMessages } from '../../shared/order-status'
+import { formatReport, reconcile } from './reconcile'
 
 // Every way an order becomes paid goes through one settlement: the buyer's transaction hash, the
 // admin's status change, the admin's assignment of an unmatched transfer, and the chain follower.
@@ -35,9 +36,15 @@ describe.each(engines)('paths to paid on %s', (engine) => {
 
   const admin = (name: string, payload: object) =>
     rpc(f.t.app, name, payload, { cookie, 'user-agent': BROWSER, origin: 'http://shop.test' })
-  const status = async (id: string) => (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
+  const status = async (id: string) =>
+    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
   const confirm = (orderId: string, hash: string) =>
-    rpc(f.t.app, 'secure_confirm_transaction', { p_order_id: orderId, p_transaction_hash: hash }, { 'x-forwarded-for': orderId })
+    rpc(
+      f.t.app,
+      'secure_confirm_transaction',
+      { p_order_id: orderId, p_transaction_hash: hash },
+      { 'x-forwarded-for': orderId },
+    )
   const mails = async (id: string) => f.rows(sql`select * from mail_outbox where order_id = ${id}`)
 
   it("the buyer's hash pays before the follower reaches the block, and the follower adds nothing", async () => {
@@ -45,7 +52,10 @@ describe.each(engines)('paths to paid on %s', (engine) => {
     const sent = await f.send({ to: o.address, amount: o.total.toFixed(2) })
     // In a block, not solidified yet.
     f.chain.mine(1)
-    expect((await confirm(o.id, sent.txId)).body).toEqual({ success: false, error: confirmMessages.notConfirmed })
+    expect((await confirm(o.id, sent.txId)).body).toEqual({
+      success: false,
+      error: confirmMessages.notConfirmed,
+    })
     f.chain.mine(f.lag + 1)
     const answer = (await confirm(o.id, sent.txId)).body
     expect(answer).toMatchObject({ success: true, hash: sent.txId, amount: o.total })
@@ -62,20 +72,33 @@ describe.each(engines)('paths to paid on %s', (engine) => {
     const a = await f.placeOrder()
     const b = await f.placeOrder()
     const sent = await f.pay({ to: a.address, amount: a.total.toFixed(2) })
-    expect((await confirm(b.id, sent.txId)).body).toEqual({ success: false, error: confirmMessages.alreadyUsed })
-    expect((await confirm(b.id, 'ab'.repeat(32))).body).toEqual({ success: false, error: confirmMessages.notFound })
+    expect((await confirm(b.id, sent.txId)).body).toEqual({
+      success: false,
+      error: confirmMessages.alreadyUsed,
+    })
+    expect((await confirm(b.id, 'ab'.repeat(32))).body).toEqual({
+      success: false,
+      error: confirmMessages.notFound,
+    })
     const other = await f.pay({ to: a.address, amount: '1', token: 'TRX' })
-    expect((await confirm(b.id, other.txId)).body).toEqual({ success: false, error: confirmMessages.notForOrder })
+    expect((await confirm(b.id, other.txId)).body).toEqual({
+      success: false,
+      error: confirmMessages.notForOrder,
+    })
   })
 
   it('admin: paid by hand delivers once; back to pending and paid again keeps the token and keys', async () => {
     const o = await f.placeOrder()
-    expect((await admin('secure_update_order_status', { p_order_id: o.id, p_status: 'paid' })).body).toEqual({ success: true })
+    expect((await admin('secure_update_order_status', { p_order_id: o.id, p_status: 'paid' })).body).toEqual({
+      success: true,
+    })
     const first = await f.order(o.id)
     expect(first.status).toBe('paid')
     expect(first.access_token).toBeTruthy()
     const keys = await f.rows(sql`select key from license_keys where order_id = ${o.id}`)
-    expect(await admin('secure_update_order_status', { p_order_id: o.id, p_status: 'pending' })).toMatchObject({
+    expect(
+      await admin('secure_update_order_status', { p_order_id: o.id, p_status: 'pending' }),
+    ).toMatchObject({
       body: { success: true },
     })
     expect((await f.order(o.id)).status).toBe('pending')
@@ -112,7 +135,9 @@ describe.each(engines)('paths to paid on %s', (engine) => {
   it('admin: a cancelled order gets its own address back when nobody took it', async () => {
     const o = await f.placeOrder()
     await rpc(f.t.app, 'secure_cancel_order', { p_order_id: o.id })
-    expect((await admin('secure_update_order_status', { p_order_id: o.id, p_status: 'pending' })).body).toEqual({ success: true })
+    expect(
+      (await admin('secure_update_order_status', { p_order_id: o.id, p_status: 'pending' })).body,
+    ).toEqual({ success: true })
     const row = await f.order(o.id)
     expect(row.status).toBe('pending')
     expect(new Date(String(row.expires_at)).getTime()).toBeGreaterThan(Date.now())
@@ -131,7 +156,10 @@ describe.each(engines)('paths to paid on %s', (engine) => {
     expect(assigned.body).toEqual({ success: true, paid: true })
     expect(await status(o.id)).toMatchObject({ status: 'paid' })
     expect(await mails(o.id)).toHaveLength(1)
-    const again = await admin('secure_assign_payment', { p_payment_id: Number(row?.id), p_order_id: stray.id })
+    const again = await admin('secure_assign_payment', {
+      p_payment_id: Number(row?.id),
+      p_order_id: stray.id,
+    })
     expect(again.status).toBe(200)
     expect(again.body).toEqual({ success: false, error: adminMessages.paymentAlreadyCredited })
   })
@@ -140,9 +168,9 @@ describe.each(engines)('paths to paid on %s', (engine) => {
     const o = await f.placeOrder()
     const sent = await f.pay({ to: o.address, amount: o.total.toFixed(2) })
     expect((await admin('secure_delete_order', { p_order_id: o.id })).body).toEqual({ success: true })
-    expect(await f.rows(sql`select status, reason, order_id from payments where tx_id = ${sent.txId}`)).toEqual([
-      { status: 'unmatched', reason: 'order_deleted', order_id: null },
-    ])
+    expect(
+      await f.rows(sql`select status, reason, order_id from payments where tx_id = ${sent.txId}`),
+    ).toEqual([{ status: 'unmatched', reason: 'order_deleted', order_id: null }])
   })
 
   it('reconciliation ties out after all of the above', async () => {
@@ -154,5 +182,33 @@ describe.each(engines)('paths to paid on %s', (engine) => {
     const checked = (await admin('secure_reconcile', { p_chain_address: one.address })).body
     expect(checked).toMatchObject({ success: true, ties: true })
     expect((checked.rows as { chain: string | null }[])[0]?.chain).not.toBeNull()
+  })
+
+  it('reconciliation says when the chain holds a transfer the ledger has not recorded', async () => {
+    const o = await f.placeOrder()
+    const sent = await f.send({ to: o.address, amount: '3' })
+    f.chain.mine(f.lag + 1)
+    // Solidified on the chain, not read by the follower yet.
+    const before = await reconcile(f.t.database.db, {
+      fromMs: Date.now() - 3_600_000,
+      toMs: Date.now() + 3_600_000,
+      addresses: [o.address],
+      client: f.client,
+    })
+    expect(before.ties).toBe(false)
+    expect(before.rows.find((r) => r.token === 'USDT')).toMatchObject({
+      chainUnits: 3_000_000n,
+      ledgerUnits: 0n,
+    })
+    expect(formatReport(before)).toContain('DOES NOT TIE OUT')
+    await f.scanUntil(sent.block)
+    const after = await reconcile(f.t.database.db, {
+      fromMs: Date.now() - 3_600_000,
+      toMs: Date.now() + 3_600_000,
+      addresses: [o.address],
+      client: f.client,
+    })
+    expect(after.ties).toBe(true)
+    expect(formatReport(after)).toContain('TIES OUT')
   })
 })

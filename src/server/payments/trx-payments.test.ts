@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPaymentFixture, type PaymentFixture, testAddresses } from '../../../tests/support/payment-fixture'
+import {
+  createPaymentFixture,
+  type PaymentFixture,
+  testAddresses,
+} from '../../../tests/support/payment-fixture'
 import { rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { confirmMessages } from '../../shared/order-status'
@@ -14,7 +18,8 @@ describe.each(engines)('TRX payments at the locked rate on %s (devchain over HTT
   })
   afterAll(() => f.close())
 
-  const status = async (id: string) => (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
+  const status = async (id: string) =>
+    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
   const trx = (usd: number) => (usd * 4).toFixed(2)
 
   it('pays with the exact TRX amount and records it in sun', async () => {
@@ -57,8 +62,14 @@ describe.each(engines)('TRX payments at the locked rate on %s (devchain over HTT
     f.chain.mine(1)
     const confirm = (hash: string) =>
       rpc(f.t.app, 'secure_confirm_transaction', { p_order_id: o.id, p_transaction_hash: hash })
-    expect((await confirm(elsewhere.txId)).body).toEqual({ success: false, error: confirmMessages.notForOrder })
-    expect((await confirm(unconfirmed.txId)).body).toEqual({ success: false, error: confirmMessages.notConfirmed })
+    expect((await confirm(elsewhere.txId)).body).toEqual({
+      success: false,
+      error: confirmMessages.notForOrder,
+    })
+    expect((await confirm(unconfirmed.txId)).body).toEqual({
+      success: false,
+      error: confirmMessages.notConfirmed,
+    })
     f.chain.mine(f.lag + 1)
     const { body } = await confirm(unconfirmed.txId)
     expect(body).toMatchObject({ success: true, hash: unconfirmed.txId, amount: o.total })

@@ -102,7 +102,9 @@ describe.skipIf(!engines.includes('postgres'))('two server processes on one Post
   })
 
   const checkpoint = async () => {
-    const result = (await database.db.execute(sql`select checkpoint_block, leader from scanner_state`)) as unknown as {
+    const result = (await database.db.execute(
+      sql`select checkpoint_block, leader from scanner_state`,
+    )) as unknown as {
       rows: { checkpoint_block: string; leader: string | null }[]
     }
     const row = result.rows[0]
@@ -143,16 +145,26 @@ describe.skipIf(!engines.includes('postgres'))('two server processes on one Post
     const survivor = victim === a ? b : a
 
     const takeover = Date.now()
-    await waitFor('another process to lead', async () => {
-      const now = await checkpoint()
-      return now.leader !== leader && now.block > killedAt
-    }, 20_000)
+    await waitFor(
+      'another process to lead',
+      async () => {
+        const now = await checkpoint()
+        return now.leader !== leader && now.block > killedAt
+      },
+      20_000,
+    )
     expect(Date.now() - takeover).toBeLessThan(15_000)
 
-    await waitFor('every order paid', async () => {
-      const states = await Promise.all(orders.map((o) => call(survivor, 'secure_get_order_status', { p_order_id: o.id })))
-      return states.every((s) => s.status === 'paid')
-    }, 60_000)
+    await waitFor(
+      'every order paid',
+      async () => {
+        const states = await Promise.all(
+          orders.map((o) => call(survivor, 'secure_get_order_status', { p_order_id: o.id })),
+        )
+        return states.every((s) => s.status === 'paid')
+      },
+      60_000,
+    )
 
     const rows = (await database.db.execute(sql`
       select o.id, count(p.id)::int as payments, count(distinct o.access_token)::int as tokens

@@ -83,7 +83,12 @@ export async function leaseAddress(
  * The order ended (paid, cancelled, expired) at `endedAt`: its address rests until
  * endedAt + cooldown, then is free again. Transfers until then are still recorded against the order.
  */
-export async function releaseAddress(tx: Db, orderId: string, endedAt: Date, cooldownMs: number): Promise<void> {
+export async function releaseAddress(
+  tx: Db,
+  orderId: string,
+  endedAt: Date,
+  cooldownMs: number,
+): Promise<void> {
   const cooldownUntil = new Date(endedAt.getTime() + cooldownMs)
   await tx
     .update(addressLeases)

@@ -148,7 +148,9 @@ export function WalletsTab() {
                         {row.order_status ? ` (${row.order_status})` : ''}
                       </>
                     ) : row.state === 'cooling' ? (
-                      <span className="text-amber-300">Cooling down until {formatOrderDate(row.cooldown_until)}</span>
+                      <span className="text-amber-300">
+                        Cooling down until {formatOrderDate(row.cooldown_until)}
+                      </span>
                     ) : (
                       <span className="text-emerald-300">Free</span>
                     )}
