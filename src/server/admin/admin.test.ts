@@ -42,6 +42,10 @@ const adminCalls: [string, Record<string, unknown>][] = [
     'secure_update_admin_credentials',
     { p_current_password: 'x', p_new_username: 'y', p_new_password: 'zzzzzzzz' },
   ],
+  ['secure_admin_2fa_status', {}],
+  ['secure_admin_2fa_begin', {}],
+  ['secure_admin_2fa_enable', { p_code: '123456' }],
+  ['secure_admin_2fa_disable', { p_password: 'x', p_code: '123456' }],
 ]
 
 function cookieOf(headers: Record<string, unknown>): string {

@@ -189,6 +189,12 @@ export const adminUsers = pgTable('admin_users', {
   id: serial('id').primaryKey(),
   username: text('username').notNull().unique(),
   passwordHash: text('password_hash').notNull(),
+  /** Base32 TOTP secret once two-factor login is on; null while it is off. */
+  totpSecret: text('totp_secret'),
+  /** Secret offered by a setup not yet confirmed with a code. */
+  totpPendingSecret: text('totp_pending_secret'),
+  /** Time step of the last accepted code: a code of that step or earlier is never accepted again. */
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -214,4 +220,17 @@ export const loginAttempts = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('login_attempts_key_at_idx').on(t.key, t.at)],
+)
+
+/** Single-use recovery codes of two-factor login, stored as sha256 hashes. */
+export const adminRecoveryCodes = pgTable(
+  'admin_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('admin_recovery_codes_user_hash_uq').on(t.userId, t.codeHash)],
 )
