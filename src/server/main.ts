@@ -6,6 +6,7 @@ import { countDemoWallets, seedOnce } from './db/seed'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
 import { createPaymentWatcher } from './payments/payment-watcher'
+import { createWebhookWorker } from './webhooks/delivery-worker'
 
 async function main(): Promise<void> {
   const env = parseEnv()
@@ -27,6 +28,14 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'mail' }),
   })
   app.services.orderPaid.on(() => mail.wake())
+  const webhooks = createWebhookWorker({
+    db: database.db,
+    allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+    pollMs: 2000,
+    logger: app.log.child({ module: 'webhooks' }),
+  })
+  app.services.orderPaid.on(() => webhooks.wake())
+  app.services.webhookQueued.on(() => webhooks.wake())
   const watcher = createPaymentWatcher({
     db: database.db,
     client: app.services.tron,
@@ -44,6 +53,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal} received, shutting down`)
     await watcher.stop()
     await mail.stop()
+    await webhooks.stop()
     await app.close()
     await database.close()
     process.exit(0)
@@ -54,6 +64,7 @@ async function main(): Promise<void> {
   await app.listen({ port: env.PORT, host: env.HOST })
   watcher.start()
   mail.start()
+  webhooks.start()
   if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
   app.log.info(`Payment watcher started: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'

@@ -15,6 +15,7 @@ import { type FulfilContext, fulfilOrder } from '../delivery/fulfil-order'
 import { keysOfOrder } from '../keys/key-stock'
 import { newAccessToken } from '../payments/credit-order'
 import { releaseLease } from '../wallets/wallets.repo'
+import { recordOrderEvent } from '../webhooks/events'
 
 type OrderRow = typeof orders.$inferSelect
 
@@ -122,6 +123,8 @@ export async function updateOrderStatus(
       .where(eq(orders.id, orderId))
     if (status === 'cancelled' || becomesPaid) await releaseLease(tx, orderId)
     if (becomesPaid) await fulfilOrder(tx, orderId, fulfil)
+    if (status === 'cancelled' && before.status !== 'cancelled')
+      await recordOrderEvent(tx, 'order.cancelled', orderId) // webhook
     return { delivered: becomesPaid }
   })
 }

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
 import { releaseLease } from '../wallets/wallets.repo'
+import { recordOrderEvent } from '../webhooks/events'
 
 /**
  * The buyer gives up on a pending order: it is cancelled and its address is free at once.
@@ -16,6 +17,7 @@ export async function cancelPendingOrder(db: Db, orderId: string): Promise<boole
       .returning({ id: orders.id })
     if (!row) return false
     await releaseLease(tx, orderId)
+    await recordOrderEvent(tx, 'order.cancelled', orderId) // webhook
     return true
   })
 }

@@ -5,6 +5,7 @@ import type { Db } from '../db/client'
 import { orders, payments, walletAddresses } from '../db/schema'
 import { type FulfilContext, fulfilOrder } from '../delivery/fulfil-order'
 import { releaseLease } from '../wallets/wallets.repo'
+import { recordOrderEvent, recordUnmatchedPayment } from '../webhooks/events'
 
 // The one place that decides whether transfers pay an order (DESIGN.md §5). The watcher and
 // secure_confirm_transaction both come here, so a transfer is judged by the same rules whichever
@@ -134,10 +135,12 @@ export async function creditTransfers(
         }
       }
       // Never dropped: the admin sees it among the unmatched transfers and can assign it.
-      await tx
+      const unmatched = await tx
         .insert(payments)
         .values({ ...row, orderId: null })
         .onConflictDoNothing()
+        .returning({ id: payments.id })
+      if (unmatched.length > 0) await recordUnmatchedPayment(tx, row) // webhook + operator alert
     }
 
     if (!pending) return { kind: 'not_pending', status: order.status }
@@ -212,6 +215,7 @@ export async function expireUnpaidOrder(db: Db, orderId: string): Promise<boolea
       .returning({ id: orders.id })
     if (!row) return false
     await releaseLease(tx, orderId)
+    await recordOrderEvent(tx, 'order.expired', orderId) // webhook
     return true
   })
 }
