@@ -5,6 +5,7 @@ import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
+import { createNotifier } from './notifications/notifier'
 import { createPaymentWatcher } from './payments/payment-watcher'
 import { createWebhookWorker } from './webhooks/delivery-worker'
 
@@ -36,6 +37,13 @@ async function main(): Promise<void> {
   })
   app.services.orderPaid.on(() => webhooks.wake())
   app.services.webhookQueued.on(() => webhooks.wake())
+  // Operator alerts: Telegram sends and the minute-by-minute health checks (pool, mail, scanner).
+  const notifier = createNotifier({
+    db: database.db,
+    telegramBaseUrl: env.TELEGRAM_API_URL,
+    logger: app.log.child({ module: 'notifier' }),
+  })
+  app.services.orderPaid.on(() => notifier.wake())
   const watcher = createPaymentWatcher({
     db: database.db,
     client: app.services.tron,
@@ -54,6 +62,7 @@ async function main(): Promise<void> {
     await watcher.stop()
     await mail.stop()
     await webhooks.stop()
+    await notifier.stop()
     await app.close()
     await database.close()
     process.exit(0)
@@ -65,6 +74,7 @@ async function main(): Promise<void> {
   watcher.start()
   mail.start()
   webhooks.start()
+  notifier.start()
   if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
   app.log.info(`Payment watcher started: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'

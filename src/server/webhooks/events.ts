@@ -4,6 +4,7 @@ import { microsToDollars } from '../../shared/money'
 import type { WebhookEvent } from '../../shared/webhooks'
 import type { Db } from '../db/client'
 import { licenseKeys, orders, payments, webhookDeliveries, webhookEndpoints } from '../db/schema'
+import { raiseAlert } from '../notifications/alerts'
 import { loadSettings } from '../settings/settings'
 
 // Writing webhook events: one outbox row per enabled endpoint that subscribed to the event, in the
@@ -102,6 +103,15 @@ export async function recordOrderEvent(
         .orderBy(licenseKeys.id)
     ).map((k) => ({ product_id: k.product_id, key: k.key }))
   }
+  if (type === 'order.paid') {
+    const units = order.items.reduce((n, item) => n + item.quantity, 0)
+    await raiseAlert(
+      tx,
+      'order_paid',
+      order.id,
+      `Order ${order.id} paid: $${centsToUsd(order.totalCents)} for ${units} item(s) by ${order.email}.${order.txHash ? ` Transaction ${order.txHash}.` : ''}`,
+    )
+  }
   return recordEvent(tx, type, data, { keys })
 }
 
@@ -117,6 +127,16 @@ export async function recordUnmatchedPayment(
     reason?: string
   },
 ): Promise<string | null> {
+  const amount =
+    transfer.token === 'USDT'
+      ? `${microsToDollars(transfer.amountUnits)} USDT`
+      : `${Number(transfer.amountUnits) / 1_000_000} TRX`
+  await raiseAlert(
+    tx,
+    'payment_unmatched',
+    `${transfer.txId}|${transfer.toAddress}|${transfer.token}`,
+    `A transfer of ${amount} to ${transfer.toAddress} matches no order (${transfer.reason ?? 'no_order'}). Transaction ${transfer.txId}. Assign it on the Orders tab.`,
+  )
   return recordEvent(tx, 'payment.unmatched', {
     tx_id: transfer.txId,
     token: transfer.token,
@@ -145,6 +165,12 @@ export async function recordStockLow(tx: Db, productIds: readonly number[]): Pro
         keys_left: left,
         threshold: lowStockThreshold,
       })
+      await raiseAlert(
+        tx,
+        'stock_low',
+        String(productId),
+        `Product ${productId} has ${left} licence key(s) left (threshold ${lowStockThreshold}). Add keys on the Products tab.`,
+      )
     }
   }
   return low
