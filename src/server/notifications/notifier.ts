@@ -50,6 +50,9 @@ export async function checkHealth(
   opts: { scannerStallS?: number } = {},
 ): Promise<string[]> {
   const raised: string[] = []
+  // In a transaction of its own, so the advisory lock in raiseAlert holds until the row is written.
+  const raise = (kind: Parameters<typeof raiseAlert>[1], subject: string, text: string) =>
+    db.transaction((tx) => raiseAlert(tx, kind, subject, text))
   const pool = await probe.pool()
   if (pool.total > 0) {
     const share = pool.free / pool.total
@@ -60,12 +63,7 @@ export async function checkHealth(
           ? `${pool.free} of ${pool.total} addresses free (${Math.round(share * 100)} %)`
           : `${pool.free} of ${pool.total} free, forecast to run out in about ${Math.max(1, Math.round(pool.hoursToDry ?? 0))} h`
       if (
-        await raiseAlert(
-          db,
-          'pool_low',
-          'pool',
-          `Address pool running low: ${why}. Add addresses on the Wallets tab.`,
-        )
+        await raise('pool_low', 'pool', `Address pool running low: ${why}. Add addresses on the Wallets tab.`)
       )
         raised.push('pool_low')
     }
@@ -79,14 +77,14 @@ export async function checkHealth(
   const failing = mail.rows[0]?.n ?? 0
   if (failing > 0) {
     const text = `${failing} e-mail(s) could not be sent. Last error: ${mail.rows[0]?.error ?? 'unknown'}. Check SMTP_URL; resend from the order's detail.`
-    if (await raiseAlert(db, 'mail_failing', 'mail', text)) raised.push('mail_failing')
+    if (await raise('mail_failing', 'mail', text)) raised.push('mail_failing')
   }
 
   const lag = await probe.scannerLagSeconds()
   const stallS = opts.scannerStallS ?? 5 * 60
   if (lag !== null && lag > stallS) {
     const text = `The payment scanner has not advanced for ${Math.round(lag / 60)} min: payments are not being detected.`
-    if (await raiseAlert(db, 'scanner_stalled', 'scanner', text)) raised.push('scanner_stalled')
+    if (await raise('scanner_stalled', 'scanner', text)) raised.push('scanner_stalled')
   }
   return raised
 }
