@@ -140,6 +140,10 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
 }
 
+// The devchain starts with empty blocks; measure only once its solidified blocks carry traffic.
+const first = await sim<{ head_block: number }>('/_sim/state')
+while ((await sim<{ solid_block: number }>('/_sim/state')).solid_block <= first.head_block)
+  await new Promise((r) => setTimeout(r, 500))
 scanner.start()
 console.log(
   `payment latency, EXPLORER_MAX_RPS=${env.EXPLORER_MAX_RPS}, blocks every ${BLOCK_MS / 1000} s, solidified after ${LAG}, ${NOISE} unrelated transfers a block, database ${database.kind}`,
@@ -172,11 +176,14 @@ for (const target of SCENARIOS) {
     await new Promise((r) => setTimeout(r, 20))
   }
   const minutes = (Date.now() - started) / 60_000
-  const stats = await sim<{ requests: number; peakPerSecond: number }>('/_sim/stats')
+  const stats = await sim<{ requests: number; peakPerSecond: number; byPath: Record<string, number> }>(
+    '/_sim/stats',
+  )
   const times = sent.map((s) => Math.max(0, (seen.get(s.id) ?? 0) - s.solidAt)).sort((a, b) => a - b)
   console.log(
     `${String(target).padStart(6)} pending  n=${times.length}  median ${(quantile(times, 0.5) / 1000).toFixed(2)} s  worst ${((times[times.length - 1] ?? 0) / 1000).toFixed(2)} s  explorer ${(stats.requests / minutes).toFixed(1)} req/min  peak ${stats.peakPerSecond}/s`,
   )
+  if (process.env.BENCH_VERBOSE) console.log('   ', JSON.stringify(stats.byPath), `${minutes.toFixed(2)} min`)
 }
 await scanner.stop()
 

@@ -23,6 +23,8 @@ import { createTronClient, type TronClient } from './payments/tron-client'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
+import { settingsRpcs } from './settings/settings'
+import { webhookRpcs } from './webhooks/webhooks.routes'
 
 export interface AppServices {
   env: Env
@@ -38,6 +40,8 @@ export interface AppServices {
   rules: PaymentRules
   /** An order became paid in this process (main.ts wakes the mail worker on it). */
   orderPaid: Signal<string>
+  /** The admin queued a webhook delivery again (main.ts wakes the webhook worker). */
+  webhookQueued: Signal<void>
 }
 
 declare module 'fastify' {
@@ -95,6 +99,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }),
     rules: paymentRulesOf(env),
     orderPaid: createSignal<string>(),
+    webhookQueued: createSignal<void>(),
   }
   app.decorate('services', services)
 
@@ -139,6 +144,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...paymentsRpcs(database, services.tron, { rules: services.rules, onPaid: services.orderPaid.emit }),
     ...adminRpcs(services),
     ...reconcileRpcs(database, services.tron),
+    ...settingsRpcs(database.db, env),
+    ...webhookRpcs(database.db, {
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+      onQueued: services.webhookQueued.emit,
+    }),
   )
   services.rpc.adminGuard = createAdminGuard(database.db, env)
   services.rpc.register(app)

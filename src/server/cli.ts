@@ -1,5 +1,6 @@
 // Operator commands that run against the configured database: `node dist/server/cli.js <command>`.
 import { parseWalletAddressLines } from '../shared/wallet-addresses'
+import { resetTwoFactor } from './admin/two-factor'
 import { openDatabase } from './db/client'
 import { EnvError, parseEnv } from './env'
 import { addKeyStock, parseKeyLines } from './keys/key-stock'
@@ -69,6 +70,14 @@ export const commands: Record<string, Command> = {
     })
     console.log(formatReport(report))
     if (!report.ties) process.exitCode = 1
+  },
+  /** npm run admin:reset-2fa [-- <username>]: a lost authenticator; the password still applies. */
+  'admin:reset-2fa': async (args, { database }) => {
+    const reset = await resetTwoFactor(database.db, args[0])
+    if (args[0] && reset === 0) throw new Error(`No admin named ${args[0]}`)
+    console.log(
+      `Two-factor login switched off for ${reset} admin account(s); set it up again on the Security tab.`,
+    )
   },
   /** npm run keys:add -- <productId> < keys.txt (one key per line) */
   'keys:add': async (args, { database }) => {

@@ -77,6 +77,13 @@ const envSchema = z.object({
     .default('coingecko'),
   /** Base URL of the price source's API; unset uses the source's public host. */
   PRICE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Let webhooks reach loopback and private networks (tests, an intranet receiver). */
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false', ''])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Telegram Bot API base URL (a stand-in in tests). */
+  TELEGRAM_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.telegram.org'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 

@@ -7,7 +7,10 @@ import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
+import { createNotifier } from './notifications/notifier'
 import { createChainScanner } from './payments/chain-scanner'
+import { paymentsHealthProbe } from './payments/payments-health'
+import { createWebhookWorker } from './webhooks/delivery-worker'
 
 async function main(): Promise<void> {
   const env = parseEnv()
@@ -29,6 +32,22 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'mail' }),
   })
   app.services.orderPaid.on(() => mail.wake())
+  const webhooks = createWebhookWorker({
+    db: database.db,
+    allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+    pollMs: 2000,
+    logger: app.log.child({ module: 'webhooks' }),
+  })
+  app.services.orderPaid.on(() => webhooks.wake())
+  app.services.webhookQueued.on(() => webhooks.wake())
+  // Operator alerts: Telegram sends and the minute-by-minute health checks (pool, mail, scanner).
+  const notifier = createNotifier({
+    db: database.db,
+    telegramBaseUrl: env.TELEGRAM_API_URL,
+    probe: paymentsHealthProbe(database.db),
+    logger: app.log.child({ module: 'notifier' }),
+  })
+  app.services.orderPaid.on(() => notifier.wake())
   const scanner = createChainScanner({
     db: database.db,
     client: app.services.tron,
@@ -49,6 +68,8 @@ async function main(): Promise<void> {
     app.log.info(`${signal} received, shutting down`)
     await scanner.stop()
     await mail.stop()
+    await webhooks.stop()
+    await notifier.stop()
     await app.close()
     await database.close()
     process.exit(0)
@@ -59,6 +80,8 @@ async function main(): Promise<void> {
   await app.listen({ port: env.PORT, host: env.HOST })
   scanner.start()
   mail.start()
+  webhooks.start()
+  notifier.start()
   if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
   app.log.info(`Following the chain: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'

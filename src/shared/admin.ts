@@ -50,6 +50,8 @@ export const loginInputSchema = z
   .object({
     p_username: z.string().trim().min(1, 'is required').max(100),
     p_password: z.string().min(1, 'is required').max(200),
+    /** The second factor (a TOTP code or a recovery code) once two-factor login is on. */
+    p_code: z.string().trim().min(1, 'is required').max(40).optional(),
   })
   .strict()
 

@@ -54,6 +54,7 @@ import {
 } from './admin-orders.repo'
 import { deleteProduct, listAdminProducts, saveProduct } from './admin-products.repo'
 import { hashPassword, verifyPassword } from './passwords'
+import { loginSecondFactor, twoFactorRpcs } from './two-factor.routes'
 
 export interface AdminDeps {
   database: Database
@@ -90,6 +91,10 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
         if (!user) {
           request.log.warn({ ip: request.ip, username: input.p_username.slice(0, 100) }, 'admin login failed')
           return { success: false, error: adminMessages.invalidCredentials }
+        }
+        if (user.totpSecret) {
+          const refusal = await loginSecondFactor(db, request, user, key, input.p_code)
+          if (refusal) return refusal
         }
         request.log.info({ ip: request.ip, username: user.username }, 'admin logged in')
         await clearAttempts(db, key)
@@ -342,5 +347,6 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
         return { success: true }
       },
     }),
+    ...twoFactorRpcs(db),
   ]
 }

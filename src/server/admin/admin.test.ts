@@ -43,6 +43,37 @@ const adminCalls: [string, Record<string, unknown>][] = [
     'secure_update_admin_credentials',
     { p_current_password: 'x', p_new_username: 'y', p_new_password: 'zzzzzzzz' },
   ],
+  ['secure_admin_2fa_status', {}],
+  ['secure_admin_2fa_begin', {}],
+  ['secure_admin_2fa_enable', { p_code: '123456' }],
+  ['secure_admin_2fa_disable', { p_password: 'x', p_code: '123456' }],
+  ['secure_fetch_settings', {}],
+  [
+    'secure_update_settings',
+    {
+      p_settings: {
+        operator_email: null,
+        telegram_chat_id: null,
+        alerts: {
+          order_paid: true,
+          payment_unmatched: true,
+          stock_low: true,
+          pool_low: true,
+          mail_failing: true,
+          scanner_stalled: true,
+        },
+        low_stock_threshold: 5,
+      },
+    },
+  ],
+  ['secure_fetch_webhooks', {}],
+  [
+    'secure_save_webhook',
+    { p_url: 'https://example.com/h', p_events: ['order.paid'], p_include_keys: false, p_enabled: true },
+  ],
+  ['secure_delete_webhook', { p_id: 1 }],
+  ['secure_fetch_webhook_deliveries', { p_id: 1 }],
+  ['secure_resend_webhook', { p_delivery_id: 1 }],
 ]
 
 function cookieOf(headers: Record<string, unknown>): string {

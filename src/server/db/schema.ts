@@ -267,6 +267,12 @@ export const adminUsers = pgTable('admin_users', {
   id: serial('id').primaryKey(),
   username: text('username').notNull().unique(),
   passwordHash: text('password_hash').notNull(),
+  /** Base32 TOTP secret once two-factor login is on; null while it is off. */
+  totpSecret: text('totp_secret'),
+  /** Secret offered by a setup not yet confirmed with a code. */
+  totpPendingSecret: text('totp_pending_secret'),
+  /** Time step of the last accepted code: a code of that step or earlier is never accepted again. */
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -292,4 +298,86 @@ export const loginAttempts = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('login_attempts_key_at_idx').on(t.key, t.at)],
+)
+
+/** Single-use recovery codes of two-factor login, stored as sha256 hashes. */
+export const adminRecoveryCodes = pgTable(
+  'admin_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull(),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('admin_recovery_codes_user_hash_uq').on(t.userId, t.codeHash)],
+)
+
+/** One row (id = 1): the operator's settings edited in the admin (src/shared/settings.ts). */
+export const shopSettings = pgTable('shop_settings', {
+  id: smallint('id').primaryKey(),
+  settings: jsonb('settings').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** Where signed webhooks go (src/server/webhooks). */
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  id: serial('id').primaryKey(),
+  url: text('url').notNull(),
+  events: jsonb('events').$type<string[]>().notNull(),
+  /** HMAC-SHA256 key; shown to the operator once, never answered again. */
+  secret: text('secret').notNull(),
+  /** order.paid carries the delivered licence keys only when this is on. */
+  includeKeys: boolean('include_keys').notNull().default(false),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** The webhook outbox: one row per event and endpoint, written in the transaction of the change. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    endpointId: integer('endpoint_id').notNull(),
+    /** The event's id, the same for every endpoint and every attempt: receivers de-duplicate on it. */
+    eventId: uuid('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    /** The JSON body sent, exactly. */
+    body: text('body').notNull(),
+    status: text('status').$type<'pending' | 'delivered' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastStatusCode: integer('last_status_code'),
+    /** The start of the last answer, or the error. */
+    lastResponse: text('last_response'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+    uniqueIndex('webhook_deliveries_event_endpoint_uq').on(t.eventId, t.endpointId),
+  ],
+)
+
+/** Operator notifications: one row per alert sent (or queued), also the memory of the rate limit. */
+export const operatorAlerts = pgTable(
+  'operator_alerts',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull(),
+    /** What the alert is about (an order id, a product id, 'pool'): repeats within the window are dropped. */
+    subjectKey: text('subject_key').notNull(),
+    text: text('text').notNull(),
+    telegramStatus: text('telegram_status').$type<'none' | 'pending' | 'sent' | 'failed'>().notNull(),
+    telegramAttempts: integer('telegram_attempts').notNull().default(0),
+    telegramNextAt: timestamp('telegram_next_at', { withTimezone: true }).notNull().defaultNow(),
+    telegramError: text('telegram_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('operator_alerts_kind_key_idx').on(t.kind, t.subjectKey, t.createdAt),
+    index('operator_alerts_telegram_due_idx').on(t.telegramStatus, t.telegramNextAt),
+  ],
 )

@@ -5,6 +5,7 @@ import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
 import { licenseKeys, mailOutbox, type OrderItemSnapshot, orders, products } from '../db/schema'
 import { keysOfOrder } from '../keys/key-stock'
+import { recordOrderEvent, recordStockLow } from '../webhooks/events'
 import { renderOrderEmail } from './order-email'
 
 // Hands out what a paid order bought: licence keys from stock (or generated) and the e-mail in the
@@ -92,12 +93,14 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
 
   const downloads = await itemDownloadUrls(tx, order.items)
   const items = []
+  const tookStock: number[] = []
   for (const [index, item] of order.items.entries()) {
     const productId = item.product.id
     const mine = existing.filter((k) => k.productId === productId).map((k) => k.key)
     const needed = item.quantity - mine.length
     if (needed > 0) {
       const stock = await takeStockKeys(tx, productId, orderId, needed)
+      if (stock.length > 0) tookStock.push(productId)
       const generated = await generateKeys(tx, productId, orderId, needed - stock.length)
       mine.push(...stock, ...generated)
     }
@@ -130,4 +133,7 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
       textBody: mail.text,
     })
     .onConflictDoNothing()
+  // Every path to paid runs through here, in the paying transaction: webhooks and alerts with it.
+  await recordOrderEvent(tx, 'order.paid', orderId)
+  if (tookStock.length > 0) await recordStockLow(tx, tookStock)
 }

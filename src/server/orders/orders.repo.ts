@@ -2,6 +2,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { type CancelReason, type OrderStatus, orders } from '../db/schema'
 import { releaseAddress, releaseToOwner } from '../wallets/wallets.repo'
+import { recordOrderEvent } from '../webhooks/events'
 
 // The orders module owns the orders table: every change of an order's status, amounts and times
 // goes through these functions. Others (payments, admin) call them inside their own transactions.
@@ -83,6 +84,7 @@ export async function cancelOrder(
     .set({ status: 'cancelled', cancelReason: reason, cancelledAt: new Date(), updatedAt: new Date() })
     .where(eq(orders.id, orderId))
   await releaseAddress(tx, orderId, endedAt, cooldownMs)
+  await recordOrderEvent(tx, reason === 'expired' ? 'order.expired' : 'order.cancelled', orderId)
 }
 
 /**

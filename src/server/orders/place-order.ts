@@ -8,6 +8,7 @@ import { type OrderItemSnapshot, orders, products } from '../db/schema'
 import { AppError } from '../errors'
 import type { RateResult } from '../pricing/trx-price'
 import { leaseAddress } from '../wallets/wallets.repo'
+import { recordOrderEvent } from '../webhooks/events'
 
 export interface PlaceOrderOptions {
   windowMs: number
@@ -129,6 +130,7 @@ export async function placeOrder(
           ...trx,
         })
         .returning()
+      await recordOrderEvent(tx, 'order.created', id) // webhook
       return row as OrderRow
     })
     return answerOf(order)

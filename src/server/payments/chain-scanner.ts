@@ -28,8 +28,8 @@ export interface ChainScannerOptions {
   /** Pause before looking again when no new block was solidified yet. Default 1000. */
   intervalMs?: number
   /**
-   * The chain's block time. Once caught up, the next look starts one block time after the look
-   * that found the last block, so looks keep in step with the chain. Default 3000.
+   * The chain's block time. Once caught up, a look that found a block is followed by the next one
+   * a block time later, so looks keep in step with the chain: about one look a block. Default 3000.
    */
   blockIntervalMs?: number
   /** First block on a database with no checkpoint; default the solidified head at that moment. */
@@ -63,6 +63,8 @@ export interface ScanResult {
   /** More solidified blocks are waiting (the batch came back full). */
   more: boolean
   checkpoint: number | null
+  /** Block time of the newest block recorded by this pass. */
+  lastBlockTime?: number
 }
 
 export interface ScannerStatus {
@@ -371,6 +373,7 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
         } else {
           failures = 0
           if (result.more) pause = 0
+          // Looks that found a block stay one block time apart, in step with the chain.
           else if (result.blocks > 0) pause = Math.max(0, blockIntervalMs - (Date.now() - began))
         }
       } catch (error) {

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { orders, payments, type TransferSource, type UnmatchedReason } from '../db/schema'
 import { leaseAt } from '../wallets/wallets.repo'
+import { recordUnmatchedPayment } from '../webhooks/events'
 
 // The ledger: every genuine transfer into one of our addresses is stored once, keyed by transaction
 // id, source and index, and lands in exactly one place: a payment of the order that held the address
@@ -84,6 +85,17 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
     }
   }
   if (decision.kind === 'credited') return { kind: 'credited', paymentId: row.id, orderId: decision.orderId }
+  // Webhook and operator alert, in this transaction. Zero-value spam is recorded but not announced.
+  if (decision.reason !== 'zero_value') {
+    await recordUnmatchedPayment(tx, {
+      txId,
+      token: t.token,
+      amountUnits: t.value,
+      fromAddress: t.from,
+      toAddress: t.to,
+      reason: decision.reason,
+    })
+  }
   return { kind: 'unmatched', paymentId: row.id, orderId: decision.orderId, reason: decision.reason }
 }
 

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { FileText, KeyRound, LogOut, Package, ShoppingBag, Wallet } from 'lucide-react'
+import { Bell, FileText, KeyRound, LogOut, Package, ShoppingBag, Wallet, Webhook } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router'
 import { toast } from 'sonner'
@@ -16,6 +16,8 @@ const tabs = [
   { to: '/admin/products', label: 'Products', icon: Package, end: false },
   { to: '/admin/wallets', label: 'Wallets', icon: Wallet, end: false },
   { to: '/admin/content', label: 'Content', icon: FileText, end: false },
+  { to: '/admin/webhooks', label: 'Webhooks', icon: Webhook, end: false },
+  { to: '/admin/settings', label: 'Settings', icon: Bell, end: false },
   { to: '/admin/security', label: 'Security', icon: KeyRound, end: false },
 ]
 

@@ -1,5 +1,7 @@
 import { createBrowserRouter, Navigate } from 'react-router'
 import { ContentTab } from '../features/admin/content-tab'
+import { SettingsTab } from '../features/admin/integrations/settings-tab'
+import { WebhooksTab } from '../features/admin/integrations/webhooks-tab'
 import { AdminLoginPage } from '../features/admin/login-page'
 import { OrdersTab } from '../features/admin/orders-tab'
 import { ProductsTab } from '../features/admin/products-tab'
@@ -40,6 +42,8 @@ export function createAppRouter() {
         { path: 'products', element: <ProductsTab /> },
         { path: 'wallets', element: <WalletsTab /> },
         { path: 'content', element: <ContentTab /> },
+        { path: 'webhooks', element: <WebhooksTab /> },
+        { path: 'settings', element: <SettingsTab /> },
         { path: 'security', element: <SecurityTab /> },
         { path: '*', element: <Navigate to="/admin" replace /> },
       ],

@@ -19,6 +19,9 @@ export function AdminLoginPage() {
   const [gate, setGate] = useState<Gate>('checking')
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
+  // Set once the password matched for an account with two-factor login on.
+  const [needsCode, setNeedsCode] = useState(false)
+  const [code, setCode] = useState('')
   const [busy, setBusy] = useState(false)
 
   const restrict = () => {
@@ -54,12 +57,19 @@ export function AdminLoginPage() {
     if (busy || !username.trim() || !password) return
     setBusy(true)
     try {
-      const answer = await adminApi.login(username.trim(), password)
+      const answer = await adminApi.login(username.trim(), password, needsCode ? code.trim() : undefined)
       if (answer.success) {
         adminAuthFlag.set()
         navigate('/admin', { replace: true })
         return
       }
+      if (answer.two_factor_required) {
+        if (needsCode) toast.error(answer.error, { id: 'login-error' })
+        setNeedsCode(true)
+        setCode('')
+        return
+      }
+      setNeedsCode(false)
       toast.error(adminMessages.invalidCredentials, { id: 'login-error' })
     } catch (err) {
       if (err instanceof RpcError && err.status === 403 && err.message === adminMessages.accessDenied)
@@ -104,7 +114,10 @@ export function AdminLoginPage() {
                   autoComplete="username"
                   required
                   value={username}
-                  onChange={(e) => setUsername(e.target.value)}
+                  onChange={(e) => {
+                    setUsername(e.target.value)
+                    setNeedsCode(false)
+                  }}
                 />
               </Field>
               <Field label="Password">
@@ -117,6 +130,19 @@ export function AdminLoginPage() {
                   onChange={(e) => setPassword(e.target.value)}
                 />
               </Field>
+              {needsCode && (
+                <Field label="Authentication Code" hint="From your authenticator app, or a recovery code">
+                  <TextInput
+                    name="code"
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    autoFocus
+                    required
+                    value={code}
+                    onChange={(e) => setCode(e.target.value)}
+                  />
+                </Field>
+              )}
               <Button type="submit" disabled={busy} className="mt-2 w-full">
                 {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
                 {busy ? 'Logging in...' : 'Login'}

@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button'
 import { RpcError } from '../../lib/rpc-client'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Field, Panel, TextInput } from './components/fields'
+import { TwoFactorPanel } from './two-factor/two-factor-panel'
 
 const empty = { currentPassword: '', newUsername: '', newPassword: '', confirmPassword: '' }
 
@@ -45,49 +46,52 @@ export function SecurityTab() {
   }
 
   return (
-    <Panel title="Change Credentials">
-      <form onSubmit={submit} className="grid max-w-xl gap-4">
-        <Field label="Current Password">
-          <TextInput
-            type="password"
-            autoComplete="current-password"
-            required
-            value={form.currentPassword}
-            onChange={set('currentPassword')}
-          />
-        </Field>
-        <Field label="New Username">
-          <TextInput
-            autoComplete="username"
-            required
-            value={form.newUsername}
-            onChange={set('newUsername')}
-          />
-        </Field>
-        <Field label="New Password" hint={`At least ${MIN_PASSWORD_LENGTH} characters`}>
-          <TextInput
-            type="password"
-            autoComplete="new-password"
-            required
-            value={form.newPassword}
-            onChange={set('newPassword')}
-          />
-        </Field>
-        <Field label="Confirm New Password">
-          <TextInput
-            type="password"
-            autoComplete="new-password"
-            required
-            value={form.confirmPassword}
-            onChange={set('confirmPassword')}
-          />
-        </Field>
-        <div>
-          <Button type="submit" disabled={busy}>
-            {busy ? 'Updating...' : 'Update Credentials'}
-          </Button>
-        </div>
-      </form>
-    </Panel>
+    <div className="grid gap-6">
+      <Panel title="Change Credentials">
+        <form onSubmit={submit} className="grid max-w-xl gap-4">
+          <Field label="Current Password">
+            <TextInput
+              type="password"
+              autoComplete="current-password"
+              required
+              value={form.currentPassword}
+              onChange={set('currentPassword')}
+            />
+          </Field>
+          <Field label="New Username">
+            <TextInput
+              autoComplete="username"
+              required
+              value={form.newUsername}
+              onChange={set('newUsername')}
+            />
+          </Field>
+          <Field label="New Password" hint={`At least ${MIN_PASSWORD_LENGTH} characters`}>
+            <TextInput
+              type="password"
+              autoComplete="new-password"
+              required
+              value={form.newPassword}
+              onChange={set('newPassword')}
+            />
+          </Field>
+          <Field label="Confirm New Password">
+            <TextInput
+              type="password"
+              autoComplete="new-password"
+              required
+              value={form.confirmPassword}
+              onChange={set('confirmPassword')}
+            />
+          </Field>
+          <div>
+            <Button type="submit" disabled={busy}>
+              {busy ? 'Updating...' : 'Update Credentials'}
+            </Button>
+          </div>
+        </form>
+      </Panel>
+      <TwoFactorPanel />
+    </div>
   )
 }

@@ -18,10 +18,11 @@ const write = <T = Outcome>(name: string, payload: unknown = {}) => callRpc<T>(n
 
 export const adminApi = {
   session: () => callRpc<{ success: true; username: string }>('secure_admin_session', {}, { quiet: true }),
-  login: (username: string, password: string) =>
-    write<Outcome & { username?: string }>('secure_admin_login', {
+  login: (username: string, password: string, code?: string) =>
+    write<Outcome & { username?: string; two_factor_required?: boolean }>('secure_admin_login', {
       p_username: username,
       p_password: password,
+      p_code: code || undefined,
     }),
   logout: () => write('secure_admin_logout'),
 

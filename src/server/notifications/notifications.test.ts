@@ -1,0 +1,201 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startReceiver } from '../../../tests/support/http-receiver'
+import { testAddresses } from '../../../tests/support/test-addresses'
+import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
+import { engines } from '../../../tests/support/test-db'
+import { ensureFirstAdmin, SESSION_COOKIE } from '../admin/admin-auth'
+import { mailOutbox, operatorAlerts } from '../db/schema'
+import { seedOnce } from '../db/seed'
+import { addKeyStock } from '../keys/key-stock'
+import { saveSettings } from '../settings/settings'
+import { addWalletAddresses } from '../wallets/wallets.repo'
+import { recordStockLow, recordUnmatchedPayment } from '../webhooks/events'
+import { OPERATOR_ALERT_MAIL } from './alerts'
+import { checkHealth, defaultHealthProbe, type HealthProbe } from './notifier'
+import { drainTelegram } from './telegram'
+
+const PASSWORD = 'alerts-admin-password'
+const TOKEN = '4242:telegram-test-token-abcdefghijkl'
+const allOn = {
+  order_paid: true,
+  payment_unmatched: true,
+  stock_low: true,
+  pool_low: true,
+  mail_failing: true,
+  scanner_stalled: true,
+}
+
+describe.each(engines)('operator notifications on %s', (engine) => {
+  let t: TestApp
+  let cookie: string
+  let telegram: Awaited<ReturnType<typeof startReceiver>>
+  let telegramAnswer: (i: number) => { status: number; body: object } = () => ({
+    status: 200,
+    body: { ok: true, result: { message_id: 1 } },
+  })
+  const pool = testAddresses(10, 'alerts')
+
+  beforeAll(async () => {
+    t = await createTestApp(engine, { ADMIN_PASSWORD: PASSWORD })
+    await seedOnce(t.database.db)
+    await ensureFirstAdmin(t.database.db, t.env)
+    await t.database.db.execute(sql`delete from wallet_addresses`)
+    await addWalletAddresses(t.database.db, pool)
+    const res = await rpc(t.app, 'secure_admin_login', { p_username: 'admin', p_password: PASSWORD })
+    const raw = res.headers['set-cookie']
+    const list = Array.isArray(raw) ? raw : [String(raw)]
+    cookie = (list.find((c) => c.startsWith(`${SESSION_COOKIE}=`)) as string).split(';')[0] as string
+    // A local server speaking the Bot API's sendMessage.
+    telegram = await startReceiver((_r, res, i) => {
+      const a = telegramAnswer(i)
+      res.writeHead(a.status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(a.body))
+    })
+  })
+  afterAll(async () => {
+    await telegram.close()
+    await t.close()
+  })
+  beforeEach(async () => {
+    telegram.received.length = 0
+    telegramAnswer = () => ({ status: 200, body: { ok: true, result: { message_id: 1 } } })
+    await t.database.db.execute(sql`delete from operator_alerts`)
+    await t.database.db.execute(sql`delete from mail_outbox`)
+    await saveSettings(t.database.db, {
+      operatorEmail: 'ops@example.com',
+      telegramBotToken: TOKEN,
+      telegramChatId: '-1001234',
+      alerts: { ...allOn },
+      lowStockThreshold: 5,
+    })
+  })
+
+  const payOrder = async () => {
+    const placed = await rpc(t.app, 'secure_create_order', {
+      p_email: 'buyer@example.com',
+      p_items: [{ product: { id: 1 }, quantity: 1 }],
+      p_total: 49.99,
+    })
+    const id = placed.body.order_id as string
+    await rpc(t.app, 'secure_update_order_status', { p_order_id: id, p_status: 'paid' }, { cookie })
+    await t.database.db.execute(sql`update wallet_addresses set leased_order_id = null, lease_until = null`)
+    return id
+  }
+
+  it('a paid order reaches the operator by Telegram sendMessage and by e-mail through the mail outbox', async () => {
+    const orderId = await payOrder()
+    expect(await drainTelegram(t.database.db, { baseUrl: telegram.url })).toBe(1)
+    expect(telegram.received).toHaveLength(1)
+    const [hit] = telegram.received
+    expect(hit!.url).toBe(`/bot${TOKEN}/sendMessage`)
+    const body = JSON.parse(hit!.body)
+    expect(body.chat_id).toBe('-1001234')
+    expect(body.text).toContain(`Order ${orderId} paid: $49.99`)
+    const mails = await t.database.db.select().from(mailOutbox)
+    const alertMail = mails.find((m) => m.kind === OPERATOR_ALERT_MAIL)
+    expect(alertMail).toMatchObject({
+      toEmail: 'ops@example.com',
+      subject: '[Stablecart] Order paid',
+      status: 'pending',
+    })
+    expect(alertMail!.textBody).toContain(orderId)
+  })
+
+  it('a kind switched off stays quiet; with no channel configured nothing is queued', async () => {
+    await saveSettings(t.database.db, {
+      operatorEmail: 'ops@example.com',
+      telegramBotToken: TOKEN,
+      telegramChatId: '-1001234',
+      alerts: { ...allOn, order_paid: false },
+      lowStockThreshold: 5,
+    })
+    await payOrder()
+    expect(await t.database.db.select().from(operatorAlerts)).toHaveLength(0)
+    await saveSettings(t.database.db, {
+      operatorEmail: null,
+      telegramBotToken: null,
+      telegramChatId: null,
+      alerts: { ...allOn },
+      lowStockThreshold: 5,
+    })
+    await payOrder()
+    expect(await t.database.db.select().from(operatorAlerts)).toHaveLength(0)
+  })
+
+  it('repeats are rate-limited: low stock of one product alerts once per window', async () => {
+    await addKeyStock(t.database.db, 2, ['K-1', 'K-2'])
+    for (let i = 0; i < 3; i++) await t.database.db.transaction((tx) => recordStockLow(tx, [2]))
+    const alerts = await t.database.db.select().from(operatorAlerts)
+    expect(alerts).toHaveLength(1)
+    expect(alerts[0]).toMatchObject({ kind: 'stock_low', subjectKey: '2' })
+    expect(alerts[0]!.text).toContain('2 licence key(s) left')
+  })
+
+  it('an unmatched transfer alerts; Telegram refusing is retried, honouring retry_after', async () => {
+    telegramAnswer = (i) =>
+      i === 0
+        ? {
+            status: 429,
+            body: { ok: false, description: 'Too Many Requests', parameters: { retry_after: 0 } },
+          }
+        : { status: 200, body: { ok: true, result: {} } }
+    await t.database.db.transaction((tx) =>
+      recordUnmatchedPayment(tx, {
+        txId: 'ab'.repeat(32),
+        token: 'USDT',
+        amountUnits: 5_000_000n,
+        fromAddress: pool[8]!,
+        toAddress: pool[9]!,
+      }),
+    )
+    expect(await drainTelegram(t.database.db, { baseUrl: telegram.url, backoffBaseMs: 1 })).toBe(0)
+    const [pending] = await t.database.db.select().from(operatorAlerts)
+    expect(pending).toMatchObject({ telegramStatus: 'pending', telegramError: 'Too Many Requests' })
+    await t.database.db.execute(sql`update operator_alerts set telegram_next_at = now()`)
+    expect(await drainTelegram(t.database.db, { baseUrl: telegram.url })).toBe(1)
+    expect(JSON.parse(telegram.received[1]!.body).text).toContain('5 USDT')
+  })
+
+  it('health: pool below 20 % free, failing mail and a stalled scanner each alert once', async () => {
+    const probe: HealthProbe = {
+      pool: async () => ({ free: 1, total: 10, hoursToDry: null }),
+      scannerLagSeconds: async () => 900,
+    }
+    await t.database.db.insert(mailOutbox).values({
+      kind: 'order_paid',
+      toEmail: 'b@example.com',
+      subject: 's',
+      html: 'h',
+      textBody: 't',
+      status: 'failed',
+      attempts: 12,
+      lastError: 'connect ECONNREFUSED',
+    })
+    expect((await checkHealth(t.database.db, probe)).sort()).toEqual([
+      'mail_failing',
+      'pool_low',
+      'scanner_stalled',
+    ])
+    expect(await checkHealth(t.database.db, probe)).toEqual([])
+    const texts = (await t.database.db.select().from(operatorAlerts)).map((a) => a.text).join('\n')
+    expect(texts).toContain('1 of 10 addresses free (10 %)')
+    expect(texts).toContain('ECONNREFUSED')
+    expect(texts).toContain('15 min')
+  })
+
+  it('the default probe forecasts the pool running dry from the last hour of orders', async () => {
+    await t.database.db.execute(sql`delete from orders`)
+    await t.database.db.execute(sql`update wallet_addresses set leased_order_id = null, lease_until = null`)
+    for (let i = 0; i < 3; i++) {
+      await rpc(t.app, 'secure_create_order', {
+        p_email: 'buyer@example.com',
+        p_items: [{ product: { id: 1 }, quantity: 1 }],
+        p_total: 49.99,
+      })
+    }
+    const pool = await defaultHealthProbe(t.database.db).pool()
+    expect(pool).toEqual({ free: 7, total: 10, hoursToDry: 7 / 3 })
+    expect(await checkHealth(t.database.db, defaultHealthProbe(t.database.db))).toEqual(['pool_low'])
+  })
+})

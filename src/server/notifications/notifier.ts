@@ -1,0 +1,155 @@
+import { sql } from 'drizzle-orm'
+import type { Db } from '../db/client'
+import { mailOutbox, orders, walletAddresses } from '../db/schema'
+import { quietLogger, type WorkerLogger } from '../lib/logger'
+import { raiseAlert } from './alerts'
+import { drainTelegram } from './telegram'
+
+// The notifier: sends queued Telegram alerts, and once a minute looks at the shop's health
+// (address pool, mail, scanner) and raises alerts when something needs the operator.
+
+/**
+ * What the health checks read. The default reads today's tables; the payment scanner (which
+ * knows its checkpoint and the address cool-downs) can supply its own.
+ */
+export interface HealthProbe {
+  /** Addresses free for a new order now, all in the pool, and a forecast of hours until none are free (null: not shrinking). */
+  pool(): Promise<{ free: number; total: number; hoursToDry: number | null }>
+  /** Seconds since the scanner last advanced, or null when there is no scanner to watch. */
+  scannerLagSeconds(): Promise<number | null>
+}
+
+export const POOL_LOW_SHARE = 0.2
+
+export function defaultHealthProbe(db: Db): HealthProbe {
+  return {
+    async pool() {
+      const result = (await db.execute(sql`
+        select
+          (select count(*)::int from ${walletAddresses} where leased_order_id is null) as free,
+          (select count(*)::int from ${walletAddresses}) as total,
+          (select count(*)::int from ${orders} where created_at > now() - interval '1 hour') as started,
+          (select count(*)::int from ${orders} where status <> 'pending' and updated_at > now() - interval '1 hour') as ended`)) as unknown as {
+        rows: { free: number; total: number; started: number; ended: number }[]
+      }
+      const row = result.rows[0] ?? { free: 0, total: 0, started: 0, ended: 0 }
+      // Leases taken minus leases given back over the last hour: the pool's net drain per hour.
+      const drain = row.started - row.ended
+      return { free: row.free, total: row.total, hoursToDry: drain > 0 ? row.free / drain : null }
+    },
+    async scannerLagSeconds() {
+      return null
+    },
+  }
+}
+
+/** One look at the shop's health; answers the alerts raised (tests). */
+export async function checkHealth(
+  db: Db,
+  probe: HealthProbe,
+  opts: { scannerStallS?: number } = {},
+): Promise<string[]> {
+  const raised: string[] = []
+  // In a transaction of its own, so the advisory lock in raiseAlert holds until the row is written.
+  const raise = (kind: Parameters<typeof raiseAlert>[1], subject: string, text: string) =>
+    db.transaction((tx) => raiseAlert(tx, kind, subject, text))
+  const pool = await probe.pool()
+  if (pool.total > 0) {
+    const share = pool.free / pool.total
+    const dryWithinDay = pool.hoursToDry !== null && pool.hoursToDry < 24
+    if (share < POOL_LOW_SHARE || dryWithinDay) {
+      const why =
+        share < POOL_LOW_SHARE
+          ? `${pool.free} of ${pool.total} addresses free (${Math.round(share * 100)} %)`
+          : `${pool.free} of ${pool.total} free, forecast to run out in about ${Math.max(1, Math.round(pool.hoursToDry ?? 0))} h`
+      if (
+        await raise('pool_low', 'pool', `Address pool running low: ${why}. Add addresses on the Wallets tab.`)
+      )
+        raised.push('pool_low')
+    }
+  }
+
+  const mail = (await db.execute(sql`
+    select count(*)::int as n, max(last_error) as error from ${mailOutbox}
+    where created_at > now() - interval '1 day' and (status = 'failed' or (status = 'pending' and attempts >= 3))`)) as unknown as {
+    rows: { n: number; error: string | null }[]
+  }
+  const failing = mail.rows[0]?.n ?? 0
+  if (failing > 0) {
+    const text = `${failing} e-mail(s) could not be sent. Last error: ${mail.rows[0]?.error ?? 'unknown'}. Check SMTP_URL; resend from the order's detail.`
+    if (await raise('mail_failing', 'mail', text)) raised.push('mail_failing')
+  }
+
+  const lag = await probe.scannerLagSeconds()
+  const stallS = opts.scannerStallS ?? 5 * 60
+  if (lag !== null && lag > stallS) {
+    const text = `The payment scanner has not advanced for ${Math.round(lag / 60)} min: payments are not being detected.`
+    if (await raise('scanner_stalled', 'scanner', text)) raised.push('scanner_stalled')
+  }
+  return raised
+}
+
+export interface NotifierOptions {
+  db: Db
+  telegramBaseUrl: string
+  probe?: HealthProbe
+  logger?: WorkerLogger
+  pollMs?: number
+  checkEveryMs?: number
+}
+
+export function createNotifier(opts: NotifierOptions) {
+  const log = opts.logger ?? quietLogger
+  const probe = opts.probe ?? defaultHealthProbe(opts.db)
+  const pollMs = opts.pollMs ?? 5000
+  const checkEveryMs = opts.checkEveryMs ?? 60_000
+  let running = false
+  let loop: Promise<void> | null = null
+  let wakeUp: (() => void) | null = null
+  let lastCheck = 0
+
+  async function step() {
+    if (Date.now() - lastCheck >= checkEveryMs) {
+      lastCheck = Date.now()
+      await checkHealth(opts.db, probe)
+    }
+    await drainTelegram(opts.db, { baseUrl: opts.telegramBaseUrl, logger: log })
+  }
+
+  async function run() {
+    while (running) {
+      try {
+        await step()
+      } catch (error) {
+        log.error({ err: error }, 'notifier step failed')
+      }
+      if (!running) break
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, pollMs)
+        function done() {
+          clearTimeout(timer)
+          wakeUp = null
+          resolve()
+        }
+        wakeUp = done
+      })
+    }
+  }
+
+  return {
+    start() {
+      if (running) return
+      running = true
+      loop = run()
+    },
+    async stop() {
+      running = false
+      wakeUp?.()
+      await loop
+      loop = null
+    },
+    wake() {
+      wakeUp?.()
+    },
+  }
+}

@@ -1,0 +1,269 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/client'
+import { webhookDeliveries, webhookEndpoints } from '../db/schema'
+import { quietLogger, type WorkerLogger } from '../lib/logger'
+import { checkTargetUrl, guardedLookup } from './safe-target'
+import { SIGNATURE_HEADER, signBody } from './signature'
+
+// Sends the webhook outbox. A due row is claimed by moving its next_attempt_at past the claim time
+// in one statement (FOR UPDATE SKIP LOCKED), so two processes never post the same row at once;
+// a 2xx marks it delivered. A process that dies mid-post leaves the claim to run out and the row
+// is sent again: at least once, with the same event id for the receiver to de-duplicate.
+// Failures retry with growing back-off until a day has passed since the event, then it is failed
+// (the admin can resend it).
+
+export interface WebhookWorkerOptions {
+  db: Db
+  /** WEBHOOK_ALLOW_PRIVATE: let targets on loopback and private networks through (tests, intranets). */
+  allowPrivate: boolean
+  logger?: WorkerLogger
+  /** Looks for due rows this often when nobody wakes it. Default 5000. */
+  pollMs?: number
+  /** A claimed row stays claimed this long while it is posted. Default 60 000. */
+  claimMs?: number
+  /** First retry delay; ×3 per attempt up to 2 h. Default 10 000. */
+  backoffBaseMs?: number
+  /** Retries stop this long after the event. Default one day. */
+  retryForMs?: number
+  /** Per attempt, connect to last byte. Default 10 000. */
+  timeoutMs?: number
+  /** Bytes of the answer read at most; the rest is dropped. Default 64 KiB. */
+  maxResponseBytes?: number
+}
+
+export interface WebhookWorker {
+  start(): void
+  stop(): Promise<void>
+  wake(): void
+  /** Posts every due row once; answers how many were delivered. */
+  drain(): Promise<number>
+}
+
+interface Claimed {
+  id: number
+  endpoint_id: number
+  body: string
+  attempts: number
+  created_at: string | Date
+}
+
+export interface PostResult {
+  status: number | null
+  response: string
+}
+
+const MAX_BACKOFF_MS = 2 * 60 * 60_000
+const KEPT_ANSWER_CHARS = 1000
+
+/** One signed POST; never throws, never follows redirects. */
+export function postSigned(
+  target: string,
+  body: string,
+  secret: string,
+  opts: { allowPrivate: boolean; timeoutMs: number; maxResponseBytes: number; eventId: string },
+): Promise<PostResult> {
+  return new Promise((resolve) => {
+    let url: URL
+    try {
+      url = checkTargetUrl(target, opts.allowPrivate)
+    } catch (error) {
+      resolve({ status: null, response: `refused: ${(error as Error).message}` })
+      return
+    }
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    const signature = signBody(secret, body, Math.floor(Date.now() / 1000))
+    let settled = false
+    const finish = (result: PostResult) => {
+      if (settled) return
+      settled = true
+      resolve(result)
+    }
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'Stablecart-Webhooks/1',
+          [SIGNATURE_HEADER]: signature,
+          'Stablecart-Event-Id': opts.eventId,
+        },
+        lookup: guardedLookup(opts.allowPrivate) as never,
+        timeout: opts.timeoutMs,
+      },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = []
+        let size = 0
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length
+          if (size > opts.maxResponseBytes) {
+            // Enough: the status is known, the rest of the answer is not worth reading.
+            chunks.push(chunk.subarray(0, Math.max(0, opts.maxResponseBytes - (size - chunk.length))))
+            res.destroy()
+            finish({
+              status: res.statusCode ?? null,
+              response: Buffer.concat(chunks).toString('utf8').slice(0, KEPT_ANSWER_CHARS),
+            })
+            return
+          }
+          chunks.push(chunk)
+        })
+        res.on('end', () =>
+          finish({
+            status: res.statusCode ?? null,
+            response: Buffer.concat(chunks).toString('utf8').slice(0, KEPT_ANSWER_CHARS),
+          }),
+        )
+        res.on('error', (error) =>
+          finish({ status: res.statusCode ?? null, response: `error: ${error.message}` }),
+        )
+      },
+    )
+    const deadline = setTimeout(
+      () => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)),
+      opts.timeoutMs,
+    )
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)))
+    req.on('error', (error) => finish({ status: null, response: `error: ${error.message}` }))
+    req.on('close', () => clearTimeout(deadline))
+    req.end(body)
+  })
+}
+
+export function createWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
+  const { db } = opts
+  const log = opts.logger ?? quietLogger
+  const pollMs = opts.pollMs ?? 5000
+  const claimMs = opts.claimMs ?? 60_000
+  const backoffBase = opts.backoffBaseMs ?? 10_000
+  const retryForMs = opts.retryForMs ?? 24 * 60 * 60_000
+  const postOpts = {
+    allowPrivate: opts.allowPrivate,
+    timeoutMs: opts.timeoutMs ?? 10_000,
+    maxResponseBytes: opts.maxResponseBytes ?? 64 * 1024,
+  }
+  let running = false
+  let loop: Promise<void> | null = null
+  let wakeUp: (() => void) | null = null
+
+  async function claim(exclude: readonly number[]): Promise<Claimed | null> {
+    const result = (await db.execute(sql`
+      update ${webhookDeliveries} set attempts = attempts + 1,
+        next_attempt_at = now() + ${claimMs} * interval '1 millisecond'
+      where id = (
+        select id from ${webhookDeliveries}
+        where status = 'pending' and next_attempt_at <= now()
+          ${
+            exclude.length > 0
+              ? sql`and id not in (${sql.join(
+                  exclude.map((id) => sql`${id}`),
+                  sql`, `,
+                )})`
+              : sql``
+          }
+        order by next_attempt_at, id
+        limit 1
+        for update skip locked
+      )
+      returning id, endpoint_id, body, attempts, created_at`)) as unknown as { rows: Claimed[] }
+    return result.rows[0] ?? null
+  }
+
+  async function deliver(row: Claimed): Promise<boolean> {
+    const [endpoint] = await db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, row.endpoint_id))
+    if (!endpoint) {
+      await db
+        .update(webhookDeliveries)
+        .set({ status: 'failed', lastResponse: 'endpoint deleted' })
+        .where(eq(webhookDeliveries.id, row.id))
+      return false
+    }
+    const eventId = (JSON.parse(row.body) as { id: string }).id
+    const result = await postSigned(endpoint.url, row.body, endpoint.secret, { ...postOpts, eventId })
+    const ok = result.status !== null && result.status >= 200 && result.status < 300
+    if (ok) {
+      await db
+        .update(webhookDeliveries)
+        .set({
+          status: 'delivered',
+          deliveredAt: new Date(),
+          lastStatusCode: result.status,
+          lastResponse: result.response,
+        })
+        .where(eq(webhookDeliveries.id, row.id))
+      log.info({ deliveryId: row.id, eventId, url: endpoint.url, status: result.status }, 'webhook delivered')
+      return true
+    }
+    const age = Date.now() - new Date(row.created_at).getTime()
+    const delay = Math.min(MAX_BACKOFF_MS, backoffBase * 3 ** Math.min(row.attempts - 1, 12))
+    const giveUp = age + delay > retryForMs
+    await db
+      .update(webhookDeliveries)
+      .set({
+        status: giveUp ? 'failed' : 'pending',
+        lastStatusCode: result.status,
+        lastResponse: result.response,
+        nextAttemptAt: sql`now() + ${delay} * interval '1 millisecond'`,
+      })
+      .where(eq(webhookDeliveries.id, row.id))
+    log.warn(
+      { deliveryId: row.id, eventId, url: endpoint.url, status: result.status, attempts: row.attempts },
+      giveUp ? 'webhook failed for good; resend it from the admin' : 'webhook refused; will retry',
+    )
+    return false
+  }
+
+  async function drain(): Promise<number> {
+    let delivered = 0
+    const seen: number[] = []
+    for (let row = await claim(seen); row; row = await claim(seen)) {
+      seen.push(row.id)
+      if (await deliver(row)) delivered += 1
+    }
+    return delivered
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      try {
+        await drain()
+      } catch (error) {
+        log.error({ err: error }, 'webhook worker step failed')
+      }
+      if (!running) break
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, pollMs)
+        function done() {
+          clearTimeout(timer)
+          wakeUp = null
+          resolve()
+        }
+        wakeUp = done
+      })
+    }
+  }
+
+  return {
+    start() {
+      if (running) return
+      running = true
+      loop = run()
+    },
+    async stop() {
+      running = false
+      wakeUp?.()
+      await loop
+      loop = null
+    },
+    wake() {
+      wakeUp?.()
+    },
+    drain,
+  }
+}

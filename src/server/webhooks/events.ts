@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto'
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import { microsToDollars } from '../../shared/money'
+import type { WebhookEvent } from '../../shared/webhooks'
+import type { Db } from '../db/client'
+import { licenseKeys, orders, payments, webhookDeliveries, webhookEndpoints } from '../db/schema'
+import { raiseAlert } from '../notifications/alerts'
+import { loadSettings } from '../settings/settings'
+
+// Writing webhook events: one outbox row per enabled endpoint that subscribed to the event, in the
+// caller's transaction, so the event exists exactly when the change it reports has committed. The
+// delivery worker sends them after commit.
+
+export interface EventOptions {
+  /** Only for order.paid: the licence keys, sent to endpoints that opted in. */
+  keys?: { product_id: number; key: string }[]
+}
+
+/** Records one event for every subscribed endpoint; answers the event id (or null: nobody listens). */
+export async function recordEvent(
+  tx: Db,
+  type: WebhookEvent,
+  data: Record<string, unknown>,
+  opts: EventOptions = {},
+): Promise<string | null> {
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id, includeKeys: webhookEndpoints.includeKeys })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.enabled, true),
+        sql`${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb`,
+      ),
+    )
+  if (endpoints.length === 0) return null
+  const id = randomUUID()
+  const createdAt = new Date().toISOString()
+  const bodyFor = (withKeys: boolean) =>
+    JSON.stringify({
+      id,
+      type,
+      created_at: createdAt,
+      data: withKeys && opts.keys ? { ...data, keys: opts.keys } : data,
+    })
+  await tx.insert(webhookDeliveries).values(
+    endpoints.map((endpoint) => ({
+      endpointId: endpoint.id,
+      eventId: id,
+      eventType: type,
+      body: bodyFor(endpoint.includeKeys),
+    })),
+  )
+  return id
+}
+
+const centsToUsd = (cents: number) => (cents / 100).toFixed(2)
+
+/**
+ * order.created / order.paid / order.cancelled / order.expired for one order, read inside the
+ * transaction that changed it: items, amounts, and for paid the transactions (and keys on opt-in).
+ */
+export async function recordOrderEvent(
+  tx: Db,
+  type: 'order.created' | 'order.paid' | 'order.cancelled' | 'order.expired',
+  orderId: string,
+): Promise<string | null> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId))
+  if (!order) return null
+  const data: Record<string, unknown> = {
+    order_id: order.id,
+    status: order.status,
+    email: order.email,
+    total_usd: centsToUsd(order.totalCents),
+    items: order.items.map((item) => ({
+      product_id: item.product.id,
+      name: item.product.name,
+      unit_price_usd: item.product.price.toFixed(2),
+      quantity: item.quantity,
+    })),
+    wallet_address: order.walletAddress,
+    created_at: order.createdAt.toISOString(),
+  }
+  let keys: EventOptions['keys']
+  if (type === 'order.paid') {
+    const paid = await tx.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(payments.id)
+    data.paid_at = order.paidAt?.toISOString() ?? new Date().toISOString()
+    data.tx_hash = order.txHash
+    data.late = order.late
+    data.amount_received_usdt = microsToDollars(order.amountReceivedUnits)
+    data.trx_received_sun = order.trxReceivedSun.toString()
+    data.payments = paid.map((p) => ({
+      tx_id: p.txId,
+      token: p.token,
+      amount_units: p.amountUnits.toString(),
+      from_address: p.fromAddress,
+      late: p.late,
+    }))
+    keys = (
+      await tx
+        .select({ product_id: licenseKeys.productId, key: licenseKeys.key })
+        .from(licenseKeys)
+        .where(eq(licenseKeys.orderId, orderId))
+        .orderBy(licenseKeys.id)
+    ).map((k) => ({ product_id: k.product_id, key: k.key }))
+  }
+  if (type === 'order.paid') {
+    const units = order.items.reduce((n, item) => n + item.quantity, 0)
+    await raiseAlert(
+      tx,
+      'order_paid',
+      order.id,
+      `Order ${order.id} paid: $${centsToUsd(order.totalCents)} for ${units} item(s) by ${order.email}.${order.txHash ? ` Transaction ${order.txHash}.` : ''}`,
+    )
+  }
+  return recordEvent(tx, type, data, { keys })
+}
+
+/** payment.unmatched: a transfer to one of our addresses that pays no order. */
+export async function recordUnmatchedPayment(
+  tx: Db,
+  transfer: {
+    txId: string
+    token: string
+    amountUnits: bigint
+    fromAddress: string
+    toAddress: string
+    reason?: string
+  },
+): Promise<string | null> {
+  const amount =
+    transfer.token === 'USDT'
+      ? `${microsToDollars(transfer.amountUnits)} USDT`
+      : `${Number(transfer.amountUnits) / 1_000_000} TRX`
+  await raiseAlert(
+    tx,
+    'payment_unmatched',
+    `${transfer.txId}|${transfer.toAddress}|${transfer.token}`,
+    `A transfer of ${amount} to ${transfer.toAddress} matches no order (${transfer.reason ?? 'no_order'}). Transaction ${transfer.txId}. Assign it on the Orders tab.`,
+  )
+  return recordEvent(tx, 'payment.unmatched', {
+    tx_id: transfer.txId,
+    token: transfer.token,
+    amount_units: transfer.amountUnits.toString(),
+    from_address: transfer.fromAddress,
+    to_address: transfer.toAddress,
+    reason: transfer.reason ?? 'no_order',
+  })
+}
+
+/** stock.low for each product whose free keys fell below the threshold in the settings. */
+export async function recordStockLow(tx: Db, productIds: readonly number[]): Promise<number[]> {
+  const { lowStockThreshold } = await loadSettings(tx)
+  if (lowStockThreshold <= 0) return []
+  const low: number[] = []
+  for (const productId of new Set(productIds)) {
+    const [row] = await tx
+      .select({ left: sql<number>`count(*)::int` })
+      .from(licenseKeys)
+      .where(and(eq(licenseKeys.productId, productId), isNull(licenseKeys.orderId)))
+    const left = row?.left ?? 0
+    if (left < lowStockThreshold) {
+      low.push(productId)
+      await recordEvent(tx, 'stock.low', {
+        product_id: productId,
+        keys_left: left,
+        threshold: lowStockThreshold,
+      })
+      await raiseAlert(
+        tx,
+        'stock_low',
+        String(productId),
+        `Product ${productId} has ${left} licence key(s) left (threshold ${lowStockThreshold}). Add keys on the Products tab.`,
+      )
+    }
+  }
+  return low
+}

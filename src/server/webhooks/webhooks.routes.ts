@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto'
+import { and, desc, eq, sql } from 'drizzle-orm'
+import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import {
+  type AdminWebhookDelivery,
+  type AdminWebhookEndpoint,
+  saveWebhookInputSchema,
+  type WebhookEvent,
+  webhookDeliveryIdInputSchema,
+  webhookIdInputSchema,
+} from '../../shared/webhooks'
+import type { Db } from '../db/client'
+import { webhookDeliveries, webhookEndpoints } from '../db/schema'
+import { defineRpc } from '../rpc'
+import { checkTargetUrl, TargetRefused } from './safe-target'
+
+const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
+const DELIVERY_LOG_SIZE = 50
+
+/** whsec_ + 32 random bytes: the HMAC key, answered once when the endpoint is created. */
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString())
+
+/** The admin's Webhooks tab: endpoints, their delivery log, resend. `onQueued` wakes the worker. */
+export function webhookRpcs(db: Db, opts: { allowPrivate: boolean; onQueued: () => void }) {
+  return [
+    defineRpc({
+      name: 'secure_fetch_webhooks',
+      input: adminOnly,
+      admin: true,
+      handler: async () => {
+        const rows = await db
+          .select({
+            id: webhookEndpoints.id,
+            url: webhookEndpoints.url,
+            events: webhookEndpoints.events,
+            includeKeys: webhookEndpoints.includeKeys,
+            enabled: webhookEndpoints.enabled,
+            createdAt: webhookEndpoints.createdAt,
+            pending: sql<number>`(select count(*)::int from ${webhookDeliveries} d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'pending')`,
+            failed: sql<number>`(select count(*)::int from ${webhookDeliveries} d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'failed')`,
+          })
+          .from(webhookEndpoints)
+          .orderBy(webhookEndpoints.id)
+        const endpoints: AdminWebhookEndpoint[] = rows.map((r) => ({
+          id: r.id,
+          url: r.url,
+          events: r.events as WebhookEvent[],
+          include_keys: r.includeKeys,
+          enabled: r.enabled,
+          created_at: r.createdAt.toISOString(),
+          pending: r.pending,
+          failed: r.failed,
+        }))
+        return { success: true, endpoints }
+      },
+    }),
+    defineRpc({
+      name: 'secure_save_webhook',
+      input: saveWebhookInputSchema,
+      admin: true,
+      handler: async (input) => {
+        try {
+          checkTargetUrl(input.p_url, opts.allowPrivate)
+        } catch (error) {
+          if (error instanceof TargetRefused)
+            return { success: false, error: `URL refused: ${error.message}` }
+          throw error
+        }
+        const values = {
+          url: input.p_url,
+          events: [...new Set(input.p_events)],
+          includeKeys: input.p_include_keys,
+          enabled: input.p_enabled,
+        }
+        if (input.p_id === undefined) {
+          const secret = newWebhookSecret()
+          const [row] = await db
+            .insert(webhookEndpoints)
+            .values({ ...values, secret })
+            .returning({ id: webhookEndpoints.id })
+          // The only time the secret leaves the server.
+          return { success: true, id: row!.id, secret }
+        }
+        const updated = await db
+          .update(webhookEndpoints)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(webhookEndpoints.id, input.p_id))
+          .returning({ id: webhookEndpoints.id })
+        return updated.length
+          ? { success: true, id: input.p_id }
+          : { success: false, error: 'Webhook not found' }
+      },
+    }),
+    defineRpc({
+      name: 'secure_delete_webhook',
+      input: webhookIdInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const deleted = await db.transaction(async (tx) => {
+          await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, input.p_id))
+          return tx
+            .delete(webhookEndpoints)
+            .where(eq(webhookEndpoints.id, input.p_id))
+            .returning({ id: webhookEndpoints.id })
+        })
+        return deleted.length ? { success: true } : { success: false, error: 'Webhook not found' }
+      },
+    }),
+    defineRpc({
+      name: 'secure_fetch_webhook_deliveries',
+      input: webhookIdInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const rows = await db
+          .select()
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.endpointId, input.p_id))
+          .orderBy(desc(webhookDeliveries.id))
+          .limit(DELIVERY_LOG_SIZE)
+        const deliveries: AdminWebhookDelivery[] = rows.map((r) => ({
+          id: r.id,
+          event_id: r.eventId,
+          event_type: r.eventType as WebhookEvent,
+          status: r.status,
+          attempts: r.attempts,
+          last_status_code: r.lastStatusCode,
+          last_response: r.lastResponse,
+          next_attempt_at: iso(r.nextAttemptAt) as string,
+          delivered_at: iso(r.deliveredAt),
+          created_at: iso(r.createdAt) as string,
+        }))
+        return { success: true, deliveries }
+      },
+    }),
+    defineRpc({
+      name: 'secure_resend_webhook',
+      input: webhookDeliveryIdInputSchema,
+      admin: true,
+      handler: async (input) => {
+        // Same row, same event id and body: a receiver that has it already can drop it.
+        const rows = await db
+          .update(webhookDeliveries)
+          .set({ status: 'pending', nextAttemptAt: sql`now()`, createdAt: sql`now()` })
+          .where(and(eq(webhookDeliveries.id, input.p_delivery_id)))
+          .returning({ id: webhookDeliveries.id })
+        if (!rows.length) return { success: false, error: 'Delivery not found' }
+        opts.onQueued()
+        return { success: true }
+      },
+    }),
+  ]
+}

@@ -1,0 +1,254 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Plus, RotateCw, Trash2 } from 'lucide-react'
+import { type FormEvent, useState } from 'react'
+import { toast } from 'sonner'
+import { type AdminWebhookEndpoint, type WebhookEvent, webhookEvents } from '../../../../shared/webhooks'
+import { Button } from '../../../components/ui/button'
+import { CopyField } from '../../../components/ui/copy-field'
+import { integrationsApi, integrationsKeys } from '../api/integrations-api'
+import { ConfirmDialog } from '../components/confirm-dialog'
+import { Field, Panel, TextInput } from '../components/fields'
+import { formatOrderDate } from '../orders-format'
+
+const failMessage = (err: unknown) => (err instanceof Error ? err.message : 'The request failed')
+
+/** Signed webhooks: endpoints (secret shown once), their delivery log, resend. */
+export function WebhooksTab() {
+  const queryClient = useQueryClient()
+  const endpoints = useQuery({
+    queryKey: integrationsKeys.webhooks,
+    queryFn: integrationsApi.webhooks,
+    refetchInterval: 10_000,
+  })
+  const [url, setUrl] = useState('')
+  const [events, setEvents] = useState<Set<WebhookEvent>>(new Set(['order.paid']))
+  const [includeKeys, setIncludeKeys] = useState(false)
+  const [newSecret, setNewSecret] = useState<{ url: string; secret: string } | null>(null)
+  const [deleting, setDeleting] = useState<AdminWebhookEndpoint | null>(null)
+  const [open, setOpen] = useState<number | null>(null)
+  const refresh = () => queryClient.invalidateQueries({ queryKey: integrationsKeys.webhooks })
+
+  const create = useMutation({
+    mutationFn: integrationsApi.saveWebhook,
+    onSuccess: async (answer, input) => {
+      if (!answer.success) return void toast.error(answer.error)
+      if (answer.secret) setNewSecret({ url: input.url, secret: answer.secret })
+      setUrl('')
+      await refresh()
+    },
+    onError: (err) => toast.error(failMessage(err)),
+  })
+  const toggle = useMutation({
+    mutationFn: (e: AdminWebhookEndpoint) =>
+      integrationsApi.saveWebhook({
+        id: e.id,
+        url: e.url,
+        events: e.events,
+        includeKeys: e.include_keys,
+        enabled: !e.enabled,
+      }),
+    onSuccess: async (answer) => {
+      if (!answer.success) toast.error(answer.error)
+      await refresh()
+    },
+    onError: (err) => toast.error(failMessage(err)),
+  })
+  const remove = useMutation({
+    mutationFn: (id: number) => integrationsApi.deleteWebhook(id),
+    onSuccess: async (answer) => {
+      if (!answer.success) toast.error(answer.error)
+      else toast.success('Webhook deleted', { duration: 2000 })
+      setDeleting(null)
+      await refresh()
+    },
+    onError: (err) => toast.error(failMessage(err)),
+  })
+
+  function add(event: FormEvent) {
+    event.preventDefault()
+    if (!url.trim() || events.size === 0 || create.isPending) return
+    create.mutate({ url: url.trim(), events: [...events], includeKeys, enabled: true })
+  }
+
+  return (
+    <div className="grid gap-6">
+      <Panel title="Add a Webhook">
+        <form onSubmit={add} className="grid max-w-2xl gap-4">
+          <Field label="Endpoint URL" hint="Each event is POSTed as JSON with a Stablecart-Signature header">
+            <TextInput
+              type="url"
+              required
+              placeholder="https://example.com/stablecart"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+            />
+          </Field>
+          <fieldset className="grid gap-2 sm:grid-cols-2">
+            <legend className="mb-1 text-sm font-medium text-fg">Events</legend>
+            {webhookEvents.map((name) => (
+              <label key={name} className="flex items-center gap-2 font-mono text-sm text-fg">
+                <input
+                  type="checkbox"
+                  checked={events.has(name)}
+                  onChange={(e) => {
+                    const next = new Set(events)
+                    if (e.target.checked) next.add(name)
+                    else next.delete(name)
+                    setEvents(next)
+                  }}
+                />
+                {name}
+              </label>
+            ))}
+          </fieldset>
+          <label className="flex items-center gap-2 text-sm text-fg">
+            <input type="checkbox" checked={includeKeys} onChange={(e) => setIncludeKeys(e.target.checked)} />
+            Include the delivered licence keys in order.paid
+          </label>
+          <div>
+            <Button type="submit" disabled={create.isPending || events.size === 0}>
+              <Plus className="size-4" aria-hidden />
+              Add Webhook
+            </Button>
+          </div>
+        </form>
+        {newSecret && (
+          <div
+            role="status"
+            className="mt-6 grid max-w-2xl gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4"
+          >
+            <p className="text-sm text-fg">
+              Signing secret for <span className="break-all font-mono">{newSecret.url}</span>. It is shown
+              only now: store it with the receiver.
+            </p>
+            <CopyField
+              label="Signing secret"
+              value={newSecret.secret}
+              copiedMessage="Secret copied"
+              failedMessage="Could not copy the secret"
+            />
+            <div>
+              <Button variant="secondary" onClick={() => setNewSecret(null)}>
+                Done
+              </Button>
+            </div>
+          </div>
+        )}
+      </Panel>
+
+      <Panel title="Webhooks">
+        {!endpoints.data ? (
+          <p role="status" className="text-sm text-muted">
+            {endpoints.isError ? 'Could not load the webhooks.' : 'Loading...'}
+          </p>
+        ) : endpoints.data.endpoints.length === 0 ? (
+          <p className="text-sm text-muted">No webhooks yet.</p>
+        ) : (
+          <ul className="grid gap-3">
+            {endpoints.data.endpoints.map((e) => (
+              <li key={e.id} className="rounded-xl border border-line p-4">
+                <div className="flex flex-wrap items-start justify-between gap-3">
+                  <div className="min-w-0">
+                    <p className="break-all font-mono text-sm text-fg">{e.url}</p>
+                    <p className="mt-1 text-xs text-muted">
+                      {e.events.join(', ')}
+                      {e.include_keys ? ' · with keys' : ''} · {e.enabled ? 'enabled' : 'disabled'}
+                      {e.pending > 0 ? ` · ${e.pending} pending` : ''}
+                      {e.failed > 0 ? ` · ${e.failed} failed` : ''}
+                    </p>
+                  </div>
+                  <div className="flex flex-wrap gap-2">
+                    <Button variant="secondary" onClick={() => setOpen(open === e.id ? null : e.id)}>
+                      {open === e.id ? 'Hide Deliveries' : 'Deliveries'}
+                    </Button>
+                    <Button variant="secondary" disabled={toggle.isPending} onClick={() => toggle.mutate(e)}>
+                      {e.enabled ? 'Disable' : 'Enable'}
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      aria-label={`Delete webhook ${e.url}`}
+                      onClick={() => setDeleting(e)}
+                    >
+                      <Trash2 className="size-4" aria-hidden />
+                    </Button>
+                  </div>
+                </div>
+                {open === e.id && <DeliveryLog endpointId={e.id} />}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Panel>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete webhook?"
+        message={`${deleting?.url ?? ''} and its delivery log will be deleted.`}
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        onClose={() => setDeleting(null)}
+      />
+    </div>
+  )
+}
+
+function DeliveryLog({ endpointId }: { endpointId: number }) {
+  const queryClient = useQueryClient()
+  const log = useQuery({
+    queryKey: integrationsKeys.deliveries(endpointId),
+    queryFn: () => integrationsApi.deliveries(endpointId),
+    refetchInterval: 5_000,
+  })
+  const resend = useMutation({
+    mutationFn: integrationsApi.resend,
+    onSuccess: async (answer) => {
+      if (!answer.success) toast.error(answer.error)
+      else toast.success('Queued again', { duration: 2000 })
+      await queryClient.invalidateQueries({ queryKey: integrationsKeys.deliveries(endpointId) })
+    },
+    onError: (err) => toast.error(failMessage(err)),
+  })
+  if (!log.data) return <p className="mt-3 text-sm text-muted">Loading...</p>
+  if (log.data.deliveries.length === 0) return <p className="mt-3 text-sm text-muted">No deliveries yet.</p>
+  return (
+    <div className="mt-3 overflow-x-auto">
+      <table className="w-full text-left text-xs">
+        <thead className="text-muted">
+          <tr>
+            <th className="py-1 pr-3 font-medium">Event</th>
+            <th className="py-1 pr-3 font-medium">Status</th>
+            <th className="py-1 pr-3 font-medium">Attempts</th>
+            <th className="py-1 pr-3 font-medium">Last answer</th>
+            <th className="py-1 pr-3 font-medium">Created</th>
+            <th className="py-1 font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="text-fg">
+          {log.data.deliveries.map((d) => (
+            <tr key={d.id} className="border-t border-line">
+              <td className="py-1.5 pr-3 font-mono">{d.event_type}</td>
+              <td className="py-1.5 pr-3">{d.status}</td>
+              <td className="py-1.5 pr-3">{d.attempts}</td>
+              <td className="max-w-64 truncate py-1.5 pr-3" title={d.last_response ?? ''}>
+                {d.last_status_code ?? '—'} {d.last_response ?? ''}
+              </td>
+              <td className="py-1.5 pr-3 whitespace-nowrap">{formatOrderDate(d.created_at)}</td>
+              <td className="py-1.5">
+                <Button
+                  variant="ghost"
+                  className="px-2 py-1"
+                  disabled={resend.isPending}
+                  onClick={() => resend.mutate(d.id)}
+                >
+                  <RotateCw className="size-3.5" aria-hidden />
+                  Resend
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

@@ -1,0 +1,170 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { QRCodeSVG } from 'qrcode.react'
+import { type FormEvent, useState } from 'react'
+import { toast } from 'sonner'
+import { twoFactorMessages } from '../../../../shared/two-factor'
+import { Button } from '../../../components/ui/button'
+import { CopyField } from '../../../components/ui/copy-field'
+import { twoFactorApi, twoFactorKeys } from '../api/two-factor-api'
+import { Field, Panel, TextInput } from '../components/fields'
+
+type Setup = { secret: string; uri: string }
+
+/** Security tab: switch two-factor login (TOTP) on with a QR code and a code, or off again. */
+export function TwoFactorPanel() {
+  const queryClient = useQueryClient()
+  const status = useQuery({ queryKey: twoFactorKeys.status, queryFn: twoFactorApi.status })
+  const [setup, setSetup] = useState<Setup | null>(null)
+  const [code, setCode] = useState('')
+  const [password, setPassword] = useState('')
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null)
+  const refresh = () => queryClient.invalidateQueries({ queryKey: twoFactorKeys.status })
+
+  const begin = useMutation({
+    mutationFn: twoFactorApi.begin,
+    onSuccess: (answer) => {
+      if (answer.success) setSetup({ secret: answer.secret, uri: answer.otpauth_uri })
+      else toast.error(answer.error)
+    },
+  })
+  const enable = useMutation({
+    mutationFn: (value: string) => twoFactorApi.enable(value),
+    onSuccess: async (answer) => {
+      if (!answer.success) return void toast.error(answer.error)
+      setRecoveryCodes(answer.recovery_codes)
+      setSetup(null)
+      setCode('')
+      toast.success(twoFactorMessages.enabled)
+      await refresh()
+    },
+  })
+  const disable = useMutation({
+    mutationFn: (input: { password: string; code: string }) =>
+      twoFactorApi.disable(input.password, input.code),
+    onSuccess: async (answer) => {
+      if (!answer.success) return void toast.error(answer.error)
+      setPassword('')
+      setCode('')
+      setRecoveryCodes(null)
+      toast.success(twoFactorMessages.disabled)
+      await refresh()
+    },
+  })
+
+  function confirm(event: FormEvent) {
+    event.preventDefault()
+    if (code.trim() && !enable.isPending) enable.mutate(code.trim())
+  }
+  function switchOff(event: FormEvent) {
+    event.preventDefault()
+    if (password && code.trim() && !disable.isPending) disable.mutate({ password, code: code.trim() })
+  }
+
+  if (!status.data) {
+    return (
+      <Panel title="Two-Factor Login">
+        <p role="status" className="text-sm text-muted">
+          {status.isError ? 'Could not load the two-factor state.' : 'Loading...'}
+        </p>
+      </Panel>
+    )
+  }
+
+  return (
+    <Panel title="Two-Factor Login">
+      {recoveryCodes && (
+        <div className="mb-6 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4">
+          <h3 className="font-semibold text-fg">Recovery codes</h3>
+          <p className="mt-1 text-sm text-muted">
+            Each code logs in once without the app. They are shown only now: keep them somewhere safe.
+          </p>
+          <ul aria-label="Recovery codes" className="mt-3 grid grid-cols-2 gap-2 font-mono text-sm text-fg">
+            {recoveryCodes.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+          <Button variant="secondary" className="mt-3" onClick={() => setRecoveryCodes(null)}>
+            I have saved them
+          </Button>
+        </div>
+      )}
+
+      {status.data.enabled ? (
+        <form onSubmit={switchOff} className="grid max-w-xl gap-4">
+          <p className="text-sm text-fg">
+            Two-factor login is <strong>on</strong>. {status.data.recovery_codes_left} recovery code(s) left.
+          </p>
+          <Field label="Current Password">
+            <TextInput
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </Field>
+          <Field label="Authentication Code" hint="From your authenticator app, or a recovery code">
+            <TextInput
+              autoComplete="one-time-code"
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
+          </Field>
+          <div>
+            <Button type="submit" variant="danger" disabled={disable.isPending}>
+              {disable.isPending ? 'Turning off...' : 'Turn Off Two-Factor Login'}
+            </Button>
+          </div>
+        </form>
+      ) : setup ? (
+        <form onSubmit={confirm} className="grid max-w-xl gap-4">
+          <p className="text-sm text-muted">
+            Scan the code with an authenticator app (or enter the key by hand), then type the 6-digit code it
+            shows.
+          </p>
+          <div className="w-fit rounded-xl bg-white p-3">
+            <QRCodeSVG value={setup.uri} size={176} title="Two-factor setup QR code" />
+          </div>
+          <CopyField
+            label="Setup key"
+            value={setup.secret}
+            copiedMessage="Setup key copied"
+            failedMessage="Could not copy the setup key"
+          />
+          <Field label="Code from the app">
+            <TextInput
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
+          </Field>
+          <div className="flex gap-2">
+            <Button type="submit" disabled={enable.isPending}>
+              {enable.isPending ? 'Checking...' : 'Confirm and Turn On'}
+            </Button>
+            <Button variant="ghost" onClick={() => setSetup(null)}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <div className="grid max-w-xl gap-4">
+          <p className="text-sm text-muted">
+            Two-factor login is off. With it on, login asks for a code from an authenticator app after the
+            password.
+          </p>
+          <div>
+            <Button onClick={() => begin.mutate()} disabled={begin.isPending}>
+              Set Up Two-Factor Login
+            </Button>
+          </div>
+        </div>
+      )}
+    </Panel>
+  )
+}
