@@ -26,8 +26,9 @@ export function defaultHealthProbe(db: Db): HealthProbe {
     async pool() {
       const result = (await db.execute(sql`
         select
-          (select count(*)::int from ${walletAddresses} where leased_order_id is null) as free,
-          (select count(*)::int from ${walletAddresses}) as total,
+          (select count(*)::int from ${walletAddresses} where leased_order_id is null and removed_at is null
+             and (cooldown_until is null or cooldown_until <= now())) as free,
+          (select count(*)::int from ${walletAddresses} where removed_at is null) as total,
           (select count(*)::int from ${orders} where created_at > now() - interval '1 hour') as started,
           (select count(*)::int from ${orders} where status <> 'pending' and updated_at > now() - interval '1 hour') as ended`)) as unknown as {
         rows: { free: number; total: number; started: number; ended: number }[]

@@ -40,7 +40,7 @@ describe.each(engines)('settings on %s', (engine) => {
         alerts: Object.fromEntries(Object.keys(alerts).map((k) => [k, true])),
         low_stock_threshold: 5,
         payment_tolerance_usd: 1.5,
-        payment_tolerance_percent: null,
+        payment_tolerance_percent: 10,
       },
     })
   })
