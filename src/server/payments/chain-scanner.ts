@@ -353,6 +353,14 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
     }
   }
 
+  // Pacing once caught up: a look that found a block is followed by the next one a little less than a
+  // block time later, so looks creep towards the moment a block is solidified; the look that comes
+  // too early finds nothing and tries again shortly after. Looks stay within a fraction of a second
+  // of each block's solidification, at a little over one look a block.
+  const CREEP_MS = 50
+  const RETRY_MS = Math.min(intervalMs, 250)
+  let emptyStreak = 0
+
   async function run(): Promise<void> {
     while (running) {
       let pause = intervalMs
@@ -363,18 +371,22 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
           failures += 1
           // Loud at first, then once per doubling of the streak.
           if ((failures & (failures - 1)) === 0) {
-            log.warn(
-              { kind: result.error.kind, failures, message: result.error.message },
-              'explorer request failed; backing off',
-            )
+            log.warn({ kind: result.error.kind, failures, message: result.error.message }, 'explorer request failed; backing off')
           }
           pause = Math.min(maxBackoff, backoffBase * 2 ** Math.min(failures - 1, 16))
           if (result.error.retryAfterMs) pause = Math.max(pause, result.error.retryAfterMs)
         } else {
           failures = 0
           if (result.more) pause = 0
-          // Looks that found a block stay one block time apart, in step with the chain.
-          else if (result.blocks > 0) pause = Math.max(0, blockIntervalMs - (Date.now() - began))
+          else if (result.blocks > 0) {
+            emptyStreak = 0
+            pause = Math.max(0, blockIntervalMs - CREEP_MS - (Date.now() - began))
+          } else {
+            // The first miss after a block is the creep arriving early; later misses mean the chain
+            // (or the explorer's view of it) is slow, and the normal interval applies.
+            emptyStreak += 1
+            pause = emptyStreak === 1 ? RETRY_MS : intervalMs
+          }
         }
       } catch (error) {
         // A database hiccup must not kill the follower; it tries again after a pause.
