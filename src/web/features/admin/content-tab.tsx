@@ -1,10 +1,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Plus, Trash2 } from 'lucide-react'
 import { type FormEvent, useEffect, useState } from 'react'
-import { toast } from 'sonner'
 import { type SiteContent, siteContentSchema, supportIcons } from '../../../shared/site-content'
 import { Button } from '../../components/ui/button'
-import { getSiteContent } from '../../lib/api/get-site-content'
+import { getSiteContent, siteContentKeys } from '../../lib/api/get-site-content'
+import { toast } from '../../lib/toast'
 import { adminApi } from './api/admin-api'
 import { Field, inputClass, Panel, TextArea, TextInput } from './components/fields'
 
@@ -58,8 +58,8 @@ export function ContentTab() {
       const answer = await adminApi.updateContent(parsed.data)
       if (!answer.success) throw new Error('Failed to update content')
       toast.success('Content updated successfully', { duration: 2000 })
-      queryClient.setQueryData(['site-content'], parsed.data)
-      await queryClient.invalidateQueries({ queryKey: ['site-content'] })
+      queryClient.setQueryData(siteContentKeys.all, parsed.data)
+      await queryClient.invalidateQueries({ queryKey: siteContentKeys.all })
     } catch {
       toast.error('Failed to update site content')
     } finally {

@@ -1,7 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ChevronLeft, ChevronRight, Search, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { toast } from 'sonner'
 import {
   type AdminOrder,
   type AdminOrderStatus,
@@ -11,6 +10,7 @@ import {
 import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { RpcError } from '../../lib/rpc-client'
+import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { inputClass, Panel } from './components/fields'

@@ -1,10 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Pencil, Plus, Trash2 } from 'lucide-react'
 import { type FormEvent, useEffect, useState } from 'react'
-import { toast } from 'sonner'
 import { type AdminProduct, adminMessages, productInputSchema } from '../../../shared/admin'
 import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
+import { productKeys } from '../../lib/api/get-products'
+import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { Field, Panel, TextArea, TextInput } from './components/fields'
@@ -71,7 +72,7 @@ export function ProductsTab() {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: adminKeys.products }),
       // The storefront's catalogue in this tab.
-      queryClient.invalidateQueries({ queryKey: ['products'] }),
+      queryClient.invalidateQueries({ queryKey: productKeys.all }),
     ])
   }
 

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
-import { toast } from 'sonner'
 import { adminMessages, MIN_PASSWORD_LENGTH } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
 import { RpcError } from '../../lib/rpc-client'
+import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Field, Panel, TextInput } from './components/fields'
 
