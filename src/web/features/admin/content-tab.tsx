@@ -5,7 +5,7 @@ import { type SiteContent, siteContentSchema, supportIcons } from '../../../shar
 import { Button } from '../../components/ui/button'
 import { getSiteContent, siteContentKeys } from '../../lib/api/get-site-content'
 import { toast } from '../../lib/toast'
-import { adminApi } from './api/admin-api'
+import { adminApi, adminKeys } from './api/admin-api'
 import { Field, inputClass, Panel, TextArea, TextInput } from './components/fields'
 
 const themeLabels: Record<keyof SiteContent['theme'], string> = {
@@ -19,7 +19,7 @@ const themeLabels: Record<keyof SiteContent['theme'], string> = {
 export function ContentTab() {
   const queryClient = useQueryClient()
   // Always the server's current content, never the storefront's cached copy.
-  const stored = useQuery({ queryKey: ['admin', 'content'], queryFn: getSiteContent, staleTime: 0 })
+  const stored = useQuery({ queryKey: adminKeys.content, queryFn: getSiteContent, staleTime: 0 })
   const [content, setContent] = useState<SiteContent | null>(null)
   const [saving, setSaving] = useState(false)
 
