@@ -91,18 +91,22 @@ try {
     for (const path of PAGES) {
       const runs: Record<string, number>[] = []
       for (let r = 0; r < RUNS; r++) {
-        const out = spawnSync(
-          lighthouse,
-          [
-            base + path,
-            '--output=json',
-            '--output-path=stdout',
-            '--quiet',
-            '--only-categories=performance,accessibility,best-practices,seo',
-            '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
-          ],
-          { encoding: 'utf8', env: { ...process.env, CHROME_PATH: CHROME }, maxBuffer: 64 * 1024 * 1024 },
-        )
+        const once = () =>
+          spawnSync(
+            lighthouse,
+            [
+              base + path,
+              '--output=json',
+              '--output-path=stdout',
+              '--quiet',
+              '--only-categories=performance,accessibility,best-practices,seo',
+              '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+            ],
+            { encoding: 'utf8', env: { ...process.env, CHROME_PATH: CHROME }, maxBuffer: 64 * 1024 * 1024 },
+          )
+        // Lighthouse sometimes loses a trace on a busy machine (NO_NAVSTART): try that run again.
+        let out = once()
+        for (let retry = 0; out.status !== 0 && retry < 2; retry++) out = once()
         if (out.status !== 0) throw new Error(`lighthouse failed on ${path}: ${out.stderr.slice(-2000)}`)
         const report = JSON.parse(out.stdout)
         const c = report.categories
