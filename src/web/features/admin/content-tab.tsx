@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Plus, Trash2 } from 'lucide-react'
 import { type FormEvent, useEffect, useState } from 'react'
 import { type SiteContent, siteContentSchema, supportIcons } from '../../../shared/site-content'
@@ -21,7 +21,20 @@ export function ContentTab() {
   // Always the server's current content, never the storefront's cached copy.
   const stored = useQuery({ queryKey: adminKeys.content, queryFn: getSiteContent, staleTime: 0 })
   const [content, setContent] = useState<SiteContent | null>(null)
-  const [saving, setSaving] = useState(false)
+  const update = useMutation({
+    mutationFn: async (next: SiteContent) => {
+      const answer = await adminApi.updateContent(next)
+      if (!answer.success) throw new Error('Failed to update content')
+      return next
+    },
+    onSuccess: async (next) => {
+      toast.success('Content updated successfully', { duration: 2000 })
+      queryClient.setQueryData(siteContentKeys.all, next)
+      await queryClient.invalidateQueries({ queryKey: siteContentKeys.all })
+    },
+    onError: () => toast.error('Failed to update site content'),
+  })
+  const saving = update.isPending
 
   useEffect(() => {
     if (stored.data && !content) setContent(stored.data)
@@ -44,7 +57,7 @@ export function ContentTab() {
   const setSection = (i: number, value: Partial<SiteContent['support']['sections'][number]>) =>
     patch('support', { sections: sections.map((s, j) => (j === i ? { ...s, ...value } : s)) })
 
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault()
     if (!content || saving) return
     const parsed = siteContentSchema.safeParse(content)
@@ -53,18 +66,7 @@ export function ContentTab() {
       toast.error(`Failed to update site content: ${issue?.path.join('.')} ${issue?.message}`)
       return
     }
-    setSaving(true)
-    try {
-      const answer = await adminApi.updateContent(parsed.data)
-      if (!answer.success) throw new Error('Failed to update content')
-      toast.success('Content updated successfully', { duration: 2000 })
-      queryClient.setQueryData(siteContentKeys.all, parsed.data)
-      await queryClient.invalidateQueries({ queryKey: siteContentKeys.all })
-    } catch {
-      toast.error('Failed to update site content')
-    } finally {
-      setSaving(false)
-    }
+    update.mutate(parsed.data)
   }
 
   return (

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query'
 import { Loader2, Lock, ShieldAlert } from 'lucide-react'
 import { type FormEvent, useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
@@ -19,7 +20,26 @@ export function AdminLoginPage() {
   const [gate, setGate] = useState<Gate>('checking')
   const [username, setUsername] = useState('')
   const [password, setPassword] = useState('')
-  const [busy, setBusy] = useState(false)
+  const login = useMutation({
+    mutationFn: (input: { username: string; password: string }) =>
+      adminApi.login(input.username, input.password),
+    onSuccess: (answer) => {
+      if (!answer.success) {
+        toast.error(adminMessages.invalidCredentials, { id: 'login-error' })
+        return
+      }
+      adminAuthFlag.set()
+      navigate('/admin', { replace: true })
+    },
+    onError: (err) => {
+      if (err instanceof RpcError && err.status === 403 && err.message === adminMessages.accessDenied)
+        restrict()
+      else if (err instanceof RpcError && err.status === 429) toast.error(err.message, { id: 'login-error' })
+      else if (!(err instanceof RpcError && err.network))
+        toast.error(adminMessages.loginFailed, { id: 'login-error' })
+    },
+  })
+  const busy = login.isPending
 
   const restrict = () => {
     setGate('restricted')
@@ -49,27 +69,10 @@ export function AdminLoginPage() {
     }
   }, [])
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault()
     if (busy || !username.trim() || !password) return
-    setBusy(true)
-    try {
-      const answer = await adminApi.login(username.trim(), password)
-      if (answer.success) {
-        adminAuthFlag.set()
-        navigate('/admin', { replace: true })
-        return
-      }
-      toast.error(adminMessages.invalidCredentials, { id: 'login-error' })
-    } catch (err) {
-      if (err instanceof RpcError && err.status === 403 && err.message === adminMessages.accessDenied)
-        restrict()
-      else if (err instanceof RpcError && err.status === 429) toast.error(err.message, { id: 'login-error' })
-      else if (!(err instanceof RpcError && err.network))
-        toast.error(adminMessages.loginFailed, { id: 'login-error' })
-    } finally {
-      setBusy(false)
-    }
+    login.mutate({ username: username.trim(), password })
   }
 
   return (
