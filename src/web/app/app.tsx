@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect } from 'react'
 import { Toaster } from '../lib/toast'
 import { ConnectionMonitor } from './connection-monitor'
 import { ThemeSync } from './theme'
@@ -15,6 +15,14 @@ export function createQueryClient(): QueryClient {
   })
 }
 
+/** Marks <html data-hydrated> once the app is interactive (server-rendered HTML is visible before). */
+function HydratedMark() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = ''
+  }, [])
+  return null
+}
+
 /** Everything around the router; the same tree in the browser and on the server. */
 export function AppShell({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
@@ -22,6 +30,7 @@ export function AppShell({ queryClient, children }: { queryClient: QueryClient; 
       <ThemeSync />
       <ConnectionMonitor />
       {children}
+      <HydratedMark />
       <Toaster position="top-right" visibleToasts={20} richColors theme="dark" duration={4000} closeButton />
     </QueryClientProvider>
   )
