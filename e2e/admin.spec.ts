@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { expect, type Page, test } from '@playwright/test'
 import { E2E_PORT } from '../playwright.config'
 import { shoot } from './support/screens'
+import { expect, type Page, test } from './support/test'
 
 // The admin spec runs its own shop (fresh database, known admin password) so changing the
 // credentials or the content never disturbs the other specs.

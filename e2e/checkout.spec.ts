@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test'
 import { E2E_SHORT_WINDOW_PORT } from '../playwright.config'
 import { shoot } from './support/screens'
+import { expect, type Page, test } from './support/test'
 
 const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/
 

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test } from '@playwright/test'
 import { simpleParser } from 'mailparser'
 import { E2E_PORT } from '../playwright.config'
 import { shoot } from './support/screens'
+import { expect, test } from './support/test'
 
 const devchainUrl = `http://127.0.0.1:${E2E_PORT + 1000}`
 // start-shop.mjs runs the shop without SMTP_URL, so mail lands as .eml files here.

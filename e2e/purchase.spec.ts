@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test'
 import { E2E_PORT } from '../playwright.config'
 import { shoot } from './support/screens'
+import { expect, type Page, test } from './support/test'
 
 const devchainUrl = `http://127.0.0.1:${E2E_PORT + 1000}`
 

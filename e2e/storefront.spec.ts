@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test'
 import { shoot } from './support/screens'
+import { expect, test } from './support/test'
 
 test.describe('storefront', () => {
   test('listing: search, filter, sort, modal and cart badge', async ({ page }) => {
@@ -79,6 +79,22 @@ test.describe('storefront', () => {
     await popup.waitForLoadState()
     expect(popup.url()).toMatch(/\/downloads\//)
     await expect(page.getByTestId('cart-badge')).toHaveCount(0)
+  })
+
+  test('the catalogue pages are readable before any script runs', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    await page.goto('/')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Mobile proxy software, delivered instantly',
+    )
+    await expect(page.getByRole('article')).not.toHaveCount(0)
+    await page.goto('/product/1')
+    const name = await page.getByRole('heading', { level: 1 }).textContent()
+    expect(name?.length).toBeGreaterThan(0)
+    await expect(page).toHaveTitle(`${name} — Stablecart — Mobile Proxy Software`)
+    await expect(page.getByRole('button', { name: /Add to Cart|Download/ })).toBeVisible()
+    await context.close()
   })
 
   test('product page, unknown ids and unknown paths', async ({ page }) => {

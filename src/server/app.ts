@@ -2,7 +2,12 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyCookie from '@fastify/cookie'
 import fastifyStatic from '@fastify/static'
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify'
 import { adminRpcs } from './admin/admin.routes'
 import { createAdminGuard } from './admin/admin-auth'
 import { catalogRpcs } from './catalog/catalog.routes'
@@ -24,6 +29,7 @@ import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
 import { settingsRpcs } from './settings/settings'
+import { compressHtml, loadRenderer, renderPage } from './web/render-page'
 import { webhookRpcs } from './webhooks/webhooks.routes'
 
 export interface AppServices {
@@ -160,15 +166,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     return { status: 'ok' }
   })
 
-  await registerWeb(app, opts.webRoot ?? join(packageRoot(), 'dist', 'web'))
+  await registerWeb(app, opts.webRoot ?? join(packageRoot(), 'dist', 'web'), services)
   return app
 }
 
 /** Serves the built SPA: files as they are, every other GET the index.html (client-side routing). */
-async function registerWeb(app: FastifyInstance, root: string): Promise<void> {
+async function registerWeb(app: FastifyInstance, root: string, services: AppServices): Promise<void> {
   const indexFile = join(root, 'index.html')
   const hasWeb = existsSync(indexFile)
-  const indexHtml = hasWeb ? readFileSync(indexFile) : undefined
+  const indexHtml = hasWeb ? readFileSync(indexFile, 'utf8') : undefined
+  const renderer = hasWeb ? await loadRenderer(root) : undefined
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root,
@@ -179,15 +186,30 @@ async function registerWeb(app: FastifyInstance, root: string): Promise<void> {
         if (path.includes(`${join('assets', '')}`)) {
           res.header('cache-control', 'public, max-age=31536000, immutable')
         } else {
-          res.header('cache-control', 'public, max-age=3600')
+          // Images, icons and robots.txt change only with a new release; revalidated after a week.
+          res.header('cache-control', 'public, max-age=604800')
         }
       },
     })
   }
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, html: string) => {
+    const [products, content] = await Promise.all([services.catalog.list(), services.content.get()])
+    const path = request.url.split('?')[0] ?? '/'
+    const page = renderPage(html, renderer, { path, products, content })
+    const { body, encoding } = compressHtml(page, request.headers['accept-encoding'])
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+    if (encoding) reply.header('content-encoding', encoding)
+    return reply.send(body)
+  }
+  // The static files' wildcard would answer / itself (a directory); / is a page.
+  if (indexHtml) app.get('/', (request, reply) => sendPage(request, reply, indexHtml))
   app.setNotFoundHandler(async (request, reply) => {
     const isApi = request.url.startsWith('/rpc/') || request.url.startsWith('/api/')
     if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && indexHtml) {
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml)
+      return sendPage(request, reply, indexHtml)
     }
     return reply.status(404).send({ success: false, error: `Not found: ${request.method} ${request.url}` })
   })

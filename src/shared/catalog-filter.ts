@@ -1,4 +1,5 @@
-import { isFreeProduct, type Product } from './product'
+import type { Product } from './product'
+import { isFreeProduct } from './product-rules'
 
 export const productFilters = ['all', 'free', 'paid'] as const
 export type ProductFilter = (typeof productFilters)[number]

@@ -1,7 +1,8 @@
 import { z } from 'zod'
 
-export const supportIcons = ['mail', 'messageCircle', 'clock', 'shield'] as const
-export type SupportIcon = (typeof supportIcons)[number]
+import { defaultSiteContent, supportIcons } from './site-content-defaults'
+
+export { defaultSiteContent, type SupportIcon, supportIcons } from './site-content-defaults'
 
 const text = (max: number) => z.string().max(max)
 const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #26a17b')
@@ -32,53 +33,6 @@ export const siteContentSchema = z.object({
     .strict(),
 })
 export type SiteContent = z.infer<typeof siteContentSchema>
-
-export const defaultSiteContent: SiteContent = {
-  logo: { mainText: 'Stablecart', subText: 'SOFTWARE' },
-  navigation: { products: 'Products', support: 'Support' },
-  hero: {
-    title: 'Mobile proxy software, delivered instantly',
-    subtitle:
-      'Tools to run, rotate and check 4G, LTE and 5G mobile proxies in any country. Pay with USDT-TRC20 or TRX and get your key in minutes.',
-    backgroundImage: '/images/hero-bg.svg',
-  },
-  meta: { title: 'Stablecart — Mobile Proxy Software' },
-  theme: {
-    primary: '#26a17b',
-    primaryDark: '#1e8a67',
-    background: '#0b1120',
-    card: '#111827',
-    accent: '#38bdf8',
-  },
-  support: {
-    title: 'How can we help?',
-    subtitle: 'Questions about an order, a licence key or a setup? Our team answers around the clock.',
-    email: 'support@stablecart.example',
-    response: 'Usually within 2 hours',
-    sections: [
-      {
-        title: 'Email Support',
-        description: 'Write to us with your order ID and we will get back to you quickly.',
-        icon: 'mail',
-      },
-      {
-        title: 'Live Chat',
-        description: 'Talk to a specialist about proxy setup, rotation and country targeting.',
-        icon: 'messageCircle',
-      },
-      {
-        title: 'Fast Response',
-        description: 'Most questions are answered within a couple of hours, day or night.',
-        icon: 'clock',
-      },
-      {
-        title: 'Secure & Private',
-        description: 'Your order details are only used to deliver and support your purchase.',
-        icon: 'shield',
-      },
-    ],
-  },
-}
 
 /** Stored content overrides the defaults section by section; a section that fails validation falls back. */
 export function mergeSiteContent(stored: unknown): SiteContent {

@@ -79,7 +79,9 @@ describe.each(engines)('operator notifications on %s', (engine) => {
     })
     const id = placed.body.order_id as string
     await rpc(t.app, 'secure_update_order_status', { p_order_id: id, p_status: 'paid' }, { cookie })
-    await t.database.db.execute(sql`update wallet_addresses set leased_order_id = null, cooldown_until = null`)
+    await t.database.db.execute(
+      sql`update wallet_addresses set leased_order_id = null, cooldown_until = null`,
+    )
     return id
   }
 
@@ -186,7 +188,9 @@ describe.each(engines)('operator notifications on %s', (engine) => {
 
   it('the default probe forecasts the pool running dry from the last hour of orders', async () => {
     await t.database.db.execute(sql`delete from orders`)
-    await t.database.db.execute(sql`update wallet_addresses set leased_order_id = null, cooldown_until = null`)
+    await t.database.db.execute(
+      sql`update wallet_addresses set leased_order_id = null, cooldown_until = null`,
+    )
     for (let i = 0; i < 3; i++) {
       await rpc(t.app, 'secure_create_order', {
         p_email: 'buyer@example.com',

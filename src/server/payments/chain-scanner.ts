@@ -371,7 +371,10 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
           failures += 1
           // Loud at first, then once per doubling of the streak.
           if ((failures & (failures - 1)) === 0) {
-            log.warn({ kind: result.error.kind, failures, message: result.error.message }, 'explorer request failed; backing off')
+            log.warn(
+              { kind: result.error.kind, failures, message: result.error.message },
+              'explorer request failed; backing off',
+            )
           }
           pause = Math.min(maxBackoff, backoffBase * 2 ** Math.min(failures - 1, 16))
           if (result.error.retryAfterMs) pause = Math.max(pause, result.error.retryAfterMs)

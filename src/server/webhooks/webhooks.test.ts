@@ -155,7 +155,9 @@ describe.each(engines)('webhooks on %s', (engine) => {
     answer = () => 200
     await t.database.db.execute(sql`delete from webhook_deliveries`)
     await t.database.db.execute(sql`delete from webhook_endpoints`)
-    await t.database.db.execute(sql`update wallet_addresses set leased_order_id = null, cooldown_until = null`)
+    await t.database.db.execute(
+      sql`update wallet_addresses set leased_order_id = null, cooldown_until = null`,
+    )
   })
 
   const admin = (name: string, payload: Record<string, unknown> = {}) => rpc(t.app, name, payload, { cookie })

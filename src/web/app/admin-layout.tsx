@@ -2,14 +2,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { Bell, FileText, KeyRound, LogOut, Package, ShoppingBag, Wallet, Webhook } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router'
-import { toast } from 'sonner'
 import { adminMessages } from '../../shared/admin'
 import { Logo } from '../components/layout/logo'
 import { MenuToggle } from '../components/layout/menu-toggle'
+import { SkipLink } from '../components/layout/skip-link'
 import { adminAuthFlag } from '../features/admin/admin-auth-flag'
 import { adminApi, adminKeys } from '../features/admin/api/admin-api'
 import { useSiteContent } from '../lib/api/get-site-content'
 import { UNAUTHORIZED_EVENT } from '../lib/rpc-client'
+import { toast } from '../lib/toast'
 
 const tabs = [
   { to: '/admin', label: 'Orders', icon: ShoppingBag, end: true },
@@ -88,6 +89,7 @@ export function AdminLayout() {
 
   return (
     <div className="flex min-h-dvh flex-col">
+      <SkipLink />
       <header className="sticky top-0 z-40 border-b border-line bg-background/90 backdrop-blur-md">
         <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
           <Logo mainText={content.logo.mainText} subText="ADMIN PANEL" />

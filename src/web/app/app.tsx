@@ -1,35 +1,36 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { RouterProvider } from 'react-router'
-import { Toaster } from 'sonner'
-import { applyReloadRules } from './checkout-watch'
+import { type ReactNode, useEffect } from 'react'
+import { Toaster } from '../lib/toast'
 import { ConnectionMonitor } from './connection-monitor'
-import { createAppRouter } from './router'
 import { ThemeSync } from './theme'
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    // The RPC client already retries what is safe to retry (specification section 9).
-    queries: { retry: false, refetchOnWindowFocus: false },
-  },
-})
-
-let router: ReturnType<typeof createAppRouter> | undefined
-
-/** The reload rules run before the router reads the address bar. */
-function getRouter() {
-  if (!router) {
-    applyReloadRules()
-    router = createAppRouter()
-  }
-  return router
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // The one retry policy: the RPC client retries what is safe to retry (network errors and
+      // 5xx, three times), so neither queries nor mutations retry on top of it.
+      queries: { retry: false, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+  })
 }
 
-export function App() {
+/** Marks <html data-hydrated> once the app is interactive (server-rendered HTML is visible before). */
+function HydratedMark() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = ''
+  }, [])
+  return null
+}
+
+/** Everything around the router; the same tree in the browser and on the server. */
+export function AppShell({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeSync />
       <ConnectionMonitor />
-      <RouterProvider router={getRouter()} />
+      {children}
+      <HydratedMark />
       <Toaster position="top-right" visibleToasts={20} richColors theme="dark" duration={4000} closeButton />
     </QueryClientProvider>
   )

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react'
 import { useLocation, useNavigate } from 'react-router'
-import { toast } from 'sonner'
-import { messages } from '../../shared/checkout'
+import { messages } from '../../shared/checkout-rules'
 import { cart } from '../lib/cart-store'
 import { checkout, msRemaining, useCheckout } from '../lib/checkout-store'
+import { toast } from '../lib/toast'
 
 const PAYMENT_PATH = '/payment'
 

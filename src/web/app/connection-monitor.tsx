@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { toast } from 'sonner'
+import { toast } from '../lib/toast'
 
 const INTERVAL_MS = 30_000
 const TOAST_ID = 'connection-lost'

@@ -1,7 +1,8 @@
-import { useEffect } from 'react'
+import { Suspense, useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router'
 import { Footer } from '../components/layout/footer'
 import { Header } from '../components/layout/header'
+import { SkipLink } from '../components/layout/skip-link'
 import { PaymentSuccessModal } from '../features/payment/payment-success-modal'
 import { CheckoutWatch } from './checkout-watch'
 
@@ -14,15 +15,13 @@ export function PublicLayout() {
   }, [pathname, hash])
   return (
     <div className="flex min-h-dvh flex-col">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-lg focus:bg-primary focus:px-4 focus:py-2 focus:text-on-primary"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <Header />
       <main id="main" className="flex-1">
-        <Outlet />
+        {/* A page downloaded on the first visit keeps the footer where it will stay. */}
+        <Suspense fallback={<div className="min-h-[70vh]" />}>
+          <Outlet />
+        </Suspense>
       </main>
       <Footer />
       <CheckoutWatch />

@@ -11,6 +11,22 @@ function luminance(hex: string): number {
   return 0.2126 * channel((n >> 16) & 255) + 0.7152 * channel((n >> 8) & 255) + 0.0722 * channel(n & 255)
 }
 
+/** WCAG contrast ratio of two #rrggbb colours (1 to 21). */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number]
+  return (hi + 0.05) / (lo + 0.05)
+}
+
+const DARK_TEXT = '#0f172a'
+const LIGHT_TEXT = '#ffffff'
+
+/** The text colour for buttons and badges: the one that reads best on both primary shades. */
+export function onPrimaryText(theme: Pick<SiteContent['theme'], 'primary' | 'primaryDark'>): string {
+  const worst = (text: string) =>
+    Math.min(contrastRatio(text, theme.primary), contrastRatio(text, theme.primaryDark))
+  return worst(DARK_TEXT) > worst(LIGHT_TEXT) ? DARK_TEXT : LIGHT_TEXT
+}
+
 /** CSS variables for the theme, with text colours chosen to stay readable on the merchant's background. */
 export function themeVariables(theme: SiteContent['theme']): Record<string, string> {
   const light = luminance(theme.background) > 0.4
@@ -23,7 +39,7 @@ export function themeVariables(theme: SiteContent['theme']): Record<string, stri
     '--theme-fg': light ? '#0f172a' : '#e5e7eb',
     '--theme-muted': light ? '#475569' : '#94a3b8',
     '--theme-line': light ? 'rgb(15 23 42 / 0.12)' : 'rgb(255 255 255 / 0.08)',
-    '--theme-on-primary': luminance(theme.primary) > 0.45 ? '#0f172a' : '#ffffff',
+    '--theme-on-primary': onPrimaryText(theme),
   }
 }
 

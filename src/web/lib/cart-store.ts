@@ -1,15 +1,11 @@
-import { useSyncExternalStore } from 'react'
 import type { Product } from '../../shared/product'
+import { createLocalStore } from './local-store'
 import { readJson, storageKeys, writeJson } from './storage'
 
 export interface CartItem {
   product: Product
   quantity: number
 }
-
-type Listener = () => void
-const listeners = new Set<Listener>()
-let items: CartItem[] = load()
 
 function load(): CartItem[] {
   const raw = readJson<unknown>(storageKeys.cart, [])
@@ -24,31 +20,24 @@ function load(): CartItem[] {
   )
 }
 
-function commit(next: CartItem[]): void {
-  items = next
-  writeJson(storageKeys.cart, items)
-  for (const l of listeners) l()
-}
-
-if (typeof window !== 'undefined') {
-  // Another tab changed the cart.
-  window.addEventListener('storage', (event) => {
-    if (event.key !== storageKeys.cart) return
-    items = load()
-    for (const l of listeners) l()
-  })
-}
+const store = createLocalStore<CartItem[]>({
+  keys: [storageKeys.cart],
+  load,
+  save: (lines) => writeJson(storageKeys.cart, lines),
+  initial: [],
+})
+const commit = store.set
 
 export const MAX_QUANTITY = 100
 
 export const cart = {
-  getItems: () => items,
+  getItems: () => store.get(),
   add(product: Product, quantity = 1): void {
-    const existing = items.find((l) => l.product.id === product.id)
+    const existing = store.get().find((l) => l.product.id === product.id)
     if (existing) {
       cart.setQuantity(product.id, existing.quantity + quantity)
     } else {
-      commit([...items, { product, quantity: Math.min(quantity, MAX_QUANTITY) }])
+      commit([...store.get(), { product, quantity: Math.min(quantity, MAX_QUANTITY) }])
     }
   },
   /** A quantity of 0 or less removes the line (specification section 4). */
@@ -58,13 +47,13 @@ export const cart = {
       return
     }
     commit(
-      items.map((l) =>
-        l.product.id === productId ? { ...l, quantity: Math.min(quantity, MAX_QUANTITY) } : l,
-      ),
+      store
+        .get()
+        .map((l) => (l.product.id === productId ? { ...l, quantity: Math.min(quantity, MAX_QUANTITY) } : l)),
     )
   },
   remove(productId: number): void {
-    commit(items.filter((l) => l.product.id !== productId))
+    commit(store.get().filter((l) => l.product.id !== productId))
   },
   clear(): void {
     commit([])
@@ -72,14 +61,12 @@ export const cart = {
   replace(next: CartItem[]): void {
     commit(next)
   },
-  subscribe(listener: Listener): () => void {
-    listeners.add(listener)
-    return () => listeners.delete(listener)
-  },
+  subscribe: store.subscribe,
+  reload: store.reload,
 }
 
 export function useCartItems(): CartItem[] {
-  return useSyncExternalStore(cart.subscribe, cart.getItems, cart.getItems)
+  return store.use()
 }
 
 /** Cart total in integer cents, so repeated additions never drift. */

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react'
+import { createLocalStore } from './local-store'
 import { readJson, removeKey, storageKeys, writeJson } from './storage'
 
 /** The specification's checkout state (section 3), plus the server's expiry and total. */
@@ -30,10 +30,6 @@ export const inactiveCheckout: CheckoutState = {
   trxRate: null,
 }
 
-type Listener = () => void
-const listeners = new Set<Listener>()
-let state: CheckoutState = load()
-
 function load(): CheckoutState {
   const raw = readJson<Partial<CheckoutState> | null>(storageKeys.checkout, null)
   if (!raw || typeof raw !== 'object') return inactiveCheckout
@@ -50,23 +46,16 @@ function load(): CheckoutState {
   }
 }
 
-function commit(next: CheckoutState): void {
-  state = next
-  if (next.isActive) writeJson(storageKeys.checkout, next)
-  else removeKey(storageKeys.checkout)
-  for (const l of listeners) l()
-}
-
-if (typeof window !== 'undefined') {
-  window.addEventListener('storage', (event) => {
-    if (event.key !== storageKeys.checkout) return
-    state = load()
-    for (const l of listeners) l()
-  })
-}
+const store = createLocalStore<CheckoutState>({
+  keys: [storageKeys.checkout],
+  load,
+  save: (next) => (next.isActive ? writeJson(storageKeys.checkout, next) : removeKey(storageKeys.checkout)),
+  initial: inactiveCheckout,
+})
+const commit = store.set
 
 export const checkout = {
-  get: () => state,
+  get: () => store.get(),
   start(order: {
     email: string
     orderId: string
@@ -81,14 +70,12 @@ export const checkout = {
   reset(): void {
     commit(inactiveCheckout)
   },
-  subscribe(listener: Listener): () => void {
-    listeners.add(listener)
-    return () => listeners.delete(listener)
-  },
+  subscribe: store.subscribe,
+  reload: store.reload,
 }
 
 export function useCheckout(): CheckoutState {
-  return useSyncExternalStore(checkout.subscribe, checkout.get, checkout.get)
+  return store.use()
 }
 
 /** Milliseconds left in the window (0 when over); a state without expiry falls back to 30 minutes from the start. */
@@ -110,9 +97,6 @@ export interface PaymentSuccess {
   dashboardUrl: string | null
 }
 
-const successListeners = new Set<Listener>()
-let success: PaymentSuccess | null = loadSuccess()
-
 function loadSuccess(): PaymentSuccess | null {
   if (readJson<unknown>(storageKeys.paymentSuccess, null) !== true) return null
   const amount = Number(readJson<unknown>(storageKeys.paymentAmount, 0))
@@ -120,29 +104,39 @@ function loadSuccess(): PaymentSuccess | null {
   return { amount: Number.isFinite(amount) ? amount : 0, dashboardUrl: typeof url === 'string' ? url : null }
 }
 
+const successStore = createLocalStore<PaymentSuccess | null>({
+  keys: [storageKeys.paymentSuccess, storageKeys.paymentAmount, storageKeys.dashboardUrl],
+  load: loadSuccess,
+  save(next) {
+    if (next) {
+      writeJson(storageKeys.paymentSuccess, true)
+      writeJson(storageKeys.paymentAmount, next.amount)
+      // Stored only when a token came back; a dismissed modal keeps the link.
+      if (next.dashboardUrl) writeJson(storageKeys.dashboardUrl, next.dashboardUrl)
+    } else {
+      removeKey(storageKeys.paymentSuccess)
+      removeKey(storageKeys.paymentAmount)
+    }
+  },
+  initial: null,
+})
+
 export const paymentSuccess = {
-  get: () => success,
+  get: () => successStore.get(),
   record(amount: number, accessToken: string | null): void {
-    writeJson(storageKeys.paymentSuccess, true)
-    writeJson(storageKeys.paymentAmount, amount)
-    // Stored only when a token came back (specification section 3).
-    if (accessToken) writeJson(storageKeys.dashboardUrl, `${window.location.origin}/dashboard/${accessToken}`)
-    success = loadSuccess()
-    for (const l of successListeners) l()
+    const dashboardUrl = accessToken
+      ? `${window.location.origin}/dashboard/${accessToken}`
+      : readJson<string | null>(storageKeys.dashboardUrl, null)
+    successStore.set({ amount, dashboardUrl: typeof dashboardUrl === 'string' ? dashboardUrl : null })
   },
   /** The buyer closed the modal; the dashboard link stays stored. */
   dismiss(): void {
-    removeKey(storageKeys.paymentSuccess)
-    removeKey(storageKeys.paymentAmount)
-    success = null
-    for (const l of successListeners) l()
+    successStore.set(null)
   },
-  subscribe(listener: Listener): () => void {
-    successListeners.add(listener)
-    return () => successListeners.delete(listener)
-  },
+  subscribe: successStore.subscribe,
+  reload: successStore.reload,
 }
 
 export function usePaymentSuccess(): PaymentSuccess | null {
-  return useSyncExternalStore(paymentSuccess.subscribe, paymentSuccess.get, paymentSuccess.get)
+  return successStore.use()
 }

@@ -1,6 +1,7 @@
-import { toast } from 'sonner'
-import { isFreeProduct, type Product } from '../../shared/product'
+import type { Product } from '../../shared/product'
+import { isFreeProduct } from '../../shared/product-rules'
 import { cart } from './cart-store'
+import { toast } from './toast'
 
 /** Free with a download URL: the button downloads; everything else goes into the cart. */
 export function isDownload(product: Product): boolean {

@@ -1,4 +1,4 @@
-import { toast } from 'sonner'
+import { toast } from './toast'
 
 // Browser HTTP per the specification (section 9): 15 s timeout; 3 retries with 1 s × attempt
 // delay on network errors and 5xx answers, for calls that are safe to repeat.

@@ -33,8 +33,9 @@ export function Header() {
   return (
     <header className="sticky top-0 z-40 border-b border-line bg-background/85 backdrop-blur-md">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link to="/" aria-label={`${content.logo.mainText} home`} className="rounded-lg">
+        <Link to="/" className="rounded-lg">
           <Logo mainText={content.logo.mainText} subText={content.logo.subText} />
+          <span className="sr-only"> home</span>
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           {navLinks}

@@ -1,5 +1,6 @@
 import { formatUsd } from '../../../shared/money'
-import { isFreeProduct, type Product } from '../../../shared/product'
+import type { Product } from '../../../shared/product'
+import { isFreeProduct } from '../../../shared/product-rules'
 
 /** "$49.99 / One-time payment" or "Free / Download Now". */
 export function ProductPrice({ product, size = 'md' }: { product: Product; size?: 'md' | 'lg' }) {

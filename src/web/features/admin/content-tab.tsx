@@ -1,11 +1,11 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Plus, Trash2 } from 'lucide-react'
 import { type FormEvent, useEffect, useState } from 'react'
-import { toast } from 'sonner'
 import { type SiteContent, siteContentSchema, supportIcons } from '../../../shared/site-content'
 import { Button } from '../../components/ui/button'
-import { getSiteContent } from '../../lib/api/get-site-content'
-import { adminApi } from './api/admin-api'
+import { getSiteContent, siteContentKeys } from '../../lib/api/get-site-content'
+import { toast } from '../../lib/toast'
+import { adminApi, adminKeys } from './api/admin-api'
 import { Field, inputClass, Panel, TextArea, TextInput } from './components/fields'
 
 const themeLabels: Record<keyof SiteContent['theme'], string> = {
@@ -19,9 +19,22 @@ const themeLabels: Record<keyof SiteContent['theme'], string> = {
 export function ContentTab() {
   const queryClient = useQueryClient()
   // Always the server's current content, never the storefront's cached copy.
-  const stored = useQuery({ queryKey: ['admin', 'content'], queryFn: getSiteContent, staleTime: 0 })
+  const stored = useQuery({ queryKey: adminKeys.content, queryFn: getSiteContent, staleTime: 0 })
   const [content, setContent] = useState<SiteContent | null>(null)
-  const [saving, setSaving] = useState(false)
+  const update = useMutation({
+    mutationFn: async (next: SiteContent) => {
+      const answer = await adminApi.updateContent(next)
+      if (!answer.success) throw new Error('Failed to update content')
+      return next
+    },
+    onSuccess: async (next) => {
+      toast.success('Content updated successfully', { duration: 2000 })
+      queryClient.setQueryData(siteContentKeys.all, next)
+      await queryClient.invalidateQueries({ queryKey: siteContentKeys.all })
+    },
+    onError: () => toast.error('Failed to update site content'),
+  })
+  const saving = update.isPending
 
   useEffect(() => {
     if (stored.data && !content) setContent(stored.data)
@@ -44,7 +57,7 @@ export function ContentTab() {
   const setSection = (i: number, value: Partial<SiteContent['support']['sections'][number]>) =>
     patch('support', { sections: sections.map((s, j) => (j === i ? { ...s, ...value } : s)) })
 
-  async function save(event: FormEvent) {
+  function save(event: FormEvent) {
     event.preventDefault()
     if (!content || saving) return
     const parsed = siteContentSchema.safeParse(content)
@@ -53,18 +66,7 @@ export function ContentTab() {
       toast.error(`Failed to update site content: ${issue?.path.join('.')} ${issue?.message}`)
       return
     }
-    setSaving(true)
-    try {
-      const answer = await adminApi.updateContent(parsed.data)
-      if (!answer.success) throw new Error('Failed to update content')
-      toast.success('Content updated successfully', { duration: 2000 })
-      queryClient.setQueryData(['site-content'], parsed.data)
-      await queryClient.invalidateQueries({ queryKey: ['site-content'] })
-    } catch {
-      toast.error('Failed to update site content')
-    } finally {
-      setSaving(false)
-    }
+    update.mutate(parsed.data)
   }
 
   return (

@@ -1,12 +1,13 @@
+import { useMutation } from '@tanstack/react-query'
 import { Loader2, Lock, ShieldAlert } from 'lucide-react'
 import { type FormEvent, useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { toast } from 'sonner'
 import { adminMessages } from '../../../shared/admin'
 import { Logo } from '../../components/layout/logo'
 import { Button } from '../../components/ui/button'
 import { useSiteContent } from '../../lib/api/get-site-content'
 import { RpcError } from '../../lib/rpc-client'
+import { toast } from '../../lib/toast'
 import { adminAuthFlag } from './admin-auth-flag'
 import { adminApi } from './api/admin-api'
 import { Field, TextInput } from './components/fields'
@@ -22,7 +23,33 @@ export function AdminLoginPage() {
   // Set once the password matched for an account with two-factor login on.
   const [needsCode, setNeedsCode] = useState(false)
   const [code, setCode] = useState('')
-  const [busy, setBusy] = useState(false)
+  const login = useMutation({
+    mutationFn: (input: { username: string; password: string; code?: string }) =>
+      adminApi.login(input.username, input.password, input.code),
+    onSuccess: (answer) => {
+      if (answer.success) {
+        adminAuthFlag.set()
+        navigate('/admin', { replace: true })
+        return
+      }
+      if (answer.two_factor_required) {
+        if (needsCode) toast.error(answer.error, { id: 'login-error' })
+        setNeedsCode(true)
+        setCode('')
+        return
+      }
+      setNeedsCode(false)
+      toast.error(adminMessages.invalidCredentials, { id: 'login-error' })
+    },
+    onError: (err) => {
+      if (err instanceof RpcError && err.status === 403 && err.message === adminMessages.accessDenied)
+        restrict()
+      else if (err instanceof RpcError && err.status === 429) toast.error(err.message, { id: 'login-error' })
+      else if (!(err instanceof RpcError && err.network))
+        toast.error(adminMessages.loginFailed, { id: 'login-error' })
+    },
+  })
+  const busy = login.isPending
 
   const restrict = () => {
     setGate('restricted')
@@ -52,34 +79,10 @@ export function AdminLoginPage() {
     }
   }, [])
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault()
     if (busy || !username.trim() || !password) return
-    setBusy(true)
-    try {
-      const answer = await adminApi.login(username.trim(), password, needsCode ? code.trim() : undefined)
-      if (answer.success) {
-        adminAuthFlag.set()
-        navigate('/admin', { replace: true })
-        return
-      }
-      if (answer.two_factor_required) {
-        if (needsCode) toast.error(answer.error, { id: 'login-error' })
-        setNeedsCode(true)
-        setCode('')
-        return
-      }
-      setNeedsCode(false)
-      toast.error(adminMessages.invalidCredentials, { id: 'login-error' })
-    } catch (err) {
-      if (err instanceof RpcError && err.status === 403 && err.message === adminMessages.accessDenied)
-        restrict()
-      else if (err instanceof RpcError && err.status === 429) toast.error(err.message, { id: 'login-error' })
-      else if (!(err instanceof RpcError && err.network))
-        toast.error(adminMessages.loginFailed, { id: 'login-error' })
-    } finally {
-      setBusy(false)
-    }
+    login.mutate({ username: username.trim(), password, code: needsCode ? code.trim() : undefined })
   }
 
   return (

@@ -1,10 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Mail } from 'lucide-react'
-import { useState } from 'react'
-import { toast } from 'sonner'
 import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { Modal } from '../../components/ui/modal'
+import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Mark } from './components/mark'
 import { formatOrderDate, formatOrderItems } from './orders-format'
@@ -21,21 +20,17 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClose: () => void }) {
   const queryClient = useQueryClient()
   const detail = useQuery({ queryKey: adminKeys.order(orderId), queryFn: () => adminApi.order(orderId) })
-  const [resending, setResending] = useState(false)
-
-  async function resend() {
-    setResending(true)
-    try {
-      const answer = await adminApi.resendOrderEmail(orderId)
+  const resendMail = useMutation({
+    mutationFn: () => adminApi.resendOrderEmail(orderId),
+    onSuccess: async (answer) => {
       if (answer.success) toast.success('E-mail queued for sending again', { duration: 2000 })
       else toast.error(answer.error)
       await queryClient.invalidateQueries({ queryKey: adminKeys.order(orderId) })
-    } catch {
-      toast.error('Failed to queue the e-mail')
-    } finally {
-      setResending(false)
-    }
-  }
+    },
+    onError: () => toast.error('Failed to queue the e-mail'),
+  })
+  const resending = resendMail.isPending
+  const resend = () => resendMail.mutate()
 
   const data = detail.data
   return (

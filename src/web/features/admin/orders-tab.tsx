@@ -1,7 +1,6 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ChevronLeft, ChevronRight, Search, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { toast } from 'sonner'
 import {
   type AdminOrder,
   type AdminOrderStatus,
@@ -11,6 +10,7 @@ import {
 import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { RpcError } from '../../lib/rpc-client'
+import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { inputClass, Panel } from './components/fields'
@@ -23,7 +23,6 @@ import { UnmatchedPayments } from './unmatched-payments'
 const PAGE_SIZE = 25
 /** A newly paid order shows within this time without a reload. */
 const REFRESH_MS = 4_000
-const STATUS_TRIES = 3
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value)
@@ -32,21 +31,6 @@ function useDebounced<T>(value: T, ms: number): T {
     return () => clearTimeout(timer)
   }, [value, ms])
   return debounced
-}
-
-async function updateStatusWithRetry(id: string, status: AdminOrderStatus): Promise<void> {
-  let lastError: string = adminMessages.statusFailed
-  for (let attempt = 1; attempt <= STATUS_TRIES; attempt++) {
-    try {
-      const answer = await adminApi.updateOrderStatus(id, status)
-      if (answer.success) return
-      lastError = answer.error || adminMessages.statusFailed
-    } catch (err) {
-      if (err instanceof RpcError && err.status === 401) throw err
-      lastError = err instanceof RpcError && !err.network ? err.message : adminMessages.statusFailed
-    }
-  }
-  throw new Error(lastError)
 }
 
 const statusColour: Record<AdminOrderStatus, string> = {
@@ -64,7 +48,6 @@ export function OrdersTab() {
   const [page, setPage] = useState(1)
   const [selected, setSelected] = useState<Set<string>>(new Set())
   const [confirming, setConfirming] = useState(false)
-  const [deleting, setDeleting] = useState(false)
   const [pendingStatus, setPendingStatus] = useState<Record<string, AdminOrderStatus>>({})
   const [openOrder, setOpenOrder] = useState<string | null>(null)
 
@@ -87,34 +70,46 @@ export function OrdersTab() {
   const visibleSelected = rows.filter((o) => selected.has(o.id))
   const allSelected = rows.length > 0 && visibleSelected.length === rows.length
 
-  async function changeStatus(order: AdminOrder, next: AdminOrderStatus) {
-    setPendingStatus((s) => ({ ...s, [order.id]: next }))
-    try {
-      await updateStatusWithRetry(order.id, next)
-      toast.success(adminMessages.statusUpdated, { duration: 2000 })
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] })
-    } catch (err) {
-      if (!(err instanceof RpcError && err.status === 401)) {
-        toast.error(err instanceof Error ? err.message : adminMessages.statusFailed)
+  const statusChange = useMutation({
+    mutationFn: async ({ order, next }: { order: AdminOrder; next: AdminOrderStatus }) => {
+      const answer = await adminApi.updateOrderStatus(order.id, next)
+      if (!answer.success) throw new Error(answer.error || adminMessages.statusFailed)
+    },
+    onMutate: ({ order, next }) => setPendingStatus((s) => ({ ...s, [order.id]: next })),
+    onSuccess: () => toast.success(adminMessages.statusUpdated, { duration: 2000 }),
+    onError: (err) => {
+      // A lost session goes to the login page; a network failure has shown its toast.
+      if (err instanceof RpcError && (err.status === 401 || err.network)) {
+        if (err.network) toast.error(adminMessages.statusFailed)
+        return
       }
-    } finally {
+      toast.error(err.message || adminMessages.statusFailed)
+    },
+    onSettled: async (_data, _err, { order }) => {
+      await queryClient.invalidateQueries({ queryKey: adminKeys.ordersAll })
       // Success shows the server's new status; failure reverts the selector to it.
       setPendingStatus(({ [order.id]: _, ...rest }) => rest)
-    }
-  }
+    },
+  })
+  const changeStatus = (order: AdminOrder, next: AdminOrderStatus) => statusChange.mutate({ order, next })
 
-  async function deleteSelected() {
-    const ids = [...selected]
-    setDeleting(true)
-    const results = await Promise.allSettled(ids.map((id) => adminApi.deleteOrder(id)))
-    setDeleting(false)
-    setConfirming(false)
-    const failed = results.filter((r) => r.status === 'rejected' || !r.value.success).length
-    if (failed === 0) toast.success(`${ids.length} order(s) deleted successfully`, { duration: 2000 })
-    else toast.error('Failed to delete some orders')
-    setSelected(new Set())
-    await queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] })
-  }
+  const bulkDelete = useMutation({
+    mutationFn: async (ids: string[]) => {
+      const results = await Promise.allSettled(ids.map((id) => adminApi.deleteOrder(id)))
+      return results.filter((r) => r.status === 'rejected' || !r.value.success).length
+    },
+    onSuccess: (failed, ids) => {
+      if (failed === 0) toast.success(`${ids.length} order(s) deleted successfully`, { duration: 2000 })
+      else toast.error('Failed to delete some orders')
+    },
+    onSettled: async () => {
+      setConfirming(false)
+      setSelected(new Set())
+      await queryClient.invalidateQueries({ queryKey: adminKeys.ordersAll })
+    },
+  })
+  const deleteSelected = () => bulkDelete.mutate([...selected])
+  const deleting = bulkDelete.isPending
 
   const toggle = (id: string) =>
     setSelected((s) => {

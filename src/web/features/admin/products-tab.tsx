@@ -1,10 +1,11 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Pencil, Plus, Trash2 } from 'lucide-react'
 import { type FormEvent, useEffect, useState } from 'react'
-import { toast } from 'sonner'
 import { type AdminProduct, adminMessages, productInputSchema } from '../../../shared/admin'
 import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
+import { productKeys } from '../../lib/api/get-products'
+import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { Field, Panel, TextArea, TextInput } from './components/fields'
@@ -63,19 +64,45 @@ export function ProductsTab() {
   }, [products.isError])
   const [form, setForm] = useState<FormState | null>(null)
   const [errors, setErrors] = useState<Record<string, string>>({})
-  const [saving, setSaving] = useState(false)
   const [deleting, setDeleting] = useState<AdminProduct | null>(null)
-  const [busyDelete, setBusyDelete] = useState(false)
 
   const refresh = async () => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: adminKeys.products }),
       // The storefront's catalogue in this tab.
-      queryClient.invalidateQueries({ queryKey: ['products'] }),
+      queryClient.invalidateQueries({ queryKey: productKeys.all }),
     ])
   }
 
-  async function save(event: FormEvent) {
+  const saveProduct = useMutation({
+    mutationFn: (input: { product: unknown; keys: string; isNew: boolean }) =>
+      adminApi.saveProduct(input.product, input.keys),
+    onSuccess: async (answer, { isNew }) => {
+      if (!answer.success) {
+        toast.error(answer.error || 'Failed to save product', TOAST)
+        return
+      }
+      toast.success(isNew ? 'Product added successfully' : 'Product updated successfully', TOAST)
+      setForm(null)
+      await refresh()
+    },
+    onError: () => toast.error('Failed to save product', TOAST),
+  })
+  const saving = saveProduct.isPending
+
+  const deleteProduct = useMutation({
+    mutationFn: (product: AdminProduct) => adminApi.deleteProduct(product.id),
+    onSuccess: async (answer) => {
+      if (answer.success) toast.success('Product deleted successfully', TOAST)
+      else toast.error('Failed to delete product', TOAST)
+      await refresh()
+    },
+    onError: () => toast.error('Failed to delete product', TOAST),
+    onSettled: () => setDeleting(null),
+  })
+  const busyDelete = deleteProduct.isPending
+
+  function save(event: FormEvent) {
     event.preventDefault()
     if (!form || saving) return
     const candidate = {
@@ -104,37 +131,11 @@ export function ProductsTab() {
       return
     }
     setErrors({})
-    setSaving(true)
-    try {
-      const answer = await adminApi.saveProduct(parsed.data, form.keys)
-      if (!answer.success) {
-        toast.error(answer.error || 'Failed to save product', TOAST)
-        return
-      }
-      toast.success(form.id ? 'Product updated successfully' : 'Product added successfully', TOAST)
-      setForm(null)
-      await refresh()
-    } catch {
-      toast.error('Failed to save product', TOAST)
-    } finally {
-      setSaving(false)
-    }
+    saveProduct.mutate({ product: parsed.data, keys: form.keys, isNew: !form.id })
   }
 
-  async function confirmDelete() {
-    if (!deleting) return
-    setBusyDelete(true)
-    try {
-      const answer = await adminApi.deleteProduct(deleting.id)
-      if (answer.success) toast.success('Product deleted successfully', TOAST)
-      else toast.error('Failed to delete product', TOAST)
-      await refresh()
-    } catch {
-      toast.error('Failed to delete product', TOAST)
-    } finally {
-      setBusyDelete(false)
-      setDeleting(null)
-    }
+  function confirmDelete() {
+    if (deleting) deleteProduct.mutate(deleting)
   }
 
   if (form) {

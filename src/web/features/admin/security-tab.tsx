@@ -1,9 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
-import { toast } from 'sonner'
 import { adminMessages, MIN_PASSWORD_LENGTH } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
 import { RpcError } from '../../lib/rpc-client'
+import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Field, Panel, TextInput } from './components/fields'
 import { TwoFactorPanel } from './two-factor/two-factor-panel'
@@ -13,11 +13,28 @@ const empty = { currentPassword: '', newUsername: '', newPassword: '', confirmPa
 export function SecurityTab() {
   const queryClient = useQueryClient()
   const [form, setForm] = useState(empty)
-  const [busy, setBusy] = useState(false)
+  const update = useMutation({
+    mutationFn: adminApi.updateCredentials,
+    onSuccess: async (answer) => {
+      if (!answer.success) {
+        toast.error(answer.error || adminMessages.credentialsFailed)
+        return
+      }
+      toast.success(adminMessages.credentialsUpdated, { duration: 2000 })
+      setForm(empty)
+      await queryClient.invalidateQueries({ queryKey: adminKeys.session })
+    },
+    onError: (err) => {
+      // A lost session goes to the login page; a network failure has shown its toast.
+      if (!(err instanceof RpcError && (err.status === 401 || err.network)))
+        toast.error(adminMessages.credentialsFailed)
+    },
+  })
+  const busy = update.isPending
   const set = (key: keyof typeof empty) => (e: { target: { value: string } }) =>
     setForm({ ...form, [key]: e.target.value })
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault()
     if (busy) return
     if (Object.values(form).some((v) => v.trim() === '')) return
@@ -29,20 +46,7 @@ export function SecurityTab() {
       toast.error(`The new password must be at least ${MIN_PASSWORD_LENGTH} characters`)
       return
     }
-    setBusy(true)
-    try {
-      const answer = await adminApi.updateCredentials(form)
-      if (answer.success) {
-        toast.success(adminMessages.credentialsUpdated, { duration: 2000 })
-        setForm(empty)
-        await queryClient.invalidateQueries({ queryKey: adminKeys.session })
-      } else toast.error(answer.error || adminMessages.credentialsFailed)
-    } catch (err) {
-      if (!(err instanceof RpcError && (err.status === 401 || err.network)))
-        toast.error(adminMessages.credentialsFailed)
-    } finally {
-      setBusy(false)
-    }
+    update.mutate(form)
   }
 
   return (

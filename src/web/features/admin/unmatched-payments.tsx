@@ -1,8 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { toast } from 'sonner'
 import { type AdminPayment, unmatchedReasonLabels } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
+import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Panel, TextInput } from './components/fields'
 import { formatOrderDate } from './orders-format'
@@ -35,24 +35,25 @@ export function UnmatchedPayments() {
 function UnmatchedRow({ payment }: { payment: AdminPayment }) {
   const queryClient = useQueryClient()
   const [orderId, setOrderId] = useState('')
-  const [busy, setBusy] = useState(false)
-  async function assign() {
+  const assignment = useMutation({
+    mutationFn: (id: string) => adminApi.assignPayment(payment.id, id),
+    onSuccess: async (answer) => {
+      if (!answer.success) {
+        toast.error(answer.error)
+        return
+      }
+      toast.success('Payment assigned to the order', { duration: 2000 })
+      await queryClient.invalidateQueries({ queryKey: adminKeys.all })
+    },
+    onError: () => toast.error('Failed to assign the payment'),
+  })
+  const busy = assignment.isPending
+  function assign() {
     if (!UUID.test(orderId.trim())) {
       toast.error('Enter the full order ID')
       return
     }
-    setBusy(true)
-    try {
-      const answer = await adminApi.assignPayment(payment.id, orderId.trim())
-      if (answer.success) {
-        toast.success('Payment assigned to the order', { duration: 2000 })
-        await queryClient.invalidateQueries({ queryKey: adminKeys.all })
-      } else toast.error(answer.error)
-    } catch {
-      toast.error('Failed to assign the payment')
-    } finally {
-      setBusy(false)
-    }
+    assignment.mutate(orderId.trim())
   }
   return (
     <li className="rounded-xl border border-line p-3 text-sm">

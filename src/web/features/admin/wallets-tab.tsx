@@ -1,10 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { AlertTriangle, Plus, Trash2 } from 'lucide-react'
 import { useState } from 'react'
-import { toast } from 'sonner'
 import { parseWalletAddressLines } from '../../../shared/wallet-addresses'
 import { Button } from '../../components/ui/button'
 import { RpcError } from '../../lib/rpc-client'
+import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { Panel, TextArea } from './components/fields'
@@ -20,59 +20,65 @@ export function WalletsTab() {
     refetchInterval: 30_000,
   })
   const [text, setText] = useState('')
-  const [adding, setAdding] = useState(false)
   const [selected, setSelected] = useState<Set<string>>(new Set())
   const [pending, setPending] = useState<Pending | null>(null)
-  const [removing, setRemoving] = useState(false)
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.wallets })
 
-  async function add() {
+  const addition = useMutation({
+    mutationFn: adminApi.addWallets,
+    onSuccess: async (answer) => {
+      if (!answer.success) {
+        toast.error(answer.error || 'Failed to add wallet addresses')
+        return
+      }
+      toast.success(`Added ${answer.added_count} wallet address(es)`, { duration: 2000 })
+      setText('')
+      await refresh()
+    },
+    onError: (err) => {
+      if (!(err instanceof RpcError && (err.status === 401 || err.network)))
+        toast.error('Failed to add wallet addresses')
+    },
+  })
+  const adding = addition.isPending
+
+  function add() {
     const parsed = parseWalletAddressLines(text)
     if (!parsed.ok) {
       toast.error(parsed.error)
       return
     }
-    setAdding(true)
-    try {
-      const answer = await adminApi.addWallets(parsed.addresses)
-      if (answer.success) {
-        toast.success(`Added ${answer.added_count} wallet address(es)`, { duration: 2000 })
-        setText('')
-        await refresh()
-      } else toast.error(answer.error || 'Failed to add wallet addresses')
-    } catch (err) {
-      if (!(err instanceof RpcError && (err.status === 401 || err.network)))
-        toast.error('Failed to add wallet addresses')
-    } finally {
-      setAdding(false)
-    }
+    addition.mutate(parsed.addresses)
   }
 
-  async function remove() {
-    if (!pending) return
-    setRemoving(true)
-    try {
-      if (pending.kind === 'one') {
-        const answer = await adminApi.removeWallet(pending.address)
+  const removal = useMutation({
+    mutationFn: async (target: Pending) => {
+      if (target.kind === 'one') {
+        const answer = await adminApi.removeWallet(target.address)
         if (answer.success) toast.success('Wallet address removed', { duration: 2000 })
         else toast.error(answer.error || 'Failed to remove wallet address')
       } else {
-        const answer = await adminApi.removeWallets(pending.addresses)
+        const answer = await adminApi.removeWallets(target.addresses)
         if (answer.success)
           toast.success(`${answer.removed_count} wallet address(es) removed`, { duration: 2000 })
         else toast.error('Failed to delete some addresses')
         setSelected(new Set())
       }
-    } catch {
+    },
+    onError: (_err, target) =>
       toast.error(
-        pending.kind === 'one' ? 'Failed to remove wallet address' : 'Failed to delete some addresses',
-      )
-    } finally {
-      setRemoving(false)
+        target.kind === 'one' ? 'Failed to remove wallet address' : 'Failed to delete some addresses',
+      ),
+    onSettled: async () => {
       setPending(null)
       await refresh()
-    }
+    },
+  })
+  const removing = removal.isPending
+
+  function remove() {
+    if (pending) removal.mutate(pending)
   }
 
   const data = wallets.data

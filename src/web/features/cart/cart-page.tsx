@@ -81,7 +81,7 @@ function CartLine({ line }: { line: CartItem }) {
   const { product, quantity } = line
   return (
     <li className="flex gap-4 rounded-2xl border border-line bg-card p-4" aria-label={product.name}>
-      <Link to={`/product/${product.id}`} className="shrink-0">
+      <Link to={`/product/${product.id}`} className="shrink-0" aria-label={product.name} tabIndex={-1}>
         <ProductImage src={product.image} alt="" className="size-20 rounded-xl sm:size-24" />
       </Link>
       <div className="flex min-w-0 flex-1 flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">

@@ -1,7 +1,6 @@
 import { ArrowRight, Loader2, Lock, Mail } from 'lucide-react'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { toast } from 'sonner'
 import { isValidEmail, messages } from '../../../shared/checkout'
 import { centsToDollars, formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
@@ -9,8 +8,9 @@ import { ProductImage } from '../../components/ui/product-media'
 import { cartTotalCents, useCartItems } from '../../lib/cart-store'
 import { checkout, useCheckout } from '../../lib/checkout-store'
 import { RpcError } from '../../lib/rpc-client'
+import { toast } from '../../lib/toast'
 import { useCatalogSync } from '../../lib/use-catalog-sync'
-import { CheckoutError, createOrder } from './api/create-order'
+import { CheckoutError, useCreateOrder } from './api/create-order'
 
 function newIdempotencyKey(): string {
   return crypto.randomUUID()
@@ -23,7 +23,9 @@ export function CheckoutPage() {
   useCatalogSync()
   const [email, setEmail] = useState(state.email)
   const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const create = useCreateOrder()
+  // Still busy after success: the page is leaving for /payment.
+  const busy = create.isPending || create.isSuccess
   // One key per cart and e-mail: a retry of the same attempt never makes two orders.
   const attemptKey = useRef(newIdempotencyKey())
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new cart or e-mail is a new attempt
@@ -39,7 +41,7 @@ export function CheckoutPage() {
   if (lines.length === 0) return null
   const totalCents = cartTotalCents(lines)
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault()
     if (busy) return
     const value = email.trim()
@@ -54,33 +56,31 @@ export function CheckoutPage() {
       toast.error(messages.invalidTotal, { id: 'checkout-error' })
       return
     }
-    setBusy(true)
-    try {
-      const order = await createOrder({
-        email: value,
-        lines,
-        total: centsToDollars(totalCents),
-        idempotencyKey: attemptKey.current,
-      })
-      checkout.start({
-        email: value,
-        orderId: order.order_id,
-        walletAddress: order.wallet_address,
-        expiresAt: Date.parse(order.expires_at),
-        total: order.total,
-        trxAmount: order.trx_amount ?? null,
-        trxRate: order.trx_rate ?? null,
-      })
-      navigate('/payment')
-    } catch (err) {
-      // The key stays: if the order was made but its answer lost, a retry gets that same order.
-      setBusy(false)
-      // A network failure has already shown the default connection toast.
-      if (err instanceof RpcError && err.network) return
-      toast.error(err instanceof CheckoutError ? err.message : messages.createFailed, {
-        id: 'checkout-error',
-      })
-    }
+    create.mutate(
+      { email: value, lines, total: centsToDollars(totalCents), idempotencyKey: attemptKey.current },
+      {
+        onSuccess(order) {
+          checkout.start({
+            email: value,
+            orderId: order.order_id,
+            walletAddress: order.wallet_address,
+            expiresAt: Date.parse(order.expires_at),
+            total: order.total,
+            trxAmount: order.trx_amount ?? null,
+            trxRate: order.trx_rate ?? null,
+          })
+          navigate('/payment')
+        },
+        onError(err) {
+          // The key stays: if the order was made but its answer lost, a retry gets that same order.
+          // A network failure has already shown the default connection toast.
+          if (err instanceof RpcError && err.network) return
+          toast.error(err instanceof CheckoutError ? err.message : messages.createFailed, {
+            id: 'checkout-error',
+          })
+        },
+      },
+    )
   }
 
   return (

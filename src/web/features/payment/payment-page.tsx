@@ -1,14 +1,14 @@
 import { Info, Loader2, ShieldCheck, X } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { toast } from 'sonner'
 import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
 import { cart, useCartItems } from '../../lib/cart-store'
 import { checkout, paymentSuccess, useCheckout } from '../../lib/checkout-store'
-import { callRpc } from '../../lib/rpc-client'
+import { toast } from '../../lib/toast'
 import { useOrderStatus } from './api/get-order-status'
+import { useCancelOrder } from './api/payment-mutations'
 import { CancelPaymentDialog } from './components/cancel-payment-dialog'
 import { Countdown } from './components/countdown'
 import { TxHashForm } from './components/tx-hash-form'
@@ -22,7 +22,7 @@ export function PaymentPage() {
   const navigate = useNavigate()
   const leaving = useRef(false)
   const [cancelOpen, setCancelOpen] = useState(false)
-  const [cancelling, setCancelling] = useState(false)
+  const cancel = useCancelOrder()
   const [paid, setPaid] = useState(false)
   const status = useOrderStatus(paid ? null : state.orderId)
 
@@ -74,18 +74,15 @@ export function PaymentPage() {
 
   if (!state.isActive || !state.walletAddress || !state.orderId) return null
 
-  async function confirmCancel() {
-    setCancelling(true)
-    const orderId = state.orderId
-    try {
-      await callRpc('secure_cancel_order', { p_order_id: orderId }, { idempotent: true, quiet: true })
-    } catch {
-      // The lease ends on its own after the window and grace period; the buyer is not held up.
-    }
-    leaving.current = true
-    setCancelOpen(false)
-    checkout.reset()
-    navigate('/cart', { replace: true })
+  function confirmCancel() {
+    cancel.mutate(state.orderId as string, {
+      onSettled: () => {
+        leaving.current = true
+        setCancelOpen(false)
+        checkout.reset()
+        navigate('/cart', { replace: true })
+      },
+    })
   }
 
   const total = state.total ?? 0
@@ -218,7 +215,7 @@ export function PaymentPage() {
 
       <CancelPaymentDialog
         open={cancelOpen}
-        busy={cancelling}
+        busy={cancel.isPending}
         onConfirm={confirmCancel}
         onClose={() => setCancelOpen(false)}
       />

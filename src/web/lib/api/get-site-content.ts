@@ -1,20 +1,24 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import {
-  defaultSiteContent,
-  fetchSiteContentAnswerSchema,
-  type SiteContent,
-} from '../../../shared/site-content'
+import type { SiteContent } from '../../../shared/site-content'
+import { defaultSiteContent } from '../../../shared/site-content-defaults'
 import { callRpc } from '../rpc-client'
 
+// The server merges stored content over the defaults section by section and validates each with
+// the shared schema; the storefront's first load carries no schema library.
 export async function getSiteContent(): Promise<SiteContent> {
-  const answer = fetchSiteContentAnswerSchema.parse(
-    await callRpc('secure_fetch_site_content', {}, { idempotent: true, quiet: true }),
+  const answer = await callRpc<{ success: boolean; content?: SiteContent }>(
+    'secure_fetch_site_content',
+    {},
+    { idempotent: true, quiet: true },
   )
-  return answer.content
+  if (!answer?.content || typeof answer.content !== 'object') throw new Error('Failed to fetch site content')
+  return { ...defaultSiteContent, ...answer.content }
 }
 
+export const siteContentKeys = { all: ['site-content'] as const }
+
 export const siteContentQueryOptions = queryOptions({
-  queryKey: ['site-content'],
+  queryKey: siteContentKeys.all,
   queryFn: getSiteContent,
   staleTime: 60_000,
 })

@@ -9,7 +9,8 @@ import type {
 import type { SiteContent } from '../../../../shared/site-content'
 import { callRpc } from '../../../lib/rpc-client'
 
-// The admin panel's calls. Reads are safe to retry; writes are sent once.
+// The admin panel's calls. Reads are safe to retry; writes are sent once unless repeating one
+// changes nothing. Retrying is the RPC client's job alone (network errors and 5xx).
 
 export type Outcome = { success: true } | { success: false; error: string }
 
@@ -34,8 +35,13 @@ export const adminApi = {
       p_page_size: query.pageSize,
     }),
   order: (id: string) => read<AdminOrderDetail>('secure_fetch_order', { p_order_id: id }),
+  // Setting a status is idempotent (paying an order delivers it once), so the client may retry it.
   updateOrderStatus: (id: string, status: AdminOrderStatus) =>
-    write('secure_update_order_status', { p_order_id: id, p_status: status }),
+    callRpc<Outcome>(
+      'secure_update_order_status',
+      { p_order_id: id, p_status: status },
+      { idempotent: true },
+    ),
   deleteOrder: (id: string) => write('secure_delete_order', { p_order_id: id }),
   resendOrderEmail: (id: string) => write('secure_resend_order_email', { p_order_id: id }),
   unmatchedPayments: () =>
@@ -77,7 +83,9 @@ export const adminApi = {
 
 export const adminKeys = {
   all: ['admin'] as const,
+  content: ['admin', 'content'] as const,
   session: ['admin', 'session'] as const,
+  ordersAll: ['admin', 'orders'] as const,
   orders: (query: object) => ['admin', 'orders', query] as const,
   order: (id: string) => ['admin', 'order', id] as const,
   unmatched: ['admin', 'unmatched-payments'] as const,

@@ -1,4 +1,12 @@
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from 'react'
+import {
+  cloneElement,
+  type InputHTMLAttributes,
+  isValidElement,
+  type ReactElement,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+  useId,
+} from 'react'
 
 export const inputClass =
   'w-full rounded-xl border border-line bg-background px-3.5 py-2.5 text-sm text-fg placeholder:text-muted/70 ' +
@@ -15,17 +23,32 @@ export function Field({
   error?: string
   children: ReactNode
 }) {
-  // Hint and error sit outside the label, so the control's accessible name is the label alone.
+  // Hint and error sit outside the label, so the control's accessible name is the label alone;
+  // the control points at them (aria-describedby) and says when it is invalid (aria-invalid).
+  const id = useId()
+  const hintId = hint ? `${id}-hint` : undefined
+  const errorId = error ? `${id}-error` : undefined
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined
+  const control = isValidElement(children)
+    ? cloneElement(children as ReactElement<Record<string, unknown>>, {
+        'aria-describedby': describedBy,
+        'aria-invalid': error ? true : undefined,
+      })
+    : children
   return (
     <div className="flex flex-col gap-1.5">
       {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is the child */}
       <label className="flex flex-col gap-1.5">
         <span className="text-sm font-medium text-fg">{label}</span>
-        {children}
+        {control}
       </label>
-      {hint && <span className="text-xs text-muted">{hint}</span>}
+      {hint && (
+        <span id={hintId} className="text-xs text-muted">
+          {hint}
+        </span>
+      )}
       {error && (
-        <span role="alert" className="text-xs text-red-400">
+        <span id={errorId} role="alert" className="text-xs text-red-400">
           {error}
         </span>
       )}

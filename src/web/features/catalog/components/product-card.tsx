@@ -1,5 +1,6 @@
 import { Check } from 'lucide-react'
-import { isFreeProduct, type Product } from '../../../../shared/product'
+import type { Product } from '../../../../shared/product'
+import { isFreeProduct } from '../../../../shared/product-rules'
 import { Button } from '../../../components/ui/button'
 import { ProductPrice } from '../../../components/ui/price'
 import { ProductImage } from '../../../components/ui/product-media'
@@ -14,15 +15,13 @@ export function ProductCard({ product, onOpen }: { product: Product; onOpen: () 
       aria-label={product.name}
       className="group flex flex-col overflow-hidden rounded-2xl border border-line bg-card transition hover:-translate-y-0.5 hover:border-primary/40 hover:shadow-xl hover:shadow-black/30"
     >
-      <button
-        type="button"
-        onClick={onOpen}
-        aria-label={`View details of ${product.name}`}
-        className="relative block aspect-[4/3] w-full overflow-hidden text-left"
-      >
+      {/* One control per card opens the details (the name below); the picture is a larger mouse target for it. */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: a pointer shortcut; keyboards and screen readers use the name's button */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the name's button is the keyboard control */}
+      <div onClick={onOpen} className="relative block aspect-[4/3] w-full cursor-pointer overflow-hidden">
         <ProductImage
           src={product.image}
-          alt={product.name}
+          alt=""
           className="size-full transition duration-300 group-hover:scale-[1.03]"
         />
         {(free || product.featured) && (
@@ -34,10 +33,15 @@ export function ProductCard({ product, onOpen }: { product: Product; onOpen: () 
             {free ? 'Free' : 'Featured'}
           </span>
         )}
-      </button>
+      </div>
       <div className="flex flex-1 flex-col p-5">
         <h3 className="text-lg font-semibold text-fg">
-          <button type="button" onClick={onOpen} className="text-left hover:text-primary">
+          <button
+            type="button"
+            onClick={onOpen}
+            aria-label={`View details of ${product.name}`}
+            className="text-left hover:text-primary"
+          >
             {product.name}
           </button>
         </h3>

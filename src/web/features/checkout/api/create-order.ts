@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query'
 import {
   type CreateOrderAnswer,
   createOrderAnswerSchema,
@@ -9,13 +10,22 @@ import { callRpc, RpcError } from '../../../lib/rpc-client'
 
 export class CheckoutError extends Error {}
 
-/** The spec's order of calls: an address first, then the order with that address. */
-export async function createOrder(input: {
+export interface CreateOrderInput {
   email: string
   lines: readonly CartItem[]
   total: number
   idempotencyKey: string
-}): Promise<Extract<CreateOrderAnswer, { success: true }>> {
+}
+
+/** The checkout's one write: TanStack Query tracks it; the RPC client does the retrying. */
+export function useCreateOrder() {
+  return useMutation({ mutationFn: createOrder })
+}
+
+/** The order of calls: an address first, then the order with that address. */
+export async function createOrder(
+  input: CreateOrderInput,
+): Promise<Extract<CreateOrderAnswer, { success: true }>> {
   let address: string
   try {
     const answer = walletAddressAnswerSchema.parse(

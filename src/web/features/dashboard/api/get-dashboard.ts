@@ -20,11 +20,12 @@ export async function getDashboard(token: string): Promise<DashboardResult> {
   }
 }
 
+export const dashboardKeys = { order: (token: string) => ['dashboard', token] as const }
+
 export function useDashboard(token: string) {
   return useQuery({
-    queryKey: ['dashboard', token],
+    queryKey: dashboardKeys.order(token),
     queryFn: () => getDashboard(token),
     staleTime: 60_000,
-    retry: false,
   })
 }

@@ -8,6 +8,8 @@ import { callRpc } from '../../../lib/rpc-client'
 
 export const STATUS_POLL_MS = 3_000
 
+export const orderStatusKeys = { order: (orderId: string | null) => ['order-status', orderId] as const }
+
 export type OrderStatus = Extract<OrderStatusAnswer, { success: true }>
 
 export async function getOrderStatus(orderId: string): Promise<OrderStatus> {
@@ -21,7 +23,7 @@ export async function getOrderStatus(orderId: string): Promise<OrderStatus> {
 /** The payment watch: the server watches the chain; the page asks it every 3 s. */
 export function useOrderStatus(orderId: string | null) {
   return useQuery({
-    queryKey: ['order-status', orderId],
+    queryKey: orderStatusKeys.order(orderId),
     queryFn: () => getOrderStatus(orderId as string),
     enabled: Boolean(orderId),
     refetchInterval: STATUS_POLL_MS,

@@ -1,34 +1,29 @@
 import { Loader2 } from 'lucide-react'
 import { type FormEvent, useState } from 'react'
 import { Button } from '../../../components/ui/button'
-import { confirmTransaction } from '../api/get-order-status'
+import { useConfirmTransaction } from '../api/payment-mutations'
 
 const TX_HASH = /^(0x)?[0-9a-fA-F]{64}$/
 
 /** The fallback: the buyer names their transaction and the server checks it on chain itself. */
 export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfirmed: () => void }) {
   const [hash, setHash] = useState('')
-  const [busy, setBusy] = useState(false)
+  const confirm = useConfirmTransaction(orderId)
+  const busy = confirm.isPending
   const [error, setError] = useState<string | null>(null)
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault()
     const value = hash.trim()
     if (!TX_HASH.test(value)) {
       setError('A transaction hash is 64 hexadecimal characters.')
       return
     }
-    setBusy(true)
     setError(null)
-    try {
-      const answer = await confirmTransaction(orderId, value)
-      if (answer.success) onConfirmed()
-      else setError(answer.error)
-    } catch (err) {
-      setError(err instanceof Error ? err.message : 'Could not check the transaction. Please try again.')
-    } finally {
-      setBusy(false)
-    }
+    confirm.mutate(value, {
+      onSuccess: (answer) => (answer.success ? onConfirmed() : setError(answer.error)),
+      onError: (err) => setError(err.message || 'Could not check the transaction. Please try again.'),
+    })
   }
 
   return (

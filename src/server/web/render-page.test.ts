@@ -1,0 +1,113 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import type { Product } from '../../shared/product'
+import { defaultSiteContent } from '../../shared/site-content-defaults'
+import * as renderer from '../../web/entry-server'
+import { compressHtml, renderPage } from './render-page'
+
+// The real server-rendering entry (the one `vite build --ssr` bundles), run in Node.
+const template = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta name="description" content="placeholder" />
+    <meta name="theme-color" content="#000000" />
+    <title>Stablecart</title>
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`
+
+const product = (id: number, name: string, extra: Partial<Product> = {}): Product => ({
+  id,
+  name,
+  description: `About ${name}`,
+  price: 49.99,
+  image: '/images/products/proxy-checker.svg',
+  features: ['One', 'Two', 'Three'],
+  video_id: null,
+  is_free: false,
+  download_url: null,
+  has_details: true,
+  featured: false,
+  created_at: '2026-01-01T00:00:00Z',
+  ...extra,
+})
+
+const products = [product(1, 'Proxy Manager'), product(2, 'Free Checker', { is_free: true, price: 0 })]
+const content = defaultSiteContent
+
+const serverData = (html: string) => {
+  const match = /<script type="application\/json" id="server-data">(.*?)<\/script>/s.exec(html)
+  return match ? JSON.parse(match[1] as string) : null
+}
+
+describe('renderPage', () => {
+  it('renders the listing with the hero, every product and the data the browser hydrates with', () => {
+    const html = renderPage(template, renderer, { path: '/', products, content })
+    expect(html).toContain(`<h1`)
+    expect(html).toContain(content.hero.title)
+    expect(html).toContain('Proxy Manager')
+    expect(html).toContain('Free Checker')
+    expect(html).not.toContain('Loading products...')
+    expect(html).toContain(`<title>${content.meta.title}</title>`)
+    expect(html).toContain(`<meta name="description" content="${content.hero.subtitle}" />`)
+    expect(html).toContain('--theme-primary:#26a17b')
+    expect(serverData(html)).toEqual({ path: '/', products, content })
+  })
+
+  it("renders a product page with the product's name as title and its description", () => {
+    const html = renderPage(template, renderer, { path: '/product/1', products, content })
+    expect(html).toMatch(/<h1[^>]*>Proxy Manager<\/h1>/)
+    expect(html).toContain(`<title>Proxy Manager — ${content.meta.title}</title>`)
+    expect(html).toContain('<meta name="description" content="About Proxy Manager" />')
+    expect(html).not.toContain('Loading product...')
+  })
+
+  it('leaves unknown products and browser-only pages to the browser, with the shop head', () => {
+    for (const path of ['/product/999', '/cart', '/checkout', '/payment', '/admin', '/dashboard/x']) {
+      const html = renderPage(template, renderer, { path, products, content })
+      expect(html).toContain('<div id="root"></div>')
+      expect(serverData(html)).toBeNull()
+      expect(html).toContain(`<title>${content.meta.title}</title>`)
+    }
+  })
+
+  it('keeps markup in content and products as text, in the page and in the data', () => {
+    const evil = '</script><script>alert(1)</script><img src=x onerror=alert(2)>'
+    const html = renderPage(template, renderer, {
+      path: '/product/1',
+      products: [product(1, evil, { description: evil })],
+      content: { ...content, meta: { title: `"${evil}` } },
+    })
+    expect(html).not.toContain('<script>alert(1)')
+    expect(html).not.toContain('<img src=x')
+    expect(serverData(html).products[0].name).toBe(evil)
+  })
+
+  it('without the rendering bundle serves the shell with the shop head', () => {
+    const html = renderPage(template, undefined, { path: '/', products, content })
+    expect(html).toContain('<div id="root"></div>')
+    expect(html).toContain(`<title>${content.meta.title}</title>`)
+  })
+})
+
+describe('compressHtml', () => {
+  const page = renderPage(template, renderer, { path: '/', products, content })
+
+  it('answers brotli, then gzip, as the browser asks', () => {
+    const br = compressHtml(page, 'gzip, deflate, br, zstd')
+    expect(br.encoding).toBe('br')
+    expect(brotliDecompressSync(br.body).toString()).toBe(page)
+    expect(br.body.length).toBeLessThan(page.length / 3)
+    const gz = compressHtml(page, 'gzip')
+    expect(gz.encoding).toBe('gzip')
+    expect(gunzipSync(gz.body).toString()).toBe(page)
+  })
+
+  it('sends plain text to a client that asks for nothing or refuses both', () => {
+    expect(compressHtml(page, undefined).encoding).toBeUndefined()
+    expect(compressHtml(page, 'br;q=0, gzip;q=0').encoding).toBeUndefined()
+    expect(compressHtml(page, 'identity').encoding).toBeUndefined()
+  })
+})

@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import type { Product } from '../../shared/product'
+import type { SiteContent } from '../../shared/site-content'
+
+// Server rendering of the catalogue pages (decision 008): the HTML carries the page, the catalogue
+// and the site content, so the first paint waits for no script and the browser hydrates it.
+
+interface Renderer {
+  serverRenderedPaths: RegExp
+  render(data: { path: string; products: Product[]; content: SiteContent }): string
+  themeStyle(theme: SiteContent['theme']): string
+}
+
+/** The bundle `vite build --ssr` writes next to the web build; undefined when it was not built. */
+export async function loadRenderer(webRoot: string): Promise<Renderer | undefined> {
+  const entry = join(webRoot, '..', 'ssr', 'entry-server.js')
+  if (!existsSync(entry)) return undefined
+  return (await import(pathToFileURL(entry).href)) as Renderer
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** JSON inside <script type="application/json">: nothing in it can close the element. */
+const scriptJson = (value: unknown) =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+
+const META_DESCRIPTION_MAX = 160
+
+function metaDescription(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length <= META_DESCRIPTION_MAX ? flat : `${flat.slice(0, META_DESCRIPTION_MAX - 1).trimEnd()}…`
+}
+
+export interface PageInput {
+  path: string
+  products: Product[]
+  content: SiteContent
+}
+
+/**
+ * The index.html template with the title, description and theme of the shop, and, for a path the
+ * renderer knows, the rendered page and its data. Any other path gets the same head and an empty
+ * root that the browser renders.
+ */
+export function renderPage(template: string, renderer: Renderer | undefined, input: PageInput): string {
+  const { path, products, content } = input
+  const productMatch = /^\/product\/(\d+)$/.exec(path)
+  const product = productMatch ? products.find((p) => p.id === Number(productMatch[1])) : undefined
+  const title = product ? `${product.name} — ${content.meta.title}` : content.meta.title
+  const description = metaDescription(product ? product.description : content.hero.subtitle)
+
+  let html = template
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    .replace(
+      /<meta name="description" content="[^"]*" \/>/,
+      `<meta name="description" content="${escapeHtml(description)}" />`,
+    )
+    .replace(
+      /<meta name="theme-color" content="[^"]*" \/>/,
+      `<meta name="theme-color" content="${escapeHtml(content.theme.background)}" />`,
+    )
+  if (!renderer) return html
+  html = html.replace(
+    '<html lang="en">',
+    `<html lang="en" style="${escapeHtml(renderer.themeStyle(content.theme))}">`,
+  )
+  // A product id the catalogue doesn't have goes back to the catalogue in the browser.
+  if (!renderer.serverRenderedPaths.test(path) || (productMatch && !product)) return html
+  const body = renderer.render({ path, products, content })
+  const data = `<script type="application/json" id="server-data">${scriptJson({ path, products, content })}</script>`
+  return html.replace('<div id="root"></div>', `<div id="root">${body}</div>${data}`)
+}
+
+/** The page compressed as the browser asks (brotli, else gzip); small and fast settings per request. */
+export function compressHtml(
+  html: string,
+  acceptEncoding: string | undefined,
+): { body: Buffer; encoding?: string } {
+  const accepted = new Set(
+    (acceptEncoding ?? '').split(',').flatMap((part) => {
+      const [name = '', ...params] = part.trim().toLowerCase().split(';')
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
+      return q && !(Number(q.slice(2)) > 0) ? [] : [name.trim()]
+    }),
+  )
+  const accepts = (name: string) => accepted.has(name)
+  const raw = Buffer.from(html)
+  if (accepts('br')) {
+    return {
+      body: brotliCompressSync(raw, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+      }),
+      encoding: 'br',
+    }
+  }
+  if (accepts('gzip')) return { body: gzipSync(raw, { level: 6 }), encoding: 'gzip' }
+  return { body: raw }
+}

@@ -1,0 +1,121 @@
+// @vitest-environment happy-dom
+import { act, render, screen } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import '../test/setup-dom'
+import type { Product } from '../../shared/product'
+import { Countdown } from '../features/payment/components/countdown'
+import { cart } from '../lib/cart-store'
+import { checkout, formatCountdown, inactiveCheckout } from '../lib/checkout-store'
+import { storageKeys } from '../lib/storage'
+import { applyReloadRules } from './checkout-watch'
+
+const product: Product = {
+  id: 1,
+  name: 'Product 1',
+  description: '',
+  price: 10,
+  image: '/images/x.svg',
+  features: [],
+  video_id: null,
+  is_free: false,
+  download_url: null,
+  has_details: true,
+  featured: false,
+  created_at: '2026-01-01T00:00:00Z',
+}
+
+const order = (expiresAt: number) => ({
+  email: 'buyer@example.com',
+  orderId: '7d7c2c4e-9b7a-4c52-9d1c-2f4b6a8e0a11',
+  walletAddress: 'TXYZ',
+  expiresAt,
+  total: 10,
+  trxAmount: null,
+  trxRate: null,
+})
+
+const at = (path: string) => window.history.replaceState(null, '', path)
+const path = () => window.location.pathname
+
+describe('reload rules', () => {
+  beforeEach(() => {
+    checkout.reset()
+    cart.clear()
+    at('/')
+  })
+
+  it('an active checkout sends any storefront page to /payment, but not the admin or a dashboard', () => {
+    cart.add(product)
+    checkout.start(order(Date.now() + 60_000))
+    at('/products')
+    applyReloadRules()
+    expect(path()).toBe('/payment')
+    for (const p of ['/admin', '/admin/products', '/dashboard/abc']) {
+      at(p)
+      applyReloadRules()
+      expect(path()).toBe(p)
+    }
+  })
+
+  it('a window that ran out clears cart and checkout, and /payment goes to /cart', () => {
+    cart.add(product)
+    checkout.start(order(Date.now() - 1))
+    at('/payment')
+    applyReloadRules()
+    expect(path()).toBe('/cart')
+    expect(cart.getItems()).toEqual([])
+    expect(checkout.get()).toEqual(inactiveCheckout)
+    expect(window.localStorage.getItem(storageKeys.checkout)).toBeNull()
+  })
+
+  it('/payment without an active checkout, an address or a cart goes to /cart', () => {
+    at('/payment')
+    applyReloadRules()
+    expect(path()).toBe('/cart')
+
+    checkout.start(order(Date.now() + 60_000)) // an empty cart
+    at('/payment')
+    applyReloadRules()
+    expect(path()).toBe('/cart')
+    expect(checkout.get().isActive).toBe(false)
+  })
+
+  it('an active checkout with its cart stays on /payment after a reload', () => {
+    cart.add(product)
+    checkout.start(order(Date.now() + 60_000))
+    at('/payment')
+    // What a reload sees: the stores read back from storage.
+    cart.reload()
+    checkout.reload()
+    applyReloadRules()
+    expect(path()).toBe('/payment')
+    expect(checkout.get().orderId).toBe(order(0).orderId)
+  })
+})
+
+describe('countdown', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] }))
+  afterEach(() => vi.useRealTimers())
+
+  it('shows m:ss from the server expiry and ticks every second', () => {
+    const now = new Date('2026-01-01T12:00:00Z').getTime()
+    vi.setSystemTime(now)
+    render(
+      <Countdown
+        state={{ ...inactiveCheckout, isActive: true, startTime: now, expiresAt: now + 30 * 60_000 }}
+      />,
+    )
+    expect(screen.getByRole('timer').textContent).toBe('30:00')
+    act(() => vi.advanceTimersByTime(61_000))
+    expect(screen.getByRole('timer').textContent).toBe('28:59')
+    act(() => vi.advanceTimersByTime(30 * 60_000))
+    expect(screen.getByRole('timer').textContent).toBe('0:00')
+  })
+
+  it('formats the window', () => {
+    expect(formatCountdown(0)).toBe('0:00')
+    expect(formatCountdown(999)).toBe('0:01')
+    expect(formatCountdown(65_000)).toBe('1:05')
+    expect(formatCountdown(30 * 60_000)).toBe('30:00')
+  })
+})

@@ -1,0 +1,78 @@
+import { type ComponentType, lazy, Suspense } from 'react'
+import { Navigate, type RouteObject, useRoutes } from 'react-router'
+import { ListingPage } from '../features/catalog/listing-page'
+import { ProductPage } from '../features/product/product-page'
+import { SupportPage } from '../features/support/support-page'
+import { PublicLayout } from './public-layout'
+
+// The catalogue pages (server-rendered) are in the first chunk; the cart, checkout, payment,
+// dashboard and the admin panel are downloaded when visited.
+const later = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) =>
+  lazy(async () => ({ default: pick(await load()) }))
+const admin = () => import('./admin-pages')
+
+const CartPage = later(
+  () => import('../features/cart/cart-page'),
+  (m) => m.CartPage,
+)
+const CheckoutPage = later(
+  () => import('../features/checkout/checkout-page'),
+  (m) => m.CheckoutPage,
+)
+const PaymentPage = later(
+  () => import('../features/payment/payment-page'),
+  (m) => m.PaymentPage,
+)
+const DashboardPage = later(
+  () => import('../features/dashboard/dashboard-page'),
+  (m) => m.DashboardPage,
+)
+const AdminLoginPage = later(admin, (m) => m.AdminLoginPage)
+const AdminLayout = later(admin, (m) => m.AdminLayout)
+const OrdersTab = later(admin, (m) => m.OrdersTab)
+const ProductsTab = later(admin, (m) => m.ProductsTab)
+const WalletsTab = later(admin, (m) => m.WalletsTab)
+const ContentTab = later(admin, (m) => m.ContentTab)
+const SecurityTab = later(admin, (m) => m.SecurityTab)
+const WebhooksTab = later(admin, (m) => m.WebhooksTab)
+const SettingsTab = later(admin, (m) => m.SettingsTab)
+
+/** Paths the server renders to HTML (with the catalogue and site content). */
+export const serverRenderedPaths = /^\/(products|support|product\/[1-9]\d{0,9})?$/
+
+const routes: RouteObject[] = [
+  {
+    element: <PublicLayout />,
+    children: [
+      { path: '/', element: <ListingPage /> },
+      { path: '/products', element: <ListingPage /> },
+      { path: '/product/:id', element: <ProductPage /> },
+      { path: '/support', element: <SupportPage /> },
+      { path: '/cart', element: <CartPage /> },
+      { path: '/checkout', element: <CheckoutPage /> },
+      { path: '/payment', element: <PaymentPage /> },
+      { path: '/dashboard/:token', element: <DashboardPage /> },
+    ],
+  },
+  // The admin has its own header and no public header or footer.
+  { path: '/admin/login', element: <AdminLoginPage /> },
+  {
+    path: '/admin',
+    element: <AdminLayout />,
+    children: [
+      { index: true, element: <OrdersTab /> },
+      { path: 'products', element: <ProductsTab /> },
+      { path: 'wallets', element: <WalletsTab /> },
+      { path: 'content', element: <ContentTab /> },
+      { path: 'webhooks', element: <WebhooksTab /> },
+      { path: 'settings', element: <SettingsTab /> },
+      { path: 'security', element: <SecurityTab /> },
+      { path: '*', element: <Navigate to="/admin" replace /> },
+    ],
+  },
+  { path: '*', element: <Navigate to="/" replace /> },
+]
+
+export function AppRoutes() {
+  return <Suspense fallback={null}>{useRoutes(routes)}</Suspense>
+}

@@ -1,0 +1,12 @@
+import type { Product } from '../../shared/product'
+import type { SiteContent } from '../../shared/site-content'
+
+/** What the server puts beside server-rendered HTML, so the browser starts with the same data. */
+export interface ServerData {
+  /** The path that was rendered. */
+  path: string
+  products: Product[]
+  content: SiteContent
+}
+
+export const SERVER_DATA_ID = 'server-data'

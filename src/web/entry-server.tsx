@@ -1,0 +1,36 @@
+// Server rendering of the catalogue pages: the same tree as main.tsx, with the data the server
+// already holds, so the first paint needs no JavaScript. Built by `vite build --ssr` into
+// dist/ssr and loaded by the server (src/server/web/render-page.ts).
+import { StrictMode } from 'react'
+import { renderToString } from 'react-dom/server'
+import { StaticRouter } from 'react-router'
+import { AppShell, createQueryClient } from './app/app'
+import { AppRoutes, serverRenderedPaths } from './app/routes'
+import type { ServerData } from './app/server-data'
+import { themeVariables } from './app/theme'
+import { productKeys } from './lib/api/get-products'
+import { siteContentKeys } from './lib/api/get-site-content'
+
+export { serverRenderedPaths }
+
+export function render(data: ServerData): string {
+  const queryClient = createQueryClient()
+  queryClient.setQueryData(productKeys.all, data.products)
+  queryClient.setQueryData(siteContentKeys.all, data.content)
+  return renderToString(
+    <StrictMode>
+      <AppShell queryClient={queryClient}>
+        <StaticRouter location={data.path}>
+          <AppRoutes />
+        </StaticRouter>
+      </AppShell>
+    </StrictMode>,
+  )
+}
+
+/** The theme's CSS variables as an inline style for <html>, so the first paint has the shop's colours. */
+export function themeStyle(theme: ServerData['content']['theme']): string {
+  return Object.entries(themeVariables(theme))
+    .map(([name, value]) => `${name}:${value}`)
+    .join(';')
+}

@@ -1,0 +1,134 @@
+// @vitest-environment happy-dom
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { render, screen, waitFor } from '@testing-library/react'
+import { MemoryRouter, Route, Routes } from 'react-router'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import '../../test/setup-dom'
+import type { Product } from '../../../shared/product'
+import { createQueryClient } from '../../app/app'
+import { cart } from '../../lib/cart-store'
+import { checkout, paymentSuccess } from '../../lib/checkout-store'
+import { PaymentPage } from './payment-page'
+
+// The page talks to a real local HTTP server answering secure_get_order_status as the shop does.
+const ORDER_ID = '7d7c2c4e-9b7a-4c52-9d1c-2f4b6a8e0a11'
+let answer: Record<string, unknown> = {}
+let server: Server
+
+const status = (over: Record<string, unknown>) => ({
+  success: true,
+  order_id: ORDER_ID,
+  status: 'pending',
+  total: 20,
+  amount_received: 0,
+  tx_hash: null,
+  access_token: null,
+  expires_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+  grace_until: new Date(Date.now() + 90 * 60_000).toISOString(),
+  paid_at: null,
+  late: false,
+  ...over,
+})
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json')
+    if (req.url === '/rpc/secure_get_order_status') res.end(JSON.stringify(answer))
+    else res.end(JSON.stringify({ success: true }))
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const { port } = server.address() as AddressInfo
+  ;(window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+    `http://127.0.0.1:${port}/payment`,
+  )
+})
+afterAll(() => new Promise<void>((r) => server.close(() => r())))
+
+const product: Product = {
+  id: 1,
+  name: 'Product 1',
+  description: '',
+  price: 20,
+  image: '/images/x.svg',
+  features: [],
+  video_id: null,
+  is_free: false,
+  download_url: null,
+  has_details: true,
+  featured: false,
+  created_at: '2026-01-01T00:00:00Z',
+}
+
+function renderPayment() {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter initialEntries={['/payment']}>
+        <Routes>
+          <Route path="/payment" element={<PaymentPage />} />
+          <Route path="/cart" element={<h1>Cart page</h1>} />
+          <Route path="/checkout" element={<h1>Checkout page</h1>} />
+          <Route path="/" element={<h1>Home page</h1>} />
+        </Routes>
+      </MemoryRouter>
+    </QueryClientProvider>,
+  )
+}
+
+describe('payment page', () => {
+  beforeEach(() => {
+    paymentSuccess.dismiss()
+    cart.clear()
+    cart.add(product)
+    checkout.start({
+      email: 'buyer@example.com',
+      orderId: ORDER_ID,
+      walletAddress: 'TTestAddressForThePaymentPage0000',
+      expiresAt: Date.now() + 30 * 60_000,
+      total: 20,
+      trxAmount: null,
+      trxRate: null,
+    })
+  })
+
+  it('waiting: the amount, the address and the countdown', async () => {
+    answer = status({})
+    renderPayment()
+    expect(screen.getByRole('heading', { name: 'Complete Your Payment' })).toBeTruthy()
+    expect(screen.getByTestId('pay-amount').textContent).toBe('$20.00')
+    expect(screen.getByRole('timer').textContent).toMatch(/^(30:00|29:5\d)$/)
+    await waitFor(() => expect(screen.getByText('Waiting for your payment…')).toBeTruthy())
+  })
+
+  it('underpaid: says what arrived and what is left', async () => {
+    answer = status({ amount_received: 12.5 })
+    renderPayment()
+    await waitFor(() => expect(screen.getByText(/We received \$12\.50 of \$20\.00/)).toBeTruthy())
+    expect(screen.getByText(/Send the remaining\s+\$7\.50/)).toBeTruthy()
+  })
+
+  it('paid: confirmed, and the success is stored with the dashboard link', async () => {
+    answer = status({ status: 'paid', amount_received: 20, access_token: 'tok123' })
+    renderPayment()
+    await waitFor(() => expect(screen.getByText('Payment confirmed')).toBeTruthy())
+    expect(paymentSuccess.get()).toEqual({
+      amount: 20,
+      dashboardUrl: `${window.location.origin}/dashboard/tok123`,
+    })
+  })
+
+  it('cancelled by the server: back to the cart, which is kept', async () => {
+    answer = status({ status: 'cancelled' })
+    renderPayment()
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Cart page' })).toBeTruthy())
+    expect(checkout.get().isActive).toBe(false)
+    expect(cart.getItems()).toHaveLength(1)
+  })
+
+  it('without an active checkout: to /checkout', async () => {
+    checkout.reset()
+    renderPayment()
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Checkout page' })).toBeTruthy())
+  })
+})
