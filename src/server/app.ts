@@ -14,8 +14,11 @@ import { dashboardRpcs } from './delivery/dashboard.routes'
 import type { FulfilContext } from './delivery/fulfil-order'
 import type { Env } from './env'
 import { AppError } from './errors'
+import { cachedValue } from './lib/cached-value'
 import { packageRoot } from './lib/paths'
 import { createSignal, type Signal } from './lib/signal'
+import { createMetrics, type Metrics, registerMetricsRoutes } from './metrics/metrics'
+import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
 import { toleranceToMicros } from './payments/credit-order'
 import { paymentsRpcs } from './payments/payments.routes'
@@ -40,6 +43,8 @@ export interface AppServices {
   fulfil: FulfilContext
   /** An order became paid in this process (main.ts wakes the mail worker on it). */
   orderPaid: Signal<string>
+  /** Prometheus registry: metrics.gauge(name, help, collect) adds a gauge read at scrape time. */
+  metrics: Metrics
 }
 
 declare module 'fastify' {
@@ -62,10 +67,34 @@ export const BODY_LIMIT = 1024 * 1024
 /** Builds the app: plugins, modules, routes. No listen, no timers (main.ts starts those). */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { env, database } = opts
+  // Per-request log lines cost a large share of throughput: at debug (or trace) every request is
+  // logged; otherwise only errors and requests slower than LOG_SLOW_REQUEST_MS.
+  const logEveryRequest = env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace'
   const app = Fastify({
     logger: opts.logger ? { level: env.LOG_LEVEL } : false,
+    disableRequestLogging: !logEveryRequest,
+    // A hop count trusts that many proxies nearest to us (the types lack the number form).
+    trustProxy:
+      typeof env.TRUST_PROXY === 'number'
+        ? (_address: string, hop: number) => hop < (env.TRUST_PROXY as number)
+        : env.TRUST_PROXY,
     bodyLimit: BODY_LIMIT,
   })
+  if (opts.logger && !logEveryRequest) {
+    app.addHook('onResponse', async (request, reply) => {
+      if (reply.elapsedTime < env.LOG_SLOW_REQUEST_MS) return
+      request.log.warn(
+        {
+          method: request.method,
+          url: request.url,
+          statusCode: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
+        'slow request',
+      )
+    })
+  }
+  const metrics = createMetrics({ token: env.METRICS_TOKEN, logger: app.log.child({ module: 'metrics' }) })
 
   // One cache policy: a single PGlite process sees every write; several PostgreSQL processes
   // see each other's writes after a few seconds.
@@ -82,10 +111,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       apiKey: env.TRON_API_KEY,
       usdtContract: env.USDT_CONTRACT,
       maxRps: env.EXPLORER_MAX_RPS,
+      fetch: metrics.explorerFetch(fetch),
     }),
     toleranceMicros: toleranceToMicros(env.PAYMENT_TOLERANCE),
     fulfil: { publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` },
     orderPaid: createSignal<string>(),
+    metrics,
   }
   app.decorate('services', services)
 
@@ -137,8 +168,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.rpc.adminGuard = createAdminGuard(database.db, env)
   services.rpc.register(app)
 
+  registerShopGauges(metrics, database.db)
+  registerMetricsRoutes(app, metrics, {
+    token: env.METRICS_TOKEN,
+    rpcLabel: (name) => (services.rpc.has(name) ? `/rpc/${name}` : '/rpc/unknown'),
+  })
+
+  // A load balancer may ask many times a second: one database round trip per second at most.
+  const health = cachedValue(() => database.ping(), 1000)
   app.get('/api/health', async (_request, reply) => {
-    const ok = await database.ping()
+    const ok = await health.get()
     reply.header('cache-control', 'no-store')
     if (!ok) return reply.status(503).send({ status: 'unavailable' })
     return { status: 'ok' }

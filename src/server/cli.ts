@@ -3,6 +3,7 @@ import { parseWalletAddressLines } from '../shared/wallet-addresses'
 import { openDatabase } from './db/client'
 import { EnvError, parseEnv } from './env'
 import { addKeyStock, parseKeyLines } from './keys/key-stock'
+import { loadDotEnv } from './lib/dotenv'
 import { addWalletAddresses } from './wallets/wallets.repo'
 
 type Command = (args: string[], ctx: { database: Awaited<ReturnType<typeof openDatabase>> }) => Promise<void>
@@ -44,6 +45,8 @@ async function run(): Promise<void> {
     console.error(`Usage: cli <${Object.keys(commands).join('|')}> [args]`)
     process.exit(2)
   }
+  // .env in the working directory fills in what the real environment leaves unset.
+  loadDotEnv()
   const env = parseEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   try {

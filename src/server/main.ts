@@ -5,9 +5,12 @@ import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
+import { loadDotEnv } from './lib/dotenv'
 import { createPaymentWatcher } from './payments/payment-watcher'
 
 async function main(): Promise<void> {
+  // .env in the working directory fills in what the real environment leaves unset.
+  loadDotEnv()
   const env = parseEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   await seedOnce(database.db)
