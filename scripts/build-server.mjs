@@ -2,7 +2,7 @@
 import { build } from 'esbuild'
 
 await build({
-  entryPoints: ['src/server/main.ts', 'src/server/cli.ts'],
+  entryPoints: ['src/server/main.ts', 'src/server/cli.ts', 'src/server/backup-cli.ts'],
   outdir: 'dist/server',
   bundle: true,
   platform: 'node',
