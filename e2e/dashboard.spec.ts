@@ -38,6 +38,8 @@ test.describe('buyer dashboard', () => {
     const amount = (await page.getByTestId('pay-amount').textContent())?.replace('$', '') ?? ''
     const paid = await page.request.post(`${devchainUrl}/_sim/transfers`, { data: { to: address, amount } })
     expect(paid.ok()).toBe(true)
+    // Solidify it: its block plus 19 on top.
+    expect((await page.request.post(`${devchainUrl}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)
     await expect(page.getByRole('dialog', { name: 'Payment Successful' })).toBeVisible({ timeout: 15_000 })
 
     const mail = await mailTo('dashboard-buyer@example.com')

@@ -8,6 +8,12 @@ const port = process.env.PORT ?? '3000'
 const devchainUrl = await startShopWithDevchain({
   devchainPort: process.env.DEVCHAIN_PORT ?? '9090',
   shopEnv: { PORT: port, DATA_DIR: process.env.DEMO_DATA_DIR ?? join('data', 'demo'), DATABASE_URL: '' },
+  // A block a second, solidified five blocks later: a payment shows as paid within a few seconds
+  // (mainnet: 3 s blocks, solidified about a minute later).
+  devchainEnv: {
+    DEVCHAIN_BLOCK_MS: process.env.DEVCHAIN_BLOCK_MS ?? '1000',
+    DEVCHAIN_SOLIDIFY_LAG: process.env.DEVCHAIN_SOLIDIFY_LAG ?? '5',
+  },
 })
 
 setTimeout(() => {

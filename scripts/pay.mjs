@@ -1,5 +1,7 @@
-// `npm run pay -- <address> <amount> [USDT|TRX]`: sends a confirmed transfer on the devchain that
-// `npm run demo` (or `npm run devchain`) started. DEVCHAIN_URL overrides http://127.0.0.1:9090.
+// `npm run pay -- <address> <amount> [USDT|TRX]`: sends a transfer on the devchain that `npm run demo`
+// (or `npm run devchain`) started, then mines blocks until its block is solidified, so the shop sees a
+// confirmed payment at once instead of after the ~1 minute the chain's clock would take.
+// DEVCHAIN_URL overrides http://127.0.0.1:9090.
 const [address, amount, token = 'USDT'] = process.argv.slice(2)
 const base = process.env.DEVCHAIN_URL ?? `http://127.0.0.1:${process.env.DEVCHAIN_PORT ?? '9090'}`
 
@@ -8,18 +10,30 @@ if (!address || !amount || !['USDT', 'TRX'].includes(token.toUpperCase())) {
   process.exit(2)
 }
 
-try {
-  const response = await fetch(`${base}/_sim/transfers`, {
-    method: 'POST',
+async function call(path, body) {
+  const response = await fetch(`${base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ to: address, amount, token: token.toUpperCase() }),
+    body: body === undefined ? undefined : JSON.stringify(body),
   })
-  const body = await response.json()
+  const json = await response.json()
   if (!response.ok) {
-    console.error(`devchain refused the transfer: ${body.error ?? JSON.stringify(body)}`)
+    console.error(`devchain refused ${path}: ${json.error ?? JSON.stringify(json)}`)
     process.exit(1)
   }
-  console.log(`sent ${amount} ${token.toUpperCase()} to ${address}\ntransaction ${body.transaction_id}`)
+  return json
+}
+
+try {
+  const sent = await call('/_sim/transfers', { to: address, amount, token: token.toUpperCase() })
+  const state = await call('/_sim/state')
+  const missing = sent.block_number + state.solidify_lag - state.head_block
+  const heights = missing > 0 ? await call('/_sim/mine', { blocks: missing }) : null
+  console.log(
+    `sent ${amount} ${token.toUpperCase()} to ${address}\n` +
+      `transaction ${sent.transaction_id} in block ${sent.block_number}` +
+      (heights ? `, solidified (mined ${missing} blocks, solid head ${heights.solid})` : ''),
+  )
 } catch (error) {
   console.error(`cannot reach the devchain at ${base} (is npm run demo running?): ${error.message}`)
   process.exit(1)

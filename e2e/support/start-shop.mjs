@@ -12,12 +12,16 @@ mkdirSync(dataDir, { recursive: true })
 
 await startShopWithDevchain({
   devchainPort,
+  // Blocks only when a test mines them, 1 ms apart: payments solidify at once and chain time stays on
+  // the wall clock.
+  devchainEnv: { DEVCHAIN_AUTO_MINE: 'false', DEVCHAIN_BLOCK_MS: '1' },
   shopEnv: {
     PORT: port,
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
+    SCAN_INTERVAL_MS: '200',
     DATABASE_URL: '',
     ...(process.env.PRICE_SOURCE ? { PRICE_SOURCE: process.env.PRICE_SOURCE } : {}),
     ...(process.env.PRICE_API_URL ? { PRICE_API_URL: process.env.PRICE_API_URL } : {}),

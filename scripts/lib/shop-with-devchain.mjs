@@ -4,11 +4,12 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 
 /**
- * @param {{ devchainPort: string, shopEnv: Record<string, string> }} opts shopEnv is added to the
- *   shop's environment after TRON_API_URL and PRICE_API_URL, which default to the devchain.
+ * @param {{ devchainPort: string, devchainEnv?: Record<string, string>, shopEnv: Record<string, string> }} opts
+ *   devchainEnv is added to the devchain's environment (DEVCHAIN_BLOCK_MS, DEVCHAIN_AUTO_MINE…); shopEnv
+ *   to the shop's, after TRON_API_URL and PRICE_API_URL, which default to the devchain.
  * @returns {Promise<string>} the devchain's URL, once it answers.
  */
-export async function startShopWithDevchain({ devchainPort, shopEnv }) {
+export async function startShopWithDevchain({ devchainPort, devchainEnv = {}, shopEnv }) {
   const devchainUrl = `http://127.0.0.1:${devchainPort}`
   const children = []
   const start = (args, env) => {
@@ -27,6 +28,7 @@ export async function startShopWithDevchain({ devchainPort, shopEnv }) {
 
   start([join('node_modules', 'tsx', 'dist', 'cli.mjs'), join('tools', 'devchain', 'main.ts')], {
     DEVCHAIN_PORT: devchainPort,
+    ...devchainEnv,
   })
   // The shop starts once the devchain answers, so its first watcher pass finds it.
   for (let i = 0; i < 100; i++) {

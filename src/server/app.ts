@@ -11,7 +11,6 @@ import { contentRpcs } from './content/content.routes'
 import { type ContentService, createContentService } from './content/content.service'
 import type { Database } from './db/client'
 import { dashboardRpcs } from './delivery/dashboard.routes'
-import type { FulfilContext } from './delivery/fulfil-order'
 import type { Env } from './env'
 import { AppError } from './errors'
 import { cachedValue } from './lib/cached-value'
@@ -20,8 +19,9 @@ import { createSignal, type Signal } from './lib/signal'
 import { createMetrics, type Metrics, registerMetricsRoutes } from './metrics/metrics'
 import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
-import { toleranceToMicros } from './payments/credit-order'
+import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
+import { reconcileRpcs } from './payments/reconcile.routes'
 import { createTronClient, type TronClient } from './payments/tron-client'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
@@ -37,10 +37,8 @@ export interface AppServices {
   prices: TrxPriceSource
   /** The chain explorer; one request budget (EXPLORER_MAX_RPS) for the watcher and confirm calls. */
   tron: TronClient
-  /** PAYMENT_TOLERANCE in micro-dollars. */
-  toleranceMicros: bigint
-  /** Base of links in e-mails: PUBLIC_URL, or http://localhost:PORT. */
-  fulfil: FulfilContext
+  /** Tolerance, cool-down, windows and the dashboard link's base: what every path to paid shares. */
+  rules: PaymentRules
   /** An order became paid in this process (main.ts wakes the mail worker on it). */
   orderPaid: Signal<string>
   /** Prometheus registry: metrics.gauge(name, help, collect) adds a gauge read at scrape time. */
@@ -63,6 +61,18 @@ export interface BuildAppOptions {
 }
 
 export const BODY_LIMIT = 1024 * 1024
+
+export function paymentRulesOf(env: Env): PaymentRules {
+  const graceMs = env.LATE_PAYMENT_GRACE_MINUTES * 60_000
+  return {
+    toleranceMicros: toleranceToMicros(env.PAYMENT_TOLERANCE),
+    tolerancePercentBp: percentToBasisPoints(env.PAYMENT_TOLERANCE_PERCENT),
+    cooldownMs: env.ADDRESS_COOLDOWN_MINUTES === undefined ? graceMs : env.ADDRESS_COOLDOWN_MINUTES * 60_000,
+    windowMs: env.PAYMENT_WINDOW_MINUTES * 60_000,
+    graceMs,
+    fulfil: { publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` },
+  }
+}
 
 /** Builds the app: plugins, modules, routes. No listen, no timers (main.ts starts those). */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
@@ -113,8 +123,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       maxRps: env.EXPLORER_MAX_RPS,
       fetch: metrics.explorerFetch(fetch),
     }),
-    toleranceMicros: toleranceToMicros(env.PAYMENT_TOLERANCE),
-    fulfil: { publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` },
+    rules: paymentRulesOf(env),
     orderPaid: createSignal<string>(),
     metrics,
   }
@@ -156,14 +165,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.rpc.add(
     ...catalogRpcs(services.catalog),
     ...contentRpcs(services.content),
-    ...ordersRpcs(database, env, services.prices),
+    ...ordersRpcs(database, services.rules, services.prices),
     ...dashboardRpcs(database),
-    ...paymentsRpcs(database, services.tron, {
-      toleranceMicros: services.toleranceMicros,
-      fulfil: services.fulfil,
-      onPaid: services.orderPaid.emit,
-    }),
+    ...paymentsRpcs(database, services.tron, { rules: services.rules, onPaid: services.orderPaid.emit }),
     ...adminRpcs(services),
+    ...reconcileRpcs(database, services.tron),
   )
   services.rpc.adminGuard = createAdminGuard(database.db, env)
   services.rpc.register(app)

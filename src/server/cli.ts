@@ -4,9 +4,35 @@ import { openDatabase } from './db/client'
 import { EnvError, parseEnv } from './env'
 import { addKeyStock, parseKeyLines } from './keys/key-stock'
 import { loadDotEnv } from './lib/dotenv'
+import { formatReport, reconcile } from './payments/reconcile'
+import { createTronClient } from './payments/tron-client'
 import { addWalletAddresses } from './wallets/wallets.repo'
 
-type Command = (args: string[], ctx: { database: Awaited<ReturnType<typeof openDatabase>> }) => Promise<void>
+type Command = (
+  args: string[],
+  ctx: { database: Awaited<ReturnType<typeof openDatabase>>; env: ReturnType<typeof parseEnv> },
+) => Promise<void>
+
+const DAY_MS = 86_400_000
+
+/** --from / --to as ISO dates or times; default the last 30 days. */
+function periodOf(args: string[]): { fromMs: number; toMs: number; rest: string[] } {
+  let fromMs = Date.now() - 30 * DAY_MS
+  let toMs = Date.now() + 1
+  const rest: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string
+    if (arg === '--from' || arg === '--to') {
+      const value = Date.parse(args[i + 1] ?? '')
+      if (!Number.isFinite(value)) throw new Error(`${arg} needs a date such as 2026-11-01`)
+      if (arg === '--from') fromMs = value
+      else toMs = value
+      i++
+    } else rest.push(arg)
+  }
+  if (toMs <= fromMs) throw new Error('--to must be after --from')
+  return { fromMs, toMs, rest }
+}
 
 export const commands: Record<string, Command> = {
   migrate: async () => {
@@ -18,6 +44,32 @@ export const commands: Record<string, Command> = {
     if (!parsed.ok) throw new Error(parsed.error)
     const added = await addWalletAddresses(database.db, parsed.addresses)
     console.log(`Added ${added} wallet address(es); ${parsed.addresses.length - added} already present.`)
+  },
+  /**
+   * npm run reconcile -- [--from 2026-11-01] [--to 2026-11-23] [--ledger-only] [address...]
+   * Exits 1 when the figures do not tie out.
+   */
+  reconcile: async (args, { database, env }) => {
+    const { fromMs, toMs, rest } = periodOf(args)
+    const ledgerOnly = rest.includes('--ledger-only')
+    const addresses = rest.filter((a) => !a.startsWith('--'))
+    const client = ledgerOnly
+      ? undefined
+      : createTronClient({
+          baseUrl: env.TRON_API_URL,
+          apiKey: env.TRON_API_KEY,
+          usdtContract: env.USDT_CONTRACT,
+          maxRps: env.EXPLORER_MAX_RPS,
+          maxPages: 50,
+        })
+    const report = await reconcile(database.db, {
+      fromMs,
+      toMs,
+      client,
+      addresses: addresses.length > 0 ? addresses : undefined,
+    })
+    console.log(formatReport(report))
+    if (!report.ties) process.exitCode = 1
   },
   /** npm run keys:add -- <productId> < keys.txt (one key per line) */
   'keys:add': async (args, { database }) => {
@@ -50,7 +102,7 @@ async function run(): Promise<void> {
   const env = parseEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   try {
-    await command(args, { database })
+    await command(args, { database, env })
   } finally {
     await database.close()
   }

@@ -57,6 +57,20 @@ const envSchema = z.object({
     .max(7 * 24 * 60)
     .default(60),
   PAYMENT_TOLERANCE: z.coerce.number().min(0).max(1000).default(2),
+  /** The accepted shortfall is also at most this share of the order total. */
+  PAYMENT_TOLERANCE_PERCENT: z.coerce.number().min(0).max(100).default(10),
+  /** Rest of an address after its order ends before another order may take it; unset = the grace period. */
+  ADDRESS_COOLDOWN_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(7 * 24 * 60)
+    .optional(),
+  /** First block the chain follower reads on a new database; unset = the solidified head at first start. */
+  SCAN_START_BLOCK: z.coerce.number().int().positive().optional(),
+  /** Blocks asked for in one request (at most 100, the explorer's limit). */
+  SCAN_BATCH_BLOCKS: z.coerce.number().int().min(1).max(100).default(20),
+  /** Pause between two looks at the chain when the follower has caught up. */
+  SCAN_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   PRICE_SOURCE: z
     .string()
     .regex(/^(coingecko|binance|fixed:\d+(\.\d+)?)$/, 'must be coingecko, binance or fixed:<usd per TRX>')

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { ensureFirstAdmin } from './admin/admin-auth'
 import { buildApp } from './app'
@@ -6,7 +8,7 @@ import { countDemoWallets, seedOnce } from './db/seed'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
 import { loadDotEnv } from './lib/dotenv'
-import { createPaymentWatcher } from './payments/payment-watcher'
+import { createChainScanner } from './payments/chain-scanner'
 
 async function main(): Promise<void> {
   // .env in the working directory fills in what the real environment leaves unset.
@@ -30,14 +32,17 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'mail' }),
   })
   app.services.orderPaid.on(() => mail.wake())
-  const watcher = createPaymentWatcher({
+  const scanner = createChainScanner({
     db: database.db,
     client: app.services.tron,
-    toleranceMicros: app.services.toleranceMicros,
-    fulfil: app.services.fulfil,
+    rules: app.services.rules,
+    batchBlocks: env.SCAN_BATCH_BLOCKS,
+    intervalMs: env.SCAN_INTERVAL_MS,
+    startBlock: env.SCAN_START_BLOCK,
     onPaid: app.services.orderPaid.emit,
-    concurrency: Math.min(4, Math.max(1, Math.ceil(env.EXPLORER_MAX_RPS / 2))),
-    logger: app.log.child({ module: 'payment-watcher' }),
+    // Says which host and process leads, for the operator and for failover tests.
+    instanceId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    logger: app.log.child({ module: 'chain-scanner' }),
   })
 
   let stopping = false
@@ -45,7 +50,7 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     app.log.info(`${signal} received, shutting down`)
-    await watcher.stop()
+    await scanner.stop()
     await mail.stop()
     await app.close()
     await database.close()
@@ -55,10 +60,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
 
   await app.listen({ port: env.PORT, host: env.HOST })
-  watcher.start()
+  scanner.start()
   mail.start()
   if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
-  app.log.info(`Payment watcher started: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
+  app.log.info(`Following the chain: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
   app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)
   const demoWallets = await countDemoWallets(database.db)

@@ -23,7 +23,23 @@ export const adminMessages = {
   statusFailed: 'Failed to update order status',
   noWalletAddress: 'Please enter at least one wallet address',
   addressInUse: 'This address is leased to a pending order and cannot be removed',
+  reopenAddressInUse:
+    "This order's wallet address has gone to another order since, so the order cannot be set back to pending",
+  reopenAddressRemoved:
+    "This order's wallet address was removed from the pool, so the order cannot be set back to pending",
+  paymentAlreadyCredited: 'This transfer already pays an order; it cannot be assigned to another',
 } as const
+
+/** Why a transfer pays no order, as the operator reads it. */
+export const unmatchedReasonLabels: Record<string, string> = {
+  no_order: 'No order held the address then',
+  after_paid: 'Overpayment: sent after the order was paid',
+  after_cancelled: 'Sent after the order was cancelled',
+  after_grace: 'Sent after the grace period ended',
+  trx_without_rate: 'TRX sent to an order that was placed without a TRX rate',
+  zero_value: 'Zero-value transfer (spam)',
+  order_deleted: 'Its order was deleted',
+}
 
 export const adminOrderStatuses = ['pending', 'paid', 'completed', 'cancelled'] as const
 export type AdminOrderStatus = (typeof adminOrderStatuses)[number]
@@ -212,6 +228,10 @@ export interface AdminPayment {
   from_address: string
   to_address: string
   block_timestamp: number
+  block_number: number | null
+  /** credited: pays order_id; unmatched: pays nothing (order_id is the order whose address it reached, if any). */
+  status: 'credited' | 'unmatched'
+  reason: string | null
   late: boolean
   created_at: string
 }
@@ -220,7 +240,10 @@ export interface AdminWalletAddress {
   address: string
   created_at: string
   leased_order_id: string | null
-  lease_until: string | null
+  /** free: can be leased now; leased: a pending order holds it; cooling: resting after its order ended. */
+  state: 'free' | 'leased' | 'cooling'
+  /** While cooling: when it is free again. */
+  cooldown_until: string | null
   order_status: string | null
 }
 
@@ -229,6 +252,8 @@ export interface FetchWalletAddressesAnswer {
   addresses: string[]
   details: AdminWalletAddress[]
   free_count: number
+  leased_count: number
+  cooling_count: number
   /** Fewer than 20 % of the addresses are free. */
   low_free: boolean
 }

@@ -1,9 +1,13 @@
 import { sql } from 'drizzle-orm'
 import { seedOnce } from '../../src/server/db/seed'
-import { createPaymentWatcher, type PaymentWatcher } from '../../src/server/payments/payment-watcher'
-import { createTronClient } from '../../src/server/payments/tron-client'
+import {
+  type ChainScanner,
+  createChainScanner,
+  type ScanResult,
+} from '../../src/server/payments/chain-scanner'
+import { createTronClient, type TronClient } from '../../src/server/payments/tron-client'
 import { addWalletAddresses } from '../../src/server/wallets/wallets.repo'
-import { createDevchain, type Devchain } from '../../tools/devchain/devchain'
+import { createDevchain, type Devchain, type TransferRequest } from '../../tools/devchain/devchain'
 import { testAddresses } from './test-addresses'
 import { createTestApp, rpc, type TestApp } from './test-app'
 import { createTestDatabase, type Engine } from './test-db'
@@ -18,60 +22,99 @@ export interface PlacedOrder {
   trxAmount: string | null
 }
 
+export interface SentTransfer {
+  txId: string
+  block: number
+  timestamp: number
+}
+
 export interface PaymentFixture {
   t: TestApp
   chain: Devchain
-  /** A watcher polling every due order on drain(); fast back-off for fault tests. */
-  watcher: PaymentWatcher
+  client: TronClient
+  /** The chain follower; tests drive it with runOnce / scanUntil instead of its timer. */
+  scanner: ChainScanner
+  /** Blocks a transfer needs on top of it to be solidified. */
+  lag: number
   /** Products that cost money, cheapest first. */
   products: { id: number; price: number }[]
-  placeOrder(quantity?: number, productIndex?: number): Promise<PlacedOrder>
+  placeOrder(opts?: {
+    quantity?: number
+    productId?: number
+    email?: string
+    address?: string
+  }): Promise<PlacedOrder>
+  /** Puts a transfer into the next block (not solidified yet). */
+  send(request: TransferRequest): Promise<SentTransfer>
+  /** Makes `block` solidified and lets the follower read up to it. */
+  settle(block: number): Promise<ScanResult[]>
+  /** send + settle. */
+  pay(request: TransferRequest): Promise<SentTransfer>
+  /** Runs the follower until its checkpoint reaches `block`. */
+  scanUntil(block: number): Promise<ScanResult[]>
   order(id: string): Promise<Record<string, unknown>>
-  payments(where?: 'all' | 'unmatched'): Promise<Record<string, unknown>[]>
-  /** Pretends the order was placed `minutes` ago (window and grace move with it). */
-  age(id: string, minutes: number): Promise<void>
+  payments(where?: 'all' | 'unmatched' | 'credited'): Promise<Record<string, unknown>[]>
+  rows(query: ReturnType<typeof sql>): Promise<Record<string, unknown>[]>
   close(): Promise<void>
+}
+
+export interface FixtureOptions {
+  env?: Record<string, string>
+  /** Addresses in the pool. Default 40. */
+  pool?: number
+  blockIntervalMs?: number
+  solidifyLag?: number
 }
 
 export async function createPaymentFixture(
   engine: Engine,
-  env: Record<string, string> = {},
+  opts: FixtureOptions = {},
 ): Promise<PaymentFixture> {
-  const chain = await createDevchain({ priceUsd: '0.25' })
+  const lag = opts.solidifyLag ?? 3
+  const chain = await createDevchain({
+    priceUsd: '0.25',
+    autoMine: false,
+    blockIntervalMs: opts.blockIntervalMs ?? 100,
+    solidifyLag: lag,
+  })
   const database = await createTestDatabase(engine, { poolSize: 10 })
   await seedOnce(database.db)
   await database.db.execute(sql`delete from wallet_addresses`)
-  await addWalletAddresses(database.db, testAddresses(40, `${engine}-${Math.random()}`))
+  await addWalletAddresses(database.db, testAddresses(opts.pool ?? 40, `${engine}-${Math.random()}`))
   const t = await createTestApp(
     engine,
     {
       TRON_API_URL: chain.url,
-      EXPLORER_MAX_RPS: '50',
+      EXPLORER_MAX_RPS: '100',
       PAYMENT_WINDOW_MINUTES: '30',
       LATE_PAYMENT_GRACE_MINUTES: '60',
-      ...env,
+      ...opts.env,
     },
     { database },
   )
   const client = createTronClient({
     baseUrl: chain.url,
     usdtContract: t.env.USDT_CONTRACT,
-    maxRps: 50,
+    maxRps: 100,
     timeoutMs: 1500,
     backoffBaseMs: 20,
     maxBackoffMs: 100,
   })
-  const watcher = createPaymentWatcher({
+  const scanner = createChainScanner({
     db: database.db,
     client,
-    toleranceMicros: t.app.services.toleranceMicros,
-    fulfil: t.app.services.fulfil,
-    activeIntervalMs: 0,
-    graceIntervalMs: 0,
+    rules: t.app.services.rules,
+    batchBlocks: 20,
+    intervalMs: 20,
     backoffBaseMs: 20,
     maxBackoffMs: 100,
-    idleMs: 20,
+    leaseMs: 5000,
   })
+  // The follower starts at the solidified head, before any order exists.
+  chain.mine(lag + 1)
+  const first = await scanner.runOnce()
+  if (first.error) throw new Error(`scanner could not start: ${first.error.message}`)
+
   const listed = (await rpc(t.app, 'fetch_products')).body.products as {
     id: number
     price: number
@@ -82,18 +125,54 @@ export async function createPaymentFixture(
   const rows = async (query: ReturnType<typeof sql>) =>
     ((await database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows
 
+  async function scanUntil(block: number): Promise<ScanResult[]> {
+    const results: ScanResult[] = []
+    for (let i = 0; i < 500; i++) {
+      const result = await scanner.runOnce()
+      results.push(result)
+      const [state] = await rows(sql`select checkpoint_block from scanner_state where id = 1`)
+      if (Number(state?.checkpoint_block ?? -1) >= block) return results
+    }
+    throw new Error(`the follower did not reach block ${block}: ${JSON.stringify(results.slice(-3))}`)
+  }
+
+  async function settle(block: number): Promise<ScanResult[]> {
+    const { solid } = chain.heights()
+    if (solid < block) chain.mine(block - solid)
+    return scanUntil(block)
+  }
+
+  async function send(request: TransferRequest): Promise<SentTransfer> {
+    const sent = chain.transfer(request)
+    return { txId: sent.transaction_id, block: sent.block_number, timestamp: sent.block_timestamp }
+  }
+
   return {
     t,
     chain,
-    watcher,
+    client,
+    scanner,
+    lag,
     products,
-    async placeOrder(quantity = 1, productIndex = 0) {
-      const product = products[productIndex] as { id: number; price: number }
+    async placeOrder(o = {}) {
+      if (o.productId && !listed.some((p) => p.id === o.productId)) {
+        // A product the test added after the fixture was made.
+        listed.splice(
+          0,
+          listed.length,
+          ...((await rpc(t.app, 'fetch_products')).body.products as typeof listed),
+        )
+      }
+      const product = o.productId
+        ? (listed.find((p) => p.id === o.productId) as { id: number; price: number })
+        : (products[0] as { id: number; price: number })
+      const quantity = o.quantity ?? 1
       const total = Math.round(product.price * quantity * 100) / 100
       const { body } = await rpc(t.app, 'secure_create_order', {
-        p_email: 'buyer@example.com',
+        p_email: o.email ?? 'buyer@example.com',
         p_items: [{ product: { id: product.id }, quantity }],
         p_total: total,
+        ...(o.address ? { p_wallet_address: o.address } : {}),
       })
       if (body.success !== true) throw new Error(`order refused: ${JSON.stringify(body)}`)
       return {
@@ -103,6 +182,14 @@ export async function createPaymentFixture(
         trxAmount: (body.trx_amount as string | undefined) ?? null,
       }
     },
+    send,
+    settle,
+    async pay(request) {
+      const sent = await send(request)
+      await settle(sent.block)
+      return sent
+    },
+    scanUntil,
     async order(id) {
       const [row] = await rows(sql`select * from orders where id = ${id}`)
       if (!row) throw new Error(`no order ${id}`)
@@ -112,21 +199,12 @@ export async function createPaymentFixture(
       return rows(
         where === 'all'
           ? sql`select * from payments order by id`
-          : sql`select * from payments where order_id is null order by id`,
+          : sql`select * from payments where status = ${where} order by id`,
       )
     },
-    async age(id, minutes) {
-      await database.db.execute(sql`
-        update orders set created_at = created_at - ${minutes} * interval '1 minute',
-          expires_at = expires_at - ${minutes} * interval '1 minute',
-          grace_until = grace_until - ${minutes} * interval '1 minute'
-        where id = ${id}`)
-      await database.db.execute(sql`
-        update wallet_addresses set lease_until = lease_until - ${minutes} * interval '1 minute'
-        where leased_order_id = ${id}`)
-    },
+    rows,
     async close() {
-      await watcher.stop()
+      await scanner.stop()
       await t.close()
       await chain.close()
     },

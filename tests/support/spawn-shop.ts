@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { freePort, waitFor } from './wait'
 
 export interface SpawnedShop {
@@ -24,7 +25,12 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<Spawn
   let output = ''
   const child: ChildProcess = spawn(
     process.execPath,
-    [resolve('node_modules/tsx/dist/cli.mjs'), resolve('src/server/main.ts')],
+    // One process (tsx's loader, not its CLI wrapper), so a kill leaves no orphan behind.
+    [
+      '--import',
+      pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href,
+      resolve('src/server/main.ts'),
+    ],
     {
       env: {
         ...process.env,

@@ -1,13 +1,30 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { z } from 'zod'
 import { normalizeTronAddress } from '../../src/shared/tron-address'
-import { type ListQuery, MAINNET_USDT, SimChain, SimInputError, type TransferInput } from './sim-chain'
+import {
+  GENESIS_BLOCK,
+  type ListQuery,
+  MAINNET_USDT,
+  SimChain,
+  SimInputError,
+  type TransferInput,
+  toNodeJson,
+} from './sim-chain'
 
-// A TronGrid-compatible simulator over real HTTP (DESIGN.md §3 "Devchain"). Explorer endpoints answer
-// with the JSON shapes of tron-api.md; /_sim/* is the control API for tests and demos.
+// A TronGrid-compatible simulator over real HTTP. A block chain produced on a clock (or by mine() in
+// tests): full-node (/wallet/*) and solidity-node (/walletsolidity/*) endpoints, the v1 account lists
+// and a price feed answer with the real JSON shapes; /_sim/* is the control API for tests and demos.
 
-export type FaultMode = 'none' | 'http429' | 'http403' | 'http503' | 'http500' | 'timeout' | 'malformed'
+export type FaultMode =
+  | 'none'
+  | 'http429'
+  | 'http403'
+  | 'http503'
+  | 'http500'
+  | 'timeout'
+  | 'malformed'
+  | 'empty'
 
 export interface DevchainOptions {
   /** 0 picks a free port. Default 0. */
@@ -16,28 +33,60 @@ export interface DevchainOptions {
   host?: string
   /** Base58 contract reported as the genuine USDT. Default mainnet TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t. */
   usdtContract?: string
-  /** Block spacing used for block numbers and the solidified head. Default 3000. */
+  /** Block spacing, and the timer period when autoMine is on. Default 3000. */
   blockIntervalMs?: number
+  /** Blocks between the head and the solidified head. Default 19. */
+  solidifyLag?: number
+  /** Produce a block every blockIntervalMs. Default true; when false only mine() produces blocks. */
+  autoMine?: boolean
+  /** Unrelated USDT transfers in every produced block, like mainnet traffic. Default 0. */
+  noisePerBlock?: number
   /** Initial TRX/USD price as a decimal string. Default "0.25". */
   priceUsd?: string
 }
 
-export interface TransferRequest {
+export interface LogRequest {
   to: string
   amount: string | number
-  token?: 'USDT' | 'TRX'
   from?: string
-  confirmed?: boolean
+  contract?: string
+  type?: 'Transfer' | 'Approval'
+}
+
+export interface TransferRequest {
+  /** Required unless `logs` is given. */
+  to?: string
+  amount?: string | number
+  token?: 'USDT' | 'TRX'
+  /** Sender (TRX), token holder (USDT), or caller of via_contract. Default DEFAULT_SENDER. */
+  from?: string
+  /** transferFrom: the signer moving the holder's tokens. */
+  spender?: string
+  method?: 'transfer' | 'transferFrom'
+  /** The transaction calls this contract, which makes USDT emit the log (or pays TRX internally). */
+  via_contract?: string
+  /** Several logs in one contract call (a batch payout). */
+  logs?: LogRequest[]
+  /** A token contract other than the configured USDT (a counterfeit). */
   contract?: string
   type?: 'Transfer' | 'Approval'
   txid?: string
-  block_timestamp?: number
+  /** The call reverts: REVERT, result FAILED, no logs. */
   failed?: boolean
+  /** TRX via_contract only: the internal transfer is marked rejected. */
+  rejected?: boolean
 }
 
 export interface TransferResult {
   transaction_id: string
+  /** The block the transfer lands in: the next one produced. */
+  block_number: number
   block_timestamp: number
+}
+
+export interface ChainHeights {
+  head: number
+  solid: number
 }
 
 export interface DevchainStats {
@@ -45,6 +94,8 @@ export interface DevchainStats {
   requests: number
   /** Per route, with the address in the path replaced by ":address". */
   byPath: Record<string, number>
+  /** Response body bytes per route. */
+  bytesByPath: Record<string, number>
   /** Requests per TRON-PRO-API-KEY value; "(none)" when the header was absent. */
   apiKeys: Record<string, number>
   /** Requests answered by an injected fault. */
@@ -57,12 +108,21 @@ export interface Devchain {
   url: string
   port: number
   usdtContract: string
+  /** Closes the HTTP listener and stops the chain for good. */
   close(): Promise<void>
+  /** Closes the HTTP listener only (an explorer outage); the chain keeps producing blocks. */
+  stop(): Promise<void>
+  /** Reopens the HTTP listener on the same port. */
+  start(): Promise<void>
   /** Same as POST /_sim/transfers; throws DevchainInputError on a bad request. */
   transfer(request: TransferRequest): TransferResult
-  /** Same as POST /_sim/confirm; false when the transaction is unknown. */
-  confirm(transactionId: string, blockTimestamp?: number): boolean
-  setFault(mode: FaultMode, count?: number): void
+  /** Same as POST /_sim/mine: produces n blocks now (any mode). */
+  mine(blocks?: number): ChainHeights
+  /** Mines until every transfer submitted so far is in a solidified block. */
+  solidify(): ChainHeights
+  heights(): ChainHeights
+  /** path: fault only requests whose path contains this text. */
+  setFault(mode: FaultMode, count?: number, path?: string): void
   setPrice(usd: string): void
   reset(): void
   stats(): DevchainStats
@@ -72,40 +132,66 @@ export interface Devchain {
 /** A bad control request (invalid address, amount, field…); answered over HTTP as 400. */
 export { SimInputError as DevchainInputError }
 
-const FAULT_MODES = ['none', 'http429', 'http403', 'http503', 'http500', 'timeout', 'malformed'] as const
+const FAULT_MODES = [
+  'none',
+  'http429',
+  'http403',
+  'http503',
+  'http500',
+  'timeout',
+  'malformed',
+  'empty',
+] as const
 const DEFAULT_PRICE = '0.25'
 const MAX_BODY_BYTES = 1_000_000
 const MAX_PAGE_SIZE = 200
 const DEFAULT_PAGE_SIZE = 20
 const MAX_TRACKED_PATHS = 200
+// java-tron's getblockbylimitnext serves at most this many blocks per call.
+const BLOCK_LIMIT = 100
+const MAX_MINE = 10_000
 
 const HEX_DECODER_ERROR =
   'class org.bouncycastle.util.encoders.DecoderException : exception decoding Hex string: invalid characters encountered in Hex string'
+const JSON_SYNTAX_ERROR = 'class com.alibaba.fastjson.JSONException : syntax error'
+
+const logSchema = z.strictObject({
+  to: z.string({ error: 'logs[].to is required: a TRON address' }),
+  amount: z.union([z.string(), z.number()], { error: 'logs[].amount is required: a decimal string' }),
+  from: z.string().optional(),
+  contract: z.string().optional(),
+  type: z.enum(['Transfer', 'Approval']).optional(),
+})
 
 const transferSchema = z.strictObject({
-  to: z.string({ error: 'to is required: a TRON address' }),
-  amount: z.union([z.string(), z.number()], { error: 'amount is required: a decimal string such as "12.5"' }),
+  to: z.string({ error: 'to must be a TRON address' }).optional(),
+  amount: z
+    .union([z.string(), z.number()], { error: 'amount must be a decimal string such as "12.5"' })
+    .optional(),
   token: z.enum(['USDT', 'TRX']).default('USDT'),
   from: z.string().optional(),
-  confirmed: z.boolean().default(true),
+  spender: z.string().optional(),
+  method: z.enum(['transfer', 'transferFrom']).optional(),
+  via_contract: z.string().optional(),
+  logs: z.array(logSchema).optional(),
   contract: z.string().optional(),
   type: z.enum(['Transfer', 'Approval']).default('Transfer'),
   txid: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex characters')
     .optional(),
-  block_timestamp: z.number().int().positive().optional(),
   failed: z.boolean().default(false),
+  rejected: z.boolean().optional(),
 })
 
-const confirmSchema = z.strictObject({
-  transaction_id: z.string().regex(/^[0-9a-fA-F]{64}$/, 'transaction_id must be 64 hex characters'),
-  block_timestamp: z.number().int().positive().optional(),
+const mineSchema = z.strictObject({
+  blocks: z.number().int().min(1).max(MAX_MINE).default(1),
 })
 
 const faultSchema = z.strictObject({
   mode: z.enum(FAULT_MODES),
   count: z.number().int().positive().optional(),
+  path: z.string().min(1).optional(),
 })
 
 const priceSchema = z.strictObject({
@@ -149,22 +235,85 @@ class HttpError extends Error {
   }
 }
 
+/** A java-tron refusal: HTTP 200 with {"Error": …}. */
+class NodeError extends Error {}
+
+const NODE_METHODS = new Set([
+  'getnowblock',
+  'getblock',
+  'getblockbynum',
+  'getblockbylimitnext',
+  'gettransactioninfobyblocknum',
+  'gettransactioninfobyid',
+  'gettransactionbyid',
+  'getnodeinfo',
+])
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** An int64 request field as java-tron reads it: a JSON number or a decimal string; absent is 0. */
+function longField(body: Record<string, unknown>, name: string): number {
+  const value = body[name]
+  if (value === undefined || value === null) return 0
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value
+  if (typeof value === 'string' && /^-?\d{1,16}$/.test(value)) return Number(value)
+  throw new NodeError(`class java.lang.NumberFormatException : For input string: "${String(value)}"`)
+}
+
 export async function createDevchain(opts: DevchainOptions = {}): Promise<Devchain> {
   const usdtContract = normalizeTronAddress(opts.usdtContract ?? MAINNET_USDT)
   if (!usdtContract) throw new SimInputError(`usdtContract is not a valid TRON address: ${opts.usdtContract}`)
-  const chain = new SimChain({ usdtContract, blockIntervalMs: opts.blockIntervalMs ?? 3000 })
+  const noisePerBlock = opts.noisePerBlock ?? 0
+  if (!(Number.isInteger(noisePerBlock) && noisePerBlock >= 0)) {
+    throw new SimInputError('noisePerBlock must be a non-negative integer')
+  }
+  const chain = new SimChain({
+    usdtContract,
+    blockIntervalMs: opts.blockIntervalMs ?? 3000,
+    solidifyLag: opts.solidifyLag ?? 19,
+    noisePerBlock,
+  })
+  const autoMine = opts.autoMine ?? true
   const initialPrice = validatePrice(opts.priceUsd ?? DEFAULT_PRICE)
   let price = initialPrice
-  let fault: { mode: FaultMode; remaining: number | null } = { mode: 'none', remaining: null }
+  let fault: { mode: FaultMode; remaining: number | null; path: string | null } = {
+    mode: 'none',
+    remaining: null,
+    path: null,
+  }
   let stats = emptyStats()
-  // Responses held open by the "timeout" fault; close() destroys them so it never waits on a client.
+  // Responses held open by the "timeout" fault; stop() and close() destroy them so they never wait on a client.
   const held = new Set<ServerResponse>()
+  const routeOf = new WeakMap<ServerResponse, string>()
+  let closed = false
+  let timer: NodeJS.Timeout | null = null
+
+  // Auto mode: a block is due blockIntervalMs after the previous one. Mining ahead with mine() moves the
+  // chain's clock past the wall clock; the timer then waits until the wall clock catches up.
+  function scheduleTick() {
+    if (!autoMine || closed) return
+    const head = chain.getBlock(chain.headBlock())
+    const due = (head?.timestamp ?? Date.now()) + chain.blockIntervalMs
+    timer = setTimeout(
+      () => {
+        timer = null
+        if (closed) return
+        if (Date.now() >= due) chain.produceBlock()
+        scheduleTick()
+      },
+      Math.max(0, due - Date.now()),
+    )
+    timer.unref()
+  }
 
   function emptyStats() {
     return {
       requests: 0,
       faulted: 0,
       byPath: {} as Record<string, number>,
+      bytesByPath: {} as Record<string, number>,
       apiKeys: {} as Record<string, number>,
       times: [] as number[],
     }
@@ -180,31 +329,60 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     return peak
   }
 
+  function heights(): ChainHeights {
+    return { head: chain.headBlock(), solid: chain.solidBlock() }
+  }
+
   function transfer(request: TransferRequest): TransferResult {
     const input: TransferInput = parseBody(transferSchema, request)
     const tx = chain.addTransfer(input)
-    return { transaction_id: tx.txid, block_timestamp: tx.blockTimestamp }
+    return { transaction_id: tx.txid, block_number: tx.blockNumber, block_timestamp: tx.blockTimestamp }
   }
 
-  function confirm(transactionId: string, blockTimestamp?: number): boolean {
-    return chain.confirm(transactionId, blockTimestamp) !== undefined
+  function mine(blocks = 1): ChainHeights {
+    if (!(Number.isInteger(blocks) && blocks >= 1 && blocks <= MAX_MINE)) {
+      throw new SimInputError(`blocks must be an integer from 1 to ${MAX_MINE}`)
+    }
+    for (let i = 0; i < blocks; i++) chain.produceBlock()
+    if (timer) {
+      clearTimeout(timer)
+      timer = null
+      scheduleTick()
+    }
+    return heights()
   }
 
-  function setFault(mode: FaultMode, count?: number) {
-    fault = { mode, remaining: mode === 'none' ? null : (count ?? null) }
+  function solidify(): ChainHeights {
+    const target = chain.lastTransferBlock()
+    if (target === null) return heights()
+    const missing = target + chain.solidifyLag - chain.headBlock()
+    return missing > 0 ? mine(missing) : heights()
+  }
+
+  function setFault(mode: FaultMode, count?: number, path?: string) {
+    fault =
+      mode === 'none'
+        ? { mode, remaining: null, path: null }
+        : { mode, remaining: count ?? null, path: path ?? null }
   }
 
   function reset() {
     chain.reset()
     price = initialPrice
-    fault = { mode: 'none', remaining: null }
+    setFault('none')
     stats = emptyStats()
+    if (timer) {
+      clearTimeout(timer)
+      timer = null
+      scheduleTick()
+    }
   }
 
   function statsView(): DevchainStats {
     return {
       requests: stats.requests,
       byPath: { ...stats.byPath },
+      bytesByPath: { ...stats.bytesByPath },
       apiKeys: { ...stats.apiKeys },
       faulted: stats.faulted,
       peakPerSecond: peakPerSecond(stats.times),
@@ -212,7 +390,11 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
   }
 
   function send(res: ServerResponse, status: number, body: unknown, contentType = 'application/json') {
-    const text = typeof body === 'string' ? body : JSON.stringify(body)
+    const text = typeof body === 'string' ? body : toNodeJson(body)
+    const route = routeOf.get(res)
+    if (route !== undefined) {
+      stats.bytesByPath[route] = (stats.bytesByPath[route] ?? 0) + Buffer.byteLength(text)
+    }
     res.writeHead(status, {
       'content-type': `${contentType}; charset=utf-8`,
       'access-control-allow-origin': '*',
@@ -249,19 +431,13 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     switch (route) {
       case 'POST /_sim/transfers':
         return send(res, 200, transfer((await readJson(req)) as TransferRequest))
-      case 'POST /_sim/confirm': {
-        const body = parseBody(confirmSchema, await readJson(req))
-        const tx = chain.confirm(body.transaction_id, body.block_timestamp)
-        if (!tx) throw new HttpError(404, `unknown transaction ${body.transaction_id}`)
-        return send(res, 200, {
-          transaction_id: tx.txid,
-          confirmed: true,
-          block_timestamp: tx.blockTimestamp,
-        })
+      case 'POST /_sim/mine': {
+        const body = parseBody(mineSchema, await readJson(req))
+        return send(res, 200, mine(body.blocks))
       }
       case 'POST /_sim/faults': {
         const body = parseBody(faultSchema, await readJson(req))
-        setFault(body.mode, body.count)
+        setFault(body.mode, body.count, body.path)
         return send(res, 200, fault)
       }
       case 'POST /_sim/price': {
@@ -273,7 +449,13 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
         reset()
         return send(res, 200, { success: true })
       case 'GET /_sim/state':
-        return send(res, 200, { ...chain.counts(), usdt_contract: usdtContract, price_usd: price, fault })
+        return send(res, 200, {
+          ...chain.counts(),
+          auto_mine: autoMine,
+          usdt_contract: usdtContract,
+          price_usd: price,
+          fault,
+        })
       case 'GET /_sim/stats':
         return send(res, 200, statsView())
       case 'POST /_sim/stats/reset':
@@ -286,12 +468,13 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
 
   // ---- explorer API ----
 
-  function injectFault(res: ServerResponse): boolean {
+  function injectFault(res: ServerResponse, path: string): boolean {
     if (fault.mode === 'none') return false
+    if (fault.path !== null && !path.includes(fault.path)) return false
     const mode = fault.mode
     if (fault.remaining !== null) {
       fault.remaining -= 1
-      if (fault.remaining <= 0) fault = { mode: 'none', remaining: null }
+      if (fault.remaining <= 0) setFault('none')
     }
     stats.faulted += 1
     switch (mode) {
@@ -316,6 +499,13 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
         break
       case 'malformed':
         send(res, 200, '{"data":[{"transaction_id":"e37eb34143ca6014534', 'application/json')
+        break
+      case 'empty':
+        // A load-balanced back end that lags behind: it knows none of the recent blocks or transactions.
+        if (path.endsWith('/gettransactioninfobyblocknum')) send(res, 200, [])
+        else if (path.startsWith('/v1/'))
+          send(res, 200, { data: [], success: true, meta: { at: Date.now(), page_size: 0 } })
+        else send(res, 200, {})
         break
       case 'timeout':
         held.add(res)
@@ -393,22 +583,98 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     return { data: items, success: true, meta }
   }
 
-  async function txIdFromRequest(req: IncomingMessage, url: URL): Promise<string | { Error: string }> {
-    let value: unknown = url.searchParams.get('value') ?? undefined
-    if (req.method === 'POST') {
-      const text = await readBody(req)
-      if (text.trim() !== '') {
-        try {
-          const body = JSON.parse(text) as { value?: unknown }
-          value = body?.value ?? value
-        } catch {
-          return { Error: 'class com.alibaba.fastjson.JSONException : syntax error' }
-        }
-      }
+  /** A node request's parameters: the POST JSON body (empty allowed) or the GET query string. */
+  async function nodeParams(req: IncomingMessage, url: URL): Promise<Record<string, unknown>> {
+    const params: Record<string, unknown> = Object.fromEntries(url.searchParams)
+    if (req.method !== 'POST') return params
+    const text = await readBody(req)
+    if (text.trim() === '') return params
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      throw new NodeError(JSON_SYNTAX_ERROR)
     }
-    const txid = typeof value === 'string' ? value : ''
-    if (!/^[0-9a-fA-F]*$/.test(txid) || txid.length % 2 !== 0) return { Error: HEX_DECODER_ERROR }
-    return txid.toLowerCase()
+    if (!isObject(body)) throw new NodeError(JSON_SYNTAX_ERROR)
+    return { ...params, ...body }
+  }
+
+  function nodeInfo() {
+    const head = chain.getBlock(chain.headBlock())
+    const solid = chain.getBlock(chain.solidBlock())
+    return {
+      activeConnectCount: 30,
+      beginSyncNum: GENESIS_BLOCK,
+      block: `Num:${head?.number},ID:${head?.id}`,
+      configNodeInfo: { codeVersion: '4.8.0', versionNum: '19360' },
+      currentConnectCount: 30,
+      machineInfo: { cpuCount: 8, javaVersion: '1.8.0_442', osName: 'Linux amd64' },
+      passiveConnectCount: 0,
+      peerList: [],
+      solidityBlock: `Num:${solid?.number},ID:${solid?.id}`,
+      totalFlow: 0,
+    }
+  }
+
+  function nodeAnswer(method: string, solidity: boolean, params: Record<string, unknown>): unknown {
+    const visibleHead = solidity ? chain.solidBlock() : chain.headBlock()
+    const block = (n: number) => chain.getBlock(n, solidity)
+    switch (method) {
+      case 'getnowblock': {
+        const latest = block(visibleHead)
+        return latest ? chain.blockBody(latest) : {}
+      }
+      case 'getblock': {
+        const detail = params.detail === true || params.detail === 'true'
+        const idOrNum = params.id_or_num
+        let found = block(visibleHead)
+        if (typeof idOrNum === 'number' || (typeof idOrNum === 'string' && idOrNum !== '')) {
+          const text = String(idOrNum)
+          if (/^\d{1,16}$/.test(text)) found = block(Number(text))
+          else if (/^[0-9a-fA-F]{64}$/.test(text)) found = chain.getBlockById(text, solidity)
+          else
+            throw new NodeError(
+              `class java.lang.IllegalArgumentException : id_or_num must be a block number or id: ${text}`,
+            )
+        }
+        return found ? chain.blockBody(found, detail) : {}
+      }
+      case 'getblockbynum': {
+        const found = block(longField(params, 'num'))
+        return found ? chain.blockBody(found) : {}
+      }
+      case 'getblockbylimitnext': {
+        const start = longField(params, 'startNum')
+        const end = longField(params, 'endNum')
+        if (end <= start || end - start > BLOCK_LIMIT) return {}
+        const blocks = []
+        for (let n = Math.max(start, 0); n < end; n++) {
+          const found = block(n)
+          if (found) blocks.push(chain.blockBody(found))
+        }
+        return blocks.length > 0 ? { block: blocks } : {}
+      }
+      case 'gettransactioninfobyblocknum': {
+        const num = longField(params, 'num')
+        if (num <= 0) return {}
+        const found = block(num)
+        return found ? chain.blockInfos(found) : []
+      }
+      case 'gettransactioninfobyid':
+      case 'gettransactionbyid': {
+        const value = params.value ?? ''
+        const txid = typeof value === 'string' ? value : ''
+        if (!/^[0-9a-fA-F]*$/.test(txid) || txid.length % 2 !== 0) throw new NodeError(HEX_DECODER_ERROR)
+        // The solidity node only knows transactions in solidified blocks.
+        const tx = chain.getTransaction(txid, solidity)
+        if (!tx) return {}
+        return method === 'gettransactioninfobyid' ? chain.transactionInfo(tx) : chain.transactionBody(tx)
+      }
+      case 'getnodeinfo':
+        return nodeInfo()
+      default:
+        throw new HttpError(404, `Not Found: ${method}`)
+    }
   }
 
   async function handleExplorer(req: IncomingMessage, res: ServerResponse, url: URL, path: string) {
@@ -422,50 +688,28 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
       const query = listQuery(url, address)
       if (accounts[2]) {
         const page = chain.listTrc20(query)
-        return send(
-          res,
-          200,
-          listEnvelope(
-            req,
-            url,
-            page.items.map((e) => chain.trc20Item(e)),
-            page.fingerprint,
-          ),
-        )
+        const items = page.items.map((e) => chain.trc20Item(e))
+        return send(res, 200, listEnvelope(req, url, items, page.fingerprint))
       }
       const page = chain.listTransactions(query)
-      return send(
-        res,
-        200,
-        listEnvelope(
-          req,
-          url,
-          page.items.map((t) => chain.v1Transaction(t)),
-          page.fingerprint,
-        ),
-      )
+      const items = page.items.map((t) => chain.v1Transaction(t))
+      return send(res, 200, listEnvelope(req, url, items, page.fingerprint))
     }
 
-    const node = /^\/(wallet|walletsolidity)\/(gettransactioninfobyid|gettransactionbyid|getnowblock)$/.exec(
-      path,
-    )
-    if (node) {
+    const node = /^\/(wallet|walletsolidity)\/([a-z]+)$/.exec(path)
+    if (node && NODE_METHODS.has(node[2] ?? '')) {
       if (method !== 'GET' && method !== 'POST') throw new HttpError(405, 'Method Not Allowed')
-      const solidity = node[1] === 'walletsolidity'
-      if (node[2] === 'getnowblock') {
-        if (req.method === 'POST') await readBody(req)
-        return send(res, 200, chain.block(solidity ? chain.solidBlock() : chain.headBlock()))
+      const nodeMethod = node[2] ?? ''
+      try {
+        let params: Record<string, unknown> = {}
+        // getnowblock reads no parameters; its body is drained and ignored.
+        if (nodeMethod === 'getnowblock') await readBody(req)
+        else params = await nodeParams(req, url)
+        return send(res, 200, nodeAnswer(nodeMethod, node[1] === 'walletsolidity', params))
+      } catch (err) {
+        if (err instanceof NodeError) return send(res, 200, { Error: err.message })
+        throw err
       }
-      const txid = await txIdFromRequest(req, url)
-      if (typeof txid !== 'string') return send(res, 200, txid)
-      const tx = chain.getTransaction(txid)
-      // The solidity node only knows solidified transactions.
-      if (!tx || (solidity && !tx.confirmed)) return send(res, 200, {})
-      return send(
-        res,
-        200,
-        node[2] === 'gettransactioninfobyid' ? chain.transactionInfo(tx) : chain.transactionBody(tx),
-      )
     }
 
     if (path === '/api/v3/simple/price' && method === 'GET') {
@@ -507,6 +751,7 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     const key = routeKey(path)
     if (key in stats.byPath || Object.keys(stats.byPath).length < MAX_TRACKED_PATHS) {
       stats.byPath[key] = (stats.byPath[key] ?? 0) + 1
+      routeOf.set(res, key)
     }
     const apiKey = req.headers['tron-pro-api-key']
     const keyName = typeof apiKey === 'string' ? apiKey : '(none)'
@@ -514,36 +759,58 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     stats.times.push(Date.now())
     if (stats.times.length > 100_000) stats.times.splice(0, 50_000)
 
-    if (injectFault(res)) return
+    if (injectFault(res, path)) return
     return handleExplorer(req, res, url, path)
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (res.headersSent) return res.destroy()
-      if (err instanceof HttpError) return send(res, err.status, { success: false, error: err.message })
-      if (err instanceof SimInputError) return send(res, 400, { success: false, error: err.message })
-      console.error('devchain: unexpected error', err)
-      send(res, 500, { success: false, error: 'internal devchain error' })
-    })
-  })
+  const host = opts.host ?? '127.0.0.1'
+  let server: Server | null = null
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
-      server.off('error', reject)
-      resolve()
+  function listen(port: number): Promise<Server> {
+    const created = createServer((req, res) => {
+      handle(req, res).catch((err: unknown) => {
+        if (res.headersSent) return res.destroy()
+        if (err instanceof HttpError) return send(res, err.status, { success: false, error: err.message })
+        if (err instanceof SimInputError) return send(res, 400, { success: false, error: err.message })
+        console.error('devchain: unexpected error', err)
+        send(res, 500, { success: false, error: 'internal devchain error' })
+      })
     })
-  })
+    return new Promise<Server>((resolve, reject) => {
+      created.once('error', reject)
+      created.listen(port, host, () => {
+        created.off('error', reject)
+        resolve(created)
+      })
+    })
+  }
+
+  function stopServer(): Promise<void> {
+    const current = server
+    server = null
+    if (!current) return Promise.resolve()
+    return new Promise<void>((resolve, reject) => {
+      for (const res of held) res.destroy()
+      held.clear()
+      current.close((err) => (err ? reject(err) : resolve()))
+      current.closeAllConnections()
+    })
+  }
+
+  server = await listen(opts.port ?? 0)
   const address = server.address() as AddressInfo
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const port = address.port
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  scheduleTick()
 
   return {
-    url: `http://${host}:${address.port}`,
-    port: address.port,
+    url: `http://${urlHost}:${port}`,
+    port,
     usdtContract,
     transfer,
-    confirm,
+    mine,
+    solidify,
+    heights,
     setFault,
     setPrice: (usd) => {
       price = validatePrice(usd)
@@ -553,12 +820,16 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     resetStats: () => {
       stats = emptyStats()
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        for (const res of held) res.destroy()
-        held.clear()
-        server.close((err) => (err ? reject(err) : resolve()))
-        server.closeAllConnections()
-      }),
+    stop: stopServer,
+    async start() {
+      if (closed) throw new Error('the devchain is closed')
+      if (!server) server = await listen(port)
+    },
+    async close() {
+      closed = true
+      if (timer) clearTimeout(timer)
+      timer = null
+      await stopServer()
+    },
   }
 }

@@ -2,31 +2,41 @@ import { createHash, randomBytes } from 'node:crypto'
 import { base58 } from '@scure/base'
 import { normalizeTronAddress, tronAddressToAbiWord, tronBase58ToHex } from '../../src/shared/tron-address'
 
-// In-memory chain behind the devchain: transactions, their TRC20 logs, and the JSON shapes TronGrid and
-// java-tron answer with (tron-api.md §1–§3). Knows nothing about HTTP.
+// In-memory block chain behind the devchain: blocks produced one after another, the transactions in
+// them, their TRC20 logs and internal TRX moves, and the JSON shapes java-tron and TronGrid answer
+// with. Knows nothing about HTTP or timers: the devchain decides when a block is produced.
 
 export const MAINNET_USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'
-/** Index 1 of the tron-api.md §6 test mnemonic: the sender of the worked example. */
+/** Index 1 of the project's test mnemonic: the default sender. */
 export const DEFAULT_SENDER = 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK'
+/** Default spender of transferFrom calls (an exchange or payment contract moving a holder's tokens). */
+export const DEFAULT_SPENDER = 'TFEh87ZWJkK3nNf3haQQ8U2Hzmca1Qqdi9'
+/** Default contract for batch payouts (`logs` without `via_contract`). */
+export const DEFAULT_PAYOUT_CONTRACT = 'TEhyGfaHMqZkmE5Q5BHFXm1SNj2uFhzZd6'
 export const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
 export const APPROVAL_TOPIC = '8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925'
 const TRANSFER_SELECTOR = 'a9059cbb'
+const TRANSFER_FROM_SELECTOR = '23b872dd'
 const APPROVE_SELECTOR = '095ea7b3'
+// Selectors of made-up payout/router functions: only the call's shape matters to a scanner.
+const ROUTER_SELECTOR = 'c5ebeaec'
+const PAYOUT_SELECTOR = '1e83409a'
+const CALL_NOTE = Buffer.from('call').toString('hex')
 const TOKEN_DECIMALS = 6
+const TRX_DECIMALS = 6
 const UINT256_MAX = (1n << 256n) - 1n
 const INT64_MAX = (1n << 63n) - 1n
-// A block counts as solidified once 19 later blocks build on it (tron-api.md §5).
-const SOLIDIFY_DEPTH = 19
 const USDT_ENERGY = 14_650
 const ENERGY_PRICE_SUN = 210
+const WITNESS = '41b2f713d57dbcec679d93a8849fa0cd0e4db594ba'
+const BLOCK_VERSION = 31
+export const GENESIS_BLOCK = 60_000_000
 
 export class SimInputError extends Error {}
 
 export type EventType = 'Transfer' | 'Approval'
 
-export interface SimEvent {
-  seq: number
-  tx: SimTransaction
+export interface SimLog {
   contract: string
   from: string
   to: string
@@ -34,35 +44,74 @@ export interface SimEvent {
   type: EventType
 }
 
+export interface SimInternalTransfer {
+  hash: string
+  caller: string
+  to: string
+  value: bigint
+  rejected: boolean
+}
+
 export interface SimTransaction {
   seq: number
   txid: string
-  kind: 'trx' | 'trc20'
-  confirmed: boolean
+  kind: 'trx' | 'trigger'
   failed: boolean
+  /** The block the transaction is (or will be) in. */
   blockNumber: number
   blockTimestamp: number
   rawDataHex: string
   signature: string
-  /** TRX: sender/recipient/amount. TRC20: owner is the caller; the first event describes the call. */
+  /** Signer: TRX sender, or the caller of the contract. */
   owner: string
-  to: string
+  /** TransferContract only: recipient and sun amount. */
+  to: string | null
   amount: bigint
+  /** TriggerSmartContract only: the called contract and its call data. */
   contract: string | null
-  events: SimEvent[]
+  data: string | null
+  logs: SimLog[]
+  internals: SimInternalTransfer[]
+}
+
+export interface SimEvent {
+  seq: number
+  tx: SimTransaction
+  log: SimLog
+}
+
+export interface SimBlock {
+  number: number
+  id: string
+  parentHash: string
+  timestamp: number
+  txs: SimTransaction[]
+  /** Unrelated transfers generated on demand from the block number, so they cost no memory. */
+  noise: number
+}
+
+export interface LogInput {
+  to: string
+  amount: string | number
+  from?: string
+  contract?: string
+  type?: EventType
 }
 
 export interface TransferInput {
-  to: string
-  amount: string | number
+  to?: string
+  amount?: string | number
   token: 'USDT' | 'TRX'
   from?: string
-  confirmed: boolean
+  spender?: string
+  method?: 'transfer' | 'transferFrom'
+  via_contract?: string
+  logs?: LogInput[]
   contract?: string
   type: EventType
   txid?: string
-  block_timestamp?: number
   failed: boolean
+  rejected?: boolean
 }
 
 export interface ListQuery {
@@ -101,6 +150,16 @@ export function parseTokenAmount(amount: string | number, decimals = TOKEN_DECIM
   return BigInt(whole + fraction.padEnd(decimals, '0'))
 }
 
+// java-tron prints int64 fields as JSON numbers, which JSON.stringify cannot do for values above 2^53:
+// bodies carry them as bigint and toNodeJson writes the digits verbatim.
+const INT64_MARK = '\u0001int64:'
+export function toNodeJson(body: unknown): string {
+  const text = JSON.stringify(body, (_key, value) =>
+    typeof value === 'bigint' ? `${INT64_MARK}${value.toString()}` : value,
+  )
+  return text.replace(/"\\u0001int64:(-?\d+)"/g, '$1')
+}
+
 function word(value: bigint): string {
   return value.toString(16).padStart(64, '0')
 }
@@ -113,112 +172,321 @@ function sha256Hex(hex: string): string {
   return createHash('sha256').update(Buffer.from(hex, 'hex')).digest('hex')
 }
 
+function sha256Text(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
 function requireAddress(value: string | undefined, field: string): string {
   const address = value === undefined ? null : normalizeTronAddress(value)
   if (!address) throw new SimInputError(`${field} is not a valid TRON address: ${JSON.stringify(value)}`)
   return address
 }
 
+function blockIdOf(number: number, seed: string): string {
+  return number.toString(16).padStart(16, '0') + sha256Text(seed).slice(16)
+}
+
 export interface SimChainOptions {
   usdtContract: string
   blockIntervalMs: number
+  /** Blocks between the head and the solidified head. */
+  solidifyLag: number
+  /** Unrelated USDT transfers added to every produced block. */
+  noisePerBlock?: number
   now?: () => number
 }
 
 export class SimChain {
   readonly usdtContract: string
-  private readonly blockIntervalMs: number
+  readonly blockIntervalMs: number
+  readonly solidifyLag: number
+  noisePerBlock: number
   private readonly now: () => number
-  private readonly genesisTime: number
-  private readonly genesisBlock = 60_000_000
   private seq = 0
+  private blocks: SimBlock[] = []
+  private pending: SimTransaction[] = []
+  /** Fixed when the first transfer for the next block arrives, so its answer can name the block time. */
+  private pendingTimestamp: number | null = null
   private txs = new Map<string, SimTransaction>()
   private events: SimEvent[] = []
 
   constructor(opts: SimChainOptions) {
     this.usdtContract = requireAddress(opts.usdtContract, 'usdtContract')
     if (!(opts.blockIntervalMs > 0)) throw new SimInputError('blockIntervalMs must be positive')
+    if (!(Number.isInteger(opts.solidifyLag) && opts.solidifyLag >= 0)) {
+      throw new SimInputError('solidifyLag must be a non-negative integer')
+    }
     this.blockIntervalMs = opts.blockIntervalMs
+    this.solidifyLag = opts.solidifyLag
+    this.noisePerBlock = opts.noisePerBlock ?? 0
     this.now = opts.now ?? Date.now
-    this.genesisTime = this.now()
+    this.reset()
   }
 
+  /** A fresh chain whose head is "now" and whose solidified head is its first block. */
   reset(): void {
+    this.blocks = []
+    this.pending = []
+    this.pendingTimestamp = null
     this.txs = new Map()
     this.events = []
+    // A random seed per chain: a restarted devchain never repeats block ids a scanner has recorded.
+    const seed = randomBytes(8).toString('hex')
+    const now = this.now()
+    for (let i = 0; i <= this.solidifyLag; i++) {
+      const number = GENESIS_BLOCK + i
+      const parentHash = this.blocks[i - 1]?.id ?? blockIdOf(number - 1, `${seed}:parent`)
+      this.blocks.push({
+        number,
+        id: blockIdOf(number, `${seed}:${parentHash}`),
+        parentHash,
+        timestamp: now - (this.solidifyLag - i) * this.blockIntervalMs,
+        txs: [],
+        noise: 0,
+      })
+    }
   }
 
-  blockAt(timestamp: number): number {
-    return Math.max(1, this.genesisBlock + Math.floor((timestamp - this.genesisTime) / this.blockIntervalMs))
+  private get last(): SimBlock {
+    return this.blocks[this.blocks.length - 1] as SimBlock
   }
 
   headBlock(): number {
-    let head = this.blockAt(this.now())
-    for (const tx of this.txs.values()) head = Math.max(head, tx.blockNumber)
-    return head
+    return this.last.number
   }
 
   solidBlock(): number {
-    let solid = this.blockAt(this.now()) - SOLIDIFY_DEPTH
-    for (const tx of this.txs.values()) if (tx.confirmed) solid = Math.max(solid, tx.blockNumber)
-    return solid
+    return this.last.number - this.solidifyLag
+  }
+
+  /** The produced block with this number, if any (solidOnly: and it is solidified). */
+  getBlock(number: number, solidOnly = false): SimBlock | undefined {
+    const index = number - GENESIS_BLOCK
+    if (!Number.isSafeInteger(index) || index < 0) return undefined
+    const block = this.blocks[index]
+    if (!block || (solidOnly && block.number > this.solidBlock())) return undefined
+    return block
+  }
+
+  getBlockById(id: string, solidOnly = false): SimBlock | undefined {
+    const number = Number.parseInt(id.slice(0, 16), 16)
+    const block = this.getBlock(number, solidOnly)
+    return block?.id === id.toLowerCase() ? block : undefined
+  }
+
+  private nextTimestamp(): number {
+    return Math.max(this.last.timestamp + this.blockIntervalMs, this.now())
+  }
+
+  /** Produces one block holding every submitted transaction plus the configured noise. */
+  produceBlock(): SimBlock {
+    const parent = this.last
+    const number = parent.number + 1
+    const timestamp = this.pendingTimestamp ?? this.nextTimestamp()
+    const txs = this.pending
+    const block: SimBlock = {
+      number,
+      id: blockIdOf(number, `${parent.id}:${timestamp}:${txs.map((t) => t.txid).join(',')}`),
+      parentHash: parent.id,
+      timestamp,
+      txs,
+      noise: this.noisePerBlock,
+    }
+    this.blocks.push(block)
+    this.pending = []
+    this.pendingTimestamp = null
+    return block
+  }
+
+  /** Number of the block the next submitted transfer lands in. */
+  pendingBlock(): number {
+    return this.headBlock() + 1
+  }
+
+  /** The block of the latest submitted transfer (pending or mined), or null before any. */
+  lastTransferBlock(): number | null {
+    let last: number | null = null
+    for (const tx of this.txs.values()) last = Math.max(last ?? tx.blockNumber, tx.blockNumber)
+    return last
+  }
+
+  /** True when transfers are waiting for the next block. */
+  hasPending(): boolean {
+    return this.pending.length > 0
   }
 
   counts() {
     const txs = [...this.txs.values()]
+    const solid = this.solidBlock()
+    const head = this.headBlock()
     return {
       transactions: txs.length,
-      confirmed: txs.filter((t) => t.confirmed).length,
-      unconfirmed: txs.filter((t) => !t.confirmed).length,
+      confirmed: txs.filter((t) => t.blockNumber <= solid).length,
+      unconfirmed: txs.filter((t) => t.blockNumber > solid && t.blockNumber <= head).length,
+      pending: this.pending.length,
       trx_transfers: txs.filter((t) => t.kind === 'trx').length,
       trc20_events: this.events.length,
-      head_block: this.headBlock(),
-      solid_block: this.solidBlock(),
+      head_block: head,
+      solid_block: solid,
+      block_interval_ms: this.blockIntervalMs,
+      solidify_lag: this.solidifyLag,
+      noise_per_block: this.noisePerBlock,
     }
   }
 
-  getTransaction(txid: string): SimTransaction | undefined {
-    return this.txs.get(txid.toLowerCase())
+  /** A transaction already in a block (pending ones are not on chain yet). */
+  getTransaction(txid: string, solidOnly = false): SimTransaction | undefined {
+    const tx = this.txs.get(txid.toLowerCase())
+    if (!tx) return undefined
+    const limit = solidOnly ? this.solidBlock() : this.headBlock()
+    return tx.blockNumber <= limit ? tx : undefined
+  }
+
+  isConfirmed(tx: SimTransaction): boolean {
+    return tx.blockNumber <= this.solidBlock()
   }
 
   addTransfer(input: TransferInput): SimTransaction {
-    const to = requireAddress(input.to, 'to')
+    if (input.txid !== undefined && this.txs.has(input.txid.toLowerCase())) {
+      throw new SimInputError('txid is already used by another transaction')
+    }
     const from = input.from === undefined ? DEFAULT_SENDER : requireAddress(input.from, 'from')
-    const value = parseTokenAmount(input.amount)
+    const via = input.via_contract === undefined ? null : requireAddress(input.via_contract, 'via_contract')
+    if (input.rejected !== undefined && !(input.token === 'TRX' && via)) {
+      throw new SimInputError('rejected applies to TRX sent by a contract (token TRX with via_contract) only')
+    }
+    if (input.logs !== undefined) return this.addBatch(input, from, via)
+    if (input.to === undefined) throw new SimInputError('to is required: a TRON address')
+    if (input.amount === undefined)
+      throw new SimInputError('amount is required: a decimal string such as "12.5"')
+    const to = requireAddress(input.to, 'to')
 
     if (input.token === 'TRX') {
-      if (input.contract !== undefined) throw new SimInputError('contract applies to TRC20 transfers only')
-      if (input.type !== 'Transfer') throw new SimInputError('type Approval applies to TRC20 transfers only')
-      if (input.failed) throw new SimInputError('failed applies to TRC20 transfers only')
-      if (value <= 0n || value > INT64_MAX)
-        throw new SimInputError('a TRX amount must be above 0 and fit in int64 sun')
-      if (input.txid !== undefined && this.txs.has(input.txid.toLowerCase())) {
-        throw new SimInputError('a TRX TransferContract holds exactly one transfer; txid is already used')
+      for (const field of ['contract', 'method', 'spender'] as const) {
+        if (input[field] !== undefined) throw new SimInputError(`${field} applies to USDT transfers only`)
       }
-      return this.createTransaction(input, { kind: 'trx', owner: from, to, amount: value, contract: null })
+      if (input.type !== 'Transfer') throw new SimInputError('type Approval applies to TRC20 transfers only')
+      const value = parseTokenAmount(input.amount, TRX_DECIMALS)
+      if (value <= 0n || value > INT64_MAX) {
+        throw new SimInputError('a TRX amount must be above 0 and fit in int64 sun')
+      }
+      if (!via) {
+        if (input.failed)
+          throw new SimInputError('failed applies to contract calls only (USDT or TRX via_contract)')
+        return this.submit(input, { kind: 'trx', owner: from, to, amount: value })
+      }
+      // A contract paying out TRX: the call is on the contract, the TRX move only in internal_transactions.
+      // A reverted call rejects every internal transfer it made.
+      const tx = this.submit(input, {
+        kind: 'trigger',
+        owner: from,
+        contract: via,
+        data: `${PAYOUT_SELECTOR}${tronAddressToAbiWord(to)}${word(value)}`,
+      })
+      tx.internals.push({
+        hash: sha256Text(`${tx.txid}:internal:0`),
+        caller: via,
+        to,
+        value,
+        rejected: input.rejected === true || input.failed,
+      })
+      return tx
     }
 
+    const value = parseTokenAmount(input.amount)
     if (value > UINT256_MAX) throw new SimInputError('amount does not fit in uint256')
-    const contract =
+    const token =
       input.contract === undefined ? this.usdtContract : requireAddress(input.contract, 'contract')
-    const existing = input.txid === undefined ? undefined : this.txs.get(input.txid.toLowerCase())
-    // Reusing a txid appends one more log; confirmation, time and outcome stay the transaction's own.
-    if (existing && existing.kind !== 'trc20') {
-      throw new SimInputError('txid names a TRX transfer, which cannot carry TRC20 logs')
+    const method = input.method ?? 'transfer'
+    if (method === 'transferFrom' && via) {
+      throw new SimInputError('method transferFrom and via_contract cannot be combined')
     }
-    const tx =
-      existing ?? this.createTransaction(input, { kind: 'trc20', owner: from, to, amount: value, contract })
-    const event: SimEvent = { seq: ++this.seq, tx, contract, from, to, value, type: input.type }
-    tx.events.push(event)
-    this.events.push(event)
+    if (input.spender !== undefined && method !== 'transferFrom') {
+      throw new SimInputError('spender applies to method transferFrom only')
+    }
+    if (method === 'transferFrom' && input.type === 'Approval') {
+      throw new SimInputError('type Approval applies to method transfer only')
+    }
+    const log: SimLog = { contract: token, from, to, value, type: input.type }
+    let tx: SimTransaction
+    if (via) {
+      tx = this.submit(input, {
+        kind: 'trigger',
+        owner: from,
+        contract: via,
+        data: `${ROUTER_SELECTOR}${tronAddressToAbiWord(to)}${word(value)}`,
+      })
+    } else if (method === 'transferFrom') {
+      const spender = input.spender === undefined ? DEFAULT_SPENDER : requireAddress(input.spender, 'spender')
+      tx = this.submit(input, {
+        kind: 'trigger',
+        owner: spender,
+        contract: token,
+        data: `${TRANSFER_FROM_SELECTOR}${tronAddressToAbiWord(from)}${tronAddressToAbiWord(to)}${word(value)}`,
+      })
+    } else {
+      const selector = input.type === 'Approval' ? APPROVE_SELECTOR : TRANSFER_SELECTOR
+      tx = this.submit(input, {
+        kind: 'trigger',
+        owner: from,
+        contract: token,
+        data: `${selector}${tronAddressToAbiWord(to)}${word(value)}`,
+      })
+    }
+    this.addLogs(tx, [log])
     return tx
   }
 
-  private createTransaction(
+  private addBatch(input: TransferInput, from: string, via: string | null): SimTransaction {
+    if (input.token !== 'USDT') throw new SimInputError('logs applies to USDT (token) transfers only')
+    for (const field of ['to', 'amount', 'contract', 'method', 'spender'] as const) {
+      if (input[field] !== undefined) {
+        throw new SimInputError(`${field} cannot be combined with logs: give it on each log instead`)
+      }
+    }
+    if (input.type !== 'Transfer')
+      throw new SimInputError('type cannot be combined with logs: give it on each log')
+    const logInputs = input.logs ?? []
+    if (logInputs.length === 0 || logInputs.length > 100)
+      throw new SimInputError('logs must hold 1 to 100 logs')
+    const caller = via ?? DEFAULT_PAYOUT_CONTRACT
+    const logs = logInputs.map((l, i): SimLog => {
+      const value = parseTokenAmount(l.amount)
+      if (value > UINT256_MAX) throw new SimInputError(`logs.${i}.amount does not fit in uint256`)
+      return {
+        // A payout contract pays from its own balance unless the log names another holder.
+        from: l.from === undefined ? caller : requireAddress(l.from, `logs.${i}.from`),
+        to: requireAddress(l.to, `logs.${i}.to`),
+        contract:
+          l.contract === undefined ? this.usdtContract : requireAddress(l.contract, `logs.${i}.contract`),
+        value,
+        type: l.type ?? 'Transfer',
+      }
+    })
+    const tx = this.submit(input, {
+      kind: 'trigger',
+      owner: from,
+      contract: caller,
+      data: `${PAYOUT_SELECTOR}${word(BigInt(logs.length))}`,
+    })
+    this.addLogs(tx, logs)
+    return tx
+  }
+
+  private addLogs(tx: SimTransaction, logs: SimLog[]) {
+    for (const log of logs) {
+      tx.logs.push(log)
+      // A reverted call emits no logs, so it never shows up as a TRC20 transfer.
+      if (!tx.failed) this.events.push({ seq: ++this.seq, tx, log })
+    }
+  }
+
+  private submit(
     input: TransferInput,
-    body: Pick<SimTransaction, 'kind' | 'owner' | 'to' | 'amount' | 'contract'>,
+    body: Partial<Pick<SimTransaction, 'to' | 'amount' | 'contract' | 'data'>> &
+      Pick<SimTransaction, 'kind' | 'owner'>,
   ): SimTransaction {
-    const blockTimestamp = input.block_timestamp ?? this.now()
+    if (this.pendingTimestamp === null) this.pendingTimestamp = this.nextTimestamp()
     const rawDataHex = `0a02${randomBytes(2).toString('hex')}2208${randomBytes(8).toString('hex')}40${randomBytes(40).toString('hex')}`
     // A generated txID is sha256(raw_data) as on the real chain; random so a restarted devchain never
     // hands out a transaction id a shop database has already recorded.
@@ -226,55 +494,52 @@ export class SimChain {
     const tx: SimTransaction = {
       seq: ++this.seq,
       txid,
-      confirmed: input.confirmed,
       failed: input.failed,
-      blockNumber: this.blockAt(blockTimestamp),
-      blockTimestamp,
+      blockNumber: this.pendingBlock(),
+      blockTimestamp: this.pendingTimestamp,
       rawDataHex,
       signature: randomBytes(65).toString('hex'),
-      events: [],
+      to: null,
+      amount: 0n,
+      contract: null,
+      data: null,
+      logs: [],
+      internals: [],
       ...body,
     }
     this.txs.set(txid, tx)
-    return tx
-  }
-
-  confirm(txid: string, blockTimestamp?: number): SimTransaction | undefined {
-    const tx = this.txs.get(txid.toLowerCase())
-    if (!tx) return undefined
-    tx.confirmed = true
-    if (blockTimestamp !== undefined) {
-      tx.blockTimestamp = blockTimestamp
-      tx.blockNumber = this.blockAt(blockTimestamp)
-    }
+    this.pending.push(tx)
     return tx
   }
 
   listTrc20(q: ListQuery): Page<SimEvent> {
+    const head = this.headBlock()
     const rows = this.events.filter((e) => {
-      // A reverted call emits no logs, so it never shows up as a TRC20 transfer.
-      if (e.tx.failed) return false
-      if (q.contract !== undefined && e.contract !== q.contract) return false
-      return this.matches(q, e.tx, e.from, e.to)
+      if (e.tx.blockNumber > head) return false
+      if (q.contract !== undefined && e.log.contract !== q.contract) return false
+      return this.matches(q, e.tx, e.log.from, e.log.to)
     })
     return paginate(rows, q, (e) => [e.tx.blockTimestamp, e.seq])
   }
 
   listTransactions(q: ListQuery): Page<SimTransaction> {
+    const head = this.headBlock()
     const rows = [...this.txs.values()].filter((tx) => {
+      if (tx.blockNumber > head) return false
       // A contract call lists its caller as owner and the contract as its counterpart.
-      const to = tx.kind === 'trx' ? tx.to : (tx.contract ?? '')
+      const to = tx.kind === 'trx' ? (tx.to ?? '') : (tx.contract ?? '')
       return this.matches(q, tx, tx.owner, to)
     })
     return paginate(rows, q, (tx) => [tx.blockTimestamp, tx.seq])
   }
 
   private matches(q: ListQuery, tx: SimTransaction, from: string, to: string): boolean {
-    if (q.onlyConfirmed && !tx.confirmed) return false
-    if (q.onlyUnconfirmed && tx.confirmed) return false
+    const confirmed = this.isConfirmed(tx)
+    if (q.onlyConfirmed && !confirmed) return false
+    if (q.onlyUnconfirmed && confirmed) return false
     if (q.minTimestamp !== undefined && tx.blockTimestamp < q.minTimestamp) return false
     if (q.maxTimestamp !== undefined && tx.blockTimestamp > q.maxTimestamp) return false
-    // Both only_to and only_from set is the same as neither (tron-api.md §2).
+    // Both only_to and only_from set is the same as neither.
     const wantTo = q.onlyTo && !q.onlyFrom
     const wantFrom = q.onlyFrom && !q.onlyTo
     if (wantTo) return to === q.address
@@ -282,29 +547,63 @@ export class SimChain {
     return to === q.address || from === q.address
   }
 
+  // ---- noise ----
+
+  /** The i-th unrelated USDT transfer of a block, rebuilt identically on every call. */
+  private noiseTx(block: SimBlock, i: number): SimTransaction {
+    const seed = sha256Text(`${block.id}:noise:${i}`)
+    const more = sha256Text(seed)
+    const from = normalizeTronAddress(`41${seed.slice(0, 40)}`) as string
+    const to = normalizeTronAddress(`41${more.slice(0, 40)}`) as string
+    const value = BigInt(`0x${more.slice(40, 48)}`)
+    return {
+      seq: 0,
+      txid: sha256Text(`${seed}:tx`),
+      kind: 'trigger',
+      failed: false,
+      blockNumber: block.number,
+      blockTimestamp: block.timestamp,
+      rawDataHex: `0a02${seed.slice(0, 4)}2208${seed.slice(4, 20)}40${more}`,
+      signature: (seed + more).padEnd(130, '0').slice(0, 130),
+      owner: from,
+      to: null,
+      amount: 0n,
+      contract: this.usdtContract,
+      data: `${TRANSFER_SELECTOR}${tronAddressToAbiWord(to)}${word(value)}`,
+      logs: [{ contract: this.usdtContract, from, to, value, type: 'Transfer' }],
+      internals: [],
+    }
+  }
+
+  /** Every transaction of a block in block order: submitted ones first, then noise. */
+  blockTransactions(block: SimBlock): SimTransaction[] {
+    const noise = Array.from({ length: block.noise }, (_, i) => this.noiseTx(block, i))
+    return [...block.txs, ...noise]
+  }
+
   // ---- JSON shapes ----
 
   trc20Item(e: SimEvent) {
     return {
       transaction_id: e.tx.txid,
-      token_info: { symbol: 'USDT', address: e.contract, decimals: TOKEN_DECIMALS, name: 'Tether USD' },
+      token_info: { symbol: 'USDT', address: e.log.contract, decimals: TOKEN_DECIMALS, name: 'Tether USD' },
       block_timestamp: e.tx.blockTimestamp,
-      from: e.from,
-      to: e.to,
-      type: e.type,
-      value: e.value.toString(),
+      from: e.log.from,
+      to: e.log.to,
+      type: e.log.type,
+      value: e.log.value.toString(),
     }
   }
 
-  /** The body of /wallet/gettransactionbyid (tron-api.md §3b). */
+  /** A transaction as printed in blocks and by gettransactionbyid. */
   transactionBody(tx: SimTransaction) {
-    const refBlock = tx.blockNumber.toString(16).padStart(8, '0')
+    const refBlock = (tx.blockNumber - 1).toString(16).padStart(8, '0')
     const createdAt = tx.blockTimestamp - 2_000
     const rawData: Record<string, unknown> = { contract: [this.contractOf(tx)] }
     rawData.ref_block_bytes = refBlock.slice(-4)
     rawData.ref_block_hash = sha256Hex(refBlock).slice(0, 16)
     rawData.expiration = createdAt + 60_000
-    if (tx.kind === 'trc20') rawData.fee_limit = 100_000_000
+    if (tx.kind === 'trigger') rawData.fee_limit = 100_000_000
     rawData.timestamp = createdAt
     return {
       ret: [{ contractRet: tx.failed ? 'REVERT' : 'SUCCESS' }],
@@ -315,15 +614,15 @@ export class SimChain {
     }
   }
 
-  /** One item of /v1/accounts/{address}/transactions (tron-api.md §2). */
+  /** One item of /v1/accounts/{address}/transactions. */
   v1Transaction(tx: SimTransaction) {
     const body = this.transactionBody(tx)
-    const energy = tx.kind === 'trc20' ? USDT_ENERGY : 0
+    const energy = tx.kind === 'trigger' ? USDT_ENERGY : 0
     return {
       ret: [{ contractRet: body.ret[0]?.contractRet, fee: energy * ENERGY_PRICE_SUN }],
       signature: body.signature,
       txID: body.txID,
-      net_usage: tx.kind === 'trc20' ? 345 : 268,
+      net_usage: tx.kind === 'trigger' ? 345 : 268,
       raw_data_hex: body.raw_data_hex,
       net_fee: 0,
       energy_usage: 0,
@@ -341,22 +640,19 @@ export class SimChain {
       return {
         parameter: {
           value: {
-            // Sun amounts stay far below 2^53 for anything the devchain is asked to send.
-            amount: Number(tx.amount),
+            amount: tx.amount,
             owner_address: tronBase58ToHex(tx.owner),
-            to_address: tronBase58ToHex(tx.to),
+            to_address: tronBase58ToHex(tx.to ?? tx.owner),
           },
           type_url: 'type.googleapis.com/protocol.TransferContract',
         },
         type: 'TransferContract',
       }
     }
-    const first = tx.events[0]
-    const selector = first?.type === 'Approval' ? APPROVE_SELECTOR : TRANSFER_SELECTOR
     return {
       parameter: {
         value: {
-          data: `${selector}${tronAddressToAbiWord(tx.to)}${word(tx.amount)}`,
+          data: tx.data ?? '',
           owner_address: tronBase58ToHex(tx.owner),
           contract_address: tronBase58ToHex(tx.contract ?? this.usdtContract),
         },
@@ -366,7 +662,7 @@ export class SimChain {
     }
   }
 
-  /** The body of /wallet/gettransactioninfobyid (tron-api.md §3a); zero-valued fields are left out. */
+  /** A TransactionInfo as gettransactioninfobyid prints it; zero-valued fields are left out. */
   transactionInfo(tx: SimTransaction) {
     if (tx.kind === 'trx') {
       return {
@@ -380,7 +676,7 @@ export class SimChain {
     const energyFee = USDT_ENERGY * ENERGY_PRICE_SUN
     const info: Record<string, unknown> = {
       id: tx.txid,
-      fee: energyFee,
+      fee: BigInt(energyFee),
       blockNumber: tx.blockNumber,
       blockTimeStamp: tx.blockTimestamp,
       contractResult: [tx.failed ? '' : word(1n)],
@@ -392,41 +688,59 @@ export class SimChain {
         result: tx.failed ? 'REVERT' : 'SUCCESS',
       },
     }
+    if (!tx.failed && tx.logs.length > 0) {
+      info.log = tx.logs.map((l) => ({
+        address: bareHex(l.contract),
+        topics: [
+          l.type === 'Approval' ? APPROVAL_TOPIC : TRANSFER_TOPIC,
+          tronAddressToAbiWord(l.from),
+          tronAddressToAbiWord(l.to),
+        ],
+        data: word(l.value),
+      }))
+    }
     if (tx.failed) {
       info.result = 'FAILED'
       info.resMessage = Buffer.from('REVERT opcode executed').toString('hex')
-    } else {
-      info.log = tx.events.map((e) => ({
-        address: bareHex(e.contract),
-        topics: [
-          e.type === 'Approval' ? APPROVAL_TOPIC : TRANSFER_TOPIC,
-          tronAddressToAbiWord(e.from),
-          tronAddressToAbiWord(e.to),
-        ],
-        data: word(e.value),
+    }
+    if (tx.internals.length > 0) {
+      info.internal_transactions = tx.internals.map((t) => ({
+        hash: t.hash,
+        caller_address: tronBase58ToHex(t.caller),
+        transferTo_address: tronBase58ToHex(t.to),
+        callValueInfo: [{ callValue: t.value }],
+        note: CALL_NOTE,
+        ...(t.rejected ? { rejected: true } : {}),
       }))
     }
     return info
   }
 
-  block(number: number) {
-    const numberHex = number.toString(16).padStart(16, '0')
-    const hash = sha256Hex(numberHex)
-    const timestamp = this.genesisTime + (number - this.genesisBlock) * this.blockIntervalMs
-    return {
-      blockID: numberHex + hash.slice(16),
+  /** A block as java-tron prints it: no `transactions` key at all when it has none (or detail is off). */
+  blockBody(block: SimBlock, detail = true) {
+    const body: Record<string, unknown> = {
+      blockID: block.id,
       block_header: {
         raw_data: {
-          number,
-          txTrieRoot: '0'.repeat(64),
-          witness_address: tronBase58ToHex(DEFAULT_SENDER),
-          parentHash: (number - 1).toString(16).padStart(16, '0') + sha256Hex(hash).slice(16),
-          version: 31,
-          timestamp,
+          number: block.number,
+          txTrieRoot: block.txs.length + block.noise === 0 ? '0'.repeat(64) : sha256Text(`${block.id}:trie`),
+          witness_address: WITNESS,
+          parentHash: block.parentHash,
+          version: BLOCK_VERSION,
+          timestamp: block.timestamp,
         },
-        witness_signature: sha256Hex(hash).repeat(2).slice(0, 130),
+        witness_signature: sha256Text(`${block.id}:sig`).repeat(3).slice(0, 130),
       },
     }
+    if (detail) {
+      const txs = this.blockTransactions(block)
+      if (txs.length > 0) body.transactions = txs.map((tx) => this.transactionBody(tx))
+    }
+    return body
+  }
+
+  blockInfos(block: SimBlock) {
+    return this.blockTransactions(block).map((tx) => this.transactionInfo(tx))
   }
 }
 

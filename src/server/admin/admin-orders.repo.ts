@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm'
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import type {
   AdminOrder,
   AdminOrderDetail,
@@ -6,15 +6,19 @@ import type {
   AdminPayment,
   FetchOrdersAnswer,
 } from '../../shared/admin'
+import { adminMessages } from '../../shared/admin'
 import { centsToDollars } from '../../shared/money'
 import { isValidTronAddress } from '../../shared/tron-address'
 import { formatSun, receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { mailOutbox, orders, payments } from '../db/schema'
-import { type FulfilContext, fulfilOrder } from '../delivery/fulfil-order'
+import { dropUnsentMail } from '../delivery/order-mail.repo'
 import { keysOfOrder } from '../keys/key-stock'
-import { newAccessToken } from '../payments/credit-order'
-import { releaseLease } from '../wallets/wallets.repo'
+import { cancelOrder, deleteOrderRow, lockOrder, reopenOrder, setOrderStatus } from '../orders/orders.repo'
+import { creditUnmatched, detachOrderPayments } from '../payments/ledger'
+import type { PaymentRules } from '../payments/payment-rules'
+import { settleOrder } from '../payments/settle-order'
+import { releaseAddress } from '../wallets/wallets.repo'
 
 type OrderRow = typeof orders.$inferSelect
 
@@ -84,62 +88,63 @@ export async function listOrders(
   }
 }
 
+export type StatusChangeResult =
+  | { kind: 'ok'; delivered: boolean }
+  | { kind: 'not_found' }
+  | { kind: 'refused'; error: string }
+
 /**
- * Any status to any other (specification section 4); cancelling frees the order's address at once.
- * Setting a not-yet-paid order to paid or completed (a payment the admin checked by hand) delivers
- * it as the watcher would: a dashboard token, keys and the e-mail, in the same transaction.
- * Answers whether the order was delivered by this change (null when the order does not exist).
+ * Any status to any other, through the modules that own each part. Paid or completed by hand goes
+ * through the one settlement path (token, keys, e-mail once; a paid order keeps its token);
+ * cancelling starts the address's cool-down; pending again gives the order its own address back and
+ * a fresh window, or is refused when another order has that address. Never moves a payment.
  */
 export async function updateOrderStatus(
   db: Db,
   orderId: string,
   status: AdminOrderStatus,
-  fulfil: FulfilContext,
-): Promise<{ delivered: boolean } | null> {
+  rules: PaymentRules,
+): Promise<StatusChangeResult> {
   return db.transaction(async (tx) => {
-    const [before] = await tx
-      .select({ status: orders.status, accessToken: orders.accessToken })
-      .from(orders)
-      .where(eq(orders.id, orderId))
-      .for('update')
-    if (!before) return null
-    const now = new Date()
-    const becomesPaid =
-      (status === 'paid' || status === 'completed') &&
-      before.status !== 'paid' &&
-      before.status !== 'completed'
-    await tx
-      .update(orders)
-      .set({
-        status,
-        updatedAt: now,
-        ...(status === 'cancelled' ? { cancelledAt: now } : {}),
-        ...(status === 'paid' || status === 'completed'
-          ? { paidAt: sql`coalesce(${orders.paidAt}, now())`, watchedUntil: null }
-          : {}),
-        ...(becomesPaid && !before.accessToken ? { accessToken: newAccessToken() } : {}),
-      })
-      .where(eq(orders.id, orderId))
-    if (status === 'cancelled' || becomesPaid) await releaseLease(tx, orderId)
-    if (becomesPaid) await fulfilOrder(tx, orderId, fulfil)
-    return { delivered: becomesPaid }
+    const order = await lockOrder(tx, orderId)
+    if (!order) return { kind: 'not_found' }
+    if (order.status === status) return { kind: 'ok', delivered: false }
+    const wasPaid = order.status === 'paid' || order.status === 'completed'
+    if (status === 'paid' || status === 'completed') {
+      let delivered = false
+      if (!wasPaid) {
+        const settled = await settleOrder(tx, orderId, rules, { manual: true })
+        delivered = settled.kind === 'paid'
+      }
+      if (status === 'completed') await setOrderStatus(tx, orderId, 'completed')
+      return { kind: 'ok', delivered }
+    }
+    if (status === 'cancelled') {
+      await cancelOrder(tx, orderId, 'admin', new Date(), rules.cooldownMs)
+      return { kind: 'ok', delivered: false }
+    }
+    const reopened = await reopenOrder(tx, order, rules.windowMs, rules.graceMs)
+    if (reopened === 'ok') return { kind: 'ok', delivered: false }
+    return {
+      kind: 'refused',
+      error: reopened === 'in_use' ? adminMessages.reopenAddressInUse : adminMessages.reopenAddressRemoved,
+    }
   })
 }
 
 /**
- * Deletes an order. Its payments stay, unmatched again, so no received money disappears from the
- * panel; keys already handed out and sent e-mails stay with the buyer; an unsent e-mail is dropped.
+ * Deletes an order. Its payments stay in the ledger, unmatched, so no received money disappears
+ * from the panel; keys already handed out and sent e-mails stay with the buyer; an unsent e-mail is
+ * dropped; a pending order's address starts its cool-down.
  */
-export async function deleteOrder(db: Db, orderId: string): Promise<boolean> {
+export async function deleteOrder(db: Db, orderId: string, rules: PaymentRules): Promise<boolean> {
   return db.transaction(async (tx) => {
-    await releaseLease(tx, orderId)
-    await tx.update(payments).set({ orderId: null }).where(eq(payments.orderId, orderId))
-    // An e-mail not sent yet goes with its order; a sent one stays with the buyer anyway.
-    await tx
-      .delete(mailOutbox)
-      .where(and(eq(mailOutbox.orderId, orderId), sql`${mailOutbox.status} <> 'sent'`))
-    const rows = await tx.delete(orders).where(eq(orders.id, orderId)).returning({ id: orders.id })
-    return rows.length > 0
+    const order = await lockOrder(tx, orderId)
+    if (!order) return false
+    await releaseAddress(tx, orderId, new Date(), rules.cooldownMs)
+    await detachOrderPayments(tx, orderId)
+    await dropUnsentMail(tx, orderId)
+    return deleteOrderRow(tx, orderId)
   })
 }
 
@@ -155,6 +160,9 @@ function toAdminPayment(row: typeof payments.$inferSelect): AdminPayment {
     from_address: row.fromAddress,
     to_address: row.toAddress,
     block_timestamp: row.blockTimestamp,
+    block_number: row.blockNumber,
+    status: row.status,
+    reason: row.reason,
     late: row.late,
     created_at: row.createdAt.toISOString(),
   }
@@ -191,59 +199,32 @@ export async function orderDetail(db: Db, orderId: string): Promise<AdminOrderDe
   }
 }
 
-/** Queues the order's e-mails again: the outbox worker sends them on its next pass. */
-export async function resendOrderMail(db: Db, orderId: string): Promise<number> {
-  const rows = await db
-    .update(mailOutbox)
-    .set({ status: 'pending', attempts: 0, nextAttemptAt: sql`now()`, lastError: null })
-    .where(eq(mailOutbox.orderId, orderId))
-    .returning({ id: mailOutbox.id })
-  return rows.length
-}
-
 export async function listUnmatchedPayments(db: Db): Promise<AdminPayment[]> {
   const rows = await db
     .select()
     .from(payments)
-    .where(isNull(payments.orderId))
+    .where(eq(payments.status, 'unmatched'))
     .orderBy(desc(payments.createdAt))
     .limit(500)
   return rows.map(toAdminPayment)
 }
 
 /**
- * Attaches an unmatched transfer to an order and counts it as received. The status is left to the
- * admin, who sees the amount against the total.
+ * Makes an unmatched transfer a payment of an order, then settles the order by the same rules as a
+ * transfer from the chain: when what the order has received now covers it, it is paid and delivered.
  */
 export async function assignPayment(
   db: Db,
   paymentId: number,
   orderId: string,
-): Promise<'ok' | 'no_payment' | 'no_order'> {
+  rules: PaymentRules,
+): Promise<{ kind: 'ok'; paid: boolean } | { kind: 'no_order' | 'no_payment' | 'already_credited' }> {
   return db.transaction(async (tx) => {
-    const [order] = await tx
-      .select({ id: orders.id })
-      .from(orders)
-      .where(eq(orders.id, orderId))
-      .for('update')
-    if (!order) return 'no_order'
-    const [payment] = await tx
-      .update(payments)
-      .set({ orderId })
-      .where(and(eq(payments.id, paymentId), isNull(payments.orderId)))
-      .returning()
-    if (!payment) return 'no_payment'
-    await tx
-      .update(orders)
-      .set(
-        payment.token === 'USDT'
-          ? {
-              amountReceivedUnits: sql`${orders.amountReceivedUnits} + ${payment.amountUnits}`,
-              updatedAt: new Date(),
-            }
-          : { trxReceivedSun: sql`${orders.trxReceivedSun} + ${payment.amountUnits}`, updatedAt: new Date() },
-      )
-      .where(eq(orders.id, orderId))
-    return 'ok'
+    const order = await lockOrder(tx, orderId)
+    if (!order) return { kind: 'no_order' }
+    const credited = await creditUnmatched(tx, paymentId, orderId)
+    if (credited !== 'credited') return { kind: credited }
+    const settled = await settleOrder(tx, orderId, rules)
+    return { kind: 'ok', paid: settled.kind === 'paid' }
   })
 }

@@ -22,11 +22,12 @@ import type { CatalogService } from '../catalog/catalog.service'
 import type { ContentService } from '../content/content.service'
 import type { Database } from '../db/client'
 import { adminUsers } from '../db/schema'
-import type { FulfilContext } from '../delivery/fulfil-order'
+import { requeueOrderMail } from '../delivery/order-mail.repo'
 import type { Env } from '../env'
 import { AppError } from '../errors'
 import { addKeyStock, countKeyStock, parseKeyLines } from '../keys/key-stock'
 import type { Signal } from '../lib/signal'
+import type { PaymentRules } from '../payments/payment-rules'
 import { defineRpc, describeZodError } from '../rpc'
 import { addWalletAddresses, listWalletAddresses, removeWalletAddresses } from '../wallets/wallets.repo'
 import {
@@ -49,7 +50,6 @@ import {
   listOrders,
   listUnmatchedPayments,
   orderDetail,
-  resendOrderMail,
   updateOrderStatus,
 } from './admin-orders.repo'
 import { deleteProduct, listAdminProducts, saveProduct } from './admin-products.repo'
@@ -60,8 +60,8 @@ export interface AdminDeps {
   env: Env
   catalog: CatalogService
   content: ContentService
-  /** Delivery when the admin marks an order paid. */
-  fulfil: FulfilContext
+  /** The payment rules and delivery context of the one path to paid. */
+  rules: PaymentRules
   orderPaid: Signal<string>
 }
 
@@ -69,7 +69,7 @@ const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
 const LOW_FREE_SHARE = 0.2
 
 /** The admin panel's calls; every one but login is `admin: true` and passes the admin guard first. */
-export function adminRpcs({ database, env, catalog, content, fulfil, orderPaid }: AdminDeps) {
+export function adminRpcs({ database, env, catalog, content, rules, orderPaid }: AdminDeps) {
   const { db } = database
   return [
     defineRpc({
@@ -144,8 +144,10 @@ export function adminRpcs({ database, env, catalog, content, fulfil, orderPaid }
       input: updateOrderStatusInputSchema,
       admin: true,
       handler: async (input) => {
-        const result = await updateOrderStatus(db, input.p_order_id, input.p_status, fulfil)
-        if (!result) return { success: false, error: `Order ${input.p_order_id} not found` }
+        const result = await updateOrderStatus(db, input.p_order_id, input.p_status, rules)
+        if (result.kind === 'not_found')
+          return { success: false, error: `Order ${input.p_order_id} not found` }
+        if (result.kind === 'refused') return { success: false, error: result.error }
         if (result.delivered) orderPaid.emit(input.p_order_id)
         return { success: true }
       },
@@ -155,7 +157,7 @@ export function adminRpcs({ database, env, catalog, content, fulfil, orderPaid }
       input: orderIdInputSchema,
       admin: true,
       handler: async (input) =>
-        (await deleteOrder(db, input.p_order_id))
+        (await deleteOrder(db, input.p_order_id, rules))
           ? { success: true }
           : { success: false, error: `Order ${input.p_order_id} not found` },
     }),
@@ -164,7 +166,7 @@ export function adminRpcs({ database, env, catalog, content, fulfil, orderPaid }
       input: orderIdInputSchema,
       admin: true,
       handler: async (input) => {
-        const queued = await resendOrderMail(db, input.p_order_id)
+        const queued = await requeueOrderMail(db, input.p_order_id)
         return queued > 0
           ? { success: true, queued }
           : { success: false, error: 'No e-mail was queued for this order' }
@@ -181,14 +183,19 @@ export function adminRpcs({ database, env, catalog, content, fulfil, orderPaid }
       input: assignPaymentInputSchema,
       admin: true,
       handler: async (input) => {
-        const result = await assignPayment(db, input.p_payment_id, input.p_order_id)
-        if (result === 'ok') return { success: true }
+        const result = await assignPayment(db, input.p_payment_id, input.p_order_id, rules)
+        if (result.kind === 'ok') {
+          if (result.paid) orderPaid.emit(input.p_order_id)
+          return { success: true, paid: result.paid }
+        }
         return {
           success: false,
           error:
-            result === 'no_order'
+            result.kind === 'no_order'
               ? `Order ${input.p_order_id} not found`
-              : 'This payment is unknown or already assigned',
+              : result.kind === 'already_credited'
+                ? adminMessages.paymentAlreadyCredited
+                : `Payment ${input.p_payment_id} not found`,
         }
       },
     }),
@@ -242,7 +249,7 @@ export function adminRpcs({ database, env, catalog, content, fulfil, orderPaid }
       admin: true,
       handler: async () => {
         const rows = await listWalletAddresses(db)
-        const free = rows.filter((r) => r.leasedOrderId === null).length
+        const free = rows.filter((r) => r.state === 'free').length
         return {
           success: true,
           addresses: rows.map((r) => r.address),
@@ -250,10 +257,13 @@ export function adminRpcs({ database, env, catalog, content, fulfil, orderPaid }
             address: r.address,
             created_at: r.createdAt.toISOString(),
             leased_order_id: r.leasedOrderId,
-            lease_until: r.leaseUntil?.toISOString() ?? null,
+            state: r.state,
+            cooldown_until: r.cooldownUntil?.toISOString() ?? null,
             order_status: r.orderStatus,
           })),
           free_count: free,
+          leased_count: rows.filter((r) => r.state === 'leased').length,
+          cooling_count: rows.filter((r) => r.state === 'cooling').length,
           low_free: rows.length > 0 && free < rows.length * LOW_FREE_SHARE,
         }
       },

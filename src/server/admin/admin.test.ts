@@ -15,6 +15,7 @@ import {
   walletAddresses,
 } from '../db/schema'
 import { seedOnce } from '../db/seed'
+import { addWalletAddresses } from '../wallets/wallets.repo'
 import { ensureFirstAdmin, SESSION_COOKIE } from './admin-auth'
 
 const PASSWORD = 'first-admin-password'
@@ -232,6 +233,8 @@ describe.each(engines)('admin calls on %s', (engine) => {
 
   it('orders: any status to any other, bulk delete, detail with payments, keys and mail, resend', async () => {
     const id = await insertOrder(t, 100, 'completed')
+    // Back to pending takes the order's own address, which must be in the pool and free.
+    await addWalletAddresses(t.database.db, [address(200)])
     for (const status of ['pending', 'cancelled', 'paid', 'completed'] as const) {
       const res = await rpc(t.app, 'secure_update_order_status', { p_order_id: id, p_status: status }, as())
       expect(res.body).toEqual({ success: true })
@@ -241,7 +244,7 @@ describe.each(engines)('admin calls on %s', (engine) => {
     const bad = await rpc(t.app, 'secure_update_order_status', { p_order_id: id, p_status: 'lost' }, as())
     expect(bad.status).toBe(400)
 
-    // Marking a pending order paid by hand delivered it as the watcher would.
+    // Marking an unpaid order paid by hand delivered it as a payment from the chain would.
     const [delivered] = await t.database.db.select().from(orders).where(eq(orders.id, id))
     expect(delivered!.accessToken).toMatch(/^[A-Za-z0-9_-]{32}$/)
     const handedOut = await t.database.db.select().from(licenseKeys).where(eq(licenseKeys.orderId, id))
@@ -296,7 +299,7 @@ describe.each(engines)('admin calls on %s', (engine) => {
       { p_payment_id: stray.id, p_order_id: other },
       as(),
     )
-    expect(assign.body).toEqual({ success: true })
+    expect(assign.body).toEqual({ success: true, paid: false })
     const again = await rpc(
       t.app,
       'secure_assign_payment',
@@ -449,7 +452,7 @@ describe.each(engines)('admin calls on %s', (engine) => {
       const orderId = await insertOrder(t, 500 + fresh.indexOf(a), 'pending')
       await t.database.db
         .update(walletAddresses)
-        .set({ leasedOrderId: orderId, leaseUntil: new Date(Date.now() + 3_600_000) })
+        .set({ leasedOrderId: orderId })
         .where(eq(walletAddresses.address, a))
     }
     const list = await rpc(t.app, 'secure_fetch_wallet_addresses', {}, as())

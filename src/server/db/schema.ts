@@ -52,6 +52,8 @@ export const siteContent = pgTable('site_content', {
 export const orderStatuses = ['pending', 'paid', 'completed', 'cancelled'] as const
 export type OrderStatus = (typeof orderStatuses)[number]
 
+export type CancelReason = 'buyer' | 'admin' | 'expired'
+
 export interface OrderItemSnapshot {
   product: { id: number; name: string; price: number; image?: string; download_url?: string | null }
   quantity: number
@@ -85,10 +87,8 @@ export const orders = pgTable(
     late: boolean('late').notNull().default(false),
     accessToken: text('access_token'),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
-    /** When the payment watcher next asks the explorer about this order's address. */
-    nextPollAt: timestamp('next_poll_at', { withTimezone: true }).notNull().defaultNow(),
-    /** Set while the buyer's payment page is asking for the status: such orders are polled first. */
-    watchedUntil: timestamp('watched_until', { withTimezone: true }),
+    /** Why a cancelled order ended: 'buyer', 'admin' or 'expired' (the chain passed its grace end). */
+    cancelReason: text('cancel_reason').$type<CancelReason>(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -97,7 +97,7 @@ export const orders = pgTable(
     index('orders_status_created_idx').on(t.status, t.createdAt),
     index('orders_created_idx').on(t.createdAt),
     index('orders_wallet_idx').on(t.walletAddress),
-    index('orders_watch_idx').on(t.status, t.nextPollAt),
+    index('orders_pending_grace_idx').on(t.graceUntil).where(sql`status = 'pending'`),
     check('orders_status_ck', sql`${t.status} in ('pending', 'paid', 'completed', 'cancelled')`),
     check('orders_total_ck', sql`${t.totalCents} > 0`),
   ],
@@ -108,39 +108,117 @@ export const walletAddresses = pgTable(
   {
     address: text('address').primaryKey(),
     createdAt: createdAt(),
-    /** The pending order this address is leased to, if any. */
+    /** The order holding this address while it is pending; null when the address is not leased. */
     leasedOrderId: uuid('leased_order_id'),
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
-    /** Block time (ms) of the last payment accepted on this address; older transfers never count again. */
-    lastPaymentTs: bigint('last_payment_ts', { mode: 'number' }),
+    /**
+     * After an order ends, its address rests until this time before another order may take it, so a
+     * late transfer from the last buyer is never credited to the next one.
+     */
+    cooldownUntil: timestamp('cooldown_until', { withTimezone: true }),
+    /** Removed from the pool: never leased again, but still scanned (an old buyer may still pay to it). */
+    removedAt: timestamp('removed_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('wallet_addresses_leased_order_uq').on(t.leasedOrderId)],
+  (t) => [
+    uniqueIndex('wallet_addresses_leased_order_uq').on(t.leasedOrderId),
+    index('wallet_addresses_free_idx')
+      .on(t.cooldownUntil, t.createdAt)
+      .where(sql`leased_order_id is null and removed_at is null`),
+  ],
 )
 
-/** Every transfer into one of our addresses that we have seen and accepted or kept. */
+/**
+ * Which order held which address, and when: a transfer belongs to the order whose lease covers the
+ * transfer's block time. Intervals of one address never overlap: an address is leased again only
+ * after the previous lease's cool-down has passed.
+ */
+export const addressLeases = pgTable(
+  'address_leases',
+  {
+    id: serial('id').primaryKey(),
+    address: text('address').notNull(),
+    orderId: uuid('order_id').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    /** When the order ended (paid, cancelled, expired); null while it is pending. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** Transfers up to this time are still recorded against the ended order. */
+    cooldownUntil: timestamp('cooldown_until', { withTimezone: true }),
+  },
+  (t) => [
+    index('address_leases_address_started_idx').on(t.address, t.startedAt),
+    index('address_leases_order_idx').on(t.orderId),
+  ],
+)
+
+/** The chain follower's progress and its leader lease (one row, id = 1). */
+export const scannerState = pgTable('scanner_state', {
+  id: smallint('id').primaryKey(),
+  /** Last solidified block fully recorded. */
+  checkpointBlock: bigint('checkpoint_block', { mode: 'number' }).notNull(),
+  checkpointBlockId: text('checkpoint_block_id'),
+  /** Block time (ms) of the checkpoint: chain time, which decides expiry. */
+  checkpointTime: bigint('checkpoint_time', { mode: 'number' }).notNull(),
+  /** Latest solidified height the explorer reported, for the lag figure. */
+  solidHead: bigint('solid_head', { mode: 'number' }),
+  leader: text('leader'),
+  leaderUntil: timestamp('leader_until', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+export const paymentStatuses = ['credited', 'unmatched'] as const
+export type PaymentStatus = (typeof paymentStatuses)[number]
+
+/** Why a transfer to one of our addresses pays no order (shown to the operator). */
+export const unmatchedReasons = [
+  'no_order',
+  'after_paid',
+  'after_cancelled',
+  'after_grace',
+  'trx_without_rate',
+  'zero_value',
+  'order_deleted',
+  'unassigned',
+] as const
+export type UnmatchedReason = (typeof unmatchedReasons)[number]
+
+/**
+ * The ledger: every genuine transfer into one of our addresses, once. A row either pays an order
+ * (credited) or is unmatched with a reason; an unmatched row still names the order whose address it
+ * reached when there was one (an overpayment, a transfer after cancelling).
+ */
 export const payments = pgTable(
   'payments',
   {
     id: serial('id').primaryKey(),
-    /** Null while unmatched: kept for the admin, never dropped. */
+    /** The order it pays (credited) or whose address it reached (unmatched); null when none. */
     orderId: uuid('order_id'),
+    status: text('status').$type<PaymentStatus>().notNull().default('unmatched'),
+    reason: text('reason').$type<UnmatchedReason>(),
     txId: text('tx_id').notNull(),
+    /** 'log' (a USDT Transfer log), 'trx' (a TRX TransferContract), 'internal' (TRX sent by a contract). */
+    source: text('source').$type<TransferSource>().notNull().default('log'),
+    /** Log index in the transaction, or the internal transfer's index; 0 for 'trx'. */
+    eventIndex: integer('event_index').notNull().default(0),
     token: text('token').$type<'USDT' | 'TRX'>().notNull(),
     /** Base units of the token: USDT 6 decimals, TRX in sun. */
     amountUnits: bigint('amount_units', { mode: 'bigint' }).notNull(),
     fromAddress: text('from_address').notNull(),
     toAddress: text('to_address').notNull(),
+    blockNumber: bigint('block_number', { mode: 'number' }),
     blockTimestamp: bigint('block_timestamp', { mode: 'number' }).notNull(),
     late: boolean('late').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('payments_tx_to_token_uq').on(t.txId, t.toAddress, t.token),
-    // A transaction pays one order at most; its other transfers to our addresses are kept unmatched.
-    uniqueIndex('payments_tx_credited_uq').on(t.txId).where(sql`order_id is not null`),
+    uniqueIndex('payments_event_uq').on(t.txId, t.source, t.eventIndex),
     index('payments_order_idx').on(t.orderId),
+    index('payments_unmatched_idx').on(t.createdAt).where(sql`status = 'unmatched'`),
+    index('payments_to_time_idx').on(t.toAddress, t.blockTimestamp),
+    check('payments_status_ck', sql`${t.status} in ('credited', 'unmatched')`),
+    check('payments_credited_has_order_ck', sql`${t.status} <> 'credited' or ${t.orderId} is not null`),
   ],
 )
+
+export type TransferSource = 'log' | 'trx' | 'internal' | 'legacy'
 
 export const licenseKeys = pgTable(
   'license_keys',

@@ -20,6 +20,11 @@ export const ORDER_PAID_MAIL = 'order_paid'
 // 32 symbols without 0/O and 1/I, so a key read aloud or typed is unambiguous; 20 of them = 100 bits.
 const KEY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 
+/** 192 random bits, URL-safe: the buyer's dashboard token. */
+export function newAccessToken(): string {
+  return randomBytes(24).toString('base64url')
+}
+
 /** XXXXX-XXXXX-XXXXX-XXXXX from a cryptographic random source. */
 export function generateLicenseKey(): string {
   const bytes = randomBytes(20)

@@ -130,6 +130,19 @@ describe.each(engines)('GET /metrics on %s', (engine) => {
     expect(sample(after, 'stablecart_mail_outbox_pending')).toBe(1)
     expect(sample(after, 'stablecart_mail_outbox_failed')).toBe(1)
     expect(sample(after, 'stablecart_transfers_unmatched')).toBe(1)
+    expect(sample(after, 'stablecart_wallet_addresses_leased')).toBe(1)
+  })
+
+  it("reports the chain follower's lag in blocks, unknown before it has a checkpoint", async () => {
+    await t.database.db.execute(sql`delete from scanner_state`)
+    expect(sample(await scrape(), 'stablecart_scanner_lag_blocks')).toBeNaN()
+    await t.database.db.execute(
+      sql`insert into scanner_state (id, checkpoint_block, checkpoint_time, solid_head)
+          values (1, 100, ${Date.now() - 60_000}, 112)`,
+    )
+    const text = await scrape()
+    expect(sample(text, 'stablecart_scanner_lag_blocks')).toBe(12)
+    expect(sample(text, 'stablecart_scanner_checkpoint_age_seconds')).toBeGreaterThanOrEqual(60)
   })
 
   it('counts explorer requests and their errors', async () => {

@@ -1,12 +1,13 @@
-import { count, eq, isNull, type SQL } from 'drizzle-orm'
+import { count, eq, type SQL } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/client'
-import { mailOutbox, orders, payments, walletAddresses } from '../db/schema'
-import { addressIsFree } from '../wallets/wallets.repo'
+import { mailOutbox, orders, payments } from '../db/schema'
+import { readScannerStatus } from '../payments/chain-scanner'
+import { countAddressStates } from '../wallets/wallets.repo'
 import { METRIC_PREFIX, type Metrics } from './metrics'
 
 /**
- * The shop's state as gauges, counted in the database at scrape time (so every process of a
+ * The shop's state as gauges, read from the database at scrape time (so every process of a
  * PostgreSQL deployment reports the same figures). Other modules add theirs with metrics.gauge().
  */
 export function registerShopGauges(metrics: Metrics, db: Db): void {
@@ -20,11 +21,29 @@ export function registerShopGauges(metrics: Metrics, db: Db): void {
     'Orders waiting for payment',
     rows(orders, eq(orders.status, 'pending')),
   )
+
+  // One query per scrape for the three address gauges.
+  let states: Promise<{ free: number; leased: number; cooling: number }> | undefined
+  const addressState = (key: 'free' | 'leased' | 'cooling') => async () => {
+    states ??= countAddressStates(db).finally(() => {
+      setTimeout(() => {
+        states = undefined
+      }, 0)
+    })
+    return (await states)[key]
+  }
   metrics.gauge(
     name('wallet_addresses_free'),
     'Wallet addresses a new order could take now',
-    rows(walletAddresses, addressIsFree()),
+    addressState('free'),
   )
+  metrics.gauge(name('wallet_addresses_leased'), 'Wallet addresses held by an order', addressState('leased'))
+  metrics.gauge(
+    name('wallet_addresses_cooling'),
+    'Wallet addresses resting after their last order before another may take them',
+    addressState('cooling'),
+  )
+
   metrics.gauge(
     name('mail_outbox_pending'),
     'Order e-mails waiting to be sent or retried (the outbox backlog)',
@@ -37,7 +56,20 @@ export function registerShopGauges(metrics: Metrics, db: Db): void {
   )
   metrics.gauge(
     name('transfers_unmatched'),
-    'Transfers to our addresses recorded without an order (kept for the admin to assign)',
-    rows(payments, isNull(payments.orderId)),
+    'Transfers to our addresses recorded in the ledger without paying an order',
+    rows(payments, eq(payments.status, 'unmatched')),
+  )
+  metrics.gauge(
+    name('scanner_lag_blocks'),
+    'Solidified blocks the chain follower has not read yet (NaN until the head is known)',
+    async () => (await readScannerStatus(db)).lagBlocks ?? Number.NaN,
+  )
+  metrics.gauge(
+    name('scanner_checkpoint_age_seconds'),
+    'Wall-clock time since the block time of the last block the chain follower recorded',
+    async () => {
+      const { checkpointTime } = await readScannerStatus(db)
+      return checkpointTime === null ? Number.NaN : Math.max(0, (Date.now() - checkpointTime) / 1000)
+    },
   )
 }

@@ -1,20 +1,18 @@
 import { cancelOrderInputSchema, createOrderInputSchema, messages } from '../../shared/checkout'
 import { emptyPayloadSchema } from '../../shared/rpc'
 import type { Database } from '../db/client'
-import type { Env } from '../env'
+import type { PaymentRules } from '../payments/payment-rules'
 import type { TrxPriceSource } from '../pricing/trx-price'
 import { defineRpc } from '../rpc'
 import { findFreeAddress } from '../wallets/wallets.repo'
 import { cancelPendingOrder } from './orders.repo'
 import { placeOrder } from './place-order'
 
-const MINUTE = 60_000
-
-export function ordersRpcs(database: Database, env: Env, prices: TrxPriceSource) {
+export function ordersRpcs(database: Database, rules: PaymentRules, prices: TrxPriceSource) {
   const { db } = database
   const placeOptions = {
-    windowMs: Math.round(env.PAYMENT_WINDOW_MINUTES * MINUTE),
-    graceMs: Math.round(env.LATE_PAYMENT_GRACE_MINUTES * MINUTE),
+    windowMs: Math.round(rules.windowMs),
+    graceMs: Math.round(rules.graceMs),
     trxRate: () => prices.getRate(),
   }
   return [
@@ -42,7 +40,7 @@ export function ordersRpcs(database: Database, env: Env, prices: TrxPriceSource)
       name: 'secure_cancel_order',
       input: cancelOrderInputSchema,
       handler: async (input) => {
-        const cancelled = await cancelPendingOrder(db, input.p_order_id)
+        const cancelled = await cancelPendingOrder(db, input.p_order_id, rules.cooldownMs)
         return cancelled
           ? { success: true }
           : { success: false, error: 'This order can no longer be cancelled' }

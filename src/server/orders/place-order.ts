@@ -110,12 +110,15 @@ export async function placeOrder(
   const graceUntil = new Date(now + opts.windowMs + opts.graceMs)
   try {
     const order = await db.transaction(async (tx) => {
-      const address = await leaseAddress(tx, id, graceUntil, input.p_wallet_address)
+      const createdAt = new Date(now)
+      // The lease history starts when the order does: transfers from then on are this order's.
+      const address = await leaseAddress(tx, id, createdAt, input.p_wallet_address)
       if (!address) throw new NoAddressFree()
       const [row] = await tx
         .insert(orders)
         .values({
           id,
+          createdAt,
           email: input.p_email,
           items,
           totalCents,

@@ -1,9 +1,12 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { freePort } from '../../../tests/support/wait'
 import { createDevchain, type Devchain, type TransferRequest } from '../../../tools/devchain/devchain'
+import { tronBase58ToHex } from '../../shared/tron-address'
 import { createTronClient, type TronClientOptions } from './tron-client'
 
-// tron-api.md §6 test vectors: index 0 is the shop's wallet, index 1 the buyer paying it.
+// Test mnemonic vectors: index 0 is the shop's wallet, index 1 the buyer paying it.
 const SHOP_WALLET = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH'
 const BUYER = 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK'
 const OTHER = 'TYJPRrdB5APNeRs4R7fYZSwW3TcrTKw2gx'
@@ -12,8 +15,11 @@ const FAKE_USDT = 'TRhVWK5XEDkQBDevcdCWW7RW51aRncty4W'
 
 let chain: Devchain
 
+// biome-ignore lint/suspicious/noExplicitAny: tampered copies of real answers are arbitrary JSON.
+type Json = any
+
 beforeAll(async () => {
-  chain = await createDevchain({ port: 0 })
+  chain = await createDevchain({ port: 0, autoMine: false })
 })
 
 afterAll(async () => {
@@ -34,8 +40,12 @@ function client(overrides: Partial<TronClientOptions> = {}) {
   })
 }
 
-function send(request: TransferRequest) {
-  return chain.transfer(request)
+/** Submits a transfer and mines its block; solid (default) also mines until it is solidified. */
+function send(request: TransferRequest, solid = true) {
+  const sent = chain.transfer(request)
+  if (solid) chain.solidify()
+  else chain.mine(1)
+  return sent
 }
 
 function expectSuccess<T extends { status: string }>(
@@ -51,8 +61,8 @@ function expectSuccess<T extends { status: string }>(
 
 describe('listTrc20Incoming', () => {
   it('follows fingerprint pages and returns values as bigint', async () => {
-    const base = Date.now() - 60_000
-    for (let i = 1; i <= 5; i++) send({ to: SHOP_WALLET, amount: `${i}.5`, block_timestamp: base + i * 3000 })
+    let last = send({ to: SHOP_WALLET, amount: '1.5' })
+    for (let i = 2; i <= 5; i++) last = send({ to: SHOP_WALLET, amount: `${i}.5` })
     const result = await client().listTrc20Incoming(SHOP_WALLET, { limit: 2 })
     expectSuccess(result)
     expect(result.complete).toBe(true)
@@ -71,7 +81,7 @@ describe('listTrc20Incoming', () => {
       to: SHOP_WALLET,
       type: 'Transfer',
       value: 5_500_000n,
-      blockTimestamp: base + 15_000,
+      blockTimestamp: last.block_timestamp,
     })
     expect(chain.stats().byPath['/v1/accounts/:address/transactions/trc20']).toBe(3)
   })
@@ -90,12 +100,11 @@ describe('listTrc20Incoming', () => {
       seen.push({ url: new URL(String(input)), key: new Headers(init?.headers).get('TRON-PRO-API-KEY') })
       return fetch(input, init)
     }
-    const t0 = Date.now() - 30_000
-    send({ to: SHOP_WALLET, amount: '1', block_timestamp: t0 - 10_000 })
-    const wanted = send({ to: SHOP_WALLET, amount: '2', block_timestamp: t0 + 1000 })
-    send({ to: SHOP_WALLET, amount: '3', confirmed: false })
+    const t0 = send({ to: SHOP_WALLET, amount: '1' }).block_timestamp + 1
+    const wanted = send({ to: SHOP_WALLET, amount: '2' })
     send({ to: OTHER, from: SHOP_WALLET, amount: '4' })
     send({ to: SHOP_WALLET, amount: '5', contract: FAKE_USDT })
+    send({ to: SHOP_WALLET, amount: '3' }, false)
 
     const tron = client({ apiKey: 'test-key', fetch: spy })
     const result = await tron.listTrc20Incoming(SHOP_WALLET, { minTimestamp: t0 })
@@ -133,8 +142,12 @@ describe('listTrc20Incoming', () => {
   })
 
   it('passes Approval rows and same-transaction transfers through for the matcher', async () => {
-    const tx = send({ to: SHOP_WALLET, amount: '5' })
-    send({ to: SHOP_WALLET, amount: '7', txid: tx.transaction_id })
+    send({
+      logs: [
+        { to: SHOP_WALLET, amount: '5' },
+        { to: SHOP_WALLET, amount: '7' },
+      ],
+    })
     send({ to: SHOP_WALLET, amount: '9', type: 'Approval' })
     const result = await client().listTrc20Incoming(SHOP_WALLET)
     expectSuccess(result)
@@ -258,7 +271,7 @@ describe('listTrxIncoming', () => {
 })
 
 describe('getTransactionInfo / getTransaction', () => {
-  it('decodes the USDT Transfer log of the worked example', async () => {
+  it('decodes the USDT Transfer log of a 12.5 USDT payment', async () => {
     const sent = send({ to: SHOP_WALLET, from: BUYER, amount: '12.5' })
     const info = await client().getTransactionInfo(sent.transaction_id)
     expectSuccess(info)
@@ -278,8 +291,12 @@ describe('getTransactionInfo / getTransaction', () => {
 
   it('reports the counterfeit contract of a forged transfer, and every log of one transaction', async () => {
     const fake = send({ to: SHOP_WALLET, amount: '100', contract: FAKE_USDT })
-    const multi = send({ to: SHOP_WALLET, amount: '1' })
-    send({ to: OTHER, amount: '2', txid: multi.transaction_id })
+    const multi = send({
+      logs: [
+        { to: SHOP_WALLET, amount: '1', from: BUYER },
+        { to: OTHER, amount: '2', from: BUYER },
+      ],
+    })
     const tron = client()
     const fakeInfo = await tron.getTransactionInfo(fake.transaction_id)
     expectSuccess(fakeInfo)
@@ -295,7 +312,7 @@ describe('getTransactionInfo / getTransaction', () => {
   })
 
   it('does not report unconfirmed transactions as confirmed', async () => {
-    const sent = send({ to: SHOP_WALLET, amount: '1', confirmed: false })
+    const sent = send({ to: SHOP_WALLET, amount: '1' }, false)
     const tron = client()
     const solid = await tron.getTransactionInfo(sent.transaction_id)
     expectSuccess(solid)
@@ -497,5 +514,402 @@ describe('request budget', () => {
     // The first routine request had already left; the urgent one goes next, not seventh.
     expect(done.indexOf('urgent')).toBeLessThanOrEqual(2)
     expect(done).toHaveLength(7)
+  })
+})
+
+// ---- the chain follower's reads ----
+
+const ROUTER = 'TJeMgukfx2m8qXcwFbjE4w2sduaewLZDAr'
+const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
+const abiWord = (address: string) => tronBase58ToHex(address).slice(2).padStart(64, '0')
+
+/** A real HTTP server answering every request with `body` (a tampered copy of a devchain answer). */
+async function serve(body: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+async function devchainText(path: string, body: unknown): Promise<string> {
+  const res = await fetch(`${chain.url}${path}`, { method: 'POST', body: JSON.stringify(body) })
+  return res.text()
+}
+
+describe('getSolidBlocks', () => {
+  it('reads solidified blocks with their TRX transfers and called contracts, up to the solid head', async () => {
+    const trx = chain.transfer({ to: SHOP_WALLET, amount: '9007199254.740993', token: 'TRX' })
+    const usdt = chain.transfer({ to: SHOP_WALLET, amount: '1' })
+    const routed = chain.transfer({ to: SHOP_WALLET, amount: '2', via_contract: ROUTER })
+    const failed = chain.transfer({ to: SHOP_WALLET, amount: '3', failed: true })
+    chain.solidify()
+    const { solid } = chain.mine(1)
+    const start = trx.block_number
+    expect(usdt.block_number).toBe(start)
+    const tron = client()
+    const result = await tron.getSolidBlocks(start, start + 100)
+    expectSuccess(result)
+    // Everything from `start` to the solidified head, nothing beyond it.
+    expect(result.blocks.map((b) => b.number)).toEqual(
+      Array.from({ length: solid - start + 1 }, (_, i) => start + i),
+    )
+    const [first, second] = result.blocks
+    expect(first).toEqual({
+      number: start,
+      blockId: expect.stringMatching(/^[0-9a-f]{64}$/),
+      parentHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      timestamp: trx.block_timestamp,
+      transactions: [
+        {
+          txId: trx.transaction_id,
+          contractRet: 'SUCCESS',
+          type: 'TransferContract',
+          trx: { from: BUYER, to: SHOP_WALLET, value: 9_007_199_254_740_993n },
+          calledContract: null,
+        },
+        {
+          txId: usdt.transaction_id,
+          contractRet: 'SUCCESS',
+          type: 'TriggerSmartContract',
+          trx: null,
+          calledContract: USDT,
+        },
+        {
+          txId: routed.transaction_id,
+          contractRet: 'SUCCESS',
+          type: 'TriggerSmartContract',
+          trx: null,
+          calledContract: ROUTER,
+        },
+        {
+          txId: failed.transaction_id,
+          contractRet: 'REVERT',
+          type: 'TriggerSmartContract',
+          trx: null,
+          calledContract: USDT,
+        },
+      ],
+    })
+    // An empty block has no transactions key; the client gives an empty list.
+    expect(second?.transactions).toEqual([])
+    expect(second?.parentHash).toBe(first?.blockId)
+
+    const head = await tron.getSolidHead()
+    expectSuccess(head)
+    expect(head.number).toBe(solid)
+    expect(head.blockId).toBe(result.blocks.at(-1)?.blockId)
+  })
+
+  it('answers no blocks for a range the solidity node does not have yet, and for {}', async () => {
+    const { head, solid } = chain.mine(1)
+    const tron = client()
+    const ahead = await tron.getSolidBlocks(solid + 1, head + 1)
+    expectSuccess(ahead)
+    expect(ahead.blocks).toEqual([])
+    chain.setFault('empty', 1)
+    const lagging = await tron.getSolidBlocks(solid - 5, solid + 1)
+    expectSuccess(lagging)
+    expect(lagging.blocks).toEqual([])
+    await expect(tron.getSolidBlocks(10, 10)).rejects.toThrow(TypeError)
+    await expect(tron.getSolidBlocks(10, 111)).rejects.toThrow(TypeError)
+    await expect(tron.getSolidBlocks(-1, 5)).rejects.toThrow(TypeError)
+  })
+
+  it('keeps only the contiguous run from start, and rejects unlinked or mislabelled blocks as malformed', async () => {
+    const { solid } = chain.mine(5)
+    const start = solid - 4
+    const real = JSON.parse(
+      await devchainText('/walletsolidity/getblockbylimitnext', { startNum: start, endNum: start + 5 }),
+    )
+    expect(real.block).toHaveLength(5)
+    const cases: [string, (blocks: Json[]) => unknown, (r: unknown) => void][] = [
+      [
+        'a gap',
+        (b) => ({ block: [b[0], b[1], b[3], b[4]] }),
+        (r) =>
+          expect(r).toMatchObject({ status: 'success', blocks: [{ number: start }, { number: start + 1 }] }),
+      ],
+      [
+        'a late start',
+        (b) => ({ block: b.slice(1) }),
+        (r) => expect(r).toMatchObject({ status: 'success', blocks: [] }),
+      ],
+      [
+        'a broken parent link',
+        (b) => ({ block: [b[0], unlinked(b[1])] }),
+        (r) => expect(r).toMatchObject({ status: 'error', kind: 'malformed' }),
+      ],
+      [
+        'a blockID of another number',
+        (b) => ({ block: [{ ...b[0], blockID: b[1].blockID }] }),
+        (r) => expect(r).toMatchObject({ status: 'error', kind: 'malformed' }),
+      ],
+      [
+        'no blockID',
+        (b) => ({ block: [{ ...b[0], blockID: undefined }] }),
+        (r) => expect(r).toMatchObject({ status: 'error', kind: 'malformed' }),
+      ],
+      [
+        'not a list',
+        () => ({ block: {} }),
+        (r) => expect(r).toMatchObject({ status: 'error', kind: 'malformed' }),
+      ],
+      ['an array', () => [], (r) => expect(r).toMatchObject({ status: 'error', kind: 'malformed' })],
+    ]
+    for (const [name, tamper, check] of cases) {
+      const stub = await serve(JSON.stringify(tamper(structuredClone(real.block))))
+      try {
+        const result = await client({ baseUrl: stub.url }).getSolidBlocks(start, start + 5)
+        check(result)
+      } catch (err) {
+        throw new Error(`${name}: ${err}`)
+      } finally {
+        await stub.close()
+      }
+    }
+  })
+
+  it('rejects a block with a transfer missing its amount or a call without a contract', async () => {
+    const start = chain.transfer({ to: SHOP_WALLET, amount: '1', token: 'TRX' }).block_number
+    chain.solidify()
+    const text = await devchainText('/walletsolidity/getblockbylimitnext', {
+      startNum: start,
+      endNum: start + 1,
+    })
+    for (const broken of [
+      text.replace(/"amount":\d+,/, ''),
+      text.replace(/"to_address":"41/, '"to_address":"42'),
+    ]) {
+      const stub = await serve(broken)
+      try {
+        expect(await client({ baseUrl: stub.url }).getSolidBlocks(start, start + 1)).toMatchObject({
+          status: 'error',
+          kind: 'malformed',
+        })
+      } finally {
+        await stub.close()
+      }
+    }
+  })
+
+  it('turns explorer faults into error values', async () => {
+    const { solid } = chain.mine(1)
+    const tron = client({ timeoutMs: 300, backoffBaseMs: 10, maxBackoffMs: 20 })
+    chain.setFault('http503', 1, 'getblockbylimitnext')
+    expect(await tron.getSolidBlocks(solid, solid + 1)).toMatchObject({
+      status: 'error',
+      kind: 'rate_limited',
+    })
+    chain.setFault('malformed', 1)
+    expect(await tron.getSolidBlocks(solid, solid + 1)).toMatchObject({ status: 'error', kind: 'malformed' })
+    chain.setFault('timeout', 1)
+    expect(await tron.getSolidBlocks(solid, solid + 1)).toMatchObject({ status: 'error', kind: 'timeout' })
+    await new Promise((r) => setTimeout(r, 30))
+    const ok = await tron.getSolidBlocks(solid, solid + 1)
+    expectSuccess(ok)
+    expect(ok.blocks).toHaveLength(1)
+  })
+})
+
+function unlinked(block: Json): Json {
+  // Keeps the block's own id and number but claims a parent that is not the previous block.
+  return {
+    ...block,
+    block_header: {
+      ...block.block_header,
+      raw_data: { ...block.block_header.raw_data, parentHash: 'ff'.repeat(32) },
+    },
+  }
+}
+
+describe('getSolidTransactionInfos', () => {
+  it('decodes logs, success and internal TRX transfers of every transaction in block order', async () => {
+    const usdt = chain.transfer({ to: SHOP_WALLET, amount: '12.5' })
+    const trx = chain.transfer({ to: SHOP_WALLET, amount: '7', token: 'TRX' })
+    const failed = chain.transfer({ to: SHOP_WALLET, amount: '3', failed: true })
+    const batch = chain.transfer({
+      via_contract: ROUTER,
+      logs: [
+        { to: SHOP_WALLET, amount: '1' },
+        { to: OTHER, amount: '2', contract: FAKE_USDT },
+      ],
+    })
+    const internal = chain.transfer({
+      to: SHOP_WALLET,
+      amount: '9007199254.740993',
+      token: 'TRX',
+      via_contract: ROUTER,
+    })
+    const rejected = chain.transfer({
+      to: SHOP_WALLET,
+      amount: '1',
+      token: 'TRX',
+      via_contract: ROUTER,
+      rejected: true,
+    })
+    chain.solidify()
+    const block = usdt.block_number
+    const result = await client().getSolidTransactionInfos(block)
+    expectSuccess(result)
+    const common = { blockNumber: block, blockTimestamp: usdt.block_timestamp }
+    expect(result.infos).toEqual([
+      {
+        txId: usdt.transaction_id,
+        ...common,
+        success: true,
+        logs: [
+          {
+            address: USDT,
+            topics: [TRANSFER_TOPIC, abiWord(BUYER), abiWord(SHOP_WALLET)],
+            data: (12_500_000).toString(16).padStart(64, '0'),
+          },
+        ],
+        internalTransfers: [],
+      },
+      { txId: trx.transaction_id, ...common, success: true, logs: [], internalTransfers: [] },
+      { txId: failed.transaction_id, ...common, success: false, logs: [], internalTransfers: [] },
+      {
+        txId: batch.transaction_id,
+        ...common,
+        success: true,
+        logs: [
+          expect.objectContaining({
+            address: USDT,
+            topics: [TRANSFER_TOPIC, abiWord(ROUTER), abiWord(SHOP_WALLET)],
+          }),
+          expect.objectContaining({
+            address: FAKE_USDT,
+            topics: [TRANSFER_TOPIC, abiWord(ROUTER), abiWord(OTHER)],
+          }),
+        ],
+        internalTransfers: [],
+      },
+      {
+        txId: internal.transaction_id,
+        ...common,
+        success: true,
+        logs: [],
+        internalTransfers: [
+          { index: 0, from: ROUTER, to: SHOP_WALLET, value: 9_007_199_254_740_993n, rejected: false },
+        ],
+      },
+      {
+        txId: rejected.transaction_id,
+        ...common,
+        success: true,
+        logs: [],
+        internalTransfers: [{ index: 0, from: ROUTER, to: SHOP_WALLET, value: 1_000_000n, rejected: true }],
+      },
+    ])
+  })
+
+  it('answers [] for an empty block and a block the solidity node lacks; {} is malformed', async () => {
+    const { head, solid } = chain.mine(1)
+    const tron = client()
+    for (const num of [solid, head]) {
+      const r = await tron.getSolidTransactionInfos(num)
+      expectSuccess(r)
+      expect(r.infos).toEqual([])
+    }
+    const stub = await serve('{}')
+    try {
+      expect(await client({ baseUrl: stub.url }).getSolidTransactionInfos(solid)).toMatchObject({
+        status: 'error',
+        kind: 'malformed',
+      })
+    } finally {
+      await stub.close()
+    }
+    await expect(tron.getSolidTransactionInfos(0)).rejects.toThrow(TypeError)
+  })
+
+  it('skips TRC10 and zero internal values, and rejects elements of another block or with bad shapes', async () => {
+    const num = chain.transfer({
+      to: SHOP_WALLET,
+      amount: '1',
+      token: 'TRX',
+      via_contract: ROUTER,
+    }).block_number
+    chain.transfer({ to: SHOP_WALLET, amount: '1' })
+    chain.solidify()
+    const real = JSON.parse(await devchainText('/walletsolidity/gettransactioninfobyblocknum', { num }))
+    expect(real).toHaveLength(2)
+    const internalTx = real[0].internal_transactions[0]
+    const withTokens = structuredClone(real)
+    withTokens[0].internal_transactions = [
+      { ...internalTx, callValueInfo: [{ callValue: 5, tokenId: '1002000' }] },
+      { ...internalTx, callValueInfo: [{}] },
+      internalTx,
+    ]
+    const cases: [unknown, (r: unknown) => void][] = [
+      [
+        withTokens,
+        (r) =>
+          expect(r).toMatchObject({
+            status: 'success',
+            infos: [{ internalTransfers: [{ index: 2, value: 1_000_000n }] }, {}],
+          }),
+      ],
+      [
+        [{ ...real[0], blockNumber: num + 1 }],
+        (r) => expect(r).toMatchObject({ status: 'error', kind: 'malformed' }),
+      ],
+      [
+        [{ ...real[1], log: [{ ...real[1].log[0], address: 'nope' }] }],
+        (r) => expect(r).toMatchObject({ kind: 'malformed' }),
+      ],
+      [
+        [{ ...real[1], log: [{ ...real[1].log[0], topics: ['0x12'] }] }],
+        (r) => expect(r).toMatchObject({ kind: 'malformed' }),
+      ],
+      [[{ ...real[1], id: undefined }], (r) => expect(r).toMatchObject({ kind: 'malformed' })],
+    ]
+    for (const [body, check] of cases) {
+      const stub = await serve(JSON.stringify(body))
+      try {
+        check(await client({ baseUrl: stub.url }).getSolidTransactionInfos(num))
+      } finally {
+        await stub.close()
+      }
+    }
+  })
+
+  it('turns explorer faults into error values, and a lagging back end into []', async () => {
+    const num = chain.transfer({ to: SHOP_WALLET, amount: '1' }).block_number
+    chain.solidify()
+    const tron = client({ backoffBaseMs: 10, maxBackoffMs: 20 })
+    chain.setFault('empty', 1, 'gettransactioninfobyblocknum')
+    const lagging = await tron.getSolidTransactionInfos(num)
+    expectSuccess(lagging)
+    expect(lagging.infos).toEqual([])
+    chain.setFault('http429', 1)
+    expect(await tron.getSolidTransactionInfos(num)).toMatchObject({ status: 'error', kind: 'rate_limited' })
+  })
+})
+
+describe('getHead / getSolidHead', () => {
+  it('read the header of the head and of the solidified head', async () => {
+    const { head, solid } = chain.mine(2)
+    const tron = client()
+    const [h, s] = await Promise.all([tron.getHead(), tron.getSolidHead()])
+    expectSuccess(h)
+    expectSuccess(s)
+    expect(h).toEqual({
+      status: 'success',
+      number: head,
+      blockId: expect.stringMatching(/^[0-9a-f]{64}$/),
+      timestamp: expect.any(Number),
+    })
+    expect(s.number).toBe(solid)
+    expect(h.timestamp - s.timestamp).toBeGreaterThanOrEqual((head - solid) * 3000)
+    expect(chain.stats().byPath).toMatchObject({ '/wallet/getblock': 1, '/walletsolidity/getblock': 1 })
+    chain.setFault('empty', 1)
+    expect(await tron.getSolidHead()).toMatchObject({ status: 'error', kind: 'malformed' })
   })
 })

@@ -1,101 +1,239 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
-import { orders, walletAddresses } from '../db/schema'
+import { addressLeases, orders, walletAddresses } from '../db/schema'
 
-/** An address is free when nobody holds it, or when its holder's lease (window + grace) has run out. */
-export const addressIsFree = () =>
-  or(isNull(walletAddresses.leasedOrderId), lte(walletAddresses.leaseUntil, sql`now()`))
+// The wallets module owns the address pool and each address's lease history. An address is free
+// when it is in the pool, no order holds it, and the cool-down after its last order has passed; the
+// history says which order held an address at any instant, so a transfer is attributed by its
+// block time, never guessed.
 
-/** Adds addresses that are not there yet; answers how many were new. Validate first (shared/wallet-addresses). */
+/** Free to lease now. */
+const freeNow = sql`${walletAddresses.leasedOrderId} is null and ${walletAddresses.removedAt} is null
+  and (${walletAddresses.cooldownUntil} is null or ${walletAddresses.cooldownUntil} <= now())`
+
+/**
+ * Adds addresses that are not there yet; an address removed earlier comes back into the pool.
+ * Answers how many were new or restored. Validate first (shared/wallet-addresses).
+ */
 export async function addWalletAddresses(db: Db, addresses: readonly string[]): Promise<number> {
   if (addresses.length === 0) return 0
-  const rows = await db
-    .insert(walletAddresses)
-    .values(addresses.map((address) => ({ address })))
-    .onConflictDoNothing({ target: walletAddresses.address })
-    .returning({ address: walletAddresses.address })
-  return rows.length
+  let changed = 0
+  // Chunks keep each statement's parameter count well inside PostgreSQL's limit of 65,535.
+  for (let i = 0; i < addresses.length; i += 5000) {
+    const chunk = addresses.slice(i, i + 5000)
+    const rows = await db
+      .insert(walletAddresses)
+      .values(chunk.map((address) => ({ address })))
+      .onConflictDoUpdate({
+        target: walletAddresses.address,
+        set: { removedAt: null },
+        setWhere: isNotNull(walletAddresses.removedAt),
+      })
+      .returning({ address: walletAddresses.address })
+    changed += rows.length
+  }
+  return changed
 }
 
-/** Any address free right now (the spec's secure_get_wallet_address), without reserving it. */
+/** Any address free right now (the storefront's secure_get_wallet_address), without reserving it. */
 export async function findFreeAddress(db: Db): Promise<string | null> {
   const [row] = await db
     .select({ address: walletAddresses.address })
     .from(walletAddresses)
-    .where(addressIsFree())
-    .orderBy(sql`${walletAddresses.leaseUntil} asc nulls first`, asc(walletAddresses.createdAt))
+    .where(freeNow)
+    .orderBy(sql`${walletAddresses.cooldownUntil} asc nulls first`, asc(walletAddresses.createdAt))
     .limit(1)
   return row?.address ?? null
 }
 
 /**
- * Leases one free address to an order until `until`, atomically: the preferred address when it is
- * still free, else any other. Two transactions never get the same row (FOR UPDATE SKIP LOCKED, and
- * the freeness test is repeated by the UPDATE itself). Answers the address, or null when none is free.
- * Call inside the transaction that creates the order.
+ * Leases one free address to a new order, atomically: the preferred address when it is still free,
+ * else any other. Two transactions never get the same row (FOR UPDATE SKIP LOCKED, and the UPDATE
+ * repeats the freeness test). Writes the lease history row. Call inside the transaction that
+ * creates the order, with the order's creation time. Answers the address, or null when none is free.
  */
 export async function leaseAddress(
   tx: Db,
   orderId: string,
-  until: Date,
+  startedAt: Date,
   preferred?: string,
 ): Promise<string | null> {
   const pick = async (only?: string) => {
     const result = await tx.execute(sql`
-      update ${walletAddresses} set leased_order_id = ${orderId}, lease_until = ${until.toISOString()}
+      update ${walletAddresses} set leased_order_id = ${orderId}, cooldown_until = null
       where address = (
         select address from ${walletAddresses}
-        where (leased_order_id is null or lease_until <= now())
+        where leased_order_id is null and removed_at is null
+          and (cooldown_until is null or cooldown_until <= now())
           ${only ? sql`and address = ${only}` : sql``}
-        order by lease_until asc nulls first, created_at asc
+        order by cooldown_until asc nulls first, created_at asc
         limit 1
         for update skip locked
-      ) and (leased_order_id is null or lease_until <= now())
+      ) and leased_order_id is null and removed_at is null
       returning address`)
     // PGlite and node-postgres both answer { rows }.
     return (result as unknown as { rows: { address: string }[] }).rows[0]?.address ?? null
   }
-  return (preferred ? await pick(preferred) : null) ?? (await pick())
+  const address = (preferred ? await pick(preferred) : null) ?? (await pick())
+  if (address) await tx.insert(addressLeases).values({ address, orderId, startedAt })
+  return address
 }
 
-/** Ends an order's lease (paid, cancelled); the address is free again at once. */
-export async function releaseLease(db: Db, orderId: string): Promise<void> {
-  await db
+/**
+ * The order ended (paid, cancelled, expired) at `endedAt`: its address rests until
+ * endedAt + cooldown, then is free again. Transfers until then are still recorded against the order.
+ */
+export async function releaseAddress(
+  tx: Db,
+  orderId: string,
+  endedAt: Date,
+  cooldownMs: number,
+): Promise<void> {
+  const cooldownUntil = new Date(endedAt.getTime() + cooldownMs)
+  await tx
+    .update(addressLeases)
+    .set({ endedAt, cooldownUntil })
+    .where(and(eq(addressLeases.orderId, orderId), isNull(addressLeases.endedAt)))
+  await tx
     .update(walletAddresses)
-    .set({ leasedOrderId: null, leaseUntil: null })
+    .set({
+      leasedOrderId: null,
+      cooldownUntil: sql`greatest(coalesce(${walletAddresses.cooldownUntil}, ${cooldownUntil.toISOString()}::timestamptz), ${cooldownUntil.toISOString()}::timestamptz)`,
+    })
     .where(eq(walletAddresses.leasedOrderId, orderId))
 }
+
+/**
+ * Gives an ended order its own address back (the admin set it to pending again). Refused unless the
+ * address is in the pool and no other order holds it or has held it since: its own cool-down is fine.
+ */
+export async function releaseToOwner(
+  tx: Db,
+  orderId: string,
+  address: string,
+  startedAt: Date,
+): Promise<'ok' | 'in_use' | 'removed'> {
+  const [row] = await tx
+    .select()
+    .from(walletAddresses)
+    .where(eq(walletAddresses.address, address))
+    .for('update')
+  if (!row || row.removedAt) return 'removed'
+  if (row.leasedOrderId === orderId) return 'ok'
+  if (row.leasedOrderId) return 'in_use'
+  const [last] = await tx
+    .select({ orderId: addressLeases.orderId })
+    .from(addressLeases)
+    .where(eq(addressLeases.address, address))
+    .orderBy(sql`${addressLeases.startedAt} desc, ${addressLeases.id} desc`)
+    .limit(1)
+  // Another buyer had it since: their late transfers must not become this order's.
+  if (last && last.orderId !== orderId) {
+    const [other] = await tx
+      .select({ until: addressLeases.cooldownUntil })
+      .from(addressLeases)
+      .where(and(eq(addressLeases.address, address), eq(addressLeases.orderId, last.orderId)))
+      .orderBy(sql`${addressLeases.id} desc`)
+      .limit(1)
+    if (!other?.until || other.until.getTime() > Date.now()) return 'in_use'
+  }
+  await tx
+    .update(walletAddresses)
+    .set({ leasedOrderId: orderId, cooldownUntil: null })
+    .where(eq(walletAddresses.address, address))
+  await tx.insert(addressLeases).values({ address, orderId, startedAt })
+  return 'ok'
+}
+
+export interface LeaseAtTime {
+  orderId: string
+  startedAt: Date
+  endedAt: Date | null
+  cooldownUntil: Date | null
+}
+
+/**
+ * The lease of `address` whose span covers `atMs` (a block time): from its start until the end of
+ * its cool-down, or open while the order is pending. Null when no order held the address then.
+ */
+export async function leaseAt(tx: Db, address: string, atMs: number): Promise<LeaseAtTime | null> {
+  const at = new Date(atMs).toISOString()
+  const [row] = await tx
+    .select({
+      orderId: addressLeases.orderId,
+      startedAt: addressLeases.startedAt,
+      endedAt: addressLeases.endedAt,
+      cooldownUntil: addressLeases.cooldownUntil,
+    })
+    .from(addressLeases)
+    .where(
+      and(
+        eq(addressLeases.address, address),
+        sql`${addressLeases.startedAt} <= ${at}::timestamptz`,
+        sql`(${addressLeases.endedAt} is null or ${addressLeases.cooldownUntil} >= ${at}::timestamptz)`,
+      ),
+    )
+    .orderBy(sql`${addressLeases.startedAt} desc, ${addressLeases.id} desc`)
+    .limit(1)
+  return row ?? null
+}
+
+/** Every address ever in the pool, removed ones included: the chain follower watches them all. */
+export async function allPoolAddresses(db: Db): Promise<string[]> {
+  const rows = await db.select({ address: walletAddresses.address }).from(walletAddresses)
+  return rows.map((r) => r.address)
+}
+
+export type AddressState = 'free' | 'leased' | 'cooling' | 'removed'
 
 export interface WalletAddressRow {
   address: string
   createdAt: Date
+  state: AddressState
   leasedOrderId: string | null
-  leaseUntil: Date | null
-  /** Status of the order holding the lease, if the lease is live. */
+  /** Status of the order holding the lease. */
   orderStatus: string | null
+  cooldownUntil: Date | null
 }
 
-/** Every address with its lease state; a lease that has run out is reported as free. */
+/** Every address in the pool with its state (removed addresses are left out). */
 export async function listWalletAddresses(db: Db): Promise<WalletAddressRow[]> {
   const rows = await db
     .select({
       address: walletAddresses.address,
       createdAt: walletAddresses.createdAt,
       leasedOrderId: walletAddresses.leasedOrderId,
-      leaseUntil: walletAddresses.leaseUntil,
-      live: sql<boolean>`(${walletAddresses.leaseUntil} > now())`,
+      cooldownUntil: walletAddresses.cooldownUntil,
+      cooling: sql<boolean>`(${walletAddresses.cooldownUntil} is not null and ${walletAddresses.cooldownUntil} > now())`,
       orderStatus: orders.status,
     })
     .from(walletAddresses)
     .leftJoin(orders, eq(orders.id, walletAddresses.leasedOrderId))
+    .where(isNull(walletAddresses.removedAt))
     .orderBy(asc(walletAddresses.createdAt), asc(walletAddresses.address))
-  return rows.map(({ live, ...row }) =>
-    live && row.leasedOrderId ? row : { ...row, leasedOrderId: null, leaseUntil: null, orderStatus: null },
-  )
+  return rows.map(({ cooling, ...row }) => ({
+    ...row,
+    state: row.leasedOrderId ? 'leased' : cooling ? 'cooling' : 'free',
+    cooldownUntil: cooling ? row.cooldownUntil : null,
+  }))
+}
+
+/** Counts for the health figures: free, leased and cooling-down addresses in the pool. */
+export async function countAddressStates(db: Db): Promise<{ free: number; leased: number; cooling: number }> {
+  const [row] = await db
+    .select({
+      leased: sql<number>`count(*) filter (where ${walletAddresses.leasedOrderId} is not null)::int`,
+      cooling: sql<number>`count(*) filter (where ${walletAddresses.leasedOrderId} is null and ${walletAddresses.cooldownUntil} > now())::int`,
+      free: sql<number>`count(*) filter (where ${freeNow})::int`,
+    })
+    .from(walletAddresses)
+    .where(isNull(walletAddresses.removedAt))
+  return { free: row?.free ?? 0, leased: row?.leased ?? 0, cooling: row?.cooling ?? 0 }
 }
 
 /**
- * Removes addresses, except those leased to a pending order (a buyer may be paying to it).
+ * Takes addresses out of the pool, except those leased to a pending order (a buyer may be paying to
+ * it). They stay in the table, marked removed, so a late transfer to them is still recorded.
  * Answers the removed and the refused addresses.
  */
 export async function removeWalletAddresses(
@@ -107,22 +245,22 @@ export async function removeWalletAddresses(
     const busy = await tx
       .select({ address: walletAddresses.address })
       .from(walletAddresses)
-      .innerJoin(orders, eq(orders.id, walletAddresses.leasedOrderId))
-      .where(
-        and(
-          inArray(walletAddresses.address, [...addresses]),
-          eq(orders.status, 'pending'),
-          sql`${walletAddresses.leaseUntil} > now()`,
-        ),
-      )
+      .where(and(inArray(walletAddresses.address, [...addresses]), isNotNull(walletAddresses.leasedOrderId)))
       .for('update')
     const inUse = busy.map((row) => row.address)
     const removable = addresses.filter((address) => !inUse.includes(address))
     const removed = removable.length
       ? (
           await tx
-            .delete(walletAddresses)
-            .where(inArray(walletAddresses.address, removable))
+            .update(walletAddresses)
+            .set({ removedAt: new Date() })
+            .where(
+              and(
+                inArray(walletAddresses.address, removable),
+                isNull(walletAddresses.leasedOrderId),
+                isNull(walletAddresses.removedAt),
+              ),
+            )
             .returning({ address: walletAddresses.address })
         ).map((row) => row.address)
       : []

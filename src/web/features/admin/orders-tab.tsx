@@ -17,6 +17,7 @@ import { inputClass, Panel } from './components/fields'
 import { Mark } from './components/mark'
 import { OrderDetailModal } from './order-detail-modal'
 import { formatOrderDate, formatOrderItems } from './orders-format'
+import { ReconcilePanel } from './reconcile-panel'
 import { UnmatchedPayments } from './unmatched-payments'
 
 const PAGE_SIZE = 25
@@ -326,6 +327,7 @@ export function OrdersTab() {
       </Panel>
 
       <UnmatchedPayments />
+      <ReconcilePanel />
 
       <ConfirmDialog
         open={confirming}

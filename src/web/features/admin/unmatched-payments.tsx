@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { toast } from 'sonner'
-import type { AdminPayment } from '../../../shared/admin'
+import { type AdminPayment, unmatchedReasonLabels } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Panel, TextInput } from './components/fields'
@@ -64,6 +64,17 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
       </div>
       <div className="mt-1 font-mono text-xs break-all text-muted">tx {payment.tx_id}</div>
       <div className="font-mono text-xs break-all text-muted">to {payment.to_address}</div>
+      {payment.reason && (
+        <div className="mt-1 text-xs text-amber-300">
+          {unmatchedReasonLabels[payment.reason] ?? payment.reason}
+          {payment.order_id ? (
+            <>
+              {' '}
+              (order <span className="font-mono">{payment.order_id}</span>)
+            </>
+          ) : null}
+        </div>
+      )}
       <div className="mt-2 flex flex-col gap-2 sm:flex-row">
         <TextInput
           aria-label={`Order ID for payment ${payment.id}`}

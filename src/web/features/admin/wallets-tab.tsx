@@ -142,12 +142,15 @@ export function WalletsTab() {
                 <div className="min-w-0 flex-1">
                   <div className="font-mono text-sm break-all text-fg">{row.address}</div>
                   <div className="text-xs text-muted">
-                    {row.leased_order_id ? (
+                    {row.state === 'leased' && row.leased_order_id ? (
                       <>
                         Leased to order <span className="font-mono">{row.leased_order_id.slice(0, 8)}</span>
-                        {row.order_status ? ` (${row.order_status})` : ''} until{' '}
-                        {formatOrderDate(row.lease_until)}
+                        {row.order_status ? ` (${row.order_status})` : ''}
                       </>
+                    ) : row.state === 'cooling' ? (
+                      <span className="text-amber-300">
+                        Cooling down until {formatOrderDate(row.cooldown_until)}
+                      </span>
                     ) : (
                       <span className="text-emerald-300">Free</span>
                     )}

@@ -1,0 +1,86 @@
+import { tronAddressFromAbiWord } from '../../shared/tron-address'
+import type { ObservedTransfer } from './ledger'
+import { type ChainBlock, type ChainTxInfo, TRANSFER_EVENT_TOPIC } from './tron-client'
+
+// What counts as a transfer to us, read from a solidified block and its transactions' receipts:
+// - a USDT Transfer log emitted by the configured contract (never a token that calls itself USDT),
+//   whatever sent it: transfer, transferFrom, or another contract calling USDT; only from a
+//   transaction whose receipt succeeded (a reverted call's logs are void);
+// - a native TRX TransferContract that succeeded;
+// - TRX moved by contract code (internal transactions), unless rejected.
+// Approval logs, other events and other tokens are never ours.
+
+const HEX_WORD = /^[0-9a-f]{64}$/
+
+/** Contract calls can emit logs or move TRX: only blocks holding one need their receipts read. */
+export function needsReceipts(block: ChainBlock): boolean {
+  return block.transactions.some((tx) => tx.type !== 'TransferContract' && tx.type !== null)
+}
+
+/**
+ * Transfers in `block` to any address of `ours`. `infos` are the block's receipts, one per
+ * transaction in the same order (absent when the block needs none). `onlyTxId` narrows the result
+ * to one transaction (the buyer's hash).
+ */
+export function extractTransfers(
+  block: ChainBlock,
+  infos: readonly ChainTxInfo[] | null,
+  ours: ReadonlySet<string>,
+  usdtContract: string,
+  onlyTxId?: string,
+): ObservedTransfer[] {
+  const found: ObservedTransfer[] = []
+  const infoById = new Map((infos ?? []).map((i) => [i.txId, i]))
+  for (const tx of block.transactions) {
+    if (onlyTxId && tx.txId !== onlyTxId) continue
+    if (tx.trx && tx.contractRet === 'SUCCESS' && ours.has(tx.trx.to)) {
+      found.push({
+        txId: tx.txId,
+        source: 'trx',
+        eventIndex: 0,
+        token: 'TRX',
+        from: tx.trx.from,
+        to: tx.trx.to,
+        value: tx.trx.value,
+        blockNumber: block.number,
+        blockTimestamp: block.timestamp,
+      })
+    }
+    const info = infoById.get(tx.txId)
+    if (!info || !info.success) continue
+    for (const [index, log] of info.logs.entries()) {
+      if (log.address !== usdtContract) continue
+      if (log.topics.length !== 3 || log.topics[0] !== TRANSFER_EVENT_TOPIC) continue
+      if (!HEX_WORD.test(log.data)) continue
+      const to = tronAddressFromAbiWord(log.topics[2] ?? '')
+      const from = tronAddressFromAbiWord(log.topics[1] ?? '')
+      if (!to || !from || !ours.has(to)) continue
+      found.push({
+        txId: tx.txId,
+        source: 'log',
+        eventIndex: index,
+        token: 'USDT',
+        from,
+        to,
+        value: BigInt(`0x${log.data}`),
+        blockNumber: block.number,
+        blockTimestamp: block.timestamp,
+      })
+    }
+    for (const move of info.internalTransfers) {
+      if (move.rejected || move.value <= 0n || !ours.has(move.to)) continue
+      found.push({
+        txId: tx.txId,
+        source: 'internal',
+        eventIndex: move.index,
+        token: 'TRX',
+        from: move.from,
+        to: move.to,
+        value: move.value,
+        blockNumber: block.number,
+        blockTimestamp: block.timestamp,
+      })
+    }
+  }
+  return found
+}

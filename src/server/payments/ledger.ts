@@ -1,0 +1,220 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { Db } from '../db/client'
+import { orders, payments, type TransferSource, type UnmatchedReason } from '../db/schema'
+import { leaseAt } from '../wallets/wallets.repo'
+
+// The ledger: every genuine transfer into one of our addresses is stored once, keyed by transaction
+// id, source and index, and lands in exactly one place: a payment of the order that held the address
+// at the transfer's block time, or unmatched with a reason the operator can read. The chain follower
+// and the buyer's "I already paid" both record through recordTransfer, so a transfer is judged by
+// the same rules whichever way it arrives, and a replay of either is a no-op.
+
+/** A transfer into one of our addresses, as read from the chain. */
+export interface ObservedTransfer {
+  txId: string
+  source: Exclude<TransferSource, 'legacy'>
+  /** Log index in the transaction ('log'), the internal transfer's index ('internal'), 0 ('trx'). */
+  eventIndex: number
+  token: 'USDT' | 'TRX'
+  from: string
+  to: string
+  /** USDT base units (6 decimals) or sun. */
+  value: bigint
+  blockNumber: number | null
+  /** Block time, ms. */
+  blockTimestamp: number
+}
+
+export type RecordOutcome =
+  | { kind: 'known'; paymentId: number; orderId: string | null; credited: boolean }
+  | { kind: 'credited'; paymentId: number; orderId: string }
+  | { kind: 'unmatched'; paymentId: number; orderId: string | null; reason: UnmatchedReason }
+
+/**
+ * Stores a transfer (once) and decides where it lands. Call inside a transaction; the caller
+ * settles the order afterwards when the outcome is 'credited'.
+ */
+export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<RecordOutcome> {
+  const txId = t.txId.toLowerCase()
+  const [known] = await tx
+    .select({ id: payments.id, orderId: payments.orderId, status: payments.status })
+    .from(payments)
+    .where(and(eq(payments.txId, txId), eq(payments.source, t.source), eq(payments.eventIndex, t.eventIndex)))
+  if (known)
+    return {
+      kind: 'known',
+      paymentId: known.id,
+      orderId: known.orderId,
+      credited: known.status === 'credited',
+    }
+
+  const decision = await attribute(tx, t)
+  const [row] = await tx
+    .insert(payments)
+    .values({
+      txId,
+      source: t.source,
+      eventIndex: t.eventIndex,
+      token: t.token,
+      amountUnits: t.value,
+      fromAddress: t.from,
+      toAddress: t.to,
+      blockNumber: t.blockNumber,
+      blockTimestamp: t.blockTimestamp,
+      orderId: decision.orderId,
+      status: decision.kind,
+      reason: decision.kind === 'unmatched' ? decision.reason : null,
+      late: decision.late,
+    })
+    // Another process recorded it a moment ago: same key, same transfer.
+    .onConflictDoNothing()
+    .returning({ id: payments.id })
+  if (!row) {
+    const [other] = await tx
+      .select({ id: payments.id, orderId: payments.orderId, status: payments.status })
+      .from(payments)
+      .where(
+        and(eq(payments.txId, txId), eq(payments.source, t.source), eq(payments.eventIndex, t.eventIndex)),
+      )
+    return {
+      kind: 'known',
+      paymentId: other?.id ?? 0,
+      orderId: other?.orderId ?? null,
+      credited: other?.status === 'credited',
+    }
+  }
+  if (decision.kind === 'credited') return { kind: 'credited', paymentId: row.id, orderId: decision.orderId }
+  return { kind: 'unmatched', paymentId: row.id, orderId: decision.orderId, reason: decision.reason }
+}
+
+type Decision =
+  | { kind: 'credited'; orderId: string; late: boolean }
+  | { kind: 'unmatched'; orderId: string | null; reason: UnmatchedReason; late: boolean }
+
+async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
+  const lease = await leaseAt(tx, t.to, t.blockTimestamp)
+  if (!lease) return { kind: 'unmatched', orderId: null, reason: 'no_order', late: false }
+  const [order] = await tx
+    .select({
+      id: orders.id,
+      status: orders.status,
+      cancelReason: orders.cancelReason,
+      expiresAt: orders.expiresAt,
+      graceUntil: orders.graceUntil,
+      trxRateE8: orders.trxRateE8,
+    })
+    .from(orders)
+    .where(eq(orders.id, lease.orderId))
+  if (!order) return { kind: 'unmatched', orderId: null, reason: 'order_deleted', late: false }
+  const unmatched = (reason: UnmatchedReason): Decision => ({
+    kind: 'unmatched',
+    orderId: order.id,
+    reason,
+    late: false,
+  })
+  const at = t.blockTimestamp
+  const late = at > order.expiresAt.getTime()
+
+  // Anyone can send a zero-value token transfer to any address; it never pays anything.
+  if (t.value <= 0n) return unmatched('zero_value')
+  // Sent while the address was resting after the order ended.
+  if (lease.endedAt && at > lease.endedAt.getTime()) {
+    if (order.status === 'paid' || order.status === 'completed') return unmatched('after_paid')
+    if (order.cancelReason === 'expired') return unmatched('after_grace')
+    return unmatched('after_cancelled')
+  }
+  if (order.status === 'paid' || order.status === 'completed') return unmatched('after_paid')
+  if (at > order.graceUntil.getTime()) return unmatched('after_grace')
+  if (t.token === 'TRX' && order.trxRateE8 === null) return unmatched('trx_without_rate')
+  return { kind: 'credited', orderId: order.id, late }
+}
+
+/** Sums of what the ledger credits to an order, per token, and whether any of it came late. */
+export async function creditedTotals(
+  tx: Db,
+  orderId: string,
+): Promise<{
+  usdtUnits: bigint
+  trxSun: bigint
+  late: boolean
+  lastTxId: string | null
+  lastBlockTimestamp: number | null
+}> {
+  const sums = (await tx.execute(sql`
+    select token, coalesce(sum(amount_units), 0)::text as units, bool_or(late) as late
+    from ${payments} where order_id = ${orderId} and status = 'credited' group by token`)) as unknown as {
+    rows: { token: 'USDT' | 'TRX'; units: string; late: boolean }[]
+  }
+  const [last] = await tx
+    .select({ txId: payments.txId, blockTimestamp: payments.blockTimestamp })
+    .from(payments)
+    .where(and(eq(payments.orderId, orderId), eq(payments.status, 'credited')))
+    .orderBy(sql`${payments.blockTimestamp} desc, ${payments.id} desc`)
+    .limit(1)
+  return {
+    usdtUnits: BigInt(sums.rows.find((r) => r.token === 'USDT')?.units ?? '0'),
+    trxSun: BigInt(sums.rows.find((r) => r.token === 'TRX')?.units ?? '0'),
+    late: sums.rows.some((r) => r.late),
+    lastTxId: last?.txId ?? null,
+    lastBlockTimestamp: last?.blockTimestamp ?? null,
+  }
+}
+
+/** A transaction already credited to an order other than `orderId` (the buyer's hash check). */
+export async function creditedElsewhere(db: Db, txId: string, orderId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.txId, txId.toLowerCase()),
+        eq(payments.status, 'credited'),
+        sql`${payments.orderId} <> ${orderId}`,
+      ),
+    )
+    .limit(1)
+  return Boolean(row)
+}
+
+/** Whether the transaction pays this order (any of its transfers credited to it). */
+export async function paysOrder(db: Db, txId: string, orderId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.txId, txId.toLowerCase()),
+        eq(payments.orderId, orderId),
+        eq(payments.status, 'credited'),
+      ),
+    )
+    .limit(1)
+  return Boolean(row)
+}
+
+/**
+ * The admin attaches an unmatched transfer to an order: it becomes that order's payment. Answers
+ * 'credited' when it was unmatched (the caller settles the order), else why not.
+ */
+export async function creditUnmatched(
+  tx: Db,
+  paymentId: number,
+  orderId: string,
+): Promise<'credited' | 'no_payment' | 'already_credited'> {
+  const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update')
+  if (!row) return 'no_payment'
+  if (row.status === 'credited') return 'already_credited'
+  await tx
+    .update(payments)
+    .set({ status: 'credited', orderId, reason: null })
+    .where(eq(payments.id, paymentId))
+  return 'credited'
+}
+
+/** Before an order is deleted: its transfers stay in the ledger, unmatched, so no money disappears. */
+export async function detachOrderPayments(tx: Db, orderId: string): Promise<void> {
+  await tx
+    .update(payments)
+    .set({ status: 'unmatched', reason: 'order_deleted', orderId: null })
+    .where(eq(payments.orderId, orderId))
+}

@@ -1,0 +1,70 @@
+import { receivedUsdMicros } from '../../shared/trx'
+import type { Db } from '../db/client'
+import { fulfilOrder, newAccessToken } from '../delivery/fulfil-order'
+import { lockOrder, markOrderPaid, setOrderReceived } from '../orders/orders.repo'
+import { releaseAddress } from '../wallets/wallets.repo'
+import { creditedTotals } from './ledger'
+import { acceptedShortfallMicros, type PaymentRules } from './payment-rules'
+
+// The one path to "paid". The chain follower, the buyer's transaction hash, the admin's status
+// change and the admin's assignment of an unmatched transfer all end here, inside their own
+// transaction: the order is marked paid, keeps (or gets) its dashboard token, its address starts
+// its cool-down, and its keys and e-mail are handed out, all of it once. Calling it again for a
+// paid order changes nothing: it must stay idempotent.
+
+export type SettleOutcome =
+  | { kind: 'unknown_order' }
+  | { kind: 'already_paid'; accessToken: string | null }
+  | { kind: 'open'; receivedMicros: bigint; dueMicros: bigint }
+  | {
+      kind: 'paid'
+      accessToken: string
+      receivedMicros: bigint
+      txHash: string | null
+      paidAt: Date
+      late: boolean
+    }
+
+const MICROS_PER_CENT = 10_000n
+
+/**
+ * Brings the order in line with what the ledger credits to it. With `manual` (the admin checked a
+ * payment by hand) the order is paid whatever the ledger holds.
+ */
+export async function settleOrder(
+  tx: Db,
+  orderId: string,
+  rules: PaymentRules,
+  opts: { manual?: boolean } = {},
+): Promise<SettleOutcome> {
+  const order = await lockOrder(tx, orderId)
+  if (!order) return { kind: 'unknown_order' }
+  const totals = await creditedTotals(tx, orderId)
+  const recordedOk = totals.usdtUnits === order.amountReceivedUnits && totals.trxSun === order.trxReceivedSun
+  if (order.status === 'paid' || order.status === 'completed') {
+    // A transfer the admin assigned to a paid order still shows in what it received.
+    if (!recordedOk) await setOrderReceived(tx, orderId, totals.usdtUnits, totals.trxSun)
+    return { kind: 'already_paid', accessToken: order.accessToken }
+  }
+  const receivedMicros = receivedUsdMicros(totals.usdtUnits, totals.trxSun, order.trxRateE8)
+  const dueMicros = BigInt(order.totalCents) * MICROS_PER_CENT
+  if (!opts.manual && receivedMicros + acceptedShortfallMicros(dueMicros, rules) < dueMicros) {
+    if (!recordedOk) await setOrderReceived(tx, orderId, totals.usdtUnits, totals.trxSun)
+    return { kind: 'open', receivedMicros, dueMicros }
+  }
+
+  // Paid when the completing transfer was made (chain time), or now for a payment checked by hand.
+  const paidAt =
+    !opts.manual && totals.lastBlockTimestamp !== null ? new Date(totals.lastBlockTimestamp) : new Date()
+  const accessToken = await markOrderPaid(tx, orderId, {
+    usdtUnits: totals.usdtUnits,
+    trxSun: totals.trxSun,
+    txHash: totals.lastTxId,
+    paidAt,
+    late: totals.late,
+    accessToken: newAccessToken(),
+  })
+  if (order.status === 'pending') await releaseAddress(tx, orderId, paidAt, rules.cooldownMs)
+  await fulfilOrder(tx, orderId, rules.fulfil)
+  return { kind: 'paid', accessToken, receivedMicros, txHash: totals.lastTxId, paidAt, late: totals.late }
+}

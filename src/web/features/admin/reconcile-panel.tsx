@@ -1,0 +1,105 @@
+import { useState } from 'react'
+import type { ReconcileRowAnswer } from '../../../shared/reconcile'
+import { Button } from '../../components/ui/button'
+import { type ReconcilePeriod, useChainCheck, useReconcile } from './api/reconcile'
+import { Panel, TextInput } from './components/fields'
+
+const DAY_MS = 86_400_000
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
+/**
+ * What each address received in a period, as the ledger holds it (credited to orders, unmatched),
+ * and, on request, what the chain says it received.
+ */
+export function ReconcilePanel() {
+  const [period, setPeriod] = useState<ReconcilePeriod>(() => ({
+    from: isoDay(Date.now() - 30 * DAY_MS),
+    to: isoDay(Date.now() + DAY_MS),
+  }))
+  const report = useReconcile(period)
+  const check = useChainCheck(period)
+  const checked = new Map<string, ReconcileRowAnswer>()
+  for (const row of check.data?.rows ?? []) checked.set(`${row.address}|${row.token}`, row)
+  const rows = report.data?.rows ?? []
+
+  return (
+    <Panel title="Reconciliation">
+      <div className="mb-3 flex flex-col gap-2 sm:flex-row sm:items-end">
+        <label className="flex flex-col gap-1 text-sm">
+          From
+          <TextInput
+            type="date"
+            value={period.from}
+            onChange={(e) => e.target.value && setPeriod((p) => ({ ...p, from: e.target.value }))}
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          To
+          <TextInput
+            type="date"
+            value={period.to}
+            onChange={(e) => e.target.value && setPeriod((p) => ({ ...p, to: e.target.value }))}
+          />
+        </label>
+      </div>
+      {report.isLoading ? (
+        <p role="status" className="text-sm text-muted">
+          Loading...
+        </p>
+      ) : report.isError ? (
+        <p role="alert" className="text-sm text-red-400">
+          Could not load the reconciliation.
+        </p>
+      ) : rows.length === 0 ? (
+        <p className="text-sm text-muted">No transfers to your addresses in this period</p>
+      ) : (
+        <>
+          <p
+            className={`mb-2 text-sm font-semibold ${report.data?.ties ? 'text-emerald-300' : 'text-red-400'}`}
+          >
+            {report.data?.ties ? 'The ledger ties out' : 'The ledger does not tie out'}
+          </p>
+          <ul className="flex flex-col divide-y divide-line text-sm">
+            {rows.map((row) => {
+              const chain = checked.get(`${row.address}|${row.token}`)
+              return (
+                <li key={`${row.address}|${row.token}`} className="flex flex-col gap-1 py-2">
+                  <div className="font-mono text-xs break-all text-muted">{row.address}</div>
+                  <div className="flex flex-wrap gap-x-4 gap-y-1">
+                    <span>
+                      {row.ledger} {row.token} in {row.ledger_count} transfer(s)
+                    </span>
+                    <span className="text-emerald-300">credited {row.credited}</span>
+                    <span className="text-amber-300">unmatched {row.unmatched}</span>
+                    {chain && (
+                      <span className={chain.ties ? 'text-emerald-300' : 'text-red-400'}>
+                        chain {chain.chain ?? '?'} — {chain.ties ? 'ties out' : 'differs'}
+                      </span>
+                    )}
+                  </div>
+                  {!chain && (
+                    <div>
+                      <Button
+                        variant="ghost"
+                        disabled={check.isPending}
+                        onClick={() => check.mutate(row.address)}
+                        aria-label={`Check ${row.address} against the chain`}
+                      >
+                        Check against the chain
+                      </Button>
+                    </div>
+                  )}
+                </li>
+              )
+            })}
+          </ul>
+          {check.isError && (
+            <p role="alert" className="mt-2 text-sm text-red-400">
+              The chain could not be asked right now.
+            </p>
+          )}
+        </>
+      )}
+    </Panel>
+  )
+}
