@@ -7,9 +7,9 @@ import { parseEnv } from '../src/server/env'
 import { createChainScanner } from '../src/server/payments/chain-scanner'
 import { createTronClient } from '../src/server/payments/tron-client'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
-import { createDevchain } from '../tools/devchain/devchain'
 import { testAddresses } from '../tests/support/test-addresses'
 import { freePort } from '../tests/support/wait'
+import { createDevchain } from '../tools/devchain/devchain'
 
 // `npm run bench:payments`: time from a transfer's block being solidified to its order reading paid,
 // with 1, 100, 1,000 and 10,000 pending orders and nobody on the payment page, and the explorer
@@ -66,14 +66,25 @@ const env = parseEnv({
 })
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
 await seedOnce(database.db)
-for (const table of ['payments', 'address_leases', 'mail_outbox', 'license_keys', 'orders', 'scanner_state', 'wallet_addresses']) {
+for (const table of [
+  'payments',
+  'address_leases',
+  'mail_outbox',
+  'license_keys',
+  'orders',
+  'scanner_state',
+  'wallet_addresses',
+]) {
   await database.db.execute(sql.raw(`delete from ${table}`))
 }
 const app = await buildApp({ env, database })
 await app.listen({ port: 0, host: '127.0.0.1' })
 const address = app.server.address()
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-await addWalletAddresses(database.db, testAddresses(maxPending + ROUNDS * SCENARIOS.length + 50, `bench ${Date.now()}`))
+await addWalletAddresses(
+  database.db,
+  testAddresses(maxPending + ROUNDS * SCENARIOS.length + 50, `bench ${Date.now()}`),
+)
 const scanner = createChainScanner({
   db: database.db,
   client: app.services.tron,
@@ -170,7 +181,12 @@ for (const target of SCENARIOS) {
 await scanner.stop()
 
 // Catch-up: 1,200 solidified blocks the follower has not read (the shop was down), at the budget.
-const catchup = await createDevchain({ autoMine: false, blockIntervalMs: BLOCK_MS, solidifyLag: LAG, noisePerBlock: NOISE })
+const catchup = await createDevchain({
+  autoMine: false,
+  blockIntervalMs: BLOCK_MS,
+  solidifyLag: LAG,
+  noisePerBlock: NOISE,
+})
 catchup.mine(LAG + 1)
 await database.db.execute(sql`delete from scanner_state`)
 const client = createTronClient({
@@ -178,7 +194,12 @@ const client = createTronClient({
   usdtContract: env.USDT_CONTRACT,
   maxRps: env.EXPLORER_MAX_RPS,
 })
-const follower = createChainScanner({ db: database.db, client, rules: app.services.rules, batchBlocks: env.SCAN_BATCH_BLOCKS })
+const follower = createChainScanner({
+  db: database.db,
+  client,
+  rules: app.services.rules,
+  batchBlocks: env.SCAN_BATCH_BLOCKS,
+})
 await follower.runOnce()
 const late = pending.slice(0, 20)
 for (const [i, o] of late.entries()) {

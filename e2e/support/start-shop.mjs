@@ -22,6 +22,8 @@ await startShopWithDevchain({
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
     SCAN_INTERVAL_MS: '200',
+    // Five demo addresses serve every spec: an ended order's address rests 3 s, not an hour.
+    ADDRESS_COOLDOWN_MINUTES: '0.05',
     DATABASE_URL: '',
     ...(process.env.PRICE_SOURCE ? { PRICE_SOURCE: process.env.PRICE_SOURCE } : {}),
     ...(process.env.PRICE_API_URL ? { PRICE_API_URL: process.env.PRICE_API_URL } : {}),

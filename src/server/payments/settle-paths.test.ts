@@ -5,6 +5,7 @@ import { rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { adminMessages } from '../../shared/admin'
 import { confirmMessages } from '../../shared/order-status'
+import { formatReport, reconcile } from './reconcile'
 
 // Every way an order becomes paid goes through one settlement: the buyer's transaction hash, the
 // admin's status change, the admin's assignment of an unmatched transfer, and the chain follower.
@@ -181,5 +182,33 @@ describe.each(engines)('paths to paid on %s', (engine) => {
     const checked = (await admin('secure_reconcile', { p_chain_address: one.address })).body
     expect(checked).toMatchObject({ success: true, ties: true })
     expect((checked.rows as { chain: string | null }[])[0]?.chain).not.toBeNull()
+  })
+
+  it('reconciliation says when the chain holds a transfer the ledger has not recorded', async () => {
+    const o = await f.placeOrder()
+    const sent = await f.send({ to: o.address, amount: '3' })
+    f.chain.mine(f.lag + 1)
+    // Solidified on the chain, not read by the follower yet.
+    const before = await reconcile(f.t.database.db, {
+      fromMs: Date.now() - 3_600_000,
+      toMs: Date.now() + 3_600_000,
+      addresses: [o.address],
+      client: f.client,
+    })
+    expect(before.ties).toBe(false)
+    expect(before.rows.find((r) => r.token === 'USDT')).toMatchObject({
+      chainUnits: 3_000_000n,
+      ledgerUnits: 0n,
+    })
+    expect(formatReport(before)).toContain('DOES NOT TIE OUT')
+    await f.scanUntil(sent.block)
+    const after = await reconcile(f.t.database.db, {
+      fromMs: Date.now() - 3_600_000,
+      toMs: Date.now() + 3_600_000,
+      addresses: [o.address],
+      client: f.client,
+    })
+    expect(after.ties).toBe(true)
+    expect(formatReport(after)).toContain('TIES OUT')
   })
 })

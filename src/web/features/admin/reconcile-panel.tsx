@@ -25,17 +25,19 @@ export function ReconcilePanel() {
   return (
     <Panel title="Reconciliation">
       <div className="mb-3 flex flex-col gap-2 sm:flex-row sm:items-end">
-        <label className="flex flex-col gap-1 text-sm">
+        <label htmlFor="reconcile-from" className="flex flex-col gap-1 text-sm">
           From
           <TextInput
+            id="reconcile-from"
             type="date"
             value={period.from}
             onChange={(e) => e.target.value && setPeriod((p) => ({ ...p, from: e.target.value }))}
           />
         </label>
-        <label className="flex flex-col gap-1 text-sm">
+        <label htmlFor="reconcile-to" className="flex flex-col gap-1 text-sm">
           To
           <TextInput
+            id="reconcile-to"
             type="date"
             value={period.to}
             onChange={(e) => e.target.value && setPeriod((p) => ({ ...p, to: e.target.value }))}
