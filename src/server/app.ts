@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyCookie from '@fastify/cookie'
 import fastifyStatic from '@fastify/static'
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify'
 import { adminRpcs } from './admin/admin.routes'
 import { createAdminGuard } from './admin/admin-auth'
 import { catalogRpcs } from './catalog/catalog.routes'
@@ -82,7 +82,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const logEveryRequest = env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace'
   const app = Fastify({
     logger: opts.logger ? { level: env.LOG_LEVEL } : false,
-    disableRequestLogging: !logEveryRequest,
+    logController: new LogController({ disableRequestLogging: !logEveryRequest }),
     // A hop count trusts that many proxies nearest to us (the types lack the number form).
     trustProxy:
       typeof env.TRUST_PROXY === 'number'

@@ -17,7 +17,7 @@ export const productSchema = z.object({
 })
 export type Product = z.infer<typeof productSchema>
 
-/** Free means is_free or a price of 0 (specification section 5). */
+/** Free means is_free or a price of 0. */
 export function isFreeProduct(p: Pick<Product, 'is_free' | 'price'>): boolean {
   return p.is_free || p.price === 0
 }

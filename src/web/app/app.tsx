@@ -8,7 +8,7 @@ import { ThemeSync } from './theme'
 
 const queryClient = new QueryClient({
   defaultOptions: {
-    // The RPC client already retries what is safe to retry (specification section 9).
+    // The RPC client already retries what is safe to retry (lib/rpc-client.ts).
     queries: { retry: false, refetchOnWindowFocus: false },
   },
 })

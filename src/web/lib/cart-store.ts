@@ -51,7 +51,7 @@ export const cart = {
       commit([...items, { product, quantity: Math.min(quantity, MAX_QUANTITY) }])
     }
   },
-  /** A quantity of 0 or less removes the line (specification section 4). */
+  /** A quantity of 0 or less removes the line. */
   setQuantity(productId: number, quantity: number): void {
     if (quantity <= 0) {
       cart.remove(productId)

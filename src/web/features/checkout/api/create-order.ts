@@ -9,7 +9,7 @@ import { callRpc, RpcError } from '../../../lib/rpc-client'
 
 export class CheckoutError extends Error {}
 
-/** The spec's order of calls: an address first, then the order with that address. */
+/** The order of calls: an address first, then the order with that address. */
 export async function createOrder(input: {
   email: string
   lines: readonly CartItem[]
