@@ -2,12 +2,12 @@
 import { build } from 'esbuild'
 
 await build({
-  entryPoints: ['src/server/main.ts', 'src/server/cli.ts'],
+  entryPoints: ['src/server/main.ts', 'src/server/cli.ts', 'src/server/backup-cli.ts'],
   outdir: 'dist/server',
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',

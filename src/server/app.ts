@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  LogController,
 } from 'fastify'
 import { adminRpcs } from './admin/admin.routes'
 import { createAdminGuard } from './admin/admin-auth'
@@ -18,8 +19,11 @@ import type { Database } from './db/client'
 import { dashboardRpcs } from './delivery/dashboard.routes'
 import type { Env } from './env'
 import { AppError } from './errors'
+import { cachedValue } from './lib/cached-value'
 import { packageRoot } from './lib/paths'
 import { createSignal, type Signal } from './lib/signal'
+import { createMetrics, type Metrics, registerMetricsRoutes } from './metrics/metrics'
+import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
@@ -48,6 +52,8 @@ export interface AppServices {
   orderPaid: Signal<string>
   /** The admin queued a webhook delivery again (main.ts wakes the webhook worker). */
   webhookQueued: Signal<void>
+  /** Prometheus registry: metrics.gauge(name, help, collect) adds a gauge read at scrape time. */
+  metrics: Metrics
 }
 
 declare module 'fastify' {
@@ -82,10 +88,34 @@ export function paymentRulesOf(env: Env): PaymentRules {
 /** Builds the app: plugins, modules, routes. No listen, no timers (main.ts starts those). */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { env, database } = opts
+  // Per-request log lines cost a large share of throughput: at debug (or trace) every request is
+  // logged; otherwise only errors and requests slower than LOG_SLOW_REQUEST_MS.
+  const logEveryRequest = env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace'
   const app = Fastify({
     logger: opts.logger ? { level: env.LOG_LEVEL } : false,
+    logController: new LogController({ disableRequestLogging: !logEveryRequest }),
+    // A hop count trusts that many proxies nearest to us (the types lack the number form).
+    trustProxy:
+      typeof env.TRUST_PROXY === 'number'
+        ? (_address: string, hop: number) => hop < (env.TRUST_PROXY as number)
+        : env.TRUST_PROXY,
     bodyLimit: BODY_LIMIT,
   })
+  if (opts.logger && !logEveryRequest) {
+    app.addHook('onResponse', async (request, reply) => {
+      if (reply.elapsedTime < env.LOG_SLOW_REQUEST_MS) return
+      request.log.warn(
+        {
+          method: request.method,
+          url: request.url,
+          statusCode: reply.statusCode,
+          ms: Math.round(reply.elapsedTime),
+        },
+        'slow request',
+      )
+    })
+  }
+  const metrics = createMetrics({ token: env.METRICS_TOKEN, logger: app.log.child({ module: 'metrics' }) })
 
   // One cache policy: a single PGlite process sees every write; several PostgreSQL processes
   // see each other's writes after a few seconds.
@@ -102,10 +132,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       apiKey: env.TRON_API_KEY,
       usdtContract: env.USDT_CONTRACT,
       maxRps: env.EXPLORER_MAX_RPS,
+      fetch: metrics.explorerFetch(fetch),
     }),
     rules: paymentRulesOf(env),
     orderPaid: createSignal<string>(),
     webhookQueued: createSignal<void>(),
+    metrics,
   }
   app.decorate('services', services)
 
@@ -159,8 +191,16 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.rpc.adminGuard = createAdminGuard(database.db, env)
   services.rpc.register(app)
 
+  registerShopGauges(metrics, database.db)
+  registerMetricsRoutes(app, metrics, {
+    token: env.METRICS_TOKEN,
+    rpcLabel: (name) => (services.rpc.has(name) ? `/rpc/${name}` : '/rpc/unknown'),
+  })
+
+  // A load balancer may ask many times a second: one database round trip per second at most.
+  const health = cachedValue(() => database.ping(), 1000)
   app.get('/api/health', async (_request, reply) => {
-    const ok = await database.ping()
+    const ok = await health.get()
     reply.header('cache-control', 'no-store')
     if (!ok) return reply.status(503).send({ status: 'unavailable' })
     return { status: 'ok' }

@@ -4,6 +4,7 @@ import { resetTwoFactor } from './admin/two-factor'
 import { openDatabase } from './db/client'
 import { EnvError, parseEnv } from './env'
 import { addKeyStock, parseKeyLines } from './keys/key-stock'
+import { loadDotEnv } from './lib/dotenv'
 import { formatReport, reconcile } from './payments/reconcile'
 import { createTronClient } from './payments/tron-client'
 import { addWalletAddresses } from './wallets/wallets.repo'
@@ -105,6 +106,8 @@ async function run(): Promise<void> {
     console.error(`Usage: cli <${Object.keys(commands).join('|')}> [args]`)
     process.exit(2)
   }
+  // .env in the working directory fills in what the real environment leaves unset.
+  loadDotEnv()
   const env = parseEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   try {

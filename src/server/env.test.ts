@@ -53,3 +53,30 @@ describe('parseEnv', () => {
     }
   })
 })
+
+describe('parseEnv: operations settings', () => {
+  it('reads TRUST_PROXY as off, every hop, a hop count or a list of proxies', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(false)
+    expect(parseEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false)
+    expect(parseEnv({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true)
+    expect(parseEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1)
+    expect(parseEnv({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8, ::1' }).TRUST_PROXY).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+    ])
+    expect(() => parseEnv({ TRUST_PROXY: 'nginx' })).toThrow(/TRUST_PROXY/)
+  })
+
+  it('keeps metrics off without METRICS_TOKEN and refuses a short one', () => {
+    expect(parseEnv({}).METRICS_TOKEN).toBeUndefined()
+    expect(parseEnv({ METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined()
+    expect(parseEnv({ METRICS_TOKEN: 'a'.repeat(16) }).METRICS_TOKEN).toBe('a'.repeat(16))
+    expect(() => parseEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/)
+  })
+
+  it('logs requests slower than LOG_SLOW_REQUEST_MS, default one second', () => {
+    expect(parseEnv({}).LOG_SLOW_REQUEST_MS).toBe(1000)
+    expect(() => parseEnv({ LOG_SLOW_REQUEST_MS: '0' })).toThrow(/LOG_SLOW_REQUEST_MS/)
+  })
+})

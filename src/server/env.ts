@@ -85,6 +85,36 @@ const envSchema = z.object({
   /** Telegram Bot API base URL (a stand-in in tests). */
   TELEGRAM_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.telegram.org'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** A request slower than this is logged at warn level (every request is logged at debug). */
+  LOG_SLOW_REQUEST_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
+  /**
+   * Which proxies to believe for the client address and scheme (X-Forwarded-For/-Proto/-Host):
+   * unset or false = none; true = every hop; a number = that many hops; else a comma-separated list
+   * of proxy addresses or CIDR ranges.
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx): boolean | number | string[] => {
+      const text = (v ?? '').trim()
+      if (text === '' || text === 'false') return false
+      if (text === 'true') return true
+      if (/^\d+$/.test(text)) return Number(text)
+      const list = text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+      if (list.every((entry) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry))) return list
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be true, false, a hop count, or a comma-separated list of proxy addresses/CIDR ranges',
+      })
+      return z.NEVER
+    }),
+  /** Unset: GET /metrics is off. Set: /metrics answers with this bearer token only. */
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, 'must be at least 16 characters (it guards the metrics)').optional(),
+  ),
 })
 
 export type Env = z.infer<typeof envSchema>

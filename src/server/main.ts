@@ -7,12 +7,15 @@ import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
+import { loadDotEnv } from './lib/dotenv'
 import { createNotifier } from './notifications/notifier'
 import { createChainScanner } from './payments/chain-scanner'
 import { paymentsHealthProbe } from './payments/payments-health'
 import { createWebhookWorker } from './webhooks/delivery-worker'
 
 async function main(): Promise<void> {
+  // .env in the working directory fills in what the real environment leaves unset.
+  loadDotEnv()
   const env = parseEnv()
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   await seedOnce(database.db)

@@ -51,6 +51,10 @@ export class RpcRegistry {
     }
   }
 
+  has(name: string): boolean {
+    return this.calls.has(name)
+  }
+
   register(app: FastifyInstance): void {
     app.route({
       method: ['GET', 'PUT', 'PATCH', 'DELETE'],

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 
-// Computed once: @fastify/helmet halved throughput in a measurement (DESIGN.md section 7).
+// Computed once: @fastify/helmet halved throughput when we measured it.
 const csp = [
   "default-src 'self'",
   "script-src 'self'",

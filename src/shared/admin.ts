@@ -2,8 +2,8 @@ import { z } from 'zod'
 import { adminKeyField } from './rpc'
 import { siteContentSchema } from './site-content'
 
-// Contracts of the admin panel: payloads of the admin calls (specification section 7 names, plus
-// the calls DESIGN.md section 3 adds), and the messages of section 8 the panel shows.
+// Contracts of the admin panel: payloads of the admin calls (the storefront's original call names,
+// plus the calls the server-side admin adds), and the messages the panel shows.
 
 export const adminMessages = {
   unauthorized: 'Unauthorized',
@@ -82,7 +82,7 @@ const SAFE_URL = /^(\/(?!\/)|https?:\/\/)\S+$/
 const safeUrl = (label: string) =>
   z.string().trim().max(2000).regex(SAFE_URL, `${label} must be a path on this site or an http(s) URL`)
 
-/** The product form's rules (specification section 5), applied by the server and the form alike. */
+/** The product form's rules, applied by the server and the form alike. */
 export const productInputSchema = z
   .object({
     id: z.number().int().positive().optional(),
@@ -110,7 +110,7 @@ export const productInputSchema = z
       .nullish()
       .transform((v) => (v?.trim() ? v.trim() : null))
       .pipe(safeUrl('Download URL').nullable()),
-    // The specification's client always sends has_details: true; accepted and ignored.
+    // Older clients always send has_details: true; accepted and ignored.
     has_details: z.boolean().optional(),
     featured: z.boolean().optional(),
   })
@@ -174,7 +174,7 @@ export const updateCredentialsInputSchema = z
   })
   .strict()
 
-/** One row of the orders table, in the specification's order shape plus what the panel adds. */
+/** One row of the orders table: the order shape every client knows, plus what the panel adds. */
 export interface AdminOrder {
   id: string
   created_at: string

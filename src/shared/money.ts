@@ -1,4 +1,4 @@
-// Money on the server is integer cents; the wire keeps the specification's dollar numbers.
+// Money on the server is integer cents; the wire keeps dollar numbers, as every client expects.
 
 /** Dollars (as the browser sends them, e.g. 49.99) to integer cents; null when not a whole number of cents. */
 export function dollarsToCents(dollars: number): number | null {
@@ -9,7 +9,7 @@ export function dollarsToCents(dollars: number): number | null {
   return cents
 }
 
-/** Integer cents to the dollar number the specification's answers carry. */
+/** Integer cents to the dollar number the answers carry. */
 export function centsToDollars(cents: number): number {
   return cents / 100
 }

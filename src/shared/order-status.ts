@@ -29,7 +29,7 @@ export type OrderStatusAnswer = z.infer<typeof orderStatusAnswerSchema>
 
 const TX_ID = /^(0x)?[0-9a-fA-F]{64}$/
 
-/** The spec's call; the server verifies the hash on chain itself and never trusts p_amount. */
+/** The buyer's "I already paid" call; the server verifies the hash on chain itself and never trusts p_amount. */
 export const confirmTransactionInputSchema = z
   .object({
     p_order_id: orderIdSchema,

@@ -8,14 +8,14 @@ import {
   tronHexToBase58,
 } from './tron-address'
 
-// tron-api.md §6: m/44'/195'/0'/0/i of the "abandon … about" mnemonic; hex recomputed independently.
+// BIP-44 path m/44'/195'/0'/0/i of the well-known "abandon … about" test mnemonic; hex recomputed independently.
 const vectors = [
   ['TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH', '41c8599111f29c1e1e061265b4af93ea1f274ad78a'],
   ['TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK', '41b6e708a39781c96bd399c7657780ff9fe9f052a8'],
   ['TYJPRrdB5APNeRs4R7fYZSwW3TcrTKw2gx', '41f4f35fff5ca9ee43aca2c57ded9d9ec66ac42dd0'],
   ['TRhVWK5XEDkQBDevcdCWW7RW51aRncty4W', '41ac892261ed306c7c91ff84895811fa2e5e58333d'],
   ['TT2X2yyubp7qpAWYYNE5JQWBtoZ7ikQFsY', '41bb1a70862e804bfe2885f6c7efc8fdf3f0148b00'],
-  // tron-api.md §5: USDT contracts.
+  // USDT contracts: mainnet and the Nile/Shasta testnets.
   ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', '41a614f803b6fd780986a42c78ec9c7f77e6ded13c'],
   ['TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf', '41eca9bc828a3005b9a3b909f2cc5c2a54794de05f'],
   ['TG3XXyExBkPp9nzdajDZsozEu4BkaSJozs', '4142a1e39aefa49290f2b3f9ed688d7cecf86cd6e0'],
@@ -33,7 +33,7 @@ describe('tron-address', () => {
     expect(normalizeTronAddress(hex)).toBe(base58)
   })
 
-  it('decodes the worked Transfer log of tron-api.md §3a (index 1 → index 0, USDT)', () => {
+  it('decodes the addresses of a real USDT Transfer log: the contract, and the 32-byte topic words', () => {
     expect(tronHexToBase58('a614f803b6fd780986a42c78ec9c7f77e6ded13c')).toBe(
       'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
     )

@@ -5,9 +5,9 @@ export const WALLET_ADDRESS_LENGTH = 34
 export type WalletLinesResult = { ok: true; addresses: string[] } | { ok: false; error: string }
 
 /**
- * The admin's textarea rules (spec §5): one address per line, trimmed, blank lines dropped;
+ * The admin's textarea rules: one address per line, trimmed, blank lines dropped;
  * none gives 'Please enter at least one wallet address'; any line that is not exactly 34 characters
- * (and, beyond the spec, not a real base58check TRON address) refuses the whole batch.
+ * (and, stricter than the pattern alone, not a real base58check TRON address) refuses the whole batch.
  */
 export function parseWalletAddressLines(input: string | readonly string[]): WalletLinesResult {
   const lines = (typeof input === 'string' ? input.split(/\r?\n/) : input).map((line) => line.trim())

@@ -8,7 +8,7 @@ import { toast } from '../lib/toast'
 const PAYMENT_PATH = '/payment'
 
 /**
- * The reload rules of specification section 4. Called once before the router mounts, so the first
+ * The checkout's reload rules (clear an expired or paid checkout). Called once before the router mounts, so the first
  * page rendered is already the right one (and no page's own guard races them).
  */
 export function applyReloadRules(): void {

@@ -40,7 +40,7 @@ export const cart = {
       commit([...store.get(), { product, quantity: Math.min(quantity, MAX_QUANTITY) }])
     }
   },
-  /** A quantity of 0 or less removes the line (specification section 4). */
+  /** A quantity of 0 or less removes the line. */
   setQuantity(productId: number, quantity: number): void {
     if (quantity <= 0) {
       cart.remove(productId)

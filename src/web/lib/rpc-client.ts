@@ -1,6 +1,6 @@
 import { toast } from './toast'
 
-// Browser HTTP per the specification (section 9): 15 s timeout; 3 retries with 1 s × attempt
+// Browser HTTP: 15 s timeout; 3 retries with 1 s × attempt
 // delay on network errors and 5xx answers, for calls that are safe to repeat.
 const TIMEOUT_MS = 15_000
 const RETRIES = 3

@@ -1,4 +1,4 @@
-// The specification's localStorage keys, in one place.
+// The localStorage keys, in one place (existing buyers' carts use these names).
 export const storageKeys = {
   cart: 'cart-items',
   checkout: 'checkout-state',

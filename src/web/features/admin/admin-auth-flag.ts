@@ -1,6 +1,6 @@
 import { readJson, removeKey, storageKeys, writeJson } from '../../lib/storage'
 
-// The specification's local logged-in flag. It only steers the screens: the server's session decides.
+// The local logged-in flag (admin-auth in localStorage). It only steers the screens: the server's session decides.
 export const adminAuthFlag = {
   get: () => readJson<boolean>(storageKeys.adminAuth, false) === true,
   set: () => writeJson(storageKeys.adminAuth, true),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { formatOrderDate, formatOrderItems } from './orders-format'
 
-describe('order formatting (specification section 2)', () => {
+describe('order formatting', () => {
   it("dates as 'MMM d, yyyy HH:mm', or 'Invalid date'", () => {
     expect(formatOrderDate(new Date(2026, 10, 3, 9, 5).toISOString())).toBe('Nov 3, 2026 09:05')
     expect(formatOrderDate('not a date')).toBe('Invalid date')

@@ -45,7 +45,7 @@ export function CheckoutPage() {
     event.preventDefault()
     if (busy) return
     const value = email.trim()
-    // Submit is ignored while the e-mail is empty (specification section 5).
+    // Submit is ignored while the e-mail is empty.
     if (value === '') return
     if (!isValidEmail(value)) {
       setError('Please enter a valid email address')

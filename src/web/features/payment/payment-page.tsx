@@ -26,7 +26,7 @@ export function PaymentPage() {
   const [paid, setPaid] = useState(false)
   const status = useOrderStatus(paid ? null : state.orderId)
 
-  // Entry rules (specification section 2, Payment). Only on entry: later changes (paid, cancelled,
+  // Entry rules of the payment page. Only on entry: later changes (paid, cancelled,
   // expired) are handled by whatever made them, which also decides where the buyer goes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: entry only
   useEffect(() => {

@@ -40,7 +40,7 @@ export function SupportPage() {
   }
   const { support } = content
   const [first, second, ...rest] = support.sections
-  // Extras by position, as the specification lays the page out.
+  // Extras by position, as the page lays them out.
   const firstRowExtras: ReactNode[] = [
     support.email ? (
       <a key="email" href={`mailto:${support.email}`} className="break-all hover:underline">

@@ -2,7 +2,7 @@ import { AlertTriangle } from 'lucide-react'
 import { Button } from '../../../components/ui/button'
 import { Modal } from '../../../components/ui/modal'
 
-/** The delete confirmation the specification requires for orders, products and wallets. */
+/** The delete confirmation required for orders, products and wallets. */
 export function ConfirmDialog({
   open,
   title,

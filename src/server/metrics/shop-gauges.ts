@@ -1,0 +1,75 @@
+import { count, eq, type SQL } from 'drizzle-orm'
+import type { PgTable } from 'drizzle-orm/pg-core'
+import type { Db } from '../db/client'
+import { mailOutbox, orders, payments } from '../db/schema'
+import { readScannerStatus } from '../payments/chain-scanner'
+import { countAddressStates } from '../wallets/wallets.repo'
+import { METRIC_PREFIX, type Metrics } from './metrics'
+
+/**
+ * The shop's state as gauges, read from the database at scrape time (so every process of a
+ * PostgreSQL deployment reports the same figures). Other modules add theirs with metrics.gauge().
+ */
+export function registerShopGauges(metrics: Metrics, db: Db): void {
+  const rows = (table: PgTable, where: SQL | undefined) => async () => {
+    const [row] = await db.select({ n: count() }).from(table).where(where)
+    return row?.n ?? 0
+  }
+  const name = (suffix: string) => `${METRIC_PREFIX}${suffix}`
+  metrics.gauge(
+    name('orders_pending'),
+    'Orders waiting for payment',
+    rows(orders, eq(orders.status, 'pending')),
+  )
+
+  // One query per scrape for the three address gauges.
+  let states: Promise<{ free: number; leased: number; cooling: number }> | undefined
+  const addressState = (key: 'free' | 'leased' | 'cooling') => async () => {
+    states ??= countAddressStates(db).finally(() => {
+      setTimeout(() => {
+        states = undefined
+      }, 0)
+    })
+    return (await states)[key]
+  }
+  metrics.gauge(
+    name('wallet_addresses_free'),
+    'Wallet addresses a new order could take now',
+    addressState('free'),
+  )
+  metrics.gauge(name('wallet_addresses_leased'), 'Wallet addresses held by an order', addressState('leased'))
+  metrics.gauge(
+    name('wallet_addresses_cooling'),
+    'Wallet addresses resting after their last order before another may take them',
+    addressState('cooling'),
+  )
+
+  metrics.gauge(
+    name('mail_outbox_pending'),
+    'Order e-mails waiting to be sent or retried (the outbox backlog)',
+    rows(mailOutbox, eq(mailOutbox.status, 'pending')),
+  )
+  metrics.gauge(
+    name('mail_outbox_failed'),
+    'Order e-mails the worker gave up on (admin: Resend)',
+    rows(mailOutbox, eq(mailOutbox.status, 'failed')),
+  )
+  metrics.gauge(
+    name('transfers_unmatched'),
+    'Transfers to our addresses recorded in the ledger without paying an order',
+    rows(payments, eq(payments.status, 'unmatched')),
+  )
+  metrics.gauge(
+    name('scanner_lag_blocks'),
+    'Solidified blocks the chain follower has not read yet (NaN until the head is known)',
+    async () => (await readScannerStatus(db)).lagBlocks ?? Number.NaN,
+  )
+  metrics.gauge(
+    name('scanner_checkpoint_age_seconds'),
+    'Wall-clock time since the block time of the last block the chain follower recorded',
+    async () => {
+      const { checkpointTime } = await readScannerStatus(db)
+      return checkpointTime === null ? Number.NaN : Math.max(0, (Date.now() - checkpointTime) / 1000)
+    },
+  )
+}
