@@ -123,7 +123,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(fastifyCookie)
 
   services.rpc.add(
-    ...catalogRpcs(services.catalog),
+    ...catalogRpcs(services.catalog, database.db),
     ...contentRpcs(services.content),
     ...ordersRpcs(database, env, services.prices),
     ...dashboardRpcs(database),

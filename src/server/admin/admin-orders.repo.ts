@@ -13,6 +13,7 @@ import type { Db } from '../db/client'
 import { mailOutbox, orders, payments } from '../db/schema'
 import { type FulfilContext, fulfilOrder } from '../delivery/fulfil-order'
 import { keysOfOrder } from '../keys/key-stock'
+import { releaseReservation } from '../keys/reservation'
 import { newAccessToken } from '../payments/credit-order'
 import { releaseLease } from '../wallets/wallets.repo'
 
@@ -121,6 +122,7 @@ export async function updateOrderStatus(
       })
       .where(eq(orders.id, orderId))
     if (status === 'cancelled' || becomesPaid) await releaseLease(tx, orderId)
+    if (status === 'cancelled') await releaseReservation(tx, orderId)
     if (becomesPaid) await fulfilOrder(tx, orderId, fulfil)
     return { delivered: becomesPaid }
   })
@@ -133,6 +135,7 @@ export async function updateOrderStatus(
 export async function deleteOrder(db: Db, orderId: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     await releaseLease(tx, orderId)
+    await releaseReservation(tx, orderId)
     await tx.update(payments).set({ orderId: null }).where(eq(payments.orderId, orderId))
     // An e-mail not sent yet goes with its order; a sent one stays with the buyer anyway.
     await tx

@@ -26,6 +26,13 @@ export const appMeta = pgTable('app_meta', {
   value: jsonb('value').notNull(),
 })
 
+/**
+ * stock_only: keys come from uploaded stock only, reserved when the order is placed (sold out when
+ * none is free); stock_then_generated: stock first, generated keys after; none: no key (download).
+ */
+export const deliveryModes = ['stock_only', 'stock_then_generated', 'none'] as const
+export type DeliveryMode = (typeof deliveryModes)[number]
+
 export const products = pgTable('products', {
   id: serial('id').primaryKey(),
   name: text('name').notNull(),
@@ -38,6 +45,10 @@ export const products = pgTable('products', {
   downloadUrl: text('download_url'),
   featured: boolean('featured').notNull().default(false),
   sortOrder: integer('sort_order').notNull().default(0),
+  /** How a paid order gets its keys: see deliveryModes. */
+  deliveryMode: text('delivery_mode').$type<DeliveryMode>().notNull().default('stock_then_generated'),
+  /** Keys left below this count is low stock (dashboard); null = no warning. */
+  lowStockThreshold: integer('low_stock_threshold'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -98,6 +109,8 @@ export const orders = pgTable(
     index('orders_created_idx').on(t.createdAt),
     index('orders_wallet_idx').on(t.walletAddress),
     index('orders_watch_idx').on(t.status, t.nextPollAt),
+    // Revenue per day on the admin dashboard.
+    index('orders_paid_at_idx').on(t.paidAt).where(sql`paid_at is not null`),
     check('orders_status_ck', sql`${t.status} in ('pending', 'paid', 'completed', 'cancelled')`),
     check('orders_total_ck', sql`${t.totalCents} > 0`),
   ],
@@ -150,6 +163,8 @@ export const licenseKeys = pgTable(
     productId: integer('product_id').notNull(),
     key: text('key').notNull(),
     orderId: uuid('order_id'),
+    /** The pending order holding this key (stock-only products); payment turns it into order_id. */
+    reservedOrderId: uuid('reserved_order_id'),
     generated: boolean('generated').notNull().default(false),
     assignedAt: timestamp('assigned_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -158,6 +173,7 @@ export const licenseKeys = pgTable(
     uniqueIndex('license_keys_key_uq').on(t.key),
     index('license_keys_free_idx').on(t.productId, t.orderId),
     index('license_keys_order_idx').on(t.orderId),
+    index('license_keys_reserved_idx').on(t.reservedOrderId).where(sql`reserved_order_id is not null`),
   ],
 )
 
@@ -214,4 +230,25 @@ export const loginAttempts = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('login_attempts_key_at_idx').on(t.key, t.at)],
+)
+
+/**
+ * Who did what in the admin panel, append-only (a trigger refuses updates and deletes; see
+ * drizzle/*_audit_log_append_only.sql). Details never hold passwords or licence keys.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    action: text('action').notNull(),
+    /** The admin's user name (for a failed login: the name that was tried). */
+    actor: text('actor').notNull(),
+    ip: text('ip').notNull(),
+    userAgent: text('user_agent').notNull(),
+    /** What the action was about: an order id, product id, address... */
+    target: text('target'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_action_at_idx').on(t.action, t.at)],
 )

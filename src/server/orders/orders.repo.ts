@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
+import { releaseReservation } from '../keys/reservation'
 import { releaseLease } from '../wallets/wallets.repo'
 
 /**
@@ -16,6 +17,7 @@ export async function cancelPendingOrder(db: Db, orderId: string): Promise<boole
       .returning({ id: orders.id })
     if (!row) return false
     await releaseLease(tx, orderId)
+    await releaseReservation(tx, orderId)
     return true
   })
 }

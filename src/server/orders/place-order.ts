@@ -6,6 +6,7 @@ import { formatRateE8, formatSun, usdCentsToSun } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { type OrderItemSnapshot, orders, products } from '../db/schema'
 import { AppError } from '../errors'
+import { reserveKeys } from '../keys/reservation'
 import type { RateResult } from '../pricing/trx-price'
 import { leaseAddress } from '../wallets/wallets.repo'
 
@@ -126,6 +127,7 @@ export async function placeOrder(
           ...trx,
         })
         .returning()
+      await reserveKeys(tx, id, items)
       return row as OrderRow
     })
     return answerOf(order)

@@ -4,6 +4,7 @@ import { receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { orders, payments, walletAddresses } from '../db/schema'
 import { type FulfilContext, fulfilOrder } from '../delivery/fulfil-order'
+import { releaseReservation } from '../keys/reservation'
 import { releaseLease } from '../wallets/wallets.repo'
 
 // The one place that decides whether transfers pay an order (DESIGN.md §5). The watcher and
@@ -212,6 +213,7 @@ export async function expireUnpaidOrder(db: Db, orderId: string): Promise<boolea
       .returning({ id: orders.id })
     if (!row) return false
     await releaseLease(tx, orderId)
+    await releaseReservation(tx, orderId)
     return true
   })
 }
