@@ -4,7 +4,10 @@ import fastifyCookie from '@fastify/cookie'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
 import { adminRpcs } from './admin/admin.routes'
+import { withAudit } from './admin/admin-audit'
 import { createAdminGuard } from './admin/admin-auth'
+import { cockpitRpcs } from './admin/cockpit.routes'
+import { registerExportRoutes } from './admin/export.routes'
 import { catalogRpcs } from './catalog/catalog.routes'
 import { type CatalogService, createCatalogService } from './catalog/catalog.service'
 import { contentRpcs } from './content/content.routes'
@@ -132,10 +135,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       fulfil: services.fulfil,
       onPaid: services.orderPaid.emit,
     }),
-    ...adminRpcs(services),
+    ...withAudit(database.db, [...adminRpcs(services), ...cockpitRpcs(services)]),
   )
   services.rpc.adminGuard = createAdminGuard(database.db, env)
   services.rpc.register(app)
+  registerExportRoutes(app, database.db, services.rpc)
 
   app.get('/api/health', async (_request, reply) => {
     const ok = await database.ping()

@@ -49,7 +49,7 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
  * Search: a whole order id or a whole TRON address is an exact, indexed match; anything else is a
  * case-insensitive substring of the id, the e-mail or the address.
  */
-function searchCondition(search: string): SQL {
+export function searchCondition(search: string): SQL {
   const lower = search.toLowerCase()
   if (UUID.test(search)) return eq(orders.id, lower)
   if (isValidTronAddress(search)) return eq(orders.walletAddress, search)

@@ -105,8 +105,9 @@ export const orders = pgTable(
   (t) => [
     uniqueIndex('orders_idempotency_key_uq').on(t.idempotencyKey),
     uniqueIndex('orders_access_token_uq').on(t.accessToken),
-    index('orders_status_created_idx').on(t.status, t.createdAt),
-    index('orders_created_idx').on(t.createdAt),
+    // With the id as tie-breaker: the admin list and the CSV export page by (created_at, id).
+    index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('orders_created_idx').on(t.createdAt, t.id),
     index('orders_wallet_idx').on(t.walletAddress),
     index('orders_watch_idx').on(t.status, t.nextPollAt),
     // Revenue per day on the admin dashboard.
