@@ -1,5 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { FileText, KeyRound, LogOut, Package, ShoppingBag, Wallet } from 'lucide-react'
+import {
+  Boxes,
+  FileText,
+  KeyRound,
+  LayoutDashboard,
+  LogOut,
+  Package,
+  ScrollText,
+  ShoppingBag,
+  Wallet,
+} from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router'
 import { toast } from 'sonner'
@@ -12,10 +22,13 @@ import { useSiteContent } from '../lib/api/get-site-content'
 import { UNAUTHORIZED_EVENT } from '../lib/rpc-client'
 
 const tabs = [
+  { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: false },
   { to: '/admin', label: 'Orders', icon: ShoppingBag, end: true },
   { to: '/admin/products', label: 'Products', icon: Package, end: false },
+  { to: '/admin/stock', label: 'Stock', icon: Boxes, end: false },
   { to: '/admin/wallets', label: 'Wallets', icon: Wallet, end: false },
   { to: '/admin/content', label: 'Content', icon: FileText, end: false },
+  { to: '/admin/audit', label: 'Audit', icon: ScrollText, end: false },
   { to: '/admin/security', label: 'Security', icon: KeyRound, end: false },
 ]
 

@@ -1,4 +1,7 @@
 import { createBrowserRouter, Navigate } from 'react-router'
+import { AuditTab } from '../features/admin/cockpit/audit-tab'
+import { DashboardTab } from '../features/admin/cockpit/dashboard-tab'
+import { StockTab } from '../features/admin/cockpit/stock-tab'
 import { ContentTab } from '../features/admin/content-tab'
 import { AdminLoginPage } from '../features/admin/login-page'
 import { OrdersTab } from '../features/admin/orders-tab'
@@ -37,7 +40,10 @@ export function createAppRouter() {
       element: <AdminLayout />,
       children: [
         { index: true, element: <OrdersTab /> },
+        { path: 'dashboard', element: <DashboardTab /> },
         { path: 'products', element: <ProductsTab /> },
+        { path: 'stock', element: <StockTab /> },
+        { path: 'audit', element: <AuditTab /> },
         { path: 'wallets', element: <WalletsTab /> },
         { path: 'content', element: <ContentTab /> },
         { path: 'security', element: <SecurityTab /> },

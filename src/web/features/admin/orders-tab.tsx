@@ -12,6 +12,7 @@ import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { RpcError } from '../../lib/rpc-client'
 import { adminApi, adminKeys } from './api/admin-api'
+import { ExportOrdersLink } from './cockpit/export-orders-link'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { inputClass, Panel } from './components/fields'
 import { Mark } from './components/mark'
@@ -164,6 +165,7 @@ export function OrdersTab() {
               </option>
             ))}
           </select>
+          <ExportOrdersLink search={search} status={status} />
         </div>
 
         {orders.isLoading ? (
