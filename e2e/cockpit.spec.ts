@@ -135,9 +135,9 @@ test('the audit tab lists who did what, filtered by action', async ({ page }) =>
   await shoot(page, 'admin-audit')
 })
 
-test('a stock-only product with its keys reserved shows Sold out on the storefront', async ({ page }) => {
-  await login(page)
-  await page.getByRole('link', { name: 'Stock' }).click()
+test('a stock-only product without free keys shows Sold out; a cart holding it is told so at checkout', async ({
+  page,
+}) => {
   const products = (await call(page, 'fetch_products')).products as {
     id: number
     name: string
@@ -149,6 +149,13 @@ test('a stock-only product with its keys reserved shows Sold out on the storefro
     name: string
     price: number
   }
+  // Into the cart while it can still be bought.
+  await page.goto('/')
+  const card = page.getByRole('article').filter({ hasText: product.name })
+  await card.getByRole('button', { name: 'Add to Cart' }).click()
+
+  await login(page)
+  await page.getByRole('link', { name: 'Stock' }).click()
   await page.getByLabel(`Delivery of ${product.name}`).selectOption('stock_only')
   await page.getByLabel(`Low-stock threshold of ${product.name}`).fill('2')
   await page
@@ -159,7 +166,6 @@ test('a stock-only product with its keys reserved shows Sold out on the storefro
   await expect(page.getByText(`${product.name}: stock settings saved`)).toBeVisible()
 
   await page.goto('/')
-  const card = page.getByRole('article').filter({ hasText: product.name })
   await expect(card.getByRole('button', { name: 'Sold out' })).toBeDisabled()
   const refused = await page.request.post('/rpc/secure_create_order', {
     data: {
@@ -170,4 +176,10 @@ test('a stock-only product with its keys reserved shows Sold out on the storefro
   })
   expect(refused.status()).toBe(409)
   expect((await refused.json()).error).toBe(`${product.name} is sold out`)
+
+  await page.goto('/checkout')
+  await page.getByLabel('Email address').fill('buyer@example.com')
+  await page.getByRole('button', { name: 'Continue to Payment' }).click()
+  await expect(page.getByText(`${product.name} is sold out`)).toBeVisible()
+  await expect(page).toHaveURL(/\/checkout$/)
 })
