@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // PGlite instances are memory-hungry and the machines have 2 cores.
     maxWorkers: 2,
+    // Memory tests (the streamed CSV export) collect garbage before they measure the live heap.
+    execArgv: ['--expose-gc'],
   },
 })

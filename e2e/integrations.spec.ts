@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer } from 'node:http'
-import { expect, type Page, test } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { generateSync } from 'otplib'
 import { E2E_PORT } from '../playwright.config'
 import { shoot } from './support/screens'
+import { expect, test } from './support/test'
 
 // Its own shop (fresh database, known password), so switching two-factor login on never
 // disturbs the other specs. Webhooks may reach this machine's receiver (WEBHOOK_ALLOW_PRIVATE).

@@ -10,7 +10,11 @@ import Fastify, {
   LogController,
 } from 'fastify'
 import { adminRpcs } from './admin/admin.routes'
+import { withAudit } from './admin/admin-audit'
 import { createAdminGuard } from './admin/admin-auth'
+import { cockpitRpcs } from './admin/cockpit.routes'
+import type { ShopHealthSource } from './admin/dashboard-health'
+import { registerExportRoutes } from './admin/export.routes'
 import { catalogRpcs } from './catalog/catalog.routes'
 import { type CatalogService, createCatalogService } from './catalog/catalog.service'
 import { contentRpcs } from './content/content.routes'
@@ -27,6 +31,7 @@ import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
+import { ledgerHealthSource } from './payments/payments-health'
 import { reconcileRpcs } from './payments/reconcile.routes'
 import { createTronClient, type TronClient } from './payments/tron-client'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
@@ -48,6 +53,8 @@ export interface AppServices {
   tron: TronClient
   /** Tolerance, cool-down, windows and the dashboard link's base: what every path to paid shares. */
   rules: PaymentRules
+  /** The payments module's health figures for the admin dashboard. */
+  health: ShopHealthSource
   /** An order became paid in this process (main.ts wakes the mail worker on it). */
   orderPaid: Signal<string>
   /** The admin queued a webhook delivery again (main.ts wakes the webhook worker). */
@@ -135,6 +142,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       fetch: metrics.explorerFetch(fetch),
     }),
     rules: paymentRulesOf(env),
+    health: ledgerHealthSource,
     orderPaid: createSignal<string>(),
     webhookQueued: createSignal<void>(),
     metrics,
@@ -175,21 +183,25 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(fastifyCookie)
 
   services.rpc.add(
-    ...catalogRpcs(services.catalog),
+    ...catalogRpcs(services.catalog, database.db),
     ...contentRpcs(services.content),
     ...ordersRpcs(database, services.rules, services.prices),
     ...dashboardRpcs(database),
     ...paymentsRpcs(database, services.tron, { rules: services.rules, onPaid: services.orderPaid.emit }),
-    ...adminRpcs(services),
-    ...reconcileRpcs(database, services.tron),
-    ...settingsRpcs(database.db, env),
-    ...webhookRpcs(database.db, {
-      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
-      onQueued: services.webhookQueued.emit,
-    }),
+    ...withAudit(database.db, [
+      ...adminRpcs(services),
+      ...cockpitRpcs(services),
+      ...reconcileRpcs(database, services.tron),
+      ...settingsRpcs(database.db, env),
+      ...webhookRpcs(database.db, {
+        allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+        onQueued: services.webhookQueued.emit,
+      }),
+    ]),
   )
   services.rpc.adminGuard = createAdminGuard(database.db, env)
   services.rpc.register(app)
+  registerExportRoutes(app, database.db, services.rpc)
 
   registerShopGauges(metrics, database.db)
   registerMetricsRoutes(app, metrics, {

@@ -14,6 +14,8 @@ export const productSchema = z.object({
   has_details: z.literal(true),
   featured: z.boolean(),
   created_at: z.string(),
+  /** Stock-only product with every key sold or reserved: shown, but cannot be ordered. */
+  sold_out: z.boolean().optional(),
 })
 export type Product = z.infer<typeof productSchema>
 

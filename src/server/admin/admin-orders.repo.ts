@@ -14,6 +14,7 @@ import type { Db } from '../db/client'
 import { mailOutbox, orders, payments } from '../db/schema'
 import { dropUnsentMail } from '../delivery/order-mail.repo'
 import { keysOfOrder } from '../keys/key-stock'
+import { releaseReservation } from '../keys/reservation'
 import { cancelOrder, deleteOrderRow, lockOrder, reopenOrder, setOrderStatus } from '../orders/orders.repo'
 import { creditUnmatched, detachOrderPayments } from '../payments/ledger'
 import type { PaymentRules } from '../payments/payment-rules'
@@ -52,7 +53,7 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
  * Search: a whole order id or a whole TRON address is an exact, indexed match; anything else is a
  * case-insensitive substring of the id, the e-mail or the address.
  */
-function searchCondition(search: string): SQL {
+export function searchCondition(search: string): SQL {
   const lower = search.toLowerCase()
   if (UUID.test(search)) return eq(orders.id, lower)
   if (isValidTronAddress(search)) return eq(orders.walletAddress, search)
@@ -142,6 +143,7 @@ export async function deleteOrder(db: Db, orderId: string, rules: PaymentRules):
     const order = await lockOrder(tx, orderId)
     if (!order) return false
     await releaseAddress(tx, orderId, new Date(), rules.cooldownMs)
+    await releaseReservation(tx, orderId)
     await detachOrderPayments(tx, orderId)
     await dropUnsentMail(tx, orderId)
     return deleteOrderRow(tx, orderId)

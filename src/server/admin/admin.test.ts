@@ -39,6 +39,12 @@ const adminCalls: [string, Record<string, unknown>][] = [
   ['secure_remove_wallet_address', { p_address: address(1) }],
   ['secure_remove_wallet_addresses', { p_addresses: [address(1)] }],
   ['secure_update_site_content', { p_content: {} }],
+  ['secure_fetch_sales_dashboard', {}],
+  ['secure_fetch_audit_log', {}],
+  [
+    'secure_update_stock_settings',
+    { p_product_id: 1, p_delivery_mode: 'stock_only', p_low_stock_threshold: null },
+  ],
   [
     'secure_update_admin_credentials',
     { p_current_password: 'x', p_new_username: 'y', p_new_password: 'zzzzzzzz' },

@@ -26,6 +26,13 @@ export const appMeta = pgTable('app_meta', {
   value: jsonb('value').notNull(),
 })
 
+/**
+ * stock_only: keys come from uploaded stock only, reserved when the order is placed (sold out when
+ * none is free); stock_then_generated: stock first, generated keys after; none: no key (download).
+ */
+export const deliveryModes = ['stock_only', 'stock_then_generated', 'none'] as const
+export type DeliveryMode = (typeof deliveryModes)[number]
+
 export const products = pgTable('products', {
   id: serial('id').primaryKey(),
   name: text('name').notNull(),
@@ -38,6 +45,10 @@ export const products = pgTable('products', {
   downloadUrl: text('download_url'),
   featured: boolean('featured').notNull().default(false),
   sortOrder: integer('sort_order').notNull().default(0),
+  /** How a paid order gets its keys: see deliveryModes. */
+  deliveryMode: text('delivery_mode').$type<DeliveryMode>().notNull().default('stock_then_generated'),
+  /** Keys left below this count is low stock (dashboard); null = no warning. */
+  lowStockThreshold: integer('low_stock_threshold'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -94,10 +105,13 @@ export const orders = pgTable(
   (t) => [
     uniqueIndex('orders_idempotency_key_uq').on(t.idempotencyKey),
     uniqueIndex('orders_access_token_uq').on(t.accessToken),
-    index('orders_status_created_idx').on(t.status, t.createdAt),
-    index('orders_created_idx').on(t.createdAt),
+    // With the id as tie-breaker: the admin list and the CSV export page by (created_at, id).
+    index('orders_status_created_idx').on(t.status, t.createdAt, t.id),
+    index('orders_created_idx').on(t.createdAt, t.id),
     index('orders_wallet_idx').on(t.walletAddress),
     index('orders_pending_grace_idx').on(t.graceUntil).where(sql`status = 'pending'`),
+    // Revenue per day on the admin dashboard.
+    index('orders_paid_at_idx').on(t.paidAt).where(sql`paid_at is not null`),
     check('orders_status_ck', sql`${t.status} in ('pending', 'paid', 'completed', 'cancelled')`),
     check('orders_total_ck', sql`${t.totalCents} > 0`),
   ],
@@ -228,6 +242,8 @@ export const licenseKeys = pgTable(
     productId: integer('product_id').notNull(),
     key: text('key').notNull(),
     orderId: uuid('order_id'),
+    /** The pending order holding this key (stock-only products); payment turns it into order_id. */
+    reservedOrderId: uuid('reserved_order_id'),
     generated: boolean('generated').notNull().default(false),
     assignedAt: timestamp('assigned_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -236,6 +252,7 @@ export const licenseKeys = pgTable(
     uniqueIndex('license_keys_key_uq').on(t.key),
     index('license_keys_free_idx').on(t.productId, t.orderId),
     index('license_keys_order_idx').on(t.orderId),
+    index('license_keys_reserved_idx').on(t.reservedOrderId).where(sql`reserved_order_id is not null`),
   ],
 )
 
@@ -380,4 +397,25 @@ export const operatorAlerts = pgTable(
     index('operator_alerts_kind_key_idx').on(t.kind, t.subjectKey, t.createdAt),
     index('operator_alerts_telegram_due_idx').on(t.telegramStatus, t.telegramNextAt),
   ],
+)
+
+/**
+ * Who did what in the admin panel, append-only (a trigger refuses updates and deletes; see
+ * drizzle/0009_audit_log_append_only.sql). Details never hold passwords or licence keys.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    action: text('action').notNull(),
+    /** The admin's user name (for a failed login: the name that was tried). */
+    actor: text('actor').notNull(),
+    ip: text('ip').notNull(),
+    userAgent: text('user_agent').notNull(),
+    /** What the action was about: an order id, product id, address... */
+    target: text('target'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_action_at_idx').on(t.action, t.at)],
 )

@@ -5,6 +5,7 @@ import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
 import { licenseKeys, mailOutbox, type OrderItemSnapshot, orders, products } from '../db/schema'
 import { keysOfOrder } from '../keys/key-stock'
+import { consumeReservation, deliveryModesOf } from '../keys/reservation'
 import { recordOrderEvent, recordStockLow } from '../webhooks/events'
 import { renderOrderEmail } from './order-email'
 
@@ -43,7 +44,7 @@ async function takeStockKeys(tx: Db, productId: number, orderId: string, count: 
     update ${licenseKeys} set order_id = ${orderId}, assigned_at = now()
     where id in (
       select id from ${licenseKeys}
-      where product_id = ${productId} and order_id is null
+      where product_id = ${productId} and order_id is null and reserved_order_id is null
       order by id
       limit ${count}
       for update skip locked
@@ -88,8 +89,13 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId))
   if (!order) throw new Error(`fulfilOrder: no order ${orderId}`)
   // Keys are handed out once: a second call (say, an order set back to pending and paid again by
-  // the admin) keeps the keys it has.
+  // the admin) keeps the keys it has. Keys reserved when the order was placed become its own.
+  await consumeReservation(tx, orderId)
   const existing = await keysOfOrder(tx, orderId)
+  const modes = await deliveryModesOf(
+    tx,
+    order.items.map((item) => item.product.id),
+  )
 
   const downloads = await itemDownloadUrls(tx, order.items)
   const items = []
@@ -97,11 +103,15 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
   for (const [index, item] of order.items.entries()) {
     const productId = item.product.id
     const mine = existing.filter((k) => k.productId === productId).map((k) => k.key)
-    const needed = item.quantity - mine.length
+    const mode = modes.get(productId) ?? 'stock_then_generated'
+    const needed = mode === 'none' ? 0 : item.quantity - mine.length
     if (needed > 0) {
       const stock = await takeStockKeys(tx, productId, orderId, needed)
       if (stock.length > 0) tookStock.push(productId)
-      const generated = await generateKeys(tx, productId, orderId, needed - stock.length)
+      // Stock-only keys are never made up: such an order had its keys reserved when placed (only
+      // an order revived by the admin after its reservation was released can come up short).
+      const generated =
+        mode === 'stock_only' ? [] : await generateKeys(tx, productId, orderId, needed - stock.length)
       mine.push(...stock, ...generated)
     }
     items.push({

@@ -34,11 +34,10 @@ export async function addKeyStock(db: Db, productId: number, keys: readonly stri
   return added
 }
 
-/** Unassigned keys left per product id. */
+/** Keys left per product id: neither handed out nor reserved by a pending order. */
 export async function countKeyStock(db: Db, productIds?: readonly number[]): Promise<Map<number, number>> {
-  const where = productIds
-    ? and(isNull(licenseKeys.orderId), inArray(licenseKeys.productId, [...productIds]))
-    : isNull(licenseKeys.orderId)
+  const free = and(isNull(licenseKeys.orderId), isNull(licenseKeys.reservedOrderId))
+  const where = productIds ? and(free, inArray(licenseKeys.productId, [...productIds])) : free
   const rows = await db
     .select({ productId: licenseKeys.productId, left: sql<number>`count(*)::int` })
     .from(licenseKeys)

@@ -1,6 +1,7 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { type CancelReason, type OrderStatus, orders } from '../db/schema'
+import { releaseReservation } from '../keys/reservation'
 import { releaseAddress, releaseToOwner } from '../wallets/wallets.repo'
 import { recordOrderEvent } from '../webhooks/events'
 
@@ -84,6 +85,8 @@ export async function cancelOrder(
     .set({ status: 'cancelled', cancelReason: reason, cancelledAt: new Date(), updatedAt: new Date() })
     .where(eq(orders.id, orderId))
   await releaseAddress(tx, orderId, endedAt, cooldownMs)
+  // Stock-only keys held for the order go back on sale.
+  await releaseReservation(tx, orderId)
   await recordOrderEvent(tx, reason === 'expired' ? 'order.expired' : 'order.cancelled', orderId)
 }
 

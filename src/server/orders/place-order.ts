@@ -6,6 +6,7 @@ import { formatRateE8, formatSun, usdCentsToSun } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { type OrderItemSnapshot, orders, products } from '../db/schema'
 import { AppError } from '../errors'
+import { reserveKeys } from '../keys/reservation'
 import type { RateResult } from '../pricing/trx-price'
 import { leaseAddress } from '../wallets/wallets.repo'
 import { recordOrderEvent } from '../webhooks/events'
@@ -130,6 +131,7 @@ export async function placeOrder(
           ...trx,
         })
         .returning()
+      await reserveKeys(tx, id, items)
       await recordOrderEvent(tx, 'order.created', id) // webhook
       return row as OrderRow
     })

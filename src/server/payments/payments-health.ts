@@ -1,8 +1,10 @@
 import { eq, sql } from 'drizzle-orm'
+import type { ShopHealthSource } from '../admin/dashboard-health'
 import type { Db } from '../db/client'
 import { orders, payments, scannerState } from '../db/schema'
 import type { HealthProbe } from '../notifications/notifier'
 import { countAddressStates } from '../wallets/wallets.repo'
+import { readScannerStatus } from './chain-scanner'
 
 // The payments module's answers to "how is the shop doing": the address pool as leases and
 // cool-downs leave it, unmatched transfers waiting in the ledger, and how far the chain follower is
@@ -54,4 +56,18 @@ export function paymentsHealthProbe(db: Db): HealthProbe {
     },
     scannerLagSeconds: () => scannerStalledSeconds(db),
   }
+}
+
+/** The admin dashboard's view: pool with cool-downs, unmatched transfers, follower lag in seconds. */
+export const ledgerHealthSource: ShopHealthSource = {
+  async addressPool(db) {
+    const pool = await addressPoolHealth(db)
+    return { total: pool.total, free: pool.free, leased: pool.leased, coolingDown: pool.cooling }
+  },
+  unmatchedTransfers: unmatchedTransferCount,
+  async scannerLagSeconds(db) {
+    const status = await readScannerStatus(db)
+    // Three seconds a block: the solidified blocks not read yet, as time.
+    return status.lagBlocks === null ? null : status.lagBlocks * 3
+  },
 }

@@ -1,5 +1,17 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
-import { Bell, FileText, KeyRound, LogOut, Package, ShoppingBag, Wallet, Webhook } from 'lucide-react'
+import {
+  Bell,
+  Boxes,
+  FileText,
+  KeyRound,
+  LayoutDashboard,
+  LogOut,
+  Package,
+  ScrollText,
+  ShoppingBag,
+  Wallet,
+  Webhook,
+} from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router'
 import { adminMessages } from '../../shared/admin'
@@ -13,12 +25,15 @@ import { UNAUTHORIZED_EVENT } from '../lib/rpc-client'
 import { toast } from '../lib/toast'
 
 const tabs = [
+  { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: false },
   { to: '/admin', label: 'Orders', icon: ShoppingBag, end: true },
   { to: '/admin/products', label: 'Products', icon: Package, end: false },
+  { to: '/admin/stock', label: 'Stock', icon: Boxes, end: false },
   { to: '/admin/wallets', label: 'Wallets', icon: Wallet, end: false },
   { to: '/admin/content', label: 'Content', icon: FileText, end: false },
   { to: '/admin/webhooks', label: 'Webhooks', icon: Webhook, end: false },
   { to: '/admin/settings', label: 'Settings', icon: Bell, end: false },
+  { to: '/admin/audit', label: 'Audit', icon: ScrollText, end: false },
   { to: '/admin/security', label: 'Security', icon: KeyRound, end: false },
 ]
 

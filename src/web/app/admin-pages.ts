@@ -1,4 +1,7 @@
 // Everything the admin panel renders, in one chunk that only /admin visits download.
+export { AuditTab } from '../features/admin/cockpit/audit-tab'
+export { DashboardTab } from '../features/admin/cockpit/dashboard-tab'
+export { StockTab } from '../features/admin/cockpit/stock-tab'
 export { ContentTab } from '../features/admin/content-tab'
 export { SettingsTab } from '../features/admin/integrations/settings-tab'
 export { WebhooksTab } from '../features/admin/integrations/webhooks-tab'

@@ -34,6 +34,9 @@ const ProductsTab = later(admin, (m) => m.ProductsTab)
 const WalletsTab = later(admin, (m) => m.WalletsTab)
 const ContentTab = later(admin, (m) => m.ContentTab)
 const SecurityTab = later(admin, (m) => m.SecurityTab)
+const DashboardTab = later(admin, (m) => m.DashboardTab)
+const StockTab = later(admin, (m) => m.StockTab)
+const AuditTab = later(admin, (m) => m.AuditTab)
 const WebhooksTab = later(admin, (m) => m.WebhooksTab)
 const SettingsTab = later(admin, (m) => m.SettingsTab)
 
@@ -63,7 +66,10 @@ const routes: RouteObject[] = [
       { index: true, element: <OrdersTab /> },
       { path: 'products', element: <ProductsTab /> },
       { path: 'wallets', element: <WalletsTab /> },
+      { path: 'dashboard', element: <DashboardTab /> },
+      { path: 'stock', element: <StockTab /> },
       { path: 'content', element: <ContentTab /> },
+      { path: 'audit', element: <AuditTab /> },
       { path: 'webhooks', element: <WebhooksTab /> },
       { path: 'settings', element: <SettingsTab /> },
       { path: 'security', element: <SecurityTab /> },

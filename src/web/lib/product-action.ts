@@ -9,6 +9,7 @@ export function isDownload(product: Product): boolean {
 }
 
 export function runProductAction(product: Product): void {
+  if (product.sold_out) return
   if (isDownload(product) && product.download_url) {
     window.open(product.download_url, '_blank', 'noopener,noreferrer')
     return

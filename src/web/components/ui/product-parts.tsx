@@ -1,4 +1,4 @@
-import { Check, Download, ShoppingCart } from 'lucide-react'
+import { Ban, Check, Download, ShoppingCart } from 'lucide-react'
 import type { Product } from '../../../shared/product'
 import { isDownload } from '../../lib/product-action'
 
@@ -10,6 +10,13 @@ export function ProductActionLabel({
   product: Product
   download?: string
 }) {
+  if (product.sold_out) {
+    return (
+      <>
+        <Ban className="size-4" aria-hidden /> Sold out
+      </>
+    )
+  }
   return isDownload(product) ? (
     <>
       <Download className="size-4" aria-hidden /> {download}

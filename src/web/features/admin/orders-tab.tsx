@@ -12,6 +12,7 @@ import { Button } from '../../components/ui/button'
 import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
+import { ExportOrdersLink } from './cockpit/export-orders-link'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { inputClass, Panel } from './components/fields'
 import { Mark } from './components/mark'
@@ -160,6 +161,7 @@ export function OrdersTab() {
               </option>
             ))}
           </select>
+          <ExportOrdersLink search={search} status={status} />
         </div>
 
         {orders.isLoading ? (

@@ -64,7 +64,11 @@ export function ProductPage() {
             <div className="mt-6 border-t border-line pt-6">
               <ProductPrice product={product} size="lg" />
             </div>
-            <Button className="mt-6 w-full py-3 text-base" onClick={() => runProductAction(product)}>
+            <Button
+              className="mt-6 w-full py-3 text-base"
+              disabled={product.sold_out}
+              onClick={() => runProductAction(product)}
+            >
               <ProductActionLabel product={product} />
             </Button>
           </div>

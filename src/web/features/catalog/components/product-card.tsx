@@ -57,7 +57,11 @@ export function ProductCard({ product, onOpen }: { product: Product; onOpen: () 
         </ul>
         <div className="mt-auto flex items-end justify-between gap-3 pt-5">
           <ProductPrice product={product} />
-          <Button className="shrink-0 whitespace-nowrap" onClick={() => runProductAction(product)}>
+          <Button
+            className="shrink-0 whitespace-nowrap"
+            disabled={product.sold_out}
+            onClick={() => runProductAction(product)}
+          >
             <ProductActionLabel product={product} />
           </Button>
         </div>

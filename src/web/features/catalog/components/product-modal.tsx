@@ -32,6 +32,7 @@ export function ProductModal({ product, onClose }: { product: Product | null; on
                 </Link>
                 <Button
                   className="px-6 py-3"
+                  disabled={product.sold_out}
                   onClick={() => {
                     runProductAction(product)
                     onClose()

@@ -57,7 +57,9 @@ export async function createOrder(
     )
   } catch (error) {
     if (error instanceof RpcError && error.network) throw error
-    if (error instanceof RpcError && error.status === 400) throw new CheckoutError(error.message)
+    // 400: a refused payload; 409: a product sold out meanwhile (its name is in the message).
+    if (error instanceof RpcError && (error.status === 400 || error.status === 409))
+      throw new CheckoutError(error.message)
     throw new CheckoutError(messages.createFailed)
   }
   if (!answer.success) throw new CheckoutError(answer.error)

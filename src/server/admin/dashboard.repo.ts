@@ -1,0 +1,170 @@
+import { sql } from 'drizzle-orm'
+import type { DashboardAnswer, DashboardDay, DashboardStock, DashboardTotals } from '../../shared/cockpit'
+import { formatSun } from '../../shared/trx'
+import type { Db } from '../db/client'
+import { type ShopHealthSource, shopHealth, tableHealthSource } from './dashboard-health'
+
+// The sales dashboard: every figure is one indexed query (orders_paid_at_idx for the days,
+// orders_status_created_idx for statuses, orders_created_idx for conversion), run side by side.
+// Days are UTC days. Revenue is the paid orders' totals; USDT and TRX are what actually arrived in
+// each currency (TRX also at each order's locked rate in USD).
+
+export const DASHBOARD_DAYS = 30
+
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
+
+const centsText = (cents: bigint) => {
+  const sign = cents < 0n ? '-' : ''
+  const abs = cents < 0n ? -cents : cents
+  return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`
+}
+
+interface Sums {
+  orders: number
+  cents: bigint
+  usdt: bigint
+  trx: bigint
+  trxMicros: bigint
+}
+
+const emptySums = (): Sums => ({ orders: 0, cents: 0n, usdt: 0n, trx: 0n, trxMicros: 0n })
+
+function add(a: Sums, b: Sums): Sums {
+  return {
+    orders: a.orders + b.orders,
+    cents: a.cents + b.cents,
+    usdt: a.usdt + b.usdt,
+    trx: a.trx + b.trx,
+    trxMicros: a.trxMicros + b.trxMicros,
+  }
+}
+
+function totalsOf(s: Sums): DashboardTotals {
+  return {
+    paid_orders: s.orders,
+    revenue_usdt: formatSun(s.usdt),
+    revenue_trx: formatSun(s.trx),
+    revenue_trx_usd: centsText(s.trxMicros / 10_000n),
+    revenue_usd: centsText(s.cents),
+  }
+}
+
+/** YYYY-MM-DD of a UTC day. */
+const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
+export async function dashboard(
+  db: Db,
+  opts: { now?: Date; health?: ShopHealthSource } = {},
+): Promise<DashboardAnswer> {
+  const now = opts.now ?? new Date()
+  const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
+  const first = new Date(todayStart - (DASHBOARD_DAYS - 1) * 86_400_000)
+  const thirtyDaysAgo = new Date(now.getTime() - DASHBOARD_DAYS * 86_400_000)
+
+  const [daily, statuses, conversion, stock, health] = await Promise.all([
+    db.execute(sql`
+      select to_char(paid_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+             count(*)::int as orders,
+             coalesce(sum(total_cents), 0)::text as cents,
+             coalesce(sum(amount_received_units), 0)::text as usdt,
+             coalesce(sum(trx_received_sun), 0)::text as trx,
+             coalesce(sum(div(trx_received_sun::numeric * coalesce(trx_rate_e8, 0), 100000000)), 0)::text as trx_micros
+      from orders
+      where paid_at is not null and paid_at >= ${first.toISOString()}::timestamptz
+        and paid_at <= ${now.toISOString()}::timestamptz
+        and status in ('paid', 'completed')
+      group by 1`),
+    db.execute(sql`select status, count(*)::int as n from orders group by status`),
+    db.execute(sql`
+      select count(*)::int as created,
+             count(*) filter (where status in ('paid', 'completed'))::int as paid
+      from orders
+      where created_at >= ${thirtyDaysAgo.toISOString()}::timestamptz
+        and created_at <= ${now.toISOString()}::timestamptz`),
+    db.execute(sql`
+      select p.id, p.name, p.delivery_mode, p.low_stock_threshold,
+             count(k.id) filter (where k.order_id is null and k.reserved_order_id is null)::int as keys_left,
+             count(k.id) filter (where k.order_id is null and k.reserved_order_id is not null)::int as keys_reserved,
+             count(k.id) filter (where k.order_id is not null)::int as keys_sold
+      from products p
+      left join license_keys k on k.product_id = p.id
+      where not p.is_free and p.price_cents > 0
+      group by p.id
+      order by p.sort_order, p.id`),
+    shopHealth(db, opts.health ?? tableHealthSource, now),
+  ])
+
+  const byDay = new Map<string, Sums>()
+  for (const r of rowsOf<{
+    day: string
+    orders: number
+    cents: string
+    usdt: string
+    trx: string
+    trx_micros: string
+  }>(daily)) {
+    byDay.set(r.day, {
+      orders: r.orders,
+      cents: BigInt(r.cents),
+      usdt: BigInt(r.usdt),
+      trx: BigInt(r.trx),
+      trxMicros: BigInt(r.trx_micros.split('.')[0] as string),
+    })
+  }
+  const days: DashboardDay[] = []
+  let today = emptySums()
+  let week = emptySums()
+  let month = emptySums()
+  for (let i = 0; i < DASHBOARD_DAYS; i++) {
+    const key = dayKey(first.getTime() + i * 86_400_000)
+    const sums = byDay.get(key) ?? emptySums()
+    const t = totalsOf(sums)
+    days.push({
+      day: key,
+      paid_orders: t.paid_orders,
+      revenue_usdt: t.revenue_usdt,
+      revenue_trx: t.revenue_trx,
+      revenue_trx_usd: t.revenue_trx_usd,
+      revenue_usd: t.revenue_usd,
+    })
+    month = add(month, sums)
+    if (i >= DASHBOARD_DAYS - 7) week = add(week, sums)
+    if (i === DASHBOARD_DAYS - 1) today = sums
+  }
+
+  const byStatus = { pending: 0, paid: 0, completed: 0, cancelled: 0 }
+  for (const r of rowsOf<{ status: keyof typeof byStatus; n: number }>(statuses)) byStatus[r.status] = r.n
+
+  const [conv] = rowsOf<{ created: number; paid: number }>(conversion)
+  const created = conv?.created ?? 0
+  const paid = conv?.paid ?? 0
+
+  return {
+    success: true,
+    generated_at: now.toISOString(),
+    days,
+    totals: { today: totalsOf(today), last_7_days: totalsOf(week), last_30_days: totalsOf(month) },
+    orders_by_status: byStatus,
+    conversion: { created, paid, rate: created > 0 ? Math.round((paid / created) * 10_000) / 10_000 : null },
+    health,
+    stock: rowsOf<{
+      id: number
+      name: string
+      delivery_mode: DashboardStock['delivery_mode']
+      low_stock_threshold: number | null
+      keys_left: number
+      keys_reserved: number
+      keys_sold: number
+    }>(stock).map((r) => ({
+      product_id: r.id,
+      name: r.name,
+      delivery_mode: r.delivery_mode,
+      keys_left: r.keys_left,
+      keys_reserved: r.keys_reserved,
+      keys_sold: r.keys_sold,
+      low_stock_threshold: r.low_stock_threshold,
+      low:
+        r.delivery_mode !== 'none' && r.low_stock_threshold !== null && r.keys_left < r.low_stock_threshold,
+    })),
+  }
+}

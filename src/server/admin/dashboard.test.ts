@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testAddresses } from '../../../tests/support/test-addresses'
+import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
+import { engines } from '../../../tests/support/test-db'
+import { licenseKeys, mailOutbox, orders, payments, products, walletAddresses } from '../db/schema'
+import { ensureFirstAdmin, SESSION_COOKIE } from './admin-auth'
+import { dashboard } from './dashboard.repo'
+
+const NOW = new Date('2026-03-31T12:00:00Z')
+const at = (iso: string) => new Date(iso)
+
+describe.each(engines)('sales dashboard on %s', (engine) => {
+  let t: TestApp
+  let cookie: string
+  const [a1, a2, a3] = testAddresses(3, 'dashboard') as [string, string, string]
+
+  beforeAll(async () => {
+    t = await createTestApp(engine, { ADMIN_PASSWORD: 'dashboard-password' })
+    const { db } = t.database
+    await ensureFirstAdmin(db, t.env)
+    const login = await rpc(t.app, 'secure_admin_login', {
+      p_username: 'admin',
+      p_password: 'dashboard-password',
+    })
+    cookie = String(login.headers['set-cookie']).split(';')[0] as string
+    expect(cookie.startsWith(SESSION_COOKIE)).toBe(true)
+
+    const item = [{ product: { id: 1, name: 'Thing', price: 10 }, quantity: 1 }]
+    const order = (o: {
+      status: 'pending' | 'paid' | 'completed' | 'cancelled'
+      created: string
+      paid?: string
+      cents: number
+      usdt?: bigint
+      trx?: bigint
+      rate?: bigint
+      address?: string
+    }) => ({
+      id: randomUUID(),
+      email: 'b@example.com',
+      items: item,
+      totalCents: o.cents,
+      walletAddress: o.address ?? a3,
+      status: o.status,
+      createdAt: at(o.created),
+      paidAt: o.paid ? at(o.paid) : null,
+      expiresAt: at(o.created),
+      graceUntil: at(o.created),
+      amountReceivedUnits: o.usdt ?? 0n,
+      trxReceivedSun: o.trx ?? 0n,
+      trxRateE8: o.rate ?? null,
+    })
+    const pendingId = randomUUID()
+    await db.insert(orders).values([
+      order({
+        status: 'paid',
+        created: '2026-03-31T10:00:00Z',
+        paid: '2026-03-31T10:05:00Z',
+        cents: 1000,
+        usdt: 10_000_000n,
+      }),
+      order({
+        status: 'completed',
+        created: '2026-03-30T09:00:00Z',
+        paid: '2026-03-30T09:10:00Z',
+        cents: 2500,
+        trx: 100_000_000n,
+        rate: 25_000_000n,
+      }),
+      order({
+        status: 'paid',
+        created: '2026-03-20T08:00:00Z',
+        paid: '2026-03-20T08:30:00Z',
+        cents: 500,
+        usdt: 6_000_000n,
+      }),
+      order({
+        status: 'paid',
+        created: '2026-02-10T08:00:00Z',
+        paid: '2026-02-10T08:30:00Z',
+        cents: 999,
+        usdt: 9_990_000n,
+      }),
+      {
+        ...order({ status: 'pending', created: '2026-03-31T11:00:00Z', cents: 700, address: a1 }),
+        id: pendingId,
+      },
+      order({ status: 'cancelled', created: '2026-03-25T08:00:00Z', cents: 800 }),
+      order({ status: 'cancelled', created: '2026-01-01T08:00:00Z', cents: 900 }),
+      // Paid in the future of NOW (the clock of the test): not counted.
+      order({ status: 'paid', created: '2026-03-31T13:00:00Z', paid: '2026-03-31T13:05:00Z', cents: 4000 }),
+    ])
+    await db
+      .insert(walletAddresses)
+      .values([{ address: a1, leasedOrderId: pendingId }, { address: a2 }, { address: a3 }])
+    await db.insert(payments).values({
+      txId: 'aa'.repeat(32),
+      token: 'USDT',
+      amountUnits: 5_000_000n,
+      fromAddress: a2,
+      toAddress: a2,
+      blockTimestamp: NOW.getTime(),
+    })
+    await db.insert(mailOutbox).values([
+      {
+        kind: 'a',
+        toEmail: 'x@example.com',
+        subject: 's',
+        html: 'h',
+        textBody: 't',
+        status: 'failed',
+        attempts: 8,
+      },
+      {
+        kind: 'b',
+        toEmail: 'x@example.com',
+        subject: 's',
+        html: 'h',
+        textBody: 't',
+        status: 'pending',
+        attempts: 2,
+      },
+      {
+        kind: 'c',
+        toEmail: 'x@example.com',
+        subject: 's',
+        html: 'h',
+        textBody: 't',
+        status: 'sent',
+        attempts: 1,
+      },
+      {
+        kind: 'd',
+        toEmail: 'x@example.com',
+        subject: 's',
+        html: 'h',
+        textBody: 't',
+        status: 'pending',
+        attempts: 0,
+      },
+    ])
+    await db.execute(sql`delete from products`)
+    const [stockOnly, generated] = await db
+      .insert(products)
+      .values([
+        {
+          name: 'Stocked',
+          description: 'd',
+          priceCents: 1000,
+          image: '/x.svg',
+          features: ['f'],
+          deliveryMode: 'stock_only',
+          lowStockThreshold: 5,
+        },
+        { name: 'Generated', description: 'd', priceCents: 500, image: '/y.svg', features: ['f'] },
+        {
+          name: 'Free',
+          description: 'd',
+          priceCents: 0,
+          isFree: true,
+          image: '/z.svg',
+          features: ['f'],
+          downloadUrl: '/d',
+        },
+      ])
+      .returning({ id: products.id })
+    await db
+      .insert(licenseKeys)
+      .values([
+        ...['K1', 'K2', 'K3'].map((key) => ({ productId: stockOnly!.id, key })),
+        { productId: stockOnly!.id, key: 'K4', reservedOrderId: pendingId },
+        { productId: stockOnly!.id, key: 'K5', orderId: randomUUID() },
+        { productId: stockOnly!.id, key: 'K6', orderId: randomUUID() },
+        { productId: generated!.id, key: 'G1', orderId: randomUUID(), generated: true },
+      ])
+  })
+  afterAll(() => t.close())
+
+  it('answers every figure as computed by hand', async () => {
+    const d = await dashboard(t.database.db, { now: NOW })
+    expect(d.days).toHaveLength(30)
+    expect(d.days[0]!.day).toBe('2026-03-02')
+    expect(d.days[29]).toEqual({
+      day: '2026-03-31',
+      paid_orders: 1,
+      revenue_usdt: '10.00',
+      revenue_trx: '0.00',
+      revenue_trx_usd: '0.00',
+      revenue_usd: '10.00',
+    })
+    expect(d.days.find((x) => x.day === '2026-03-30')).toMatchObject({
+      paid_orders: 1,
+      revenue_trx: '100.00',
+      revenue_trx_usd: '25.00',
+      revenue_usd: '25.00',
+    })
+    expect(d.days.filter((x) => x.paid_orders > 0).map((x) => x.day)).toEqual([
+      '2026-03-20',
+      '2026-03-30',
+      '2026-03-31',
+    ])
+    expect(d.totals).toEqual({
+      today: {
+        paid_orders: 1,
+        revenue_usdt: '10.00',
+        revenue_trx: '0.00',
+        revenue_trx_usd: '0.00',
+        revenue_usd: '10.00',
+      },
+      last_7_days: {
+        paid_orders: 2,
+        revenue_usdt: '10.00',
+        revenue_trx: '100.00',
+        revenue_trx_usd: '25.00',
+        revenue_usd: '35.00',
+      },
+      last_30_days: {
+        paid_orders: 3,
+        revenue_usdt: '16.00',
+        revenue_trx: '100.00',
+        revenue_trx_usd: '25.00',
+        revenue_usd: '40.00',
+      },
+    })
+    expect(d.orders_by_status).toEqual({ pending: 1, paid: 4, completed: 1, cancelled: 2 })
+    expect(d.conversion).toEqual({ created: 5, paid: 3, rate: 0.6 })
+    expect(d.health).toEqual({
+      addresses: { total: 3, free: 2, leased: 1, cooling_down: 0 },
+      // 4 orders in the last 7 days = 4/168 an hour; 2 free addresses last 84 hours at that rate.
+      leases_per_hour: 0.02,
+      pool_dry_in_hours: 84,
+      pool_warning: false,
+      unmatched_transfers: 1,
+      mails_failing: 2,
+      scanner_lag_seconds: null,
+    })
+    expect(d.stock.map(({ product_id: _, ...s }) => s)).toEqual([
+      {
+        name: 'Stocked',
+        delivery_mode: 'stock_only',
+        keys_left: 3,
+        keys_reserved: 1,
+        keys_sold: 2,
+        low_stock_threshold: 5,
+        low: true,
+      },
+      {
+        name: 'Generated',
+        delivery_mode: 'stock_then_generated',
+        keys_left: 0,
+        keys_reserved: 0,
+        keys_sold: 1,
+        low_stock_threshold: null,
+        low: false,
+      },
+    ])
+  })
+
+  it('warns when the pool runs dry within a day, and takes scanner lag from the payments module', async () => {
+    const d = await dashboard(t.database.db, {
+      now: NOW,
+      health: {
+        addressPool: async () => ({ total: 10, free: 0, leased: 7, coolingDown: 3 }),
+        unmatchedTransfers: async () => 4,
+        scannerLagSeconds: async () => 12,
+      },
+    })
+    expect(d.health).toMatchObject({
+      addresses: { total: 10, free: 0, leased: 7, cooling_down: 3 },
+      pool_dry_in_hours: 0,
+      pool_warning: true,
+      unmatched_transfers: 4,
+      scanner_lag_seconds: 12,
+    })
+  })
+
+  it('is an admin call', async () => {
+    expect((await rpc(t.app, 'secure_fetch_sales_dashboard')).status).toBe(401)
+    const res = await rpc(t.app, 'secure_fetch_sales_dashboard', {}, { cookie })
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ success: true, orders_by_status: { pending: 1, paid: 4 } })
+    expect((await rpc(t.app, 'secure_fetch_sales_dashboard', { p_days: 3 }, { cookie })).status).toBe(400)
+  })
+})

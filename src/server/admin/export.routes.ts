@@ -1,0 +1,203 @@
+import { Readable } from 'node:stream'
+import { and, asc, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import { adminOrderStatuses } from '../../shared/admin'
+import { csvRow } from '../../shared/cockpit'
+import { formatSun, receivedUsdMicros } from '../../shared/trx'
+import { recordAudit } from '../audit/audit-log'
+import type { Db } from '../db/client'
+import { orders, payments } from '../db/schema'
+import { AppError } from '../errors'
+import { describeZodError, type RpcRegistry } from '../rpc'
+import { sessionOf } from './admin-auth'
+import { searchCondition } from './admin-orders.repo'
+
+// CSV exports of the admin panel: GET /api/admin/export/{orders,payments,unmatched}.csv. Rows are
+// read in keyset pages and written to the reply as they come, so a shop with 100,000 orders exports
+// without holding them in memory. Cells a spreadsheet would run as a formula are neutralised.
+
+export const EXPORT_BATCH = 1000
+
+const ordersQuerySchema = z
+  .object({
+    search: z.string().trim().max(100).optional(),
+    status: z.enum(['all', ...adminOrderStatuses]).optional(),
+  })
+  .strict()
+
+const emptyQuerySchema = z.object({}).strict()
+
+const iso = (d: Date | null) => d?.toISOString() ?? ''
+const usdtText = (units: bigint) => formatSun(units)
+
+/** The UTF-8 byte-order mark lets spreadsheet programs read non-ASCII e-mails and names right. */
+const BOM = '\uFEFF'
+
+async function* orderRows(db: Db, where: SQL | undefined): AsyncGenerator<string> {
+  yield BOM +
+    csvRow([
+      'id',
+      'created_at',
+      'email',
+      'items',
+      'total_usd',
+      'status',
+      'paid_at',
+      'received_usdt',
+      'received_trx',
+      'transaction_ids',
+      'late',
+      'overpaid',
+    ])
+  let cursor: { ts: string; id: string } | null = null
+  for (;;) {
+    const keyset: SQL | undefined = cursor
+      ? // A row comparison: the (created_at, id) and (status, created_at, id) indexes serve it.
+        sql`(${orders.createdAt}, ${orders.id}) < (${cursor.ts}::timestamptz, ${cursor.id}::uuid)`
+      : undefined
+    const conditions: SQL[] = [where, keyset].filter((c): c is SQL => c !== undefined)
+    const rows: { row: typeof orders.$inferSelect; ts: string }[] = await db
+      .select({ row: orders, ts: sql<string>`${orders.createdAt}::text` })
+      .from(orders)
+      .where(conditions.length ? and(...conditions) : undefined)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(EXPORT_BATCH)
+    if (rows.length === 0) return
+    const ids = rows.map((r) => r.row.id)
+    const txRows = await db
+      .select({ orderId: payments.orderId, txId: payments.txId })
+      .from(payments)
+      .where(and(inArray(payments.orderId, ids), eq(payments.status, 'credited')))
+      .orderBy(asc(payments.id))
+    const txByOrder = new Map<string, string[]>()
+    for (const t of txRows) {
+      const list = txByOrder.get(t.orderId as string) ?? []
+      if (!list.includes(t.txId)) list.push(t.txId)
+      txByOrder.set(t.orderId as string, list)
+    }
+    let chunk = ''
+    for (const { row } of rows) {
+      const txIds = txByOrder.get(row.id) ?? []
+      if (row.txHash && !txIds.includes(row.txHash)) txIds.unshift(row.txHash)
+      const received = receivedUsdMicros(row.amountReceivedUnits, row.trxReceivedSun, row.trxRateE8)
+      chunk += csvRow([
+        row.id,
+        row.createdAt.toISOString(),
+        row.email,
+        row.items.map((item) => `${item.quantity}× ${item.product.name}`).join('; '),
+        (row.totalCents / 100).toFixed(2),
+        row.status,
+        iso(row.paidAt),
+        usdtText(row.amountReceivedUnits),
+        formatSun(row.trxReceivedSun),
+        txIds.join(' '),
+        row.late ? 'late' : '',
+        received > BigInt(row.totalCents) * 10_000n ? 'overpaid' : '',
+      ])
+    }
+    yield chunk
+    const last = rows[rows.length - 1] as { row: typeof orders.$inferSelect; ts: string }
+    cursor = { ts: last.ts, id: last.row.id }
+    if (rows.length < EXPORT_BATCH) return
+  }
+}
+
+async function* paymentRows(db: Db, unmatchedOnly: boolean): AsyncGenerator<string> {
+  yield BOM +
+    csvRow([
+      'id',
+      'recorded_at',
+      'tx_id',
+      'token',
+      'amount',
+      'from',
+      'to',
+      'block_time',
+      'order_id',
+      'status',
+      'reason',
+      'late',
+    ])
+  let after = 0
+  for (;;) {
+    const conditions = [gt(payments.id, after), ...(unmatchedOnly ? [eq(payments.status, 'unmatched')] : [])]
+    const rows = await db
+      .select()
+      .from(payments)
+      .where(and(...conditions))
+      .orderBy(asc(payments.id))
+      .limit(EXPORT_BATCH)
+    if (rows.length === 0) return
+    let chunk = ''
+    for (const p of rows) {
+      chunk += csvRow([
+        p.id,
+        p.createdAt.toISOString(),
+        p.txId,
+        p.token,
+        formatSun(p.amountUnits),
+        p.fromAddress,
+        p.toAddress,
+        new Date(p.blockTimestamp).toISOString(),
+        p.orderId ?? '',
+        p.status,
+        p.reason ?? '',
+        p.late ? 'late' : '',
+      ])
+    }
+    yield chunk
+    after = (rows[rows.length - 1] as (typeof rows)[number]).id
+    if (rows.length < EXPORT_BATCH) return
+  }
+}
+
+function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
+  const parsed = schema.safeParse(query ?? {})
+  if (!parsed.success) throw new AppError('bad_request', describeZodError(parsed.error))
+  return parsed.data
+}
+
+function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>) {
+  const stamp = new Date().toISOString().slice(0, 10)
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('content-disposition', `attachment; filename="${name}-${stamp}.csv"`)
+    .send(Readable.from(rows, { objectMode: false }))
+}
+
+export function registerExportRoutes(app: FastifyInstance, db: Db, rpc: RpcRegistry): void {
+  const guard = async (request: FastifyRequest, reply: FastifyReply) => {
+    await rpc.adminGuard({ request, reply })
+    return sessionOf(request).username
+  }
+
+  app.get('/api/admin/export/orders.csv', async (request, reply) => {
+    const actor = await guard(request, reply)
+    const query = parseQuery(ordersQuerySchema, request.query)
+    const conditions: SQL[] = []
+    if (query.status && query.status !== 'all') conditions.push(eq(orders.status, query.status))
+    if (query.search) conditions.push(searchCondition(query.search))
+    await recordAudit(db, request, {
+      action: 'export',
+      actor,
+      target: 'orders',
+      details: { search: query.search ?? null, status: query.status ?? 'all' },
+    })
+    return sendCsv(reply, 'orders', orderRows(db, conditions.length ? and(...conditions) : undefined))
+  })
+
+  for (const kind of ['payments', 'unmatched'] as const) {
+    app.get(`/api/admin/export/${kind}.csv`, async (request, reply) => {
+      const actor = await guard(request, reply)
+      parseQuery(emptyQuerySchema, request.query)
+      await recordAudit(db, request, { action: 'export', actor, target: kind })
+      return sendCsv(
+        reply,
+        kind === 'payments' ? 'payments' : 'unmatched-transfers',
+        paymentRows(db, kind === 'unmatched'),
+      )
+    })
+  }
+}

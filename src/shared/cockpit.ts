@@ -1,0 +1,179 @@
+import { z } from 'zod'
+import { adminKeyField } from './rpc'
+
+// Contracts of the operator's cockpit: the sales dashboard, the audit log, stock settings and the
+// CSV exports. Money is sent as decimal strings (USDT 6 decimals, TRX 6 decimals, USD 2 decimals).
+
+export const auditActions = [
+  'login',
+  'login_failed',
+  'login_locked',
+  'logout',
+  'order_status',
+  'order_delete',
+  'mail_resend',
+  'payment_assign',
+  'product_create',
+  'product_update',
+  'product_delete',
+  'product_stock_settings',
+  'key_stock_upload',
+  'wallet_add',
+  'wallet_remove',
+  'content_update',
+  'credentials_change',
+  'credentials_change_failed',
+  'export',
+  'webhook_add',
+  'webhook_update',
+  'webhook_delete',
+  'webhook_resend',
+  'settings_update',
+  'two_factor_enable',
+  'two_factor_disable',
+] as const
+export type AuditAction = (typeof auditActions)[number]
+
+export const auditActionLabels: Record<AuditAction, string> = {
+  login: 'Login',
+  login_failed: 'Login failed',
+  login_locked: 'Login locked out',
+  logout: 'Logout',
+  order_status: 'Order status changed',
+  order_delete: 'Order deleted',
+  mail_resend: 'E-mail resent',
+  payment_assign: 'Payment assigned',
+  product_create: 'Product added',
+  product_update: 'Product changed',
+  product_delete: 'Product deleted',
+  product_stock_settings: 'Stock settings changed',
+  key_stock_upload: 'Keys uploaded',
+  wallet_add: 'Wallet addresses added',
+  wallet_remove: 'Wallet addresses removed',
+  content_update: 'Site content changed',
+  credentials_change: 'Credentials changed',
+  credentials_change_failed: 'Credentials change refused',
+  export: 'Export',
+  webhook_add: 'Webhook added',
+  webhook_update: 'Webhook changed',
+  webhook_delete: 'Webhook deleted',
+  webhook_resend: 'Webhook delivery resent',
+  settings_update: 'Settings changed',
+  two_factor_enable: 'Two-factor login switched on',
+  two_factor_disable: 'Two-factor login switched off',
+}
+
+export const AUDIT_PAGE_SIZE = 50
+
+export const fetchAuditLogInputSchema = z
+  .object({
+    ...adminKeyField,
+    p_action: z.enum(auditActions).optional(),
+    p_from: z.iso.datetime({ offset: true }).optional(),
+    p_to: z.iso.datetime({ offset: true }).optional(),
+    p_page: z.number().int().min(1).max(100_000).optional(),
+  })
+  .strict()
+
+export interface AuditEntry {
+  id: number
+  at: string
+  action: AuditAction | string
+  actor: string
+  ip: string
+  user_agent: string
+  target: string | null
+  details: Record<string, unknown>
+}
+
+export interface FetchAuditLogAnswer {
+  success: true
+  entries: AuditEntry[]
+  total_count: number
+  page: number
+  page_size: number
+}
+
+export const deliveryModeOptions = ['stock_only', 'stock_then_generated', 'none'] as const
+export type DeliveryModeOption = (typeof deliveryModeOptions)[number]
+export const deliveryModeLabels: Record<DeliveryModeOption, string> = {
+  stock_only: 'Keys from stock only (reserved at order)',
+  stock_then_generated: 'Stock, then generated keys',
+  none: 'No key (download only)',
+}
+
+export const updateStockSettingsInputSchema = z
+  .object({
+    ...adminKeyField,
+    p_product_id: z.number().int().positive(),
+    p_delivery_mode: z.enum(deliveryModeOptions),
+    p_low_stock_threshold: z.number().int().min(0).max(1_000_000).nullable(),
+  })
+  .strict()
+
+export interface DashboardDay {
+  /** UTC day, YYYY-MM-DD. */
+  day: string
+  paid_orders: number
+  revenue_usdt: string
+  revenue_trx: string
+  /** The TRX received at each order's locked rate, in USD. */
+  revenue_trx_usd: string
+  /** USDT + TRX's USD value. */
+  revenue_usd: string
+}
+
+export interface DashboardTotals {
+  paid_orders: number
+  revenue_usdt: string
+  revenue_trx: string
+  revenue_trx_usd: string
+  revenue_usd: string
+}
+
+export interface DashboardStock {
+  product_id: number
+  name: string
+  delivery_mode: DeliveryModeOption
+  keys_left: number
+  keys_reserved: number
+  keys_sold: number
+  low_stock_threshold: number | null
+  low: boolean
+}
+
+export interface DashboardHealth {
+  addresses: { total: number; free: number; leased: number; cooling_down: number }
+  /** Orders per hour placed over the last 7 days. */
+  leases_per_hour: number
+  /** Hours until no address is free at that rate; null when nothing was ordered. */
+  pool_dry_in_hours: number | null
+  pool_warning: boolean
+  unmatched_transfers: number
+  mails_failing: number
+  /** Seconds the payment scanner is behind the chain; null when unknown. */
+  scanner_lag_seconds: number | null
+}
+
+export interface DashboardAnswer {
+  success: true
+  generated_at: string
+  days: DashboardDay[]
+  totals: { today: DashboardTotals; last_7_days: DashboardTotals; last_30_days: DashboardTotals }
+  orders_by_status: Record<'pending' | 'paid' | 'completed' | 'cancelled', number>
+  /** Orders created in the last 30 days, and how many of them were paid. */
+  conversion: { created: number; paid: number; rate: number | null }
+  health: DashboardHealth
+  stock: DashboardStock[]
+}
+
+/** Neutralises a CSV cell that a spreadsheet would run as a formula, then quotes it if needed. */
+export function csvCell(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return ''
+  let text = String(value)
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+export const csvRow = (cells: readonly (string | number | boolean | null | undefined)[]) =>
+  `${cells.map(csvCell).join(',')}\r\n`

@@ -1,0 +1,17 @@
+import { Download } from 'lucide-react'
+import { buttonStyles } from '../../../components/ui/button'
+import { exportUrl } from './cockpit-api'
+
+/** Downloads the orders the Orders tab shows (its search and status) as CSV, all pages. */
+export function ExportOrdersLink({ search, status }: { search: string; status: string }) {
+  return (
+    <a
+      href={exportUrl('orders', { search, status })}
+      download
+      className={`${buttonStyles.secondary} shrink-0 whitespace-nowrap`}
+    >
+      <Download className="size-4" aria-hidden />
+      Export CSV
+    </a>
+  )
+}

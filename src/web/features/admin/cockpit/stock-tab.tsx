@@ -1,0 +1,105 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { toast } from 'sonner'
+import {
+  type DashboardStock,
+  type DeliveryModeOption,
+  deliveryModeLabels,
+  deliveryModeOptions,
+} from '../../../../shared/cockpit'
+import { Button } from '../../../components/ui/button'
+import { adminKeys } from '../api/admin-api'
+import { inputClass, Panel } from '../components/fields'
+import { cockpitApi, cockpitKeys } from './cockpit-api'
+
+// How each paid product delivers its keys, and below how many keys left it counts as low stock.
+// Keys themselves are uploaded in the Products tab.
+
+function StockRow({ stock }: { stock: DashboardStock }) {
+  const queryClient = useQueryClient()
+  const [mode, setMode] = useState<DeliveryModeOption>(stock.delivery_mode)
+  const [threshold, setThreshold] = useState(stock.low_stock_threshold?.toString() ?? '')
+  const parsed = threshold.trim() === '' ? null : Number(threshold)
+  const valid = parsed === null || (Number.isInteger(parsed) && parsed >= 0 && parsed <= 1_000_000)
+  const changed = mode !== stock.delivery_mode || parsed !== stock.low_stock_threshold
+  const save = useMutation({
+    mutationFn: () => cockpitApi.updateStockSettings(stock.product_id, mode, parsed),
+    onSuccess: async (answer) => {
+      if (answer.success) toast.success(`${stock.name}: stock settings saved`, { duration: 2000 })
+      else toast.error(answer.error)
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: cockpitKeys.dashboard }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.products }),
+      ])
+    },
+    onError: () => toast.error('Failed to save the stock settings'),
+  })
+
+  return (
+    <li className="grid gap-3 py-4 md:grid-cols-[1fr_18rem_9rem_auto] md:items-end">
+      <div>
+        <p className="font-medium text-fg">{stock.name}</p>
+        <p className="text-xs text-muted">
+          {stock.keys_left} left · {stock.keys_reserved} reserved · {stock.keys_sold} sold
+        </p>
+      </div>
+      <label className="flex flex-col gap-1 text-xs text-muted">
+        Delivery
+        <select
+          aria-label={`Delivery of ${stock.name}`}
+          value={mode}
+          onChange={(e) => setMode(e.target.value as DeliveryModeOption)}
+          className={inputClass}
+        >
+          {deliveryModeOptions.map((m) => (
+            <option key={m} value={m}>
+              {deliveryModeLabels[m]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col gap-1 text-xs text-muted">
+        Low below
+        <input
+          aria-label={`Low-stock threshold of ${stock.name}`}
+          inputMode="numeric"
+          placeholder="No warning"
+          value={threshold}
+          onChange={(e) => setThreshold(e.target.value)}
+          className={inputClass}
+          aria-invalid={!valid}
+        />
+      </label>
+      <Button disabled={!changed || !valid || save.isPending} onClick={() => save.mutate()}>
+        {save.isPending ? 'Saving...' : 'Save'}
+      </Button>
+    </li>
+  )
+}
+
+export function StockTab() {
+  const dashboard = useQuery({ queryKey: cockpitKeys.dashboard, queryFn: cockpitApi.dashboard })
+  const stock = dashboard.data?.stock ?? []
+  return (
+    <Panel title="Stock and delivery">
+      <p className="mb-2 text-sm text-muted">
+        Keys from stock only: an order reserves its keys when it is placed, and the product shows "Sold out"
+        once every key is sold or reserved. Stock, then generated: stock first, then a generated key. No key:
+        the buyer gets the download only.
+      </p>
+      {dashboard.isLoading ? (
+        <p role="status" className="py-10 text-center text-muted">
+          Loading...
+        </p>
+      ) : stock.length === 0 ? (
+        <p className="py-10 text-center text-muted">No paid products</p>
+      ) : (
+        <ul className="flex flex-col divide-y divide-line">
+          {stock.map((s) => (
+            <StockRow key={`${s.product_id}-${s.delivery_mode}-${s.low_stock_threshold}`} stock={s} />
+          ))}
+        </ul>
+      )}
+    </Panel>
+  )
+}
