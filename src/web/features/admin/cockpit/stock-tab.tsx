@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { toast } from 'sonner'
 import {
   type DashboardStock,
   type DeliveryModeOption,
@@ -8,6 +7,7 @@ import {
   deliveryModeOptions,
 } from '../../../../shared/cockpit'
 import { Button } from '../../../components/ui/button'
+import { toast } from '../../../lib/toast'
 import { adminKeys } from '../api/admin-api'
 import { inputClass, Panel } from '../components/fields'
 import { cockpitApi, cockpitKeys } from './cockpit-api'
