@@ -15,7 +15,7 @@ import { createAdminGuard } from './admin/admin-auth'
 import { cockpitRpcs } from './admin/cockpit.routes'
 import type { ShopHealthSource } from './admin/dashboard-health'
 import { registerExportRoutes } from './admin/export.routes'
-import { catalogRpcs } from './catalog/catalog.routes'
+import { catalogRpcs, productsForSale } from './catalog/catalog.routes'
 import { type CatalogService, createCatalogService } from './catalog/catalog.service'
 import { contentRpcs } from './content/content.routes'
 import { type ContentService, createContentService } from './content/content.service'
@@ -245,7 +245,10 @@ async function registerWeb(app: FastifyInstance, root: string, services: AppServ
     })
   }
   const sendPage = async (request: FastifyRequest, reply: FastifyReply, html: string) => {
-    const [products, content] = await Promise.all([services.catalog.list(), services.content.get()])
+    const [products, content] = await Promise.all([
+      productsForSale(services.catalog, services.database.db),
+      services.content.get(),
+    ])
     const path = request.url.split('?')[0] ?? '/'
     const page = renderPage(html, renderer, { path, products, content })
     const { body, encoding } = compressHtml(page, request.headers['accept-encoding'])

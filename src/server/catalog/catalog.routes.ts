@@ -1,8 +1,18 @@
+import type { Product } from '../../shared/product'
 import { emptyPayloadSchema } from '../../shared/rpc'
 import type { Db } from '../db/client'
 import { soldOutProductIds } from '../keys/reservation'
 import { defineRpc } from '../rpc'
 import type { CatalogService } from './catalog.service'
+
+/** The catalogue as buyers see it: cached products, with sold-out marks read fresh (stock moves with every order). */
+export async function productsForSale(catalog: CatalogService, db: Db): Promise<Product[]> {
+  const soldOut = await soldOutProductIds(db)
+  const products = await catalog.list()
+  return soldOut.size === 0
+    ? products
+    : products.map((p) => (soldOut.has(p.id) ? { ...p, sold_out: true } : p))
+}
 
 export function catalogRpcs(catalog: CatalogService, db: Db) {
   return [
@@ -14,8 +24,7 @@ export function catalogRpcs(catalog: CatalogService, db: Db) {
         // Stock changes with every order, so sold-out marks are looked up fresh, not cached.
         const soldOut = await soldOutProductIds(db)
         if (soldOut.size === 0) return catalog.answerJson()
-        const products = (await catalog.list()).map((p) => (soldOut.has(p.id) ? { ...p, sold_out: true } : p))
-        return JSON.stringify({ success: true, products })
+        return JSON.stringify({ success: true, products: await productsForSale(catalog, db) })
       },
     }),
   ]
