@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
 import fastifyCookie from '@fastify/cookie'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify'
@@ -65,6 +65,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const app = Fastify({
     logger: opts.logger ? { level: env.LOG_LEVEL } : false,
     bodyLimit: BODY_LIMIT,
+    // Fastify takes a boolean, a hop count or addresses; the union type alone trips its overloads.
+    trustProxy: env.TRUST_PROXY as boolean,
   })
 
   // One cache policy: a single PGlite process sees every write; several PostgreSQL processes
@@ -154,10 +156,14 @@ async function registerWeb(app: FastifyInstance, root: string): Promise<void> {
   const hasWeb = existsSync(indexFile)
   const indexHtml = hasWeb ? readFileSync(indexFile) : undefined
   if (hasWeb) {
+    // Directories are never served: without Accept-Encoding the static plugin would answer them
+    // 403, with it the SPA. They all get the SPA, whatever the request's encodings.
+    const directories = new Set(['/', ...listDirectories(root)])
     await app.register(fastifyStatic, {
       root,
       preCompressed: true,
       index: false,
+      allowedPath: (pathName) => !directories.has(pathName.replace(/\/+$/, '') || '/'),
       setHeaders(res, path) {
         // Vite puts a content hash in every asset name under /assets.
         if (path.includes(`${join('assets', '')}`)) {
@@ -175,4 +181,11 @@ async function registerWeb(app: FastifyInstance, root: string): Promise<void> {
     }
     return reply.status(404).send({ success: false, error: `Not found: ${request.method} ${request.url}` })
   })
+}
+
+/** Every folder under root, as URL paths ("/assets"). */
+function listDirectories(root: string): string[] {
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `/${relative(root, join(entry.parentPath, entry.name)).split(sep).join('/')}`)
 }

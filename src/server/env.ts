@@ -57,12 +57,22 @@ const envSchema = z.object({
     .max(7 * 24 * 60)
     .default(60),
   PAYMENT_TOLERANCE: z.coerce.number().min(0).max(1000).default(2),
+  /** Checkout limits: orders in their payment window per client address and per e-mail, and
+   * creations per client address per minute (docs/decisions/008-checkout-limits.md). */
+  CHECKOUT_PENDING_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(5),
+  CHECKOUT_PENDING_PER_EMAIL: z.coerce.number().int().min(1).max(100_000).default(3),
+  CHECKOUT_CREATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
   PRICE_SOURCE: z
     .string()
     .regex(/^(coingecko|binance|fixed:\d+(\.\d+)?)$/, 'must be coingecko, binance or fixed:<usd per TRX>')
     .default('coingecko'),
   /** Base URL of the price source's API; unset uses the source's public host. */
   PRICE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Behind a reverse proxy: "true", a hop count, or the proxies' addresses (comma-separated), so
+   * per-client limits see the buyer's address rather than the proxy's. Unset: no proxy is trusted. */
+  TRUST_PROXY: optionalString.transform((v): boolean | number | string =>
+    v === undefined || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v,
+  ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 

@@ -26,6 +26,8 @@ export interface PaymentFixture {
   /** Products that cost money, cheapest first. */
   products: { id: number; price: number }[]
   placeOrder(quantity?: number, productIndex?: number): Promise<PlacedOrder>
+  /** The secret secure_create_order answered for the order (what the buyer's browser keeps). */
+  secretOf(id: string): string | undefined
   order(id: string): Promise<Record<string, unknown>>
   payments(where?: 'all' | 'unmatched'): Promise<Record<string, unknown>[]>
   /** Pretends the order was placed `minutes` ago (window and grace move with it). */
@@ -49,6 +51,10 @@ export async function createPaymentFixture(
       EXPLORER_MAX_RPS: '50',
       PAYMENT_WINDOW_MINUTES: '30',
       LATE_PAYMENT_GRACE_MINUTES: '60',
+      // One test client places every order.
+      CHECKOUT_PENDING_PER_CLIENT: '100000',
+      CHECKOUT_PENDING_PER_EMAIL: '100000',
+      CHECKOUT_CREATIONS_PER_MINUTE: '100000',
       ...env,
     },
     { database },
@@ -82,11 +88,13 @@ export async function createPaymentFixture(
   const rows = async (query: ReturnType<typeof sql>) =>
     ((await database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows
 
+  const secrets = new Map<string, string>()
   return {
     t,
     chain,
     watcher,
     products,
+    secretOf: (id) => secrets.get(id),
     async placeOrder(quantity = 1, productIndex = 0) {
       const product = products[productIndex] as { id: number; price: number }
       const total = Math.round(product.price * quantity * 100) / 100
@@ -96,6 +104,7 @@ export async function createPaymentFixture(
         p_total: total,
       })
       if (body.success !== true) throw new Error(`order refused: ${JSON.stringify(body)}`)
+      secrets.set(body.order_id as string, body.order_secret as string)
       return {
         id: body.order_id as string,
         address: body.wallet_address as string,

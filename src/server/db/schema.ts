@@ -64,7 +64,8 @@ export const orders = pgTable(
     createdAt: createdAt(),
     email: text('email').notNull(),
     items: jsonb('items').$type<OrderItemSnapshot[]>().notNull(),
-    totalCents: integer('total_cents').notNull(),
+    /** Integer cents; bigint holds any total a cart can reach (read as a JS number: at most ~10^12). */
+    totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
     walletAddress: text('wallet_address').notNull(),
     status: text('status').$type<OrderStatus>().notNull().default('pending'),
     /** End of the payment window shown to the buyer. */
@@ -84,6 +85,12 @@ export const orders = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     late: boolean('late').notNull().default(false),
     accessToken: text('access_token'),
+    /** sha256 (hex) of the secret only the placing browser holds; it unlocks the order's full status. */
+    secretHash: text('secret_hash'),
+    /** sha256 (hex) of the placing client's address: pending orders per client are limited. */
+    clientKey: text('client_key'),
+    /** sha256 (hex) of the placing browser's checkout cookie: a new checkout releases the earlier order. */
+    browserKey: text('browser_key'),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     /** When the payment watcher next asks the explorer about this order's address. */
     nextPollAt: timestamp('next_poll_at', { withTimezone: true }).notNull().defaultNow(),
@@ -98,6 +105,9 @@ export const orders = pgTable(
     index('orders_created_idx').on(t.createdAt),
     index('orders_wallet_idx').on(t.walletAddress),
     index('orders_watch_idx').on(t.status, t.nextPollAt),
+    index('orders_pending_client_idx').on(t.clientKey).where(sql`status = 'pending'`),
+    index('orders_pending_email_idx').on(sql`lower(${t.email})`).where(sql`status = 'pending'`),
+    index('orders_pending_browser_idx').on(t.browserKey).where(sql`status = 'pending'`),
     check('orders_status_ck', sql`${t.status} in ('pending', 'paid', 'completed', 'cancelled')`),
     check('orders_total_ck', sql`${t.totalCents} > 0`),
   ],
@@ -114,7 +124,11 @@ export const walletAddresses = pgTable(
     /** Block time (ms) of the last payment accepted on this address; older transfers never count again. */
     lastPaymentTs: bigint('last_payment_ts', { mode: 'number' }),
   },
-  (t) => [uniqueIndex('wallet_addresses_leased_order_uq').on(t.leasedOrderId)],
+  (t) => [
+    uniqueIndex('wallet_addresses_leased_order_uq').on(t.leasedOrderId),
+    // The lease query's order: free addresses first, oldest first, without sorting the pool.
+    index('wallet_addresses_lease_idx').on(t.leaseUntil.asc().nullsFirst(), t.createdAt),
+  ],
 )
 
 /** Every transfer into one of our addresses that we have seen and accepted or kept. */

@@ -25,7 +25,7 @@ describe.each(engines)('payment watcher on %s (devchain over HTTP)', (engine) =>
   afterAll(() => f.close())
 
   const status = async (id: string) =>
-    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
+    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id, p_order_secret: f.secretOf(id) })).body
 
   it('confirms an exact payment once: paid, amount, hash, token, lease released', async () => {
     const o = await f.placeOrder()
@@ -165,7 +165,12 @@ describe.each(engines)('payment watcher on %s (devchain over HTTP)', (engine) =>
 
   describe('secure_confirm_transaction', () => {
     const confirm = (id: string, hash: string, extra: Record<string, unknown> = {}) =>
-      rpc(f.t.app, 'secure_confirm_transaction', { p_order_id: id, p_transaction_hash: hash, ...extra })
+      rpc(f.t.app, 'secure_confirm_transaction', {
+        p_order_id: id,
+        p_transaction_hash: hash,
+        p_order_secret: f.secretOf(id),
+        ...extra,
+      })
 
     it('confirms from the chain alone and answers the spec fields; asking again answers the same', async () => {
       const o = await f.placeOrder()

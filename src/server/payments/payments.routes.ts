@@ -11,6 +11,7 @@ import { orders, payments } from '../db/schema'
 import type { FulfilContext } from '../delivery/fulfil-order'
 import { AppError } from '../errors'
 import { createWindowLimiter } from '../lib/window-limiter'
+import { limitedOrderStatus, orderSecretMatches } from '../orders/order-secret'
 import { defineRpc } from '../rpc'
 import { creditTransfers, type SeenTransfer } from './credit-order'
 import type { TronClient } from './tron-client'
@@ -53,6 +54,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
           )
         const [order] = await db.select().from(orders).where(eq(orders.id, input.p_order_id))
         if (!order) return { success: false, error: confirmMessages.unknownOrder }
+        if (!orderSecretMatches(order, input.p_order_secret)) return limitedOrderStatus(order)
         const paid = order.status === 'paid' || order.status === 'completed'
         return {
           success: true,
@@ -83,7 +85,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
 
         const paidAnswer = (o: OrderRow) => ({
           success: true as const,
-          access_token: o.accessToken ?? '',
+          access_token: orderSecretMatches(o, input.p_order_secret) ? (o.accessToken ?? '') : '',
           amount: microsToDollars(receivedMicros(o)),
           hash: o.txHash ?? hash,
           timestamp: o.paidAt?.getTime() ?? Date.now(),

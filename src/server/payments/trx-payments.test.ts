@@ -20,7 +20,7 @@ describe.each(engines)('TRX payments at the locked rate on %s (devchain over HTT
   afterAll(() => f.close())
 
   const status = async (id: string) =>
-    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
+    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id, p_order_secret: f.secretOf(id) })).body
   const trx = (usd: number) => (usd * 4).toFixed(2)
 
   it('pays with the exact TRX amount and records it in sun', async () => {
@@ -72,7 +72,11 @@ describe.each(engines)('TRX payments at the locked rate on %s (devchain over HTT
       confirmed: false,
     })
     const confirm = (hash: string) =>
-      rpc(f.t.app, 'secure_confirm_transaction', { p_order_id: o.id, p_transaction_hash: hash })
+      rpc(f.t.app, 'secure_confirm_transaction', {
+        p_order_id: o.id,
+        p_transaction_hash: hash,
+        p_order_secret: f.secretOf(o.id),
+      })
     expect((await confirm(elsewhere.transaction_id)).body).toEqual({
       success: false,
       error: confirmMessages.notForOrder,

@@ -33,6 +33,8 @@ async function startShop(databaseUrl: string, chain: Devchain): Promise<Shop> {
       TRON_API_URL: chain.url,
       PRICE_SOURCE: 'fixed:0.25',
       LOG_LEVEL: 'warn',
+      CHECKOUT_PENDING_PER_CLIENT: '1000',
+      CHECKOUT_CREATIONS_PER_MINUTE: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -100,7 +102,7 @@ describe.skipIf(!engines.includes('postgres'))('two server processes on one Post
       products: { id: number; price: number; is_free: boolean }[]
     }
     const product = products.find((p) => !p.is_free && p.price > 0) as { id: number; price: number }
-    const orders: { id: string; address: string }[] = []
+    const orders: { id: string; address: string; secret: string }[] = []
     for (let i = 0; i < 10; i++) {
       const body = await call(i % 2 ? a : b, 'secure_create_order', {
         p_email: `buyer${i}@example.com`,
@@ -108,14 +110,18 @@ describe.skipIf(!engines.includes('postgres'))('two server processes on one Post
         p_total: product.price,
       })
       expect(body.success).toBe(true)
-      orders.push({ id: body.order_id as string, address: body.wallet_address as string })
+      orders.push({
+        id: body.order_id as string,
+        address: body.wallet_address as string,
+        secret: body.order_secret as string,
+      })
     }
     for (const o of orders) chain.transfer({ to: o.address, amount: product.price.toFixed(2) })
 
     const until = Date.now() + 30_000
     for (;;) {
       const states = await Promise.all(
-        orders.map((o) => call(b, 'secure_get_order_status', { p_order_id: o.id })),
+        orders.map((o) => call(b, 'secure_get_order_status', { p_order_id: o.id, p_order_secret: o.secret })),
       )
       if (states.every((s) => s.status === 'paid')) break
       if (Date.now() > until) throw new Error(`not all paid: ${JSON.stringify(states.map((s) => s.status))}`)

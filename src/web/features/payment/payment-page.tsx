@@ -6,7 +6,7 @@ import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
 import { cart, useCartItems } from '../../lib/cart-store'
-import { checkout, paymentSuccess, useCheckout } from '../../lib/checkout-store'
+import { checkout, paymentSuccess, secretOfOrder, useCheckout } from '../../lib/checkout-store'
 import { callRpc } from '../../lib/rpc-client'
 import { useOrderStatus } from './api/get-order-status'
 import { CancelPaymentDialog } from './components/cancel-payment-dialog'
@@ -78,7 +78,11 @@ export function PaymentPage() {
     setCancelling(true)
     const orderId = state.orderId
     try {
-      await callRpc('secure_cancel_order', { p_order_id: orderId }, { idempotent: true, quiet: true })
+      await callRpc(
+        'secure_cancel_order',
+        { p_order_id: orderId, p_order_secret: orderId ? secretOfOrder(orderId) : undefined },
+        { idempotent: true, quiet: true },
+      )
     } catch {
       // The lease ends on its own after the window and grace period; the buyer is not held up.
     }
