@@ -122,6 +122,22 @@ describe.each(engines)('hostile input on %s', (engine) => {
     expect(status.body).toMatchObject({ success: true, total: 22_000_000 })
   })
 
+  it('100 parallel dashboard guesses from one client: 20 are looked up, the rest are refused', async () => {
+    const guesses = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/rpc/secure_fetch_dashboard',
+          remoteAddress: '192.0.2.44',
+          payload: { p_access_token: `${'G'.repeat(24)}${String(i).padStart(8, '0')}` },
+        }),
+      ),
+    )
+    const statuses = guesses.map((g) => g.statusCode)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(80)
+  })
+
   it('site content with an unknown section is refused, not silently dropped', async () => {
     const res = await rpc(
       t.app,
