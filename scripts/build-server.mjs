@@ -2,7 +2,12 @@
 import { build } from 'esbuild'
 
 await build({
-  entryPoints: ['src/server/main.ts', 'src/server/cli.ts'],
+  // The embedded database's worker thread is its own file next to main.js (see db/pglite-proxy.ts).
+  entryPoints: {
+    main: 'src/server/main.ts',
+    cli: 'src/server/cli.ts',
+    'pglite-worker': 'src/server/db/pglite-worker.ts',
+  },
   outdir: 'dist/server',
   bundle: true,
   platform: 'node',

@@ -58,7 +58,7 @@ const envSchema = z.object({
     .default(60),
   PAYMENT_TOLERANCE: z.coerce.number().min(0).max(1000).default(2),
   /** Checkout limits: orders in their payment window per client address and per e-mail, and
-   * creations per client address per minute (docs/decisions/008-checkout-limits.md). */
+   * creations per client address per minute (docs/decisions/010-hardening.md). */
   CHECKOUT_PENDING_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(5),
   CHECKOUT_PENDING_PER_EMAIL: z.coerce.number().int().min(1).max(100_000).default(3),
   CHECKOUT_CREATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),

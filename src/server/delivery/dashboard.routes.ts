@@ -5,7 +5,7 @@ import {
   explorerTxUrl,
   fetchDashboardInputSchema,
 } from '../../shared/dashboard'
-import { microsToDollars } from '../../shared/money'
+import { centsToDollars, microsToDollars } from '../../shared/money'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { orders } from '../db/schema'
@@ -51,7 +51,7 @@ export function dashboardRpcs(database: Database) {
             paid_at: order.paidAt?.toISOString() ?? null,
             status: order.status,
             email: order.email,
-            total: order.totalCents / 100,
+            total: centsToDollars(order.totalCents),
             amount_received: microsToDollars(received),
             tx_hash: order.txHash,
             tx_url: order.txHash ? explorerTxUrl(order.txHash) : null,
