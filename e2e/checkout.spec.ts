@@ -139,7 +139,9 @@ test.describe('cart, checkout and payment', () => {
     const answer = await retry.json()
     expect(answer).toMatchObject({ success: true })
     expect(answer.wallet_address).not.toBe(address)
-    await page.request.post('/rpc/secure_cancel_order', { data: { p_order_id: answer.order_id } })
+    await page.request.post('/rpc/secure_cancel_order', {
+      data: { p_order_id: answer.order_id, p_order_secret: answer.order_secret },
+    })
   })
 
   test('an empty cart cannot check out, and /payment without a checkout goes to /cart', async ({ page }) => {

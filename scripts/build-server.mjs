@@ -2,7 +2,13 @@
 import { build } from 'esbuild'
 
 await build({
-  entryPoints: ['src/server/main.ts', 'src/server/cli.ts', 'src/server/backup-cli.ts'],
+  // The embedded database's worker thread is its own file next to main.js (see db/pglite-proxy.ts).
+  entryPoints: {
+    main: 'src/server/main.ts',
+    cli: 'src/server/cli.ts',
+    'backup-cli': 'src/server/backup-cli.ts',
+    'pglite-worker': 'src/server/db/pglite-worker.ts',
+  },
   outdir: 'dist/server',
   bundle: true,
   platform: 'node',

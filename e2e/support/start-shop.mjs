@@ -25,6 +25,10 @@ await startShopWithDevchain({
     // Five demo addresses serve every spec: an ended order's address rests 3 s, not an hour.
     ADDRESS_COOLDOWN_MINUTES: '0.05',
     DATABASE_URL: '',
+    // Every browser test comes from 127.0.0.1; the checkout limits have their own server tests.
+    CHECKOUT_PENDING_PER_CLIENT: '100000',
+    CHECKOUT_PENDING_PER_EMAIL: '100000',
+    CHECKOUT_CREATIONS_PER_MINUTE: '100000',
     ...(process.env.PRICE_SOURCE ? { PRICE_SOURCE: process.env.PRICE_SOURCE } : {}),
     ...(process.env.PRICE_API_URL ? { PRICE_API_URL: process.env.PRICE_API_URL } : {}),
   },

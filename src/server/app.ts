@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
 import fastifyCookie from '@fastify/cookie'
 import fastifyStatic from '@fastify/static'
 import Fastify, {
@@ -185,7 +185,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.rpc.add(
     ...catalogRpcs(services.catalog, database.db),
     ...contentRpcs(services.content),
-    ...ordersRpcs(database, services.rules, services.prices),
+    ...ordersRpcs(database, env, services.rules, services.prices),
     ...dashboardRpcs(database),
     ...paymentsRpcs(database, services.tron, { rules: services.rules, onPaid: services.orderPaid.emit }),
     ...withAudit(database.db, [
@@ -229,10 +229,14 @@ async function registerWeb(app: FastifyInstance, root: string, services: AppServ
   const indexHtml = hasWeb ? readFileSync(indexFile, 'utf8') : undefined
   const renderer = hasWeb ? await loadRenderer(root) : undefined
   if (hasWeb) {
+    // Directories are never served: without Accept-Encoding the static plugin would answer them
+    // 403, with it the SPA. They all get the SPA, whatever the request's encodings.
+    const directories = new Set(['/', ...listDirectories(root)])
     await app.register(fastifyStatic, {
       root,
       preCompressed: true,
       index: false,
+      allowedPath: (pathName) => !directories.has(pathName.replace(/\/+$/, '') || '/'),
       setHeaders(res, path) {
         // Vite puts a content hash in every asset name under /assets.
         if (path.includes(`${join('assets', '')}`)) {
@@ -268,4 +272,11 @@ async function registerWeb(app: FastifyInstance, root: string, services: AppServ
     }
     return reply.status(404).send({ success: false, error: `Not found: ${request.method} ${request.url}` })
   })
+}
+
+/** Every folder under root, as URL paths ("/assets"). */
+function listDirectories(root: string): string[] {
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `/${relative(root, join(entry.parentPath, entry.name)).split(sep).join('/')}`)
 }

@@ -1,4 +1,5 @@
 // Operator commands that run against the configured database: `node dist/server/cli.js <command>`.
+import { readFile } from 'node:fs/promises'
 import { parseWalletAddressLines } from '../shared/wallet-addresses'
 import { resetTwoFactor } from './admin/two-factor'
 import { openDatabase } from './db/client'
@@ -39,11 +40,19 @@ export const commands: Record<string, Command> = {
   migrate: async () => {
     console.log('Migrations applied.')
   },
-  /** npm run wallets:add -- <address>... */
+  /**
+   * npm run wallets:add -- <address>...        (a few addresses)
+   * npm run wallets:add -- --file <path>       (one address per line; any number)
+   * npm run wallets:add < addresses.txt        (standard input; also with "-")
+   */
   'wallets:add': async (args, { database }) => {
-    const parsed = parseWalletAddressLines(args)
+    const parsed = parseWalletAddressLines(await walletAddressInput(args))
     if (!parsed.ok) throw new Error(parsed.error)
-    const added = await addWalletAddresses(database.db, parsed.addresses)
+    let added = 0
+    // Batches keep each statement well under the database's parameter limit.
+    for (let i = 0; i < parsed.addresses.length; i += WALLET_BATCH) {
+      added += await addWalletAddresses(database.db, parsed.addresses.slice(i, i + WALLET_BATCH))
+    }
     console.log(`Added ${added} wallet address(es); ${parsed.addresses.length - added} already present.`)
   },
   /**
@@ -90,6 +99,38 @@ export const commands: Record<string, Command> = {
     const added = await addKeyStock(database.db, productId, keys)
     console.log(`Added ${added} key(s) to product ${productId}; ${keys.length - added} already known.`)
   },
+}
+
+const WALLET_BATCH = 1000
+
+/** The addresses of wallets:add: arguments, files named by --file, and standard input ("-" or no arguments). */
+async function walletAddressInput(args: string[]): Promise<string[]> {
+  const lines: string[] = []
+  let stdin = args.length === 0
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string
+    if (arg === '--file' || arg === '-f') {
+      const path = args[++i]
+      if (!path) throw new Error('--file needs a path: wallets:add --file addresses.txt')
+      const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new Error(`Cannot read ${path}: ${error.code ?? error.message}`)
+      })
+      lines.push(...text.split(/\r?\n/))
+    } else if (arg === '-') {
+      stdin = true
+    } else {
+      lines.push(arg)
+    }
+  }
+  if (stdin) {
+    if (process.stdin.isTTY && args.length === 0) {
+      throw new Error(
+        'Usage: wallets:add <address>... | wallets:add --file addresses.txt | wallets:add < addresses.txt',
+      )
+    }
+    lines.push(...(await readStdin()).split(/\r?\n/))
+  }
+  return lines
 }
 
 async function readStdin(): Promise<string> {

@@ -71,6 +71,11 @@ const envSchema = z.object({
   SCAN_BATCH_BLOCKS: z.coerce.number().int().min(1).max(100).default(20),
   /** Pause between two looks at the chain when the follower has caught up. */
   SCAN_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /** Checkout limits: orders in their payment window per client address and per e-mail, and
+   * creations per client address per minute (docs/decisions/015-hardening.md). */
+  CHECKOUT_PENDING_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(5),
+  CHECKOUT_PENDING_PER_EMAIL: z.coerce.number().int().min(1).max(100_000).default(3),
+  CHECKOUT_CREATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
   PRICE_SOURCE: z
     .string()
     .regex(/^(coingecko|binance|fixed:\d+(\.\d+)?)$/, 'must be coingecko, binance or fixed:<usd per TRX>')

@@ -74,7 +74,11 @@ export const updateOrderStatusInputSchema = z
   .strict()
 
 export const assignPaymentInputSchema = z
-  .object({ ...adminKeyField, p_payment_id: z.number().int().positive(), p_order_id: orderId })
+  .object({
+    ...adminKeyField,
+    p_payment_id: z.number().int().positive().max(2_147_483_647),
+    p_order_id: orderId,
+  })
   .strict()
 
 // Product URLs: a path on this site or an http(s) URL; never javascript: or data: URLs.
@@ -85,7 +89,7 @@ const safeUrl = (label: string) =>
 /** The product form's rules, applied by the server and the form alike. */
 export const productInputSchema = z
   .object({
-    id: z.number().int().positive().optional(),
+    id: z.number().int().positive().max(2_147_483_647).optional(),
     name: z.string().trim().min(1, 'Name is required').max(200),
     description: z.string().trim().min(1, 'Description is required').max(5000),
     price: z.number().finite().min(0, 'Price must be at least 0').max(1_000_000),
@@ -136,7 +140,7 @@ export const manageProductInputSchema = z
   .strict()
 
 export const deleteProductInputSchema = z
-  .object({ ...adminKeyField, p_product_id: z.number().int().positive() })
+  .object({ ...adminKeyField, p_product_id: z.number().int().positive().max(2_147_483_647) })
   .strict()
 
 export const addWalletAddressesInputSchema = z

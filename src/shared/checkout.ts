@@ -54,6 +54,8 @@ export const createOrderAnswerSchema = z.discriminatedUnion('success', [
   z.object({
     success: z.literal(true),
     order_id: z.string(),
+    /** Only the browser that placed the order gets it: it unlocks the order's full status and Cancel. */
+    order_secret: z.string(),
     wallet_address: z.string(),
     /** ISO time the payment window closes (server clock). */
     expires_at: z.string(),
@@ -74,4 +76,9 @@ export const walletAddressAnswerSchema = z.discriminatedUnion('success', [
 
 export const orderIdSchema = z.uuid('must be an order id')
 
-export const cancelOrderInputSchema = z.object({ p_order_id: orderIdSchema }).strict()
+/** The secret secure_create_order answered; the order id alone is not enough for what it unlocks. */
+export const orderSecretSchema = z.string().max(100)
+
+export const cancelOrderInputSchema = z
+  .object({ p_order_id: orderIdSchema, p_order_secret: orderSecretSchema.optional() })
+  .strict()

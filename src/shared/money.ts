@@ -19,7 +19,19 @@ export function formatUsd(dollars: number): string {
   return `$${dollars.toFixed(2)}`
 }
 
-/** Micro-dollars (USDT base units) to the dollar number the wire carries. */
+const MICROS_PER_CENT = 10_000n
+
+/**
+ * Micro-dollars (USDT base units; TRX valued at the locked rate) to whole cents, rounded down:
+ * the one rule for an amount received, so the buyer and the admin always see the same figure and
+ * never more than arrived.
+ */
+export function microsToCents(micros: bigint): number {
+  const cents = micros / MICROS_PER_CENT - (micros < 0n && micros % MICROS_PER_CENT !== 0n ? 1n : 0n)
+  return Number(cents)
+}
+
+/** Micro-dollars to the dollar number the wire carries, by the rule of microsToCents. */
 export function microsToDollars(micros: bigint): number {
-  return Number(micros) / 1_000_000
+  return centsToDollars(microsToCents(micros))
 }

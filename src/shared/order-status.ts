@@ -1,9 +1,18 @@
 import { z } from 'zod'
-import { orderIdSchema } from './checkout'
+import { orderIdSchema, orderSecretSchema } from './checkout'
 
 // The payment page's watch: the server watches the chain, the browser asks the server.
 
-export const orderStatusInputSchema = z.object({ p_order_id: orderIdSchema }).strict()
+/** Without the order's secret the answer only says whether the order is paid (limitedOrderStatusSchema). */
+export const orderStatusInputSchema = z
+  .object({ p_order_id: orderIdSchema, p_order_secret: orderSecretSchema.optional() })
+  .strict()
+
+export const limitedOrderStatusSchema = z.object({
+  success: z.literal(true),
+  order_id: z.string(),
+  paid: z.boolean(),
+})
 
 export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
   z.object({
@@ -36,6 +45,8 @@ export const confirmTransactionInputSchema = z
     p_transaction_hash: z.string().trim().regex(TX_ID, 'must be a 64-character hex transaction hash'),
     p_amount: z.number().finite().optional(),
     p_timestamp: z.number().finite().optional(),
+    /** Without the order's secret a paid answer carries no access token. */
+    p_order_secret: orderSecretSchema.optional(),
   })
   .strict()
 

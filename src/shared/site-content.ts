@@ -12,26 +12,29 @@ const imageUrl = z
   .max(2000)
   .regex(/^(\/(?!\/)|https?:\/\/)\S*$/, 'must be a path on this site or an http(s) URL')
 
-export const siteContentSchema = z.object({
-  logo: z.object({ mainText: text(60), subText: text(60) }).strict(),
-  navigation: z.object({ products: text(40), support: text(40) }).strict(),
-  hero: z.object({ title: text(200), subtitle: text(500), backgroundImage: imageUrl }).strict(),
-  meta: z.object({ title: text(120) }).strict(),
-  theme: z
-    .object({ primary: colour, primaryDark: colour, background: colour, card: colour, accent: colour })
-    .strict(),
-  support: z
-    .object({
-      title: text(200),
-      subtitle: text(500),
-      email: z.union([z.literal(''), z.email().max(254)]),
-      response: text(100),
-      sections: z
-        .array(z.object({ title: text(120), description: text(1000), icon: z.enum(supportIcons) }).strict())
-        .max(8),
-    })
-    .strict(),
-})
+export const siteContentSchema = z
+  .object({
+    logo: z.object({ mainText: text(60), subText: text(60) }).strict(),
+    navigation: z.object({ products: text(40), support: text(40) }).strict(),
+    hero: z.object({ title: text(200), subtitle: text(500), backgroundImage: imageUrl }).strict(),
+    meta: z.object({ title: text(120) }).strict(),
+    theme: z
+      .object({ primary: colour, primaryDark: colour, background: colour, card: colour, accent: colour })
+      .strict(),
+    support: z
+      .object({
+        title: text(200),
+        subtitle: text(500),
+        email: z.union([z.literal(''), z.email().max(254)]),
+        response: text(100),
+        sections: z
+          .array(z.object({ title: text(120), description: text(1000), icon: z.enum(supportIcons) }).strict())
+          .max(8),
+      })
+      .strict(),
+  })
+  // Unknown sections are refused like unknown fields anywhere else, not silently dropped.
+  .strict()
 export type SiteContent = z.infer<typeof siteContentSchema>
 
 /** Stored content overrides the defaults section by section; a section that fails validation falls back. */

@@ -44,6 +44,10 @@ export interface PaymentFixture {
     email?: string
     address?: string
   }): Promise<PlacedOrder>
+  /** The secret secure_create_order answered for the order (what the buyer's browser keeps). */
+  secretOf(id: string): string | undefined
+  /** secure_get_order_status as the buyer's browser asks it (with the order's secret). */
+  status(id: string): Promise<Record<string, unknown>>
   /** Puts a transfer into the next block (not solidified yet). */
   send(request: TransferRequest): Promise<SentTransfer>
   /** Makes `block` solidified and lets the follower read up to it. */
@@ -88,6 +92,10 @@ export async function createPaymentFixture(
       EXPLORER_MAX_RPS: '100',
       PAYMENT_WINDOW_MINUTES: '30',
       LATE_PAYMENT_GRACE_MINUTES: '60',
+      // One test client places every order.
+      CHECKOUT_PENDING_PER_CLIENT: '100000',
+      CHECKOUT_PENDING_PER_EMAIL: '100000',
+      CHECKOUT_CREATIONS_PER_MINUTE: '100000',
       ...opts.env,
     },
     { database },
@@ -122,6 +130,7 @@ export async function createPaymentFixture(
   }[]
   const products = listed.filter((p) => !p.is_free && p.price > 0).sort((a, b) => a.price - b.price)
 
+  const secrets = new Map<string, string>()
   const rows = async (query: ReturnType<typeof sql>) =>
     ((await database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows
 
@@ -175,12 +184,19 @@ export async function createPaymentFixture(
         ...(o.address ? { p_wallet_address: o.address } : {}),
       })
       if (body.success !== true) throw new Error(`order refused: ${JSON.stringify(body)}`)
+      secrets.set(body.order_id as string, body.order_secret as string)
       return {
         id: body.order_id as string,
         address: body.wallet_address as string,
         total,
         trxAmount: (body.trx_amount as string | undefined) ?? null,
       }
+    },
+    secretOf: (id) => secrets.get(id),
+    async status(id) {
+      return (
+        await rpc(t.app, 'secure_get_order_status', { p_order_id: id, p_order_secret: secrets.get(id) })
+      ).body
     },
     send,
     settle,

@@ -7,7 +7,7 @@ import type {
   FetchOrdersAnswer,
 } from '../../shared/admin'
 import { adminMessages } from '../../shared/admin'
-import { centsToDollars } from '../../shared/money'
+import { centsToDollars, microsToCents } from '../../shared/money'
 import { isValidTronAddress } from '../../shared/tron-address'
 import { formatSun, receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
@@ -23,12 +23,11 @@ import { releaseAddress } from '../wallets/wallets.repo'
 
 type OrderRow = typeof orders.$inferSelect
 
-const USD_MICROS_PER_CENT = 10_000n
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 function toAdminOrder(row: OrderRow): AdminOrder {
   const received = receivedUsdMicros(row.amountReceivedUnits, row.trxReceivedSun, row.trxRateE8)
-  const receivedCents = Number(received / USD_MICROS_PER_CENT)
+  const receivedCents = microsToCents(received)
   return {
     id: row.id,
     created_at: row.createdAt.toISOString(),

@@ -1,4 +1,5 @@
 import { asc, eq } from 'drizzle-orm'
+import { centsToDollars } from '../../shared/money'
 import type { Product } from '../../shared/product'
 import type { Db } from '../db/client'
 import { products } from '../db/schema'
@@ -10,7 +11,7 @@ export function toProduct(row: ProductRow): Product {
     id: row.id,
     name: row.name,
     description: row.description,
-    price: row.priceCents / 100,
+    price: centsToDollars(row.priceCents),
     image: row.image,
     features: row.features,
     video_id: row.videoId,

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
+import type { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { packageRoot } from '../lib/paths'
+import { PgliteProxy } from './pglite-proxy'
 import * as schema from './schema'
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -75,10 +76,14 @@ export async function openPostgres(url: string, { migrate = true, max = 10 } = {
   return wrap(db, 'postgres', () => pool.end())
 }
 
-/** PostgreSQL when a URL is given, else the embedded PGlite database under dataDir. */
+/**
+ * PostgreSQL when a URL is given, else the embedded PGlite database under dataDir, run on a worker
+ * thread (pglite-proxy.ts) so its SQL and disk writes never stall the server's event loop.
+ */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl)
   const dir = resolve(opts.dataDir, 'pglite')
   mkdirSync(dir, { recursive: true })
-  return openPglite(new PGlite(dir))
+  // Drizzle's PGlite driver uses only query(), transaction() and close(), which the proxy provides.
+  return openPglite(new PgliteProxy(dir) as unknown as PGlite)
 }

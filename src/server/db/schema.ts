@@ -77,7 +77,8 @@ export const orders = pgTable(
     createdAt: createdAt(),
     email: text('email').notNull(),
     items: jsonb('items').$type<OrderItemSnapshot[]>().notNull(),
-    totalCents: integer('total_cents').notNull(),
+    /** Integer cents; bigint holds any total a cart can reach (read as a JS number: at most ~10^12). */
+    totalCents: bigint('total_cents', { mode: 'number' }).notNull(),
     walletAddress: text('wallet_address').notNull(),
     status: text('status').$type<OrderStatus>().notNull().default('pending'),
     /** End of the payment window shown to the buyer. */
@@ -97,6 +98,12 @@ export const orders = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     late: boolean('late').notNull().default(false),
     accessToken: text('access_token'),
+    /** sha256 (hex) of the secret only the placing browser holds; it unlocks the order's full status. */
+    secretHash: text('secret_hash'),
+    /** sha256 (hex) of the placing client's address: pending orders per client are limited. */
+    clientKey: text('client_key'),
+    /** sha256 (hex) of the placing browser's checkout cookie: a new checkout releases the earlier order. */
+    browserKey: text('browser_key'),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     /** Why a cancelled order ended: 'buyer', 'admin' or 'expired' (the chain passed its grace end). */
     cancelReason: text('cancel_reason').$type<CancelReason>(),
@@ -112,6 +119,9 @@ export const orders = pgTable(
     index('orders_pending_grace_idx').on(t.graceUntil).where(sql`status = 'pending'`),
     // Revenue per day on the admin dashboard.
     index('orders_paid_at_idx').on(t.paidAt).where(sql`paid_at is not null`),
+    index('orders_pending_client_idx').on(t.clientKey).where(sql`status = 'pending'`),
+    index('orders_pending_email_idx').on(sql`lower(${t.email})`).where(sql`status = 'pending'`),
+    index('orders_pending_browser_idx').on(t.browserKey).where(sql`status = 'pending'`),
     check('orders_status_ck', sql`${t.status} in ('pending', 'paid', 'completed', 'cancelled')`),
     check('orders_total_ck', sql`${t.totalCents} > 0`),
   ],

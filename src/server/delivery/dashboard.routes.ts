@@ -5,7 +5,7 @@ import {
   explorerTxUrl,
   fetchDashboardInputSchema,
 } from '../../shared/dashboard'
-import { microsToDollars } from '../../shared/money'
+import { centsToDollars, microsToDollars } from '../../shared/money'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { orders } from '../db/schema'
@@ -25,7 +25,9 @@ export function dashboardRpcs(database: Database) {
       name: 'secure_fetch_dashboard',
       input: fetchDashboardInputSchema,
       handler: async (input, { request }) => {
-        const wait = failures.check(request.ip)
+        // The attempt is taken before the lookup (and given back when the token is found), so
+        // parallel guesses cannot all pass a check made before any of them failed.
+        const wait = failures.hit(request.ip)
         if (wait > 0) {
           throw AppError.rateLimited(dashboardMessages.tooMany, wait)
         }
@@ -34,10 +36,10 @@ export function dashboardRpcs(database: Database) {
           ? await db.select().from(orders).where(eq(orders.accessToken, token))
           : []
         if (!order) {
-          failures.hit(request.ip)
           // The same answer for a malformed and an unknown token: it says nothing about any order.
           return { success: false, error: dashboardMessages.notFound }
         }
+        failures.refund(request.ip)
         const keys = await keysOfOrder(db, order.id)
         const downloads = await itemDownloadUrls(db, order.items)
         const received = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
@@ -49,7 +51,7 @@ export function dashboardRpcs(database: Database) {
             paid_at: order.paidAt?.toISOString() ?? null,
             status: order.status,
             email: order.email,
-            total: order.totalCents / 100,
+            total: centsToDollars(order.totalCents),
             amount_received: microsToDollars(received),
             tx_hash: order.txHash,
             tx_url: order.txHash ? explorerTxUrl(order.txHash) : null,

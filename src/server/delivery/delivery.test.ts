@@ -233,6 +233,17 @@ describe.each(engines)('delivery on %s', (engine) => {
     const mail = await simpleParser(readFileSync(join(dir, files[0] as string)))
     expect(mail.text).toContain(`https://shop.example.com/dashboard/${o.token}`)
     expect(mail.from?.text).toBe('shop@example.com')
+    // Sent again (the process died before marking it sent): the same file, replaced, not a second one.
+    await createFileTransport(dir).send({
+      from: 'shop@example.com',
+      to: 'buyer@example.com',
+      subject: 'again',
+      html: '<p>again</p>',
+      text: 'again',
+      messageId: mail.messageId as string,
+    })
+    expect(readdirSync(dir)).toEqual(files)
+    expect((await simpleParser(readFileSync(join(dir, files[0] as string)))).subject).toBe('again')
   })
 
   describe('secure_fetch_dashboard', () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { eq, inArray, sql } from 'drizzle-orm'
+import { centsToDollars } from '../../shared/money'
 import { mergeSiteContent } from '../../shared/site-content'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
@@ -128,7 +129,7 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
     content,
     orderId,
     items,
-    totalPaid: order.totalCents / 100,
+    totalPaid: centsToDollars(order.totalCents),
     txHash: order.txHash ?? '',
     dashboardUrl: `${base}/dashboard/${order.accessToken}`,
   })

@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import nodemailer from 'nodemailer'
@@ -41,7 +42,12 @@ export function createSmtpTransport(url: string): MailTransport {
   }
 }
 
-/** No SMTP server configured: one .eml file per mail under `dir`, so a new user sees what was sent. */
+/**
+ * No SMTP server configured: one .eml file per mail under `dir`, so a new user sees what was sent.
+ * The file is named by the mail's Message-ID and written under a temporary name, then renamed: a
+ * retry after a crash replaces the file instead of adding a second one, and no reader ever sees a
+ * half-written .eml.
+ */
 export function createFileTransport(dir: string): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
   return {
@@ -49,13 +55,19 @@ export function createFileTransport(dir: string): MailTransport {
     async send(mail) {
       const info = await transporter.sendMail(mail)
       await mkdir(dir, { recursive: true })
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${mail.messageId.replace(/[^A-Za-z0-9.-]/g, '')}.eml`
-      const path = join(dir, name)
-      await writeFile(path, info.message as Buffer)
+      const path = join(dir, emlFileName(mail.messageId))
+      const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
+      await writeFile(temporary, info.message as Buffer)
+      await rename(temporary, path)
       return { reference: path }
     },
     close() {},
   }
+}
+
+/** "<order-abc-1@stablecart>" → "order-abc-1@stablecart.eml" (safe on any file system). */
+export function emlFileName(messageId: string): string {
+  return `${messageId.replace(/[^A-Za-z0-9.@-]/g, '').replace(/^\.+/, '') || 'mail'}.eml`
 }
 
 export interface MailWorkerOptions {

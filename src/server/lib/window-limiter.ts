@@ -6,6 +6,8 @@ export interface WindowLimiter {
   hit(key: string, now?: number): number
   /** Answers the wait without counting a hit. */
   check(key: string, now?: number): number
+  /** Gives back one hit (taken first, before an outcome was known, that turned out not to count). */
+  refund(key: string, now?: number): void
 }
 
 export function createWindowLimiter(opts: {
@@ -42,6 +44,10 @@ export function createWindowLimiter(opts: {
     check(key, now = Date.now()) {
       const w = current(key, now)
       return w && w.count >= opts.limit ? opts.windowMs - (now - w.start) : 0
+    },
+    refund(key, now = Date.now()) {
+      const w = current(key, now)
+      if (w && w.count > 0) w.count -= 1
     },
   }
 }

@@ -1,20 +1,37 @@
+import { eq } from 'drizzle-orm'
 import { cancelOrderInputSchema, createOrderInputSchema, messages } from '../../shared/checkout'
 import { emptyPayloadSchema } from '../../shared/rpc'
 import type { Database } from '../db/client'
+import { orders } from '../db/schema'
+import type { Env } from '../env'
+import { AppError } from '../errors'
+import { createWindowLimiter } from '../lib/window-limiter'
 import type { PaymentRules } from '../payments/payment-rules'
 import type { TrxPriceSource } from '../pricing/trx-price'
 import { defineRpc } from '../rpc'
 import { findFreeAddress } from '../wallets/wallets.repo'
+import { checkoutClient, checkoutMessages, clientAddressKey } from './checkout-limits'
+import { orderSecretMatches } from './order-secret'
 import { cancelPendingOrder } from './orders.repo'
 import { placeOrder } from './place-order'
 
-export function ordersRpcs(database: Database, rules: PaymentRules, prices: TrxPriceSource) {
+const MINUTE = 60_000
+
+export function ordersRpcs(database: Database, env: Env, rules: PaymentRules, prices: TrxPriceSource) {
   const { db } = database
   const placeOptions = {
     windowMs: Math.round(rules.windowMs),
     graceMs: Math.round(rules.graceMs),
     trxRate: () => prices.getRate(),
+    limits: {
+      maxPendingPerClient: env.CHECKOUT_PENDING_PER_CLIENT,
+      maxPendingPerEmail: env.CHECKOUT_PENDING_PER_EMAIL,
+      cooldownMs: rules.cooldownMs,
+    },
   }
+  const secureCookie = env.PUBLIC_URL?.startsWith('https:') ?? false
+  // Each creation leases an address for window + grace: one client may start only so many a minute.
+  const creations = createWindowLimiter({ limit: env.CHECKOUT_CREATIONS_PER_MINUTE, windowMs: MINUTE })
   return [
     defineRpc({
       name: 'secure_get_wallet_address',
@@ -29,18 +46,28 @@ export function ordersRpcs(database: Database, rules: PaymentRules, prices: TrxP
     defineRpc({
       name: 'secure_create_order',
       input: createOrderInputSchema,
-      handler: async (input, { request }) => {
+      handler: async (input, { request, reply }) => {
+        const wait = creations.hit(clientAddressKey(request.ip))
+        if (wait > 0) throw AppError.rateLimited(checkoutMessages.tooManyAttempts, wait)
         const header = request.headers['idempotency-key']
         const key =
           input.p_idempotency_key ?? (typeof header === 'string' && header !== '' ? header : undefined)
-        return placeOrder(db, { ...input, p_idempotency_key: key?.slice(0, 100) }, placeOptions)
+        const client = checkoutClient(request, reply, secureCookie)
+        return placeOrder(db, { ...input, p_idempotency_key: key?.slice(0, 100) }, placeOptions, client)
       },
     }),
     defineRpc({
       name: 'secure_cancel_order',
       input: cancelOrderInputSchema,
       handler: async (input) => {
-        const cancelled = await cancelPendingOrder(db, input.p_order_id, rules.cooldownMs)
+        // Only the browser that placed the order may cancel it (orders placed before secrets existed
+        // have none and stay cancellable by id).
+        const [order] = await db
+          .select({ secretHash: orders.secretHash })
+          .from(orders)
+          .where(eq(orders.id, input.p_order_id))
+        const allowed = order && (!order.secretHash || orderSecretMatches(order, input.p_order_secret))
+        const cancelled = allowed ? await cancelPendingOrder(db, input.p_order_id, rules.cooldownMs) : false
         return cancelled
           ? { success: true }
           : { success: false, error: 'This order can no longer be cancelled' }

@@ -28,7 +28,14 @@ describe.each(engines)('checkout on %s', (engine) => {
     await seedOnce(database.db)
     t = await createTestApp(
       engine,
-      { PAYMENT_WINDOW_MINUTES: '30', LATE_PAYMENT_GRACE_MINUTES: '60' },
+      {
+        PAYMENT_WINDOW_MINUTES: '30',
+        LATE_PAYMENT_GRACE_MINUTES: '60',
+        // Every request here comes from one client; the limits have their own tests (checkout-limits.test.ts).
+        CHECKOUT_PENDING_PER_CLIENT: '100000',
+        CHECKOUT_PENDING_PER_EMAIL: '100000',
+        CHECKOUT_CREATIONS_PER_MINUTE: '100000',
+      },
       { database },
     )
     const products = (await rpc(t.app, 'fetch_products')).body.products as {
@@ -91,7 +98,7 @@ describe.each(engines)('checkout on %s', (engine) => {
     const [a, b] = paid as [{ id: number; price: number; name?: string }, { id: number; price: number }]
     expect(row.status).toBe('pending')
     expect(row.email).toBe('buyer@example.com')
-    expect(row.total_cents).toBe(Math.round((a.price * 2 + b.price) * 100))
+    expect(Number(row.total_cents)).toBe(Math.round((a.price * 2 + b.price) * 100))
     expect(row.wallet_address).toBe(pool[1])
     const items = row.items as { product: { id: number; name: string; price: number }; quantity: number }[]
     // The snapshot takes the database's name and price, never the ones the browser sent.
@@ -244,7 +251,13 @@ describe.each(engines)('checkout on %s', (engine) => {
     await addWalletAddresses(t.database.db, [address as string])
     const created = await rpc(t.app, 'secure_create_order', order())
     expect((await rpc(t.app, 'secure_get_wallet_address')).body.success).toBe(false)
-    const cancelled = await rpc(t.app, 'secure_cancel_order', { p_order_id: created.body.order_id })
+    // The order id alone (what a buyer shows support) cannot cancel it; its secret can.
+    const byId = await rpc(t.app, 'secure_cancel_order', { p_order_id: created.body.order_id })
+    expect(byId.body.success).toBe(false)
+    const cancelled = await rpc(t.app, 'secure_cancel_order', {
+      p_order_id: created.body.order_id,
+      p_order_secret: created.body.order_secret,
+    })
     expect(cancelled.body).toEqual({ success: true })
     expect(await count(t, 'leases')).toBe(0)
     // A transfer the buyer sends anyway, during the cool-down, cannot be credited to a new buyer.

@@ -10,22 +10,27 @@ import { reserveKeys } from '../keys/reservation'
 import type { RateResult } from '../pricing/trx-price'
 import { leaseAddress } from '../wallets/wallets.repo'
 import { recordOrderEvent } from '../webhooks/events'
+import { admitCheckout, type CheckoutClient, type CheckoutLimits, CheckoutRefused } from './checkout-limits'
+import { newOrderSecret } from './order-secret'
 
 export interface PlaceOrderOptions {
   windowMs: number
   graceMs: number
   /** The TRX/USD rate to lock into the order; TRX is not offered when it fails. */
   trxRate?: () => Promise<RateResult>
+  /** Limits on pending orders per client and per e-mail; none when absent (scripts, benchmarks). */
+  limits?: CheckoutLimits
 }
 
 class NoAddressFree extends Error {}
 
 type OrderRow = typeof orders.$inferSelect
 
-function answerOf(order: OrderRow): CreateOrderAnswer {
+function answerOf(order: OrderRow, secret: string): CreateOrderAnswer {
   return {
     success: true,
     order_id: order.id,
+    order_secret: secret,
     wallet_address: order.walletAddress,
     expires_at: order.expiresAt.toISOString(),
     total: centsToDollars(order.totalCents),
@@ -52,11 +57,12 @@ export async function placeOrder(
   db: Db,
   input: CreateOrderInput,
   opts: PlaceOrderOptions,
+  client?: CheckoutClient,
 ): Promise<CreateOrderAnswer> {
   const key = input.p_idempotency_key
   if (key) {
     const existing = await findByIdempotencyKey(db, key)
-    if (existing) return replay(existing, input)
+    if (existing) return replay(db, existing, input)
   }
 
   // Lines of one product are merged, so a cart that repeats a product cannot exceed the limit twice.
@@ -110,8 +116,10 @@ export async function placeOrder(
   const now = Date.now()
   const expiresAt = new Date(now + opts.windowMs)
   const graceUntil = new Date(now + opts.windowMs + opts.graceMs)
+  const secret = newOrderSecret()
   try {
     const order = await db.transaction(async (tx) => {
+      if (client && opts.limits) await admitCheckout(tx, client, input.p_email, opts.limits)
       const createdAt = new Date(now)
       // The lease history starts when the order does: transfers from then on are this order's.
       const address = await leaseAddress(tx, id, createdAt, input.p_wallet_address)
@@ -128,6 +136,9 @@ export async function placeOrder(
           expiresAt,
           graceUntil,
           idempotencyKey: key ?? null,
+          secretHash: secret.hash,
+          clientKey: client?.clientKey ?? null,
+          browserKey: client?.browserKey ?? null,
           ...trx,
         })
         .returning()
@@ -135,13 +146,14 @@ export async function placeOrder(
       await recordOrderEvent(tx, 'order.created', id) // webhook
       return row as OrderRow
     })
-    return answerOf(order)
+    return answerOf(order, secret.secret)
   } catch (error) {
     if (error instanceof NoAddressFree) return { success: false, error: messages.unavailable }
+    if (error instanceof CheckoutRefused) return { success: false, error: error.message }
     // The same key raced in from a retry: answer the order the other request created.
     if (key && isUniqueViolation(error)) {
       const existing = await findByIdempotencyKey(db, key)
-      if (existing) return replay(existing, input)
+      if (existing) return replay(db, existing, input)
     }
     throw error
   }
@@ -152,10 +164,16 @@ async function findByIdempotencyKey(db: Db, key: string): Promise<OrderRow | und
   return row
 }
 
-function replay(order: OrderRow, input: CreateOrderInput): CreateOrderAnswer {
+/**
+ * A retry of a request whose answer was lost: the same order, with a new secret (only its hash is
+ * kept, and the client never saw the first one).
+ */
+async function replay(db: Db, order: OrderRow, input: CreateOrderInput): Promise<CreateOrderAnswer> {
   if (order.email !== input.p_email) {
     throw new AppError('conflict', 'This idempotency key was already used for another order')
   }
   if (order.status !== 'pending') return { success: false, error: messages.createFailed }
-  return answerOf(order)
+  const secret = newOrderSecret()
+  await db.update(orders).set({ secretHash: secret.hash }).where(eq(orders.id, order.id))
+  return answerOf(order, secret.secret)
 }

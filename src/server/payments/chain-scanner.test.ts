@@ -24,8 +24,7 @@ describe.each(engines)('chain follower on %s', (engine) => {
   })
   afterAll(() => f.close())
 
-  const status = async (id: string) =>
-    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
+  const status = async (id: string) => f.status(id)
   const ledgerOf = async (txId: string) =>
     f.rows(sql`select * from payments where tx_id = ${txId} order by source, event_index`)
 
@@ -78,7 +77,10 @@ describe.each(engines)('chain follower on %s', (engine) => {
 
   it('a transfer after the buyer cancelled is recorded against the cancelled order', async () => {
     const o = await f.placeOrder()
-    expect((await rpc(f.t.app, 'secure_cancel_order', { p_order_id: o.id })).body.success).toBe(true)
+    expect(
+      (await rpc(f.t.app, 'secure_cancel_order', { p_order_id: o.id, p_order_secret: f.secretOf(o.id) })).body
+        .success,
+    ).toBe(true)
     const sent = await f.pay({ to: o.address, amount: o.total.toFixed(2) })
     expect(await ledgerOf(sent.txId)).toMatchObject([
       { status: 'unmatched', reason: 'after_cancelled', order_id: o.id },
@@ -89,7 +91,10 @@ describe.each(engines)('chain follower on %s', (engine) => {
   it('a transfer made before the buyer cancelled still pays the order (it was pending then)', async () => {
     const o = await f.placeOrder()
     const sent = await f.send({ to: o.address, amount: o.total.toFixed(2) })
-    expect((await rpc(f.t.app, 'secure_cancel_order', { p_order_id: o.id })).body.success).toBe(true)
+    expect(
+      (await rpc(f.t.app, 'secure_cancel_order', { p_order_id: o.id, p_order_secret: f.secretOf(o.id) })).body
+        .success,
+    ).toBe(true)
     await f.settle(sent.block)
     // The cancel happened after the block time; the buyer paid while the order was open.
     const ledger = await ledgerOf(sent.txId)
@@ -260,8 +265,7 @@ describe.each(engines)('chain time decides expiry on %s', (engine) => {
   })
   afterAll(() => f.close())
 
-  const status = async (id: string) =>
-    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
+  const status = async (id: string) => f.status(id)
   const tip = async () => f.settle((await f.send({ to: COUNTERFEIT, amount: '1' })).block)
 
   it('a transfer made inside the grace period but solidified after it still pays the order, late', async () => {

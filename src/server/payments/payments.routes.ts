@@ -8,6 +8,7 @@ import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
 import { createWindowLimiter } from '../lib/window-limiter'
+import { limitedOrderStatus, orderSecretMatches } from '../orders/order-secret'
 import { findOrder, type OrderRow } from '../orders/orders.repo'
 import { defineRpc } from '../rpc'
 import { confirmTransfersOfTransaction } from './confirm-transaction'
@@ -30,9 +31,10 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
   // Each confirm call can cost the explorer four requests: one client may try ten a minute.
   const confirmLimiter = createWindowLimiter({ limit: 10, windowMs: 60_000 })
 
-  const paidAnswer = (o: OrderRow, hash: string) => ({
+  // The dashboard token goes only to the browser that placed the order (it holds the order secret).
+  const paidAnswer = (o: OrderRow, hash: string, secret: string | undefined) => ({
     success: true as const,
-    access_token: o.accessToken ?? '',
+    access_token: orderSecretMatches(o, secret) ? (o.accessToken ?? '') : '',
     amount: microsToDollars(receivedMicros(o)),
     hash: o.txHash ?? hash,
     timestamp: o.paidAt?.getTime() ?? Date.now(),
@@ -45,6 +47,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
       handler: async (input) => {
         const order = await findOrder(db, input.p_order_id)
         if (!order) return { success: false, error: confirmMessages.unknownOrder }
+        if (!orderSecretMatches(order, input.p_order_secret)) return limitedOrderStatus(order)
         const paid = order.status === 'paid' || order.status === 'completed'
         return {
           success: true,
@@ -78,7 +81,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
         const now = (await findOrder(db, order.id)) ?? order
         if ((now.status === 'paid' || now.status === 'completed') && now.accessToken) {
           // Asking again about a transfer that paid this order answers as before.
-          if (await paysOrder(db, hash, order.id)) return paidAnswer(now, hash)
+          if (await paysOrder(db, hash, order.id)) return paidAnswer(now, hash, input.p_order_secret)
           return { success: false, error: confirmMessages.notAwaiting }
         }
         if (result.creditedHere) {

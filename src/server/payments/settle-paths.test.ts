@@ -36,13 +36,12 @@ describe.each(engines)('paths to paid on %s', (engine) => {
 
   const admin = (name: string, payload: object) =>
     rpc(f.t.app, name, payload, { cookie, 'user-agent': BROWSER, origin: 'http://shop.test' })
-  const status = async (id: string) =>
-    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
+  const status = async (id: string) => f.status(id)
   const confirm = (orderId: string, hash: string) =>
     rpc(
       f.t.app,
       'secure_confirm_transaction',
-      { p_order_id: orderId, p_transaction_hash: hash },
+      { p_order_id: orderId, p_transaction_hash: hash, p_order_secret: f.secretOf(orderId) },
       { 'x-forwarded-for': orderId },
     )
   const mails = async (id: string) => f.rows(sql`select * from mail_outbox where order_id = ${id}`)
@@ -115,7 +114,10 @@ describe.each(engines)('paths to paid on %s', (engine) => {
     try {
       const db = small.t.database.db
       const a = await small.placeOrder()
-      await rpc(small.t.app, 'secure_cancel_order', { p_order_id: a.id })
+      await rpc(small.t.app, 'secure_cancel_order', {
+        p_order_id: a.id,
+        p_order_secret: small.secretOf(a.id),
+      })
       await new Promise((r) => setTimeout(r, 150))
       const b = await small.placeOrder({ email: 'b@example.com' })
       expect(b.address).toBe(a.address)
@@ -134,7 +136,7 @@ describe.each(engines)('paths to paid on %s', (engine) => {
 
   it('admin: a cancelled order gets its own address back when nobody took it', async () => {
     const o = await f.placeOrder()
-    await rpc(f.t.app, 'secure_cancel_order', { p_order_id: o.id })
+    await rpc(f.t.app, 'secure_cancel_order', { p_order_id: o.id, p_order_secret: f.secretOf(o.id) })
     expect(
       (await admin('secure_update_order_status', { p_order_id: o.id, p_status: 'pending' })).body,
     ).toEqual({ success: true })
@@ -148,7 +150,7 @@ describe.each(engines)('paths to paid on %s', (engine) => {
   it('admin: assigning an unmatched transfer settles the order; a credited one is refused with a message', async () => {
     const o = await f.placeOrder()
     const stray = await f.placeOrder()
-    await rpc(f.t.app, 'secure_cancel_order', { p_order_id: stray.id })
+    await rpc(f.t.app, 'secure_cancel_order', { p_order_id: stray.id, p_order_secret: f.secretOf(stray.id) })
     const sent = await f.pay({ to: stray.address, amount: o.total.toFixed(2) })
     const [row] = await f.rows(sql`select id, status, reason from payments where tx_id = ${sent.txId}`)
     expect(row).toMatchObject({ status: 'unmatched', reason: 'after_cancelled' })

@@ -236,17 +236,48 @@ export function isTronTxId(value: unknown): value is string {
  * answer sets for every waiter. Spacing (no burst) keeps a polling watcher well inside the explorer's
  * per-second window even when many callers arrive at once.
  */
+/** Margin added to the one-second window (see createLimiter). */
+const SEND_MARGIN_MS = 150
+
 function createLimiter(maxRps: number) {
-  // 5 % margin: requests leave evenly spaced but arrive with network jitter, which must not put
-  // maxRps + 1 of them into one of the explorer's one-second windows.
-  const interval = (1000 / maxRps) * 1.05
+  // The budget is a promise to the explorer's operator: never more than maxRps requests in any
+  // one-second window as the explorer sees them. Two rules together:
+  // - a sliding window over the last maxRps requests, each timed when it really left (the caller's
+  //   fetch runs in the continuation of the grant; the time is taken once that has run), and it is
+  //   counted from the moment it is granted until then; the window is 1 s plus a margin for
+  //   event-loop stalls and network jitter between our clock and the explorer's;
+  // - even spacing (1 s / maxRps), so the budget is spent smoothly rather than in bursts.
+  const WINDOW_MS = 1000 + SEND_MARGIN_MS
+  const interval = 1000 / maxRps
+  const slots = Math.max(1, Math.floor(maxRps))
+  // Send times of the most recent requests, oldest first; Infinity while a grant has not left yet.
+  const sent: number[] = []
   let nextStart = 0
   let pausedUntil = 0
   // Two lanes, FIFO each: urgent requests (a buyer is waiting on them) leave before routine polling.
   const urgent: (() => void)[] = []
   const routine: (() => void)[] = []
   let pumping = false
-  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+  let wake: (() => void) | undefined
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms)
+      function done() {
+        clearTimeout(timer)
+        wake = undefined
+        resolve()
+      }
+      wake = done
+    })
+
+  /** When the next request may leave under the sliding window (0: now). */
+  function windowFreeAt(): number {
+    while (sent.length > slots) sent.shift()
+    if (sent.length < slots) return 0
+    const oldest = sent[0] as number
+    // A grant that has not left yet holds its slot until it has (wake() is called then).
+    return oldest === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : oldest + WINDOW_MS
+  }
 
   async function pump(): Promise<void> {
     if (pumping) return
@@ -254,17 +285,31 @@ function createLimiter(maxRps: number) {
     try {
       while (urgent.length > 0 || routine.length > 0) {
         for (;;) {
-          const wait = Math.max(nextStart, pausedUntil) - Date.now()
+          const until = Math.max(nextStart, pausedUntil, windowFreeAt())
+          const wait = until - Date.now()
           if (wait <= 0) break
-          await sleep(wait)
+          await sleep(Number.isFinite(wait) ? wait : 1000)
         }
         const next = urgent.shift() ?? routine.shift()
+        sent.push(Number.POSITIVE_INFINITY)
         nextStart = Date.now() + interval
         next?.()
+        // The caller's continuation (its fetch) runs before any setImmediate callback; grants
+        // leave in order, so the oldest one not yet marked is this one.
+        setImmediate(() => {
+          markSent()
+          wake?.()
+        })
       }
     } finally {
       pumping = false
     }
+  }
+
+  /** The oldest grant still marked as not yet left has now left. */
+  function markSent(): void {
+    const i = sent.indexOf(Number.POSITIVE_INFINITY)
+    if (i >= 0) sent[i] = Date.now()
   }
 
   return {

@@ -18,8 +18,7 @@ describe.each(engines)('TRX payments at the locked rate on %s (devchain over HTT
   })
   afterAll(() => f.close())
 
-  const status = async (id: string) =>
-    (await rpc(f.t.app, 'secure_get_order_status', { p_order_id: id })).body
+  const status = async (id: string) => f.status(id)
   const trx = (usd: number) => (usd * 4).toFixed(2)
 
   it('pays with the exact TRX amount and records it in sun', async () => {
@@ -61,7 +60,11 @@ describe.each(engines)('TRX payments at the locked rate on %s (devchain over HTT
     const unconfirmed = await f.send({ to: o.address, amount: o.trxAmount as string, token: 'TRX' })
     f.chain.mine(1)
     const confirm = (hash: string) =>
-      rpc(f.t.app, 'secure_confirm_transaction', { p_order_id: o.id, p_transaction_hash: hash })
+      rpc(f.t.app, 'secure_confirm_transaction', {
+        p_order_id: o.id,
+        p_transaction_hash: hash,
+        p_order_secret: f.secretOf(o.id),
+      })
     expect((await confirm(elsewhere.txId)).body).toEqual({
       success: false,
       error: confirmMessages.notForOrder,

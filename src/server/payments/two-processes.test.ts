@@ -38,6 +38,8 @@ async function startShop(databaseUrl: string, chain: Devchain): Promise<Shop> {
       EXPLORER_MAX_RPS: '40',
       SCAN_BATCH_BLOCKS: '10',
       SCAN_INTERVAL_MS: '100',
+      CHECKOUT_PENDING_PER_CLIENT: '1000',
+      CHECKOUT_CREATIONS_PER_MINUTE: '1000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -119,7 +121,7 @@ describe.skipIf(!engines.includes('postgres'))('two server processes on one Post
     const product = products.find((p) => !p.is_free && p.price > 0) as { id: number; price: number }
     // One process starts following (at the solidified head) before any order exists.
     await waitFor('a leader', async () => (await checkpoint()).block > 0)
-    const orders: { id: string; address: string }[] = []
+    const orders: { id: string; address: string; secret: string }[] = []
     for (let i = 0; i < 10; i++) {
       const body = await call(i % 2 ? a : b, 'secure_create_order', {
         p_email: `buyer${i}@example.com`,
@@ -127,7 +129,11 @@ describe.skipIf(!engines.includes('postgres'))('two server processes on one Post
         p_total: product.price,
       })
       expect(body.success).toBe(true)
-      orders.push({ id: body.order_id as string, address: body.wallet_address as string })
+      orders.push({
+        id: body.order_id as string,
+        address: body.wallet_address as string,
+        secret: body.order_secret as string,
+      })
     }
     // 300 blocks at once, a payment every 30: a range the leader needs many passes to read.
     const start = (await checkpoint()).block
@@ -159,7 +165,9 @@ describe.skipIf(!engines.includes('postgres'))('two server processes on one Post
       'every order paid',
       async () => {
         const states = await Promise.all(
-          orders.map((o) => call(survivor, 'secure_get_order_status', { p_order_id: o.id })),
+          orders.map((o) =>
+            call(survivor, 'secure_get_order_status', { p_order_id: o.id, p_order_secret: o.secret }),
+          ),
         )
         return states.every((s) => s.status === 'paid')
       },

@@ -27,6 +27,7 @@ const product: Product = {
 const order = (expiresAt: number) => ({
   email: 'buyer@example.com',
   orderId: '7d7c2c4e-9b7a-4c52-9d1c-2f4b6a8e0a11',
+  orderSecret: 'test-secret',
   walletAddress: 'TXYZ',
   expiresAt,
   total: 10,

@@ -8,6 +8,8 @@ export interface CheckoutState {
   startTime: number | null
   isActive: boolean
   orderId: string | null
+  /** The order's secret from secure_create_order: it unlocks the order's full status and Cancel. */
+  orderSecret: string | null
   walletAddress: string | null
   /** When the payment window closes, from the server's clock (ms since epoch). */
   expiresAt: number | null
@@ -23,6 +25,7 @@ export const inactiveCheckout: CheckoutState = {
   startTime: null,
   isActive: false,
   orderId: null,
+  orderSecret: null,
   walletAddress: null,
   expiresAt: null,
   total: null,
@@ -38,6 +41,7 @@ function load(): CheckoutState {
     startTime: typeof raw.startTime === 'number' ? raw.startTime : null,
     isActive: raw.isActive === true,
     orderId: typeof raw.orderId === 'string' ? raw.orderId : null,
+    orderSecret: typeof raw.orderSecret === 'string' ? raw.orderSecret : null,
     walletAddress: typeof raw.walletAddress === 'string' ? raw.walletAddress : null,
     expiresAt: typeof raw.expiresAt === 'number' ? raw.expiresAt : null,
     total: typeof raw.total === 'number' ? raw.total : null,
@@ -59,6 +63,7 @@ export const checkout = {
   start(order: {
     email: string
     orderId: string
+    orderSecret: string
     walletAddress: string
     expiresAt: number
     total: number
@@ -74,6 +79,12 @@ export const checkout = {
   reload: store.reload,
 }
 
+/** The secret of this browser's order with that id, to send with calls about it. */
+export function secretOfOrder(orderId: string): string | undefined {
+  const state = store.get()
+  return state.orderId === orderId ? (state.orderSecret ?? undefined) : undefined
+}
+
 export function useCheckout(): CheckoutState {
   return store.use()
 }
@@ -84,7 +95,7 @@ export function msRemaining(s: CheckoutState, now = Date.now()): number {
   return Math.max(0, end - now)
 }
 
-/** m:ss, as the specification shows the countdown. */
+/** m:ss, the countdown's format. */
 export function formatCountdown(ms: number): string {
   const total = Math.ceil(ms / 1000)
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`

@@ -63,6 +63,7 @@ export function CheckoutPage() {
           checkout.start({
             email: value,
             orderId: order.order_id,
+            orderSecret: order.order_secret,
             walletAddress: order.wallet_address,
             expiresAt: Date.parse(order.expires_at),
             total: order.total,

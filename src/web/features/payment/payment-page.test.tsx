@@ -84,6 +84,7 @@ describe('payment page', () => {
     checkout.start({
       email: 'buyer@example.com',
       orderId: ORDER_ID,
+      orderSecret: 'test-secret',
       walletAddress: 'TTestAddressForThePaymentPage0000',
       expiresAt: Date.now() + 30 * 60_000,
       total: 20,

@@ -4,6 +4,7 @@ import {
   type OrderStatusAnswer,
   orderStatusAnswerSchema,
 } from '../../../../shared/order-status'
+import { secretOfOrder } from '../../../lib/checkout-store'
 import { callRpc } from '../../../lib/rpc-client'
 
 export const STATUS_POLL_MS = 3_000
@@ -14,7 +15,11 @@ export type OrderStatus = Extract<OrderStatusAnswer, { success: true }>
 
 export async function getOrderStatus(orderId: string): Promise<OrderStatus> {
   const answer = orderStatusAnswerSchema.parse(
-    await callRpc('secure_get_order_status', { p_order_id: orderId }, { idempotent: true, quiet: true }),
+    await callRpc(
+      'secure_get_order_status',
+      { p_order_id: orderId, p_order_secret: secretOfOrder(orderId) },
+      { idempotent: true, quiet: true },
+    ),
   )
   if (!answer.success) throw new Error(answer.error)
   return answer
@@ -36,7 +41,7 @@ export async function confirmTransaction(orderId: string, hash: string) {
   return confirmTransactionAnswerSchema.parse(
     await callRpc(
       'secure_confirm_transaction',
-      { p_order_id: orderId, p_transaction_hash: hash },
+      { p_order_id: orderId, p_transaction_hash: hash, p_order_secret: secretOfOrder(orderId) },
       { idempotent: true, quiet: true },
     ),
   )

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
+import { secretOfOrder } from '../../../lib/checkout-store'
 import { callRpc } from '../../../lib/rpc-client'
 import { confirmTransaction } from './get-order-status'
 
@@ -8,14 +9,19 @@ export function useConfirmTransaction(orderId: string) {
 }
 
 /**
- * Cancel frees the order's address. A failure is not shown: the lease also ends on its own after
- * the window and the grace period, and the buyer is not held up.
+ * Cancel ends the order (its address then cools down). A failure is not shown: an unpaid order also
+ * ends on its own after the window and the grace period, and the buyer is not held up.
  */
 export function useCancelOrder() {
   return useMutation({
     mutationFn: async (orderId: string) => {
       try {
-        await callRpc('secure_cancel_order', { p_order_id: orderId }, { idempotent: true, quiet: true })
+        // Only the browser that placed the order holds its secret, and only it may cancel.
+        await callRpc(
+          'secure_cancel_order',
+          { p_order_id: orderId, p_order_secret: secretOfOrder(orderId) },
+          { idempotent: true, quiet: true },
+        )
       } catch {}
     },
   })

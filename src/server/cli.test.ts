@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { testAddresses } from '../../tests/support/test-addresses'
+
+// The operator's CLI as the operator runs it: a process, its arguments, its standard input.
+
+function cli(args: string[], dataDir: string, stdin?: string) {
+  return new Promise<{ code: number | null; out: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
+      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let out = ''
+    child.stdout.on('data', (d) => {
+      out += String(d)
+    })
+    child.stderr.on('data', (d) => {
+      out += String(d)
+    })
+    child.on('exit', (code) => resolve({ code, out }))
+    child.stdin.end(stdin ?? '')
+  })
+}
+
+describe('npm run wallets:add', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stablecart-cli-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('takes any number of addresses from standard input or a file, and says what it did', async () => {
+    const many = testAddresses(5000, 'cli')
+    const fromStdin = await cli(['wallets:add'], dir, `${many.slice(0, 4000).join('\n')}\n`)
+    expect(fromStdin.out).toContain('Added 4000 wallet address(es); 0 already present.')
+    expect(fromStdin.code).toBe(0)
+
+    const file = join(dir, 'addresses.txt')
+    writeFileSync(file, many.join('\r\n'))
+    const fromFile = await cli(['wallets:add', '--file', file], dir)
+    expect(fromFile.out).toContain('Added 1000 wallet address(es); 4000 already present.')
+
+    const bad = await cli(['wallets:add', '-'], dir, 'not-an-address\n')
+    expect(bad.code).toBe(1)
+    expect(bad.out).toContain('Invalid wallet address format: not-an-address')
+
+    const missing = await cli(['wallets:add', '--file', join(dir, 'nope.txt')], dir)
+    expect(missing.code).toBe(1)
+    expect(missing.out).toMatch(/Cannot read .*nope\.txt: ENOENT/)
+  }, 120_000)
+})
