@@ -21,6 +21,10 @@ export async function createTestApp(
     DATA_DIR: '.tmp/test-data',
     LOG_LEVEL: 'silent',
     PRICE_SOURCE: 'fixed:0.25',
+    // Every request of a test comes from one client; tests of the checkout limits set their own.
+    CHECKOUT_PENDING_PER_CLIENT: '100000',
+    CHECKOUT_PENDING_PER_EMAIL: '100000',
+    CHECKOUT_CREATIONS_PER_MINUTE: '100000',
     ...envOverrides,
   })
   const database = opts.database ?? (await createTestDatabase(engine))

@@ -305,7 +305,11 @@ export function withAudit(db: Db, defs: RpcDefinition[]): RpcDefinition[] {
     return {
       ...def,
       handler: async (input, ctx) => {
-        const before = hook.before ? await hook.before(db, input as Input, ctx.request) : undefined
+        // A look at the state before must never fail the call itself (the handler validates input
+        // its own way, e.g. an id out of range is its 400 to give, not the audit's 500).
+        const before = hook.before
+          ? await hook.before(db, input as Input, ctx.request).catch(() => undefined)
+          : undefined
         let outcome: Outcome
         let result: unknown
         try {

@@ -102,6 +102,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
     await t.database.db.insert(payments).values([
       {
         orderId: paidId,
+        status: 'credited',
         txId: 'cc'.repeat(32),
         token: 'USDT',
         amountUnits: 20_000_000n,
@@ -111,6 +112,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
       },
       {
         orderId: paidId,
+        status: 'credited',
         txId: 'dd'.repeat(32),
         token: 'TRX',
         amountUnits: 40_000_000n,
@@ -121,6 +123,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
       },
       {
         orderId: null,
+        reason: 'no_order',
         txId: '@ee'.repeat(16),
         token: 'USDT',
         amountUnits: 1_500_000n,
@@ -208,12 +211,14 @@ describe.each(engines)('CSV exports on %s', (engine) => {
       'to',
       'block_time',
       'order_id',
+      'status',
+      'reason',
       'late',
     ])
-    expect(all.slice(1).map((r) => [r[2], r[3], r[4], r[7], r[8], r[9]])).toEqual([
-      ['cc'.repeat(32), 'USDT', '20.00', '2026-03-02T10:04:00.000Z', paidId, ''],
-      ['dd'.repeat(32), 'TRX', '40.00', '2026-03-02T10:04:30.000Z', paidId, 'late'],
-      [`'${'@ee'.repeat(16)}`, 'USDT', '1.50', '2026-03-03T00:00:00.000Z', '', ''],
+    expect(all.slice(1).map((r) => [r[2], r[3], r[4], r[7], r[8], r[9], r[10], r[11]])).toEqual([
+      ['cc'.repeat(32), 'USDT', '20.00', '2026-03-02T10:04:00.000Z', paidId, 'credited', '', ''],
+      ['dd'.repeat(32), 'TRX', '40.00', '2026-03-02T10:04:30.000Z', paidId, 'credited', '', 'late'],
+      [`'${'@ee'.repeat(16)}`, 'USDT', '1.50', '2026-03-03T00:00:00.000Z', '', 'unmatched', 'no_order', ''],
     ])
     const unmatched = await get('/api/admin/export/unmatched.csv')
     expect(unmatched.headers['content-disposition']).toMatch(/filename="unmatched-transfers-/)

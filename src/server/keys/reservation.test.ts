@@ -94,7 +94,14 @@ describe.each(engines)('stock reservation on %s', (engine) => {
     expect(a.body.success && b.body.success).toBe(true)
     expect(await soldOut()).toBe(true)
 
-    expect((await rpc(t.app, 'secure_cancel_order', { p_order_id: a.body.order_id })).body.success).toBe(true)
+    expect(
+      (
+        await rpc(t.app, 'secure_cancel_order', {
+          p_order_id: a.body.order_id,
+          p_order_secret: a.body.order_secret,
+        })
+      ).body.success,
+    ).toBe(true)
     expect((await countKeyStock(t.database.db, [productId])).get(productId)).toBe(6)
     expect(await soldOut()).toBe(false)
 

@@ -16,7 +16,15 @@ describe.each(engines)('checkout limits on %s', (engine) => {
   beforeAll(async () => {
     const database = await createTestDatabase(engine, { poolSize: 20 })
     await seedOnce(database.db)
-    t = await createTestApp(engine, { CHECKOUT_CREATIONS_PER_MINUTE: '1000' }, { database })
+    t = await createTestApp(
+      engine,
+      {
+        CHECKOUT_PENDING_PER_CLIENT: '5',
+        CHECKOUT_PENDING_PER_EMAIL: '3',
+        CHECKOUT_CREATIONS_PER_MINUTE: '1000',
+      },
+      { database },
+    )
     const rows = (await t.database.db.execute(
       sql`select id, price_cents from products where not is_free and price_cents > 0 order by id limit 1`,
     )) as unknown as { rows: { id: number; price_cents: number }[] }
@@ -86,8 +94,8 @@ describe.each(engines)('checkout limits on %s', (engine) => {
     expect((await create({ email: 'same@example.com' })).body.success).toBe(true)
   })
 
-  it('a new checkout from the same browser gives back its earlier order and address', async () => {
-    const [address] = testAddresses(1, 'browser')
+  it('a new checkout from the same browser cancels its earlier order; that address cools down', async () => {
+    const [address, spare] = testAddresses(2, 'browser')
     await addWalletAddresses(t.database.db, [address as string])
     const first = await create()
     expect(first.body.success).toBe(true)
@@ -98,9 +106,11 @@ describe.each(engines)('checkout limits on %s', (engine) => {
     const jar = cookie.split(';')[0] as string
     // Another browser finds no free address…
     expect((await create({ ip: '198.51.100.99', email: 'x@example.com' })).body.success).toBe(false)
-    // …the same browser starting again gets it back, and its first order is cancelled.
+    // …the same browser starting again cancels its first order. The address rests for its cool-down
+    // (a late transfer for the first order must never pay somebody's next one), so it gets another.
+    await addWalletAddresses(t.database.db, [spare as string])
     const second = await create({ cookie: jar })
-    expect(second.body).toMatchObject({ success: true, wallet_address: address })
+    expect(second.body).toMatchObject({ success: true, wallet_address: spare })
     const r = (await t.database.db.execute(
       sql`select status from orders where id = ${first.body.order_id as string}`,
     )) as unknown as { rows: { status: string }[] }
@@ -120,7 +130,15 @@ describe.each(engines)('checkout limits on %s', (engine) => {
   })
 
   it('creations per client per minute are limited with 429 and Retry-After', async () => {
-    const limited = await createTestApp(engine, {}, { database: t.database })
+    const limited = await createTestApp(
+      engine,
+      {
+        CHECKOUT_PENDING_PER_CLIENT: '5',
+        CHECKOUT_PENDING_PER_EMAIL: '3',
+        CHECKOUT_CREATIONS_PER_MINUTE: '10',
+      },
+      { database: t.database },
+    )
     try {
       await addWalletAddresses(t.database.db, testAddresses(20, 'minute'))
       const answers: Answer[] = []

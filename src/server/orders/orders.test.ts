@@ -284,9 +284,8 @@ describe.each(engines)('checkout on %s', (engine) => {
       sql`update orders set expires_at = now() - interval '2 hours', grace_until = now() - interval '1 hour'`,
     )
     expect((await rpc(t.app, 'secure_create_order', order())).body.success).toBe(false)
-    expect((await rpc(t.app, 'secure_cancel_order', { p_order_id: first.body.order_id })).body.success).toBe(
-      true,
-    )
+    const cancel = { p_order_id: first.body.order_id, p_order_secret: first.body.order_secret }
+    expect((await rpc(t.app, 'secure_cancel_order', cancel)).body.success).toBe(true)
     // Cancelled: the address rests for the cool-down before another order may take it.
     expect((await rpc(t.app, 'secure_create_order', order())).body.success).toBe(false)
     await t.database.db.execute(sql`update wallet_addresses set cooldown_until = now() - interval '1 second'`)

@@ -178,8 +178,10 @@ describe.each(engines)('webhooks on %s', (engine) => {
       p_total: 49.99,
     })
     expect(res.body).toMatchObject({ success: true })
+    secrets.set(res.body.order_id as string, res.body.order_secret as string)
     return res.body.order_id as string
   }
+  const secrets = new Map<string, string>()
 
   it('an order.created event is posted after commit, signed, and the signature verifies', async () => {
     const { id, secret } = await addEndpoint(['order.created'])
@@ -291,7 +293,10 @@ describe.each(engines)('webhooks on %s', (engine) => {
     const { id } = await addEndpoint(['order.cancelled'])
     const first = await placeOrder()
     const second = await placeOrder()
-    expect((await rpc(t.app, 'secure_cancel_order', { p_order_id: first })).body).toMatchObject({
+    expect(
+      (await rpc(t.app, 'secure_cancel_order', { p_order_id: first, p_order_secret: secrets.get(first) }))
+        .body,
+    ).toMatchObject({
       success: true,
     })
     await admin('secure_update_order_status', { p_order_id: second, p_status: 'cancelled' })
