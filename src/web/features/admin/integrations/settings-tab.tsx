@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useEffect, useState } from 'react'
-import { toast } from 'sonner'
 import { type AdminSettings, type AlertKind, alertKindLabels, alertKinds } from '../../../../shared/settings'
 import { Button } from '../../../components/ui/button'
+import { toast } from '../../../lib/toast'
 import { integrationsApi, integrationsKeys } from '../api/integrations-api'
 import { Field, Panel, TextInput } from '../components/fields'
 
