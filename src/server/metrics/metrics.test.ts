@@ -131,6 +131,8 @@ describe.each(engines)('GET /metrics on %s', (engine) => {
     expect(sample(after, 'stablecart_mail_outbox_failed')).toBe(1)
     expect(sample(after, 'stablecart_transfers_unmatched')).toBe(1)
     expect(sample(after, 'stablecart_wallet_addresses_leased')).toBe(1)
+    expect(sample(after, 'stablecart_webhook_deliveries_pending')).toBe(0)
+    expect(sample(after, 'stablecart_webhook_deliveries_failed')).toBe(0)
   })
 
   it("reports the chain follower's lag in blocks, unknown before it has a checkpoint", async () => {

@@ -1,7 +1,7 @@
 import { count, eq, type SQL } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/client'
-import { mailOutbox, orders, payments } from '../db/schema'
+import { mailOutbox, orders, payments, webhookDeliveries } from '../db/schema'
 import { readScannerStatus } from '../payments/chain-scanner'
 import { countAddressStates } from '../wallets/wallets.repo'
 import { METRIC_PREFIX, type Metrics } from './metrics'
@@ -53,6 +53,16 @@ export function registerShopGauges(metrics: Metrics, db: Db): void {
     name('mail_outbox_failed'),
     'Order e-mails the worker gave up on (admin: Resend)',
     rows(mailOutbox, eq(mailOutbox.status, 'failed')),
+  )
+  metrics.gauge(
+    name('webhook_deliveries_pending'),
+    'Webhook deliveries waiting to be sent or retried',
+    rows(webhookDeliveries, eq(webhookDeliveries.status, 'pending')),
+  )
+  metrics.gauge(
+    name('webhook_deliveries_failed'),
+    'Webhook deliveries given up after a day of retries',
+    rows(webhookDeliveries, eq(webhookDeliveries.status, 'failed')),
   )
   metrics.gauge(
     name('transfers_unmatched'),

@@ -1,7 +1,7 @@
 import { createLocalStore } from './local-store'
 import { readJson, removeKey, storageKeys, writeJson } from './storage'
 
-/** The specification's checkout state (section 3), plus the server's expiry and total. */
+/** The checkout state kept in localStorage, plus the server's expiry and total. */
 export interface CheckoutState {
   email: string
   /** When the order was created (ms since epoch). */
@@ -95,13 +95,13 @@ export function msRemaining(s: CheckoutState, now = Date.now()): number {
   return Math.max(0, end - now)
 }
 
-/** m:ss, the countdown's format. */
+/** m:ss, as the payment page shows the countdown. */
 export function formatCountdown(ms: number): string {
   const total = Math.ceil(ms / 1000)
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`
 }
 
-// What the payment success modal reads: the specification's payment_success, payment_amount and
+// What the payment success modal reads: the stored payment_success, payment_amount and
 // dashboard_url keys.
 export interface PaymentSuccess {
   amount: number
