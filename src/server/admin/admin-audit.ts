@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import { productInputSchema } from '../../shared/admin'
+import { centsToDollars } from '../../shared/money'
 import { mergeSiteContent } from '../../shared/site-content'
 import { parseWalletAddressLines } from '../../shared/wallet-addresses'
 import { type AuditRecord, recordAudit } from '../audit/audit-log'
@@ -46,7 +47,7 @@ function productFields(row: typeof products.$inferSelect | undefined): Record<st
   return {
     name: row.name,
     description: row.description,
-    price: row.priceCents / 100,
+    price: centsToDollars(row.priceCents),
     image: row.image,
     features: row.features,
     video_id: row.videoId,
@@ -157,7 +158,7 @@ const auditHooks: Record<string, AuditHook> = {
         action: 'order_delete',
         actor,
         target: String(input.p_order_id),
-        details: row ? { status: row.status, total: row.totalCents / 100 } : {},
+        details: row ? { status: row.status, total: centsToDollars(row.totalCents) } : {},
       }
     }),
   },

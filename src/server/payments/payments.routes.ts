@@ -1,4 +1,4 @@
-import { formatUsd, microsToDollars } from '../../shared/money'
+import { centsToDollars, formatUsd, microsToDollars } from '../../shared/money'
 import {
   confirmMessages,
   confirmTransactionInputSchema,
@@ -53,7 +53,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
           success: true,
           order_id: order.id,
           status: order.status,
-          total: order.totalCents / 100,
+          total: centsToDollars(order.totalCents),
           amount_received: microsToDollars(receivedMicros(order)),
           tx_hash: order.txHash,
           access_token: paid ? order.accessToken : null,
@@ -89,7 +89,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
             success: false,
             error: confirmMessages.underpaid(
               formatUsd(microsToDollars(receivedMicros(now))),
-              formatUsd(now.totalCents / 100),
+              formatUsd(centsToDollars(now.totalCents)),
             ),
           }
         }
