@@ -6,6 +6,7 @@ import nodemailer from 'nodemailer'
 import type { Db } from '../db/client'
 import { mailOutbox } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
+import { createPollLoop } from '../lib/poll-loop'
 
 // The transactional outbox's sender. The confirming transaction writes the mail row; this worker
 // sends it after commit. A row is claimed by moving its next_attempt_at forward (FOR UPDATE SKIP
@@ -113,9 +114,6 @@ export function createMailWorker(opts: MailWorkerOptions): MailWorker {
   const backoffBase = opts.backoffBaseMs ?? 10_000
   const maxBackoff = opts.maxBackoffMs ?? 30 * 60_000
   const maxAttempts = opts.maxAttempts ?? 12
-  let running = false
-  let loop: Promise<void> | null = null
-  let wakeUp: (() => void) | null = null
 
   async function claim(exclude: readonly number[] = []): Promise<ClaimedMail | null> {
     const result = (await db.execute(sql`
@@ -194,42 +192,15 @@ export function createMailWorker(opts: MailWorkerOptions): MailWorker {
     return sent
   }
 
-  async function run(): Promise<void> {
-    while (running) {
-      try {
-        await drain()
-      } catch (error) {
-        log.error({ err: error }, 'mail worker step failed')
-      }
-      if (!running) break
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pollMs)
-        function done() {
-          clearTimeout(timer)
-          wakeUp = null
-          resolve()
-        }
-        wakeUp = done
-      })
-    }
-  }
+  const loop = createPollLoop({ pollMs, pass: drain, logger: log, name: 'mail worker' })
 
   return {
-    start() {
-      if (running) return
-      running = true
-      loop = run()
-    },
+    start: loop.start,
     async stop() {
-      running = false
-      wakeUp?.()
-      await loop
-      loop = null
+      await loop.stop()
       transport.close()
     },
-    wake() {
-      wakeUp?.()
-    },
+    wake: loop.wake,
     drain,
   }
 }

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { mailOutbox, orders, walletAddresses } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
+import { createPollLoop } from '../lib/poll-loop'
 import { raiseAlert } from './alerts'
 import { drainTelegram } from './telegram'
 
@@ -104,9 +105,6 @@ export function createNotifier(opts: NotifierOptions) {
   const probe = opts.probe ?? defaultHealthProbe(opts.db)
   const pollMs = opts.pollMs ?? 5000
   const checkEveryMs = opts.checkEveryMs ?? 60_000
-  let running = false
-  let loop: Promise<void> | null = null
-  let wakeUp: (() => void) | null = null
   let lastCheck = 0
 
   async function step() {
@@ -117,40 +115,11 @@ export function createNotifier(opts: NotifierOptions) {
     await drainTelegram(opts.db, { baseUrl: opts.telegramBaseUrl, logger: log })
   }
 
-  async function run() {
-    while (running) {
-      try {
-        await step()
-      } catch (error) {
-        log.error({ err: error }, 'notifier step failed')
-      }
-      if (!running) break
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pollMs)
-        function done() {
-          clearTimeout(timer)
-          wakeUp = null
-          resolve()
-        }
-        wakeUp = done
-      })
-    }
-  }
+  const loop = createPollLoop({ pollMs, pass: step, logger: log, name: 'notifier' })
 
   return {
-    start() {
-      if (running) return
-      running = true
-      loop = run()
-    },
-    async stop() {
-      running = false
-      wakeUp?.()
-      await loop
-      loop = null
-    },
-    wake() {
-      wakeUp?.()
-    },
+    start: loop.start,
+    stop: loop.stop,
+    wake: loop.wake,
   }
 }

@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { webhookDeliveries, webhookEndpoints } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
+import { createPollLoop } from '../lib/poll-loop'
 import { checkTargetUrl, guardedLookup } from './safe-target'
 import { SIGNATURE_HEADER, signBody } from './signature'
 
@@ -145,9 +146,6 @@ export function createWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
     timeoutMs: opts.timeoutMs ?? 10_000,
     maxResponseBytes: opts.maxResponseBytes ?? 64 * 1024,
   }
-  let running = false
-  let loop: Promise<void> | null = null
-  let wakeUp: (() => void) | null = null
 
   async function claim(exclude: readonly number[]): Promise<Claimed | null> {
     const result = (await db.execute(sql`
@@ -229,41 +227,12 @@ export function createWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
     return delivered
   }
 
-  async function run(): Promise<void> {
-    while (running) {
-      try {
-        await drain()
-      } catch (error) {
-        log.error({ err: error }, 'webhook worker step failed')
-      }
-      if (!running) break
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pollMs)
-        function done() {
-          clearTimeout(timer)
-          wakeUp = null
-          resolve()
-        }
-        wakeUp = done
-      })
-    }
-  }
+  const loop = createPollLoop({ pollMs, pass: drain, logger: log, name: 'webhook worker' })
 
   return {
-    start() {
-      if (running) return
-      running = true
-      loop = run()
-    },
-    async stop() {
-      running = false
-      wakeUp?.()
-      await loop
-      loop = null
-    },
-    wake() {
-      wakeUp?.()
-    },
+    start: loop.start,
+    stop: loop.stop,
+    wake: loop.wake,
     drain,
   }
 }
