@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
-import { eq, inArray, sql } from 'drizzle-orm'
+import { eq, inArray } from 'drizzle-orm'
 import { centsToDollars } from '../../shared/money'
 import { mergeSiteContent } from '../../shared/site-content'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
-import { licenseKeys, mailOutbox, type OrderItemSnapshot, orders, products } from '../db/schema'
-import { keysOfOrder } from '../keys/key-stock'
+import { mailOutbox, type OrderItemSnapshot, orders, products } from '../db/schema'
+import { generateKeys, keysOfOrder, takeStockKeys } from '../keys/key-stock'
 import { consumeReservation, deliveryModesOf } from '../keys/reservation'
 import { recordOrderEvent, recordStockLow } from '../webhooks/events'
 import { renderOrderEmail } from './order-email'
@@ -20,53 +20,9 @@ export interface FulfilContext {
 
 export const ORDER_PAID_MAIL = 'order_paid'
 
-// 32 symbols without 0/O and 1/I, so a key read aloud or typed is unambiguous; 20 of them = 100 bits.
-const KEY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-
 /** 192 random bits, URL-safe: the buyer's dashboard token. */
 export function newAccessToken(): string {
   return randomBytes(24).toString('base64url')
-}
-
-/** XXXXX-XXXXX-XXXXX-XXXXX from a cryptographic random source. */
-export function generateLicenseKey(): string {
-  const bytes = randomBytes(20)
-  let key = ''
-  for (let i = 0; i < 20; i++) {
-    if (i > 0 && i % 5 === 0) key += '-'
-    key += KEY_ALPHABET[(bytes[i] as number) & 31]
-  }
-  return key
-}
-
-/** Takes `count` unused keys of a product for an order; concurrent orders skip each other's rows. */
-async function takeStockKeys(tx: Db, productId: number, orderId: string, count: number): Promise<string[]> {
-  const result = (await tx.execute(sql`
-    update ${licenseKeys} set order_id = ${orderId}, assigned_at = now()
-    where id in (
-      select id from ${licenseKeys}
-      where product_id = ${productId} and order_id is null and reserved_order_id is null
-      order by id
-      limit ${count}
-      for update skip locked
-    )
-    returning key, id`)) as unknown as { rows: { key: string; id: number }[] }
-  return result.rows.sort((a, b) => a.id - b.id).map((r) => r.key)
-}
-
-async function generateKeys(tx: Db, productId: number, orderId: string, count: number): Promise<string[]> {
-  const keys: string[] = []
-  while (keys.length < count) {
-    const key = generateLicenseKey()
-    const inserted = await tx
-      .insert(licenseKeys)
-      .values({ productId, key, orderId, generated: true, assignedAt: new Date() })
-      .onConflictDoNothing({ target: licenseKeys.key })
-      .returning({ key: licenseKeys.key })
-    // A collision in 100 bits does not happen in practice; if it did, the next draw differs.
-    if (inserted[0]) keys.push(inserted[0].key)
-  }
-  return keys
 }
 
 /** Each item's download link: the one in the order's snapshot, else the product's current one. */
