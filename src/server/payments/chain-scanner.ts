@@ -357,8 +357,11 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
   // block time later, so looks creep towards the moment a block is solidified; the look that comes
   // too early finds nothing and tries again shortly after. Looks stay within a fraction of a second
   // of each block's solidification, at a little over one look a block.
-  const CREEP_MS = 50
+  // The creep is coarse until the first early look has found the phase, then fine.
+  const COARSE_CREEP_MS = 500
+  const FINE_CREEP_MS = 50
   const RETRY_MS = Math.min(intervalMs, 250)
+  let creepMs = COARSE_CREEP_MS
   let emptyStreak = 0
 
   async function run(): Promise<void> {
@@ -383,11 +386,12 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
           if (result.more) pause = 0
           else if (result.blocks > 0) {
             emptyStreak = 0
-            pause = Math.max(0, blockIntervalMs - CREEP_MS - (Date.now() - began))
+            pause = Math.max(0, blockIntervalMs - creepMs - (Date.now() - began))
           } else {
             // The first miss after a block is the creep arriving early; later misses mean the chain
             // (or the explorer's view of it) is slow, and the normal interval applies.
             emptyStreak += 1
+            if (emptyStreak === 1) creepMs = FINE_CREEP_MS
             pause = emptyStreak === 1 ? RETRY_MS : intervalMs
           }
         }
