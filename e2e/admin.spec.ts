@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { E2E_PORT } from '../playwright.config'
+import { useOwnShop } from './support/own-shop'
 import { shoot } from './support/screens'
 import { expect, type Page, test } from './support/test'
 
@@ -12,35 +12,16 @@ const NEW_PASSWORD = 'e2e-new-password'
 // Two real TRON addresses (base58check).
 const WALLETS = ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7']
 
-let shop: ChildProcess | undefined
-
-test.describe.configure({ mode: 'serial' })
-test.use({ baseURL: BASE })
-
-test.beforeAll(async () => {
-  shop = spawn(process.execPath, ['e2e/support/start-shop.mjs'], {
-    env: {
-      ...process.env,
-      E2E_PORT: String(PORT),
-      ADMIN_USERNAME: 'admin',
-      ADMIN_PASSWORD: PASSWORD,
-      // Playwright's Desktop Chrome is allowed; the restricted test uses another browser's identity.
-      ADMIN_ALLOWED_USER_AGENTS: 'Chrome/||Edg/',
-    },
-    stdio: 'ignore',
-  })
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error('the admin e2e shop did not start')
-})
-
-test.afterAll(() => {
-  shop?.kill('SIGTERM')
-})
+useOwnShop(
+  PORT,
+  {
+    ADMIN_USERNAME: 'admin',
+    ADMIN_PASSWORD: PASSWORD,
+    // Playwright's Desktop Chrome is allowed; the restricted test uses another browser's identity.
+    ADMIN_ALLOWED_USER_AGENTS: 'Chrome/||Edg/',
+  },
+  'admin',
+)
 
 async function login(page: Page, username = 'admin', password = PASSWORD) {
   await page.goto('/admin/login')

@@ -1,37 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { expect, type Page, test } from '@playwright/test'
 import { E2E_PORT } from '../playwright.config'
+import { useOwnShop } from './support/own-shop'
 import { shoot } from './support/screens'
+import { expect, type Page, test } from './support/test'
 
 // The operator's cockpit in the browser: the sales dashboard and its chart at both widths, the CSV
 // downloads, the audit tab, and a stock-only product selling out. Its own shop and database.
 const PORT = E2E_PORT + 20
-const BASE = `http://127.0.0.1:${PORT}`
 const PASSWORD = 'e2e-cockpit-password'
 
-let shop: ChildProcess | undefined
-
-test.describe.configure({ mode: 'serial' })
-test.use({ baseURL: BASE })
-
-test.beforeAll(async () => {
-  shop = spawn(process.execPath, ['e2e/support/start-shop.mjs'], {
-    env: { ...process.env, E2E_PORT: String(PORT), ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD },
-    stdio: 'ignore',
-  })
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error('the cockpit e2e shop did not start')
-})
-
-test.afterAll(() => {
-  shop?.kill('SIGTERM')
-})
+useOwnShop(PORT, { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'cockpit')
 
 async function login(page: Page) {
   await page.goto('/admin/login')

@@ -1,45 +1,21 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { Page } from '@playwright/test'
 import { generateSync } from 'otplib'
 import { E2E_PORT } from '../playwright.config'
+import { useOwnShop } from './support/own-shop'
 import { shoot } from './support/screens'
 import { expect, test } from './support/test'
 
 // Its own shop (fresh database, known password), so switching two-factor login on never
 // disturbs the other specs. Webhooks may reach this machine's receiver (WEBHOOK_ALLOW_PRIVATE).
 const PORT = E2E_PORT + 20
-const BASE = `http://127.0.0.1:${PORT}`
 const PASSWORD = 'e2e-2fa-password'
 
-let shop: ChildProcess | undefined
-
-test.describe.configure({ mode: 'serial' })
-test.use({ baseURL: BASE })
-
-test.beforeAll(async () => {
-  shop = spawn(process.execPath, ['e2e/support/start-shop.mjs'], {
-    env: {
-      ...process.env,
-      E2E_PORT: String(PORT),
-      ADMIN_USERNAME: 'admin',
-      ADMIN_PASSWORD: PASSWORD,
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-    },
-    stdio: 'ignore',
-  })
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${BASE}/api/health`)).ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  throw new Error('the two-factor e2e shop did not start')
-})
-
-test.afterAll(() => {
-  shop?.kill('SIGTERM')
-})
+useOwnShop(
+  PORT,
+  { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD, WEBHOOK_ALLOW_PRIVATE: 'true' },
+  'two-factor',
+)
 
 const codeAt = (secret: string, offsetSeconds = 0) =>
   generateSync({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSeconds })

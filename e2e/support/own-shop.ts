@@ -1,0 +1,32 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { test } from './test'
+
+/**
+ * A spec file's own shop (and devchain) on `port`, started before its tests and stopped after, for
+ * specs that need their own admin password or settings. Its tests run in order, against that shop.
+ */
+export function useOwnShop(port: number, env: Record<string, string>, name: string): void {
+  const base = `http://127.0.0.1:${port}`
+  let shop: ChildProcess | undefined
+
+  test.describe.configure({ mode: 'serial' })
+  test.use({ baseURL: base })
+
+  test.beforeAll(async () => {
+    shop = spawn(process.execPath, ['e2e/support/start-shop.mjs'], {
+      env: { ...process.env, E2E_PORT: String(port), ...env },
+      stdio: 'ignore',
+    })
+    for (let i = 0; i < 300; i++) {
+      try {
+        if ((await fetch(`${base}/api/health`)).ok) return
+      } catch {}
+      await new Promise((r) => setTimeout(r, 200))
+    }
+    throw new Error(`the ${name} e2e shop did not start`)
+  })
+
+  test.afterAll(() => {
+    shop?.kill('SIGTERM')
+  })
+}
