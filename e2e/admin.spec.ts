@@ -1,5 +1,5 @@
 import { E2E_PORT } from '../playwright.config'
-import { useOwnShop } from './support/own-shop'
+import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
 import { expect, type Page, test } from './support/test'
 
@@ -12,7 +12,7 @@ const NEW_PASSWORD = 'e2e-new-password'
 // Two real TRON addresses (base58check).
 const WALLETS = ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7']
 
-useOwnShop(
+ownShopForThisFile(
   PORT,
   {
     ADMIN_USERNAME: 'admin',

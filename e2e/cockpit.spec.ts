@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { E2E_PORT } from '../playwright.config'
-import { useOwnShop } from './support/own-shop'
+import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
 import { expect, type Page, test } from './support/test'
 
@@ -9,7 +9,7 @@ import { expect, type Page, test } from './support/test'
 const PORT = E2E_PORT + 20
 const PASSWORD = 'e2e-cockpit-password'
 
-useOwnShop(PORT, { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'cockpit')
+ownShopForThisFile(PORT, { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'cockpit')
 
 async function login(page: Page) {
   await page.goto('/admin/login')

@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { Page } from '@playwright/test'
 import { generateSync } from 'otplib'
 import { E2E_PORT } from '../playwright.config'
-import { useOwnShop } from './support/own-shop'
+import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
 import { expect, test } from './support/test'
 
@@ -11,7 +11,7 @@ import { expect, test } from './support/test'
 const PORT = E2E_PORT + 20
 const PASSWORD = 'e2e-2fa-password'
 
-useOwnShop(
+ownShopForThisFile(
   PORT,
   { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD, WEBHOOK_ALLOW_PRIVATE: 'true' },
   'two-factor',

@@ -5,7 +5,7 @@ import { test } from './test'
  * A spec file's own shop (and devchain) on `port`, started before its tests and stopped after, for
  * specs that need their own admin password or settings. Its tests run in order, against that shop.
  */
-export function useOwnShop(port: number, env: Record<string, string>, name: string): void {
+export function ownShopForThisFile(port: number, env: Record<string, string>, name: string): void {
   const base = `http://127.0.0.1:${port}`
   let shop: ChildProcess | undefined
 
