@@ -5,6 +5,7 @@ import { centsToDollars } from '../../shared/money'
 import { mergeSiteContent } from '../../shared/site-content'
 import { parseWalletAddressLines } from '../../shared/wallet-addresses'
 import { type AuditRecord, recordAudit } from '../audit/audit-log'
+import { toProduct } from '../catalog/catalog.repo'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
 import { orders, products } from '../db/schema'
@@ -41,20 +42,11 @@ const onSuccess =
   (input: Input, outcome: Outcome, request: FastifyRequest, before: unknown): AuditRecord[] =>
     succeeded(outcome) ? [make(input, outcome.result, actorOf(request), before)] : []
 
-/** Product columns as the product form names them, to say which fields a change touched. */
+/** Product fields as the product form names them (the catalogue's own mapping), to say which changed. */
 function productFields(row: typeof products.$inferSelect | undefined): Record<string, unknown> | undefined {
   if (!row) return undefined
-  return {
-    name: row.name,
-    description: row.description,
-    price: centsToDollars(row.priceCents),
-    image: row.image,
-    features: row.features,
-    video_id: row.videoId,
-    is_free: row.isFree,
-    download_url: row.downloadUrl,
-    featured: row.featured,
-  }
+  const { id: _id, has_details: _details, created_at: _created, ...fields } = toProduct(row)
+  return fields
 }
 
 function changedKeys(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
