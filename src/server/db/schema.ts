@@ -144,8 +144,9 @@ export const walletAddresses = pgTable(
   },
   (t) => [
     uniqueIndex('wallet_addresses_leased_order_uq').on(t.leasedOrderId),
+    // In the lease query's own order (nulls first), so a lease reads the first free rows, not the pool.
     index('wallet_addresses_free_idx')
-      .on(t.cooldownUntil, t.createdAt)
+      .on(t.cooldownUntil.asc().nullsFirst(), t.createdAt.asc())
       .where(sql`leased_order_id is null and removed_at is null`),
   ],
 )

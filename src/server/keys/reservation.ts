@@ -24,44 +24,50 @@ export async function deliveryModesOf(
 }
 
 /**
- * Reserves the keys of an order's stock-only items; call inside the transaction that inserts the
- * order. The product rows are locked (in id order, so two orders never deadlock) while the free
- * keys are counted and taken: concurrent orders for the last keys queue up, and exactly as many
- * succeed as there are keys. Throws a 409 naming the product when its stock does not suffice,
- * which rolls the order back.
+ * Reserves the keys of new orders' stock-only items; call inside the transaction that inserts the
+ * orders. The product rows are locked (in id order, so two transactions never deadlock) while the
+ * free keys are counted and taken: concurrent orders for the last keys queue up, and exactly as many
+ * succeed as there are keys. Throws a 409 naming the product when its stock does not suffice, which
+ * rolls the orders back. Orders with no stock-only item cost one query for all of them.
  */
 export async function reserveKeys(
   tx: Db,
-  orderId: string,
-  items: readonly OrderItemSnapshot[],
+  newOrders: readonly { id: string; items: readonly OrderItemSnapshot[] }[],
 ): Promise<void> {
-  const wanted = new Map<number, { name: string; quantity: number }>()
-  for (const item of items) {
-    const prior = wanted.get(item.product.id)
-    wanted.set(item.product.id, {
-      name: item.product.name,
-      quantity: (prior?.quantity ?? 0) + item.quantity,
-    })
-  }
-  if (wanted.size === 0) return
+  const wanted = newOrders.map((order) => {
+    const perProduct = new Map<number, { name: string; quantity: number }>()
+    for (const item of order.items) {
+      const prior = perProduct.get(item.product.id)
+      perProduct.set(item.product.id, {
+        name: item.product.name,
+        quantity: (prior?.quantity ?? 0) + item.quantity,
+      })
+    }
+    return { orderId: order.id, perProduct }
+  })
+  const productIds = [...new Set(wanted.flatMap((w) => [...w.perProduct.keys()]))]
+  if (productIds.length === 0) return
   const stockOnly = await tx
     .select({ id: products.id })
     .from(products)
-    .where(and(inArray(products.id, [...wanted.keys()]), eq(products.deliveryMode, 'stock_only')))
+    .where(and(inArray(products.id, productIds), eq(products.deliveryMode, 'stock_only')))
     .orderBy(asc(products.id))
     .for('update')
   for (const { id } of stockOnly) {
-    const { name, quantity } = wanted.get(id) as { name: string; quantity: number }
-    const result = (await tx.execute(sql`
-      update ${licenseKeys} set reserved_order_id = ${orderId}
-      where id in (
-        select id from ${licenseKeys}
-        where product_id = ${id} and order_id is null and reserved_order_id is null
-        order by id
-        limit ${quantity}
-      )
-      returning id`)) as unknown as { rows: unknown[] }
-    if (result.rows.length < quantity) throw new AppError('conflict', soldOutMessage(name))
+    for (const { orderId, perProduct } of wanted) {
+      const line = perProduct.get(id)
+      if (!line) continue
+      const result = (await tx.execute(sql`
+        update ${licenseKeys} set reserved_order_id = ${orderId}
+        where id in (
+          select id from ${licenseKeys}
+          where product_id = ${id} and order_id is null and reserved_order_id is null
+          order by id
+          limit ${line.quantity}
+        )
+        returning id`)) as unknown as { rows: unknown[] }
+      if (result.rows.length < line.quantity) throw new AppError('conflict', soldOutMessage(line.name))
+    }
   }
 }
 

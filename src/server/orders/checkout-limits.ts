@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { isIP } from 'node:net'
-import { and, eq, gt, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
@@ -33,8 +33,6 @@ export interface CheckoutClient {
   /** The browser brought its cookie: it may have earlier orders to give back. */
   returning: boolean
 }
-
-export class CheckoutRefused extends Error {}
 
 const BROWSER_COOKIE = 'stablecart_checkout'
 const COOKIE_SHAPE = /^[A-Za-z0-9_-]{43}$/
@@ -83,29 +81,43 @@ export function checkoutClient(
   }
 }
 
+export interface CheckoutEntry {
+  client: CheckoutClient
+  email: string
+}
+
 /**
- * Inside the transaction that creates an order: gives back the browser's earlier pending orders
- * (only those that have received nothing), then refuses when the client or the e-mail already holds
- * the most pending orders allowed. Per-client and per-e-mail advisory locks make concurrent
- * requests from one client count one after the other.
+ * Inside the transaction that creates orders: gives back each browser's earlier pending orders
+ * (only those that have received nothing), then refuses an entry when its client or its e-mail
+ * already holds the most pending orders allowed. Answers, per entry, null (admitted) or the refusal.
+ * Per-client and per-e-mail advisory locks make concurrent requests from one client count one after
+ * the other. The entries must not share a client, a browser or an e-mail (the caller groups them so).
  */
-export async function admitCheckout(
+export async function admitCheckouts(
   tx: Db,
-  client: CheckoutClient,
-  email: string,
+  entries: readonly CheckoutEntry[],
   limits: CheckoutLimits,
-): Promise<void> {
-  const emailKey = email.trim().toLowerCase()
-  for (const key of [`client ${client.clientKey}`, `email ${emailKey}`].sort()) {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`)
-  }
-  if (client.returning) {
+): Promise<(string | null)[]> {
+  if (entries.length === 0) return []
+  const emailKeys = entries.map((e) => e.email.trim().toLowerCase())
+  const lockKeys = [
+    ...entries.map((e) => `client ${e.client.clientKey}`),
+    ...emailKeys.map((k) => `email ${k}`),
+  ]
+  // Taken in one order (by lock id) by every transaction, so two never wait on each other in a cycle.
+  await tx.execute(sql`
+    select count(pg_advisory_xact_lock(k)) from (
+      select distinct hashtext(key) as k from jsonb_array_elements_text(${JSON.stringify(lockKeys)}::jsonb) as key
+      order by 1
+    ) locks`)
+  const returning = entries.filter((e) => e.client.returning).map((e) => e.client.browserKey)
+  if (returning.length > 0) {
     const earlier = await tx
       .select({ id: orders.id })
       .from(orders)
       .where(
         and(
-          eq(orders.browserKey, client.browserKey),
+          inArray(orders.browserKey, returning),
           eq(orders.status, 'pending'),
           eq(orders.amountReceivedUnits, 0n),
           eq(orders.trxReceivedSun, 0n),
@@ -113,17 +125,23 @@ export async function admitCheckout(
       )
     for (const { id } of earlier) await cancelOrder(tx, id, 'buyer', new Date(), limits.cooldownMs)
   }
-  const inWindow = and(eq(orders.status, 'pending'), gt(orders.expiresAt, sql`now()`))
-  const [byClient] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(orders)
-    .where(and(inWindow, eq(orders.clientKey, client.clientKey)))
-  if ((byClient?.n ?? 0) >= limits.maxPendingPerClient)
-    throw new CheckoutRefused(checkoutMessages.tooManyPending)
-  const [byEmail] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(orders)
-    .where(and(inWindow, sql`lower(${orders.email}) = ${emailKey}`))
-  if ((byEmail?.n ?? 0) >= limits.maxPendingPerEmail)
-    throw new CheckoutRefused(checkoutMessages.tooManyPending)
+  // Pending orders in their window, per client and per e-mail, in one statement (both partial indexes).
+  const counts = (await tx.execute(sql`
+    select 'client' as kind, client_key as key, count(*)::int as n from ${orders}
+    where status = 'pending' and expires_at > now()
+      and client_key = any(array(select jsonb_array_elements_text(${JSON.stringify(entries.map((e) => e.client.clientKey))}::jsonb)))
+    group by client_key
+    union all
+    select 'email', lower(email), count(*)::int from ${orders}
+    where status = 'pending' and expires_at > now()
+      and lower(email) = any(array(select jsonb_array_elements_text(${JSON.stringify(emailKeys)}::jsonb)))
+    group by lower(email)`)) as unknown as { rows: { kind: string; key: string; n: number }[] }
+  const held = new Map(counts.rows.map((r) => [`${r.kind} ${r.key}`, Number(r.n)]))
+  return entries.map((entry, i) => {
+    const byClient = held.get(`client ${entry.client.clientKey}`) ?? 0
+    const byEmail = held.get(`email ${emailKeys[i]}`) ?? 0
+    return byClient >= limits.maxPendingPerClient || byEmail >= limits.maxPendingPerEmail
+      ? checkoutMessages.tooManyPending
+      : null
+  })
 }

@@ -13,9 +13,10 @@ import { findFreeAddress } from '../wallets/wallets.repo'
 import { checkoutClient, checkoutMessages, clientAddressKey } from './checkout-limits'
 import { orderSecretMatches } from './order-secret'
 import { cancelPendingOrder } from './orders.repo'
-import { placeOrder } from './place-order'
+import { createOrderPlacer } from './place-order'
 
 const MINUTE = 60_000
+const ORDER_BATCHES_IN_FLIGHT = 4
 
 export function ordersRpcs(database: Database, env: Env, rules: PaymentRules, prices: TrxPriceSource) {
   const { db } = database
@@ -29,6 +30,12 @@ export function ordersRpcs(database: Database, env: Env, rules: PaymentRules, pr
       cooldownMs: rules.cooldownMs,
     },
   }
+  // Orders that arrive together are placed in one transaction. The embedded database has one
+  // connection: one batch at a time. PostgreSQL runs a few side by side and leaves the rest of the
+  // pool to every other call.
+  const placer = createOrderPlacer(db, placeOptions, {
+    maxInFlight: database.kind === 'pglite' ? 1 : ORDER_BATCHES_IN_FLIGHT,
+  })
   const secureCookie = env.PUBLIC_URL?.startsWith('https:') ?? false
   // Each creation leases an address for window + grace: one client may start only so many a minute.
   const creations = createWindowLimiter({ limit: env.CHECKOUT_CREATIONS_PER_MINUTE, windowMs: MINUTE })
@@ -53,7 +60,7 @@ export function ordersRpcs(database: Database, env: Env, rules: PaymentRules, pr
         const key =
           input.p_idempotency_key ?? (typeof header === 'string' && header !== '' ? header : undefined)
         const client = checkoutClient(request, reply, secureCookie)
-        return placeOrder(db, { ...input, p_idempotency_key: key?.slice(0, 100) }, placeOptions, client)
+        return placer.place({ ...input, p_idempotency_key: key?.slice(0, 100) }, client)
       },
     }),
     defineRpc({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { eq, inArray } from 'drizzle-orm'
+import { inArray, sql } from 'drizzle-orm'
 import { type CreateOrderAnswer, type CreateOrderInput, messages } from '../../shared/checkout'
 import { centsToDollars, dollarsToCents } from '../../shared/money'
 import { formatRateE8, formatSun, usdCentsToSun } from '../../shared/trx'
@@ -8,10 +8,17 @@ import { type OrderItemSnapshot, orders, products } from '../db/schema'
 import { AppError } from '../errors'
 import { reserveKeys } from '../keys/reservation'
 import type { RateResult } from '../pricing/trx-price'
-import { leaseAddress } from '../wallets/wallets.repo'
-import { recordOrderEvent } from '../webhooks/events'
-import { admitCheckout, type CheckoutClient, type CheckoutLimits, CheckoutRefused } from './checkout-limits'
+import { leaseAddresses } from '../wallets/wallets.repo'
+import { recordOrdersCreated } from '../webhooks/events'
+import { admitCheckouts, type CheckoutClient, type CheckoutLimits } from './checkout-limits'
 import { newOrderSecret } from './order-secret'
+
+// Placing orders. Requests that arrive together are placed together: one transaction, and one
+// statement per step for all of them (limits, addresses, rows, key reservations, webhook events),
+// so the database's round trips and commits are shared. Each request still gets exactly the answer
+// it would get alone: the batch holds at most one request per client, browser, e-mail and
+// idempotency key, and when anything in the batch's transaction fails, each request is placed again
+// on its own, where the error belongs to that request only.
 
 export interface PlaceOrderOptions {
   windowMs: number
@@ -22,11 +29,43 @@ export interface PlaceOrderOptions {
   limits?: CheckoutLimits
 }
 
-class NoAddressFree extends Error {}
+export interface PlaceRequest {
+  input: CreateOrderInput
+  client?: CheckoutClient
+}
+
+/** What one request comes to: an answer, or an error that is its own (a 4xx AppError, say). */
+export type PlaceOutcome = { ok: true; answer: CreateOrderAnswer } | { ok: false; error: unknown }
 
 type OrderRow = typeof orders.$inferSelect
 
-function answerOf(order: OrderRow, secret: string): CreateOrderAnswer {
+/** A new order as it was inserted: what its answer and its order.created event say. */
+type PlacedOrder = Pick<
+  OrderRow,
+  | 'id'
+  | 'status'
+  | 'createdAt'
+  | 'email'
+  | 'items'
+  | 'totalCents'
+  | 'walletAddress'
+  | 'expiresAt'
+  | 'graceUntil'
+  | 'trxAmountSun'
+  | 'trxRateE8'
+>
+
+interface Priced {
+  index: number
+  request: PlaceRequest
+  items: OrderItemSnapshot[]
+  totalCents: number
+}
+
+function answerOf(
+  order: Pick<OrderRow, 'id' | 'walletAddress' | 'expiresAt' | 'totalCents' | 'trxAmountSun' | 'trxRateE8'>,
+  secret: string,
+): CreateOrderAnswer {
   return {
     success: true,
     order_id: order.id,
@@ -47,40 +86,172 @@ function isUniqueViolation(error: unknown): boolean {
   return false
 }
 
-/**
- * Places an order: prices come from the database, never from the buyer; one wallet address is
- * leased to the order for the payment window plus the grace period, in the same transaction as
- * the order row. This must stay idempotent under the client's key: a retried request answers the
- * order the first one created.
- */
+/** Places one order (scripts and tests; the storefront goes through an OrderPlacer). */
 export async function placeOrder(
   db: Db,
   input: CreateOrderInput,
   opts: PlaceOrderOptions,
   client?: CheckoutClient,
 ): Promise<CreateOrderAnswer> {
-  const key = input.p_idempotency_key
-  if (key) {
-    const existing = await findByIdempotencyKey(db, key)
-    if (existing) return replay(db, existing, input)
-  }
+  const [outcome] = await placeOrders(db, [{ input, client }], opts)
+  if (!outcome) throw new Error('placeOrders answered nothing')
+  if (!outcome.ok) throw outcome.error
+  return outcome.answer
+}
 
+/** The keys no two requests of one batch may share. */
+function keysOf({ input, client }: PlaceRequest): string[] {
+  const keys = [`email ${input.p_email.trim().toLowerCase()}`]
+  if (input.p_idempotency_key) keys.push(`idem ${input.p_idempotency_key}`)
+  if (client) keys.push(`client ${client.clientKey}`, `browser ${client.browserKey}`)
+  return keys
+}
+
+/**
+ * Places orders: prices come from the database, never from the buyer; one wallet address is leased
+ * to each order for the payment window plus the grace period, in the same transaction as its row.
+ * Idempotent under the client's key: a retried request answers the order the first one created.
+ * Answers one outcome per request, in order.
+ */
+export async function placeOrders(
+  db: Db,
+  requests: readonly PlaceRequest[],
+  opts: PlaceOrderOptions,
+): Promise<PlaceOutcome[]> {
+  // Requests that share a key with an earlier one wait for a later round: they must see its result.
+  const outcomes: PlaceOutcome[] = new Array(requests.length)
+  let waiting = requests.map((request, index) => ({ request, index }))
+  while (waiting.length > 0) {
+    const taken = new Set<string>()
+    const round: typeof waiting = []
+    const later: typeof waiting = []
+    for (const entry of waiting) {
+      const keys = keysOf(entry.request)
+      if (keys.some((k) => taken.has(k))) later.push(entry)
+      else {
+        for (const k of keys) taken.add(k)
+        round.push(entry)
+      }
+    }
+    const results = await placeRound(
+      db,
+      round.map((e) => e.request),
+      opts,
+    )
+    round.forEach((e, i) => {
+      outcomes[e.index] = results[i] as PlaceOutcome
+    })
+    waiting = later
+  }
+  return outcomes
+}
+
+async function placeRound(
+  db: Db,
+  requests: readonly PlaceRequest[],
+  opts: PlaceOrderOptions,
+): Promise<PlaceOutcome[]> {
+  const outcomes: (PlaceOutcome | undefined)[] = new Array(requests.length)
+  const settle = (index: number, outcome: PlaceOutcome) => {
+    outcomes[index] = outcome
+  }
+  try {
+    // A retried request whose order exists answers that order.
+    const keys = requests.flatMap((r) => (r.input.p_idempotency_key ? [r.input.p_idempotency_key] : []))
+    const existing = new Map<string, OrderRow>()
+    if (keys.length > 0) {
+      for (const row of await db.select().from(orders).where(inArray(orders.idempotencyKey, keys))) {
+        if (row.idempotencyKey) existing.set(row.idempotencyKey, row)
+      }
+    }
+    const fresh: { index: number; request: PlaceRequest }[] = []
+    for (const [index, request] of requests.entries()) {
+      const prior = request.input.p_idempotency_key && existing.get(request.input.p_idempotency_key)
+      if (prior) settle(index, await outcomeOf(() => replay(db, prior, request.input)))
+      else fresh.push({ index, request })
+    }
+
+    const priced = await price(db, fresh, settle)
+    if (priced.length > 0) {
+      const rate = opts.trxRate ? await opts.trxRate() : null
+      await insertOrders(db, priced, opts, rate, settle)
+    }
+  } catch (error) {
+    if (requests.length === 1) {
+      const request = requests[0] as PlaceRequest
+      return [await outcomeOf(() => afterFailure(db, request, error))]
+    }
+    // Something in the shared transaction failed: each request is placed on its own.
+    return Promise.all(requests.map(async (r) => (await placeRound(db, [r], opts))[0] as PlaceOutcome))
+  }
+  return outcomes.map((o) => o ?? { ok: false, error: new Error('order request not answered') })
+}
+
+async function outcomeOf(answer: () => Promise<CreateOrderAnswer>): Promise<PlaceOutcome> {
+  try {
+    return { ok: true, answer: await answer() }
+  } catch (error) {
+    return { ok: false, error }
+  }
+}
+
+/** A lone request's transaction failed: the same key raced in from a retry answers that order. */
+async function afterFailure(db: Db, request: PlaceRequest, error: unknown): Promise<CreateOrderAnswer> {
+  const key = request.input.p_idempotency_key
+  if (key && isUniqueViolation(error)) {
+    const [existing] = await db
+      .select()
+      .from(orders)
+      .where(inArray(orders.idempotencyKey, [key]))
+    if (existing) return replay(db, existing, request.input)
+  }
+  throw error
+}
+
+/** Prices each request from the catalogue; a request the catalogue refuses is answered at once. */
+async function price(
+  db: Db,
+  fresh: readonly { index: number; request: PlaceRequest }[],
+  settle: (index: number, outcome: PlaceOutcome) => void,
+): Promise<Priced[]> {
+  const ids = [...new Set(fresh.flatMap(({ request }) => request.input.p_items.map((l) => l.product.id)))]
+  if (ids.length === 0) return []
+  const rows = await db.select().from(products).where(inArray(products.id, ids))
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  const priced: Priced[] = []
+  for (const { index, request } of fresh) {
+    try {
+      priced.push({ index, request, ...priceOne(request.input, byId) })
+    } catch (error) {
+      settle(index, { ok: false, error })
+      continue
+    }
+    const last = priced[priced.length - 1] as Priced
+    const claimed = dollarsToCents(request.input.p_total)
+    if (last.totalCents <= 0 || claimed === null || claimed !== last.totalCents) {
+      priced.pop()
+      settle(index, { ok: true, answer: { success: false, error: messages.invalidTotal } })
+    }
+  }
+  return priced
+}
+
+function priceOne(
+  input: CreateOrderInput,
+  byId: Map<number, typeof products.$inferSelect>,
+): { items: OrderItemSnapshot[]; totalCents: number } {
   // Lines of one product are merged, so a cart that repeats a product cannot exceed the limit twice.
   const quantities = new Map<number, number>()
   for (const line of input.p_items) {
     quantities.set(line.product.id, (quantities.get(line.product.id) ?? 0) + line.quantity)
   }
-  const ids = [...quantities.keys()]
-  const rows = await db.select().from(products).where(inArray(products.id, ids))
-  const byId = new Map(rows.map((row) => [row.id, row]))
-  const unknown = ids.filter((id) => !byId.has(id))
+  const unknown = [...quantities.keys()].filter((id) => !byId.has(id))
   if (unknown.length > 0)
     throw new AppError('bad_request', `Invalid request: unknown product id(s) ${unknown.join(', ')}`)
-
   const items: OrderItemSnapshot[] = []
   let totalCents = 0
   for (const [id, quantity] of quantities) {
-    const product = byId.get(id) as (typeof rows)[number]
+    const product = byId.get(id) as typeof products.$inferSelect
     if (product.isFree || product.priceCents <= 0) {
       throw new AppError(
         'bad_request',
@@ -100,68 +271,113 @@ export async function placeOrder(
       quantity,
     })
   }
-
-  const claimed = dollarsToCents(input.p_total)
-  if (totalCents <= 0 || claimed === null || claimed !== totalCents) {
-    return { success: false, error: messages.invalidTotal }
-  }
-
-  const rate = opts.trxRate ? await opts.trxRate() : null
-  const trx =
-    rate?.status === 'success'
-      ? { trxAmountSun: usdCentsToSun(totalCents, rate.rateE8), trxRateE8: rate.rateE8 }
-      : {}
-
-  const id = randomUUID()
-  const now = Date.now()
-  const expiresAt = new Date(now + opts.windowMs)
-  const graceUntil = new Date(now + opts.windowMs + opts.graceMs)
-  const secret = newOrderSecret()
-  try {
-    const order = await db.transaction(async (tx) => {
-      if (client && opts.limits) await admitCheckout(tx, client, input.p_email, opts.limits)
-      const createdAt = new Date(now)
-      // The lease history starts when the order does: transfers from then on are this order's.
-      const address = await leaseAddress(tx, id, createdAt, input.p_wallet_address)
-      if (!address) throw new NoAddressFree()
-      const [row] = await tx
-        .insert(orders)
-        .values({
-          id,
-          createdAt,
-          email: input.p_email,
-          items,
-          totalCents,
-          walletAddress: address,
-          expiresAt,
-          graceUntil,
-          idempotencyKey: key ?? null,
-          secretHash: secret.hash,
-          clientKey: client?.clientKey ?? null,
-          browserKey: client?.browserKey ?? null,
-          ...trx,
-        })
-        .returning()
-      await reserveKeys(tx, id, items)
-      await recordOrderEvent(tx, 'order.created', id) // webhook
-      return row as OrderRow
-    })
-    return answerOf(order, secret.secret)
-  } catch (error) {
-    if (error instanceof NoAddressFree) return { success: false, error: messages.unavailable }
-    if (error instanceof CheckoutRefused) return { success: false, error: error.message }
-    // The same key raced in from a retry: answer the order the other request created.
-    if (key && isUniqueViolation(error)) {
-      const existing = await findByIdempotencyKey(db, key)
-      if (existing) return replay(db, existing, input)
-    }
-    throw error
-  }
+  return { items, totalCents }
 }
 
-async function findByIdempotencyKey(db: Db, key: string): Promise<OrderRow | undefined> {
-  const [row] = await db.select().from(orders).where(eq(orders.idempotencyKey, key))
-  return row
+/** The shared transaction: limits, addresses, rows, key reservations and webhook events. */
+async function insertOrders(
+  db: Db,
+  priced: readonly Priced[],
+  opts: PlaceOrderOptions,
+  rate: RateResult | null,
+  settle: (index: number, outcome: PlaceOutcome) => void,
+): Promise<void> {
+  const now = new Date()
+  const expiresAt = new Date(now.getTime() + opts.windowMs)
+  const graceUntil = new Date(now.getTime() + opts.windowMs + opts.graceMs)
+  const prepared = priced.map((p) => ({ ...p, id: randomUUID(), secret: newOrderSecret() }))
+  const answers = await db.transaction(async (tx) => {
+    const answers: { index: number; outcome: PlaceOutcome }[] = []
+    let admitted = prepared
+    const withLimits = opts.limits
+    if (withLimits) {
+      const limited = prepared.filter((p) => p.request.client)
+      const refusals = await admitCheckouts(
+        tx,
+        limited.map((p) => ({ client: p.request.client as CheckoutClient, email: p.request.input.p_email })),
+        withLimits,
+      )
+      const refused = new Set<number>()
+      limited.forEach((p, i) => {
+        const refusal = refusals[i]
+        if (!refusal) return
+        refused.add(p.index)
+        answers.push({ index: p.index, outcome: { ok: true, answer: { success: false, error: refusal } } })
+      })
+      admitted = prepared.filter((p) => !refused.has(p.index))
+    }
+    // The lease history starts when the order does: transfers from then on are the order's.
+    const leased = await leaseAddresses(
+      tx,
+      admitted.map((p) => ({ orderId: p.id, preferred: p.request.input.p_wallet_address })),
+      now,
+    )
+    const trx = (cents: number) =>
+      rate?.status === 'success'
+        ? { trxAmountSun: usdCentsToSun(cents, rate.rateE8), trxRateE8: rate.rateE8 }
+        : { trxAmountSun: null, trxRateE8: null }
+    const placed = admitted.filter((p) => {
+      if (leased.has(p.id)) return true
+      answers.push({
+        index: p.index,
+        outcome: { ok: true, answer: { success: false, error: messages.unavailable } },
+      })
+      return false
+    })
+    if (placed.length === 0) return answers
+    const rows: PlacedOrder[] = placed.map((p) => ({
+      id: p.id,
+      status: 'pending',
+      createdAt: now,
+      email: p.request.input.p_email,
+      items: p.items,
+      totalCents: p.totalCents,
+      walletAddress: leased.get(p.id) as string,
+      expiresAt,
+      graceUntil,
+      ...trx(p.totalCents),
+    }))
+    // One statement, one parameter: the rows as JSON (a query builder's per-value work would cost
+    // more than the rest of the batch).
+    const values = rows.map((row, i) => {
+      const { request, secret } = placed[i] as (typeof placed)[number]
+      return {
+        id: row.id,
+        created_at: now.toISOString(),
+        email: row.email,
+        items: row.items,
+        total_cents: row.totalCents,
+        wallet_address: row.walletAddress,
+        expires_at: expiresAt.toISOString(),
+        grace_until: graceUntil.toISOString(),
+        idempotency_key: request.input.p_idempotency_key ?? null,
+        secret_hash: secret.hash,
+        client_key: request.client?.clientKey ?? null,
+        browser_key: request.client?.browserKey ?? null,
+        trx_amount_sun: row.trxAmountSun?.toString() ?? null,
+        trx_rate_e8: row.trxRateE8?.toString() ?? null,
+      }
+    })
+    await tx.execute(sql`
+      insert into ${orders} (id, created_at, email, items, total_cents, wallet_address, expires_at,
+        grace_until, idempotency_key, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8)
+      select id, created_at, email, items, total_cents, wallet_address, expires_at,
+        grace_until, idempotency_key, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8
+      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as o(id uuid, created_at timestamptz,
+        email text, items jsonb, total_cents bigint, wallet_address text, expires_at timestamptz,
+        grace_until timestamptz, idempotency_key text, secret_hash text, client_key text,
+        browser_key text, trx_amount_sun bigint, trx_rate_e8 bigint)`)
+    await reserveKeys(tx, rows)
+    await recordOrdersCreated(tx, rows) // webhook
+    for (const [i, p] of placed.entries()) {
+      answers.push({
+        index: p.index,
+        outcome: { ok: true, answer: answerOf(rows[i] as PlacedOrder, p.secret.secret) },
+      })
+    }
+    return answers
+  })
+  for (const { index, outcome } of answers) settle(index, outcome)
 }
 
 /**
@@ -174,6 +390,61 @@ async function replay(db: Db, order: OrderRow, input: CreateOrderInput): Promise
   }
   if (order.status !== 'pending') return { success: false, error: messages.createFailed }
   const secret = newOrderSecret()
-  await db.update(orders).set({ secretHash: secret.hash }).where(eq(orders.id, order.id))
+  await db
+    .update(orders)
+    .set({ secretHash: secret.hash })
+    .where(inArray(orders.id, [order.id]))
   return answerOf(order, secret.secret)
+}
+
+/**
+ * Gathers the order requests that arrive while earlier ones are being placed and places them
+ * together. A request that arrives when a batch slot is free starts at once: nothing waits on a
+ * timer, so a quiet shop answers exactly as fast as before.
+ */
+export function createOrderPlacer(
+  db: Db,
+  opts: PlaceOrderOptions,
+  { maxBatch = 64, maxInFlight = 1 }: { maxBatch?: number; maxInFlight?: number } = {},
+) {
+  const queue: {
+    request: PlaceRequest
+    resolve: (a: CreateOrderAnswer) => void
+    reject: (e: unknown) => void
+  }[] = []
+  let inFlight = 0
+  const pump = () => {
+    while (inFlight < maxInFlight && queue.length > 0) {
+      const batch = queue.splice(0, maxBatch)
+      inFlight++
+      placeOrders(
+        db,
+        batch.map((b) => b.request),
+        opts,
+      )
+        .then(
+          (outcomes) =>
+            batch.forEach((b, i) => {
+              const outcome = outcomes[i]
+              if (outcome?.ok) b.resolve(outcome.answer)
+              else b.reject(outcome ? outcome.error : new Error('order request not answered'))
+            }),
+          (error) => {
+            for (const b of batch) b.reject(error)
+          },
+        )
+        .finally(() => {
+          inFlight--
+          pump()
+        })
+    }
+  }
+  return {
+    place(input: CreateOrderInput, client?: CheckoutClient): Promise<CreateOrderAnswer> {
+      return new Promise((resolve, reject) => {
+        queue.push({ request: { input, client }, resolve, reject })
+        pump()
+      })
+    },
+  }
 }

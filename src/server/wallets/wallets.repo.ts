@@ -46,37 +46,85 @@ export async function findFreeAddress(db: Db): Promise<string | null> {
   return row?.address ?? null
 }
 
+export interface LeaseWanted {
+  orderId: string
+  /** The address the buyer was shown; another is leased when it is no longer free. */
+  preferred?: string
+}
+
+type Leased = { rows: { address: string; order_id: string }[] }
+
 /**
- * Leases one free address to a new order, atomically: the preferred address when it is still free,
- * else any other. Two transactions never get the same row (FOR UPDATE SKIP LOCKED, and the UPDATE
- * repeats the freeness test). Writes the lease history row. Call inside the transaction that
- * creates the order, with the order's creation time. Answers the address, or null when none is free.
+ * Leases one free address to each new order, atomically, and writes each lease's history row: the
+ * preferred address when it is still free (the first order asking for it), else any other. Two
+ * transactions never get the same row: the rows are picked FOR UPDATE SKIP LOCKED, which re-reads
+ * a row's freeness once it is locked, and the UPDATE finds them by primary key. Call inside the transaction that creates the orders, with their creation time. Answers
+ * order id → address; an order missing from the map got none because the pool is exhausted.
  */
-export async function leaseAddress(
+export async function leaseAddresses(
   tx: Db,
-  orderId: string,
+  wanted: readonly LeaseWanted[],
   startedAt: Date,
-  preferred?: string,
-): Promise<string | null> {
-  const pick = async (only?: string) => {
-    const result = await tx.execute(sql`
-      update ${walletAddresses} set leased_order_id = ${orderId}, cooldown_until = null
-      where address = (
-        select address from ${walletAddresses}
-        where leased_order_id is null and removed_at is null
-          and (cooldown_until is null or cooldown_until <= now())
-          ${only ? sql`and address = ${only}` : sql``}
-        order by cooldown_until asc nulls first, created_at asc
-        limit 1
-        for update skip locked
-      ) and leased_order_id is null and removed_at is null
-      returning address`)
-    // PGlite and node-postgres both answer { rows }.
-    return (result as unknown as { rows: { address: string }[] }).rows[0]?.address ?? null
+): Promise<Map<string, string>> {
+  const leased = new Map<string, string>()
+  const at = startedAt.toISOString()
+  // One statement per step: pick, lease and record the history together.
+  const record = (assigned: ReturnType<typeof sql>) => sql`
+    with wanted as (${assigned}),
+    leased as (
+      update ${walletAddresses} wa set leased_order_id = wanted.order_id, cooldown_until = null
+      from wanted
+      where wa.address = wanted.address
+      returning wa.address, wanted.order_id
+    )
+    insert into ${addressLeases} (address, order_id, started_at)
+    select address, order_id, ${at}::timestamptz from leased
+    returning address, order_id`
+  const take = (rows: Leased) => {
+    for (const row of rows.rows) leased.set(row.order_id, row.address)
   }
-  const address = (preferred ? await pick(preferred) : null) ?? (await pick())
-  if (address) await tx.insert(addressLeases).values({ address, orderId, startedAt })
-  return address
+
+  const byAddress = new Map<string, string>()
+  for (const w of wanted) {
+    if (w.preferred && !byAddress.has(w.preferred)) byAddress.set(w.preferred, w.orderId)
+  }
+  if (byAddress.size > 0) {
+    const pairs = JSON.stringify([...byAddress].map(([address, order_id]) => ({ address, order_id })))
+    take(
+      (await tx.execute(
+        record(sql`
+          select w.order_id, w.address
+          from jsonb_to_recordset(${pairs}::jsonb) as w(order_id uuid, address text)
+          join ${walletAddresses} a on a.address = w.address
+          where a.leased_order_id is null and a.removed_at is null
+            and (a.cooldown_until is null or a.cooldown_until <= now())
+          for update of a skip locked`),
+      )) as unknown as Leased,
+    )
+  }
+
+  const rest = wanted.filter((w) => !leased.has(w.orderId))
+  if (rest.length > 0) {
+    const ids = JSON.stringify(rest.map((w, i) => ({ order_id: w.orderId, n: i + 1 })))
+    take(
+      (await tx.execute(
+        record(sql`
+          select w.order_id, p.address
+          from (
+            select address, row_number() over () as n from (
+              select address from ${walletAddresses}
+              where leased_order_id is null and removed_at is null
+                and (cooldown_until is null or cooldown_until <= now())
+              order by cooldown_until asc nulls first, created_at asc
+              limit ${rest.length}
+              for update skip locked
+            ) free
+          ) p
+          join jsonb_to_recordset(${ids}::jsonb) as w(order_id uuid, n int) on w.n = p.n`),
+      )) as unknown as Leased,
+    )
+  }
+  return leased
 }
 
 /**

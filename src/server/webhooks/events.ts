@@ -23,6 +23,21 @@ export async function recordEvent(
   data: Record<string, unknown>,
   opts: EventOptions = {},
 ): Promise<string | null> {
+  const [id] = await recordEvents(tx, type, [{ data, ...opts }])
+  return id ?? null
+}
+
+/**
+ * Records events of one type (one per change: several orders placed together) for every subscribed
+ * endpoint, with one lookup of the endpoints and one insert; answers each event's id, or nulls when
+ * nobody listens.
+ */
+export async function recordEvents(
+  tx: Db,
+  type: WebhookEvent,
+  events: readonly ({ data: Record<string, unknown> } & EventOptions)[],
+): Promise<(string | null)[]> {
+  if (events.length === 0) return []
   const endpoints = await tx
     .select({ id: webhookEndpoints.id, includeKeys: webhookEndpoints.includeKeys })
     .from(webhookEndpoints)
@@ -32,41 +47,38 @@ export async function recordEvent(
         sql`${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb`,
       ),
     )
-  if (endpoints.length === 0) return null
-  const id = randomUUID()
+  if (endpoints.length === 0) return events.map(() => null)
   const createdAt = new Date().toISOString()
-  const bodyFor = (withKeys: boolean) =>
-    JSON.stringify({
-      id,
-      type,
-      created_at: createdAt,
-      data: withKeys && opts.keys ? { ...data, keys: opts.keys } : data,
-    })
-  await tx.insert(webhookDeliveries).values(
-    endpoints.map((endpoint) => ({
+  const ids = events.map(() => randomUUID())
+  const rows = events.flatMap((event, i) => {
+    const id = ids[i] as string
+    return endpoints.map((endpoint) => ({
       endpointId: endpoint.id,
       eventId: id,
       eventType: type,
-      body: bodyFor(endpoint.includeKeys),
-    })),
-  )
-  return id
+      body: JSON.stringify({
+        id,
+        type,
+        created_at: createdAt,
+        data: endpoint.includeKeys && event.keys ? { ...event.data, keys: event.keys } : event.data,
+      }),
+    }))
+  })
+  await tx.insert(webhookDeliveries).values(rows)
+  return ids
 }
 
 const centsToUsd = (cents: number) => (cents / 100).toFixed(2)
 
-/**
- * order.created / order.paid / order.cancelled / order.expired for one order, read inside the
- * transaction that changed it: items, amounts, and for paid the transactions (and keys on opt-in).
- */
-export async function recordOrderEvent(
-  tx: Db,
-  type: 'order.created' | 'order.paid' | 'order.cancelled' | 'order.expired',
-  orderId: string,
-): Promise<string | null> {
-  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId))
-  if (!order) return null
-  const data: Record<string, unknown> = {
+type OrderRow = typeof orders.$inferSelect
+type OrderFacts = Pick<
+  OrderRow,
+  'id' | 'status' | 'email' | 'totalCents' | 'items' | 'walletAddress' | 'createdAt'
+>
+
+/** What every order event says about the order. */
+function orderEventData(order: OrderFacts): Record<string, unknown> {
+  return {
     order_id: order.id,
     status: order.status,
     email: order.email,
@@ -80,6 +92,29 @@ export async function recordOrderEvent(
     wallet_address: order.walletAddress,
     created_at: order.createdAt.toISOString(),
   }
+}
+
+/** order.created for orders just inserted in the caller's transaction (their rows as inserted). */
+export async function recordOrdersCreated(tx: Db, created: readonly OrderFacts[]): Promise<void> {
+  await recordEvents(
+    tx,
+    'order.created',
+    created.map((order) => ({ data: orderEventData(order) })),
+  )
+}
+
+/**
+ * order.created / order.paid / order.cancelled / order.expired for one order, read inside the
+ * transaction that changed it: items, amounts, and for paid the transactions (and keys on opt-in).
+ */
+export async function recordOrderEvent(
+  tx: Db,
+  type: 'order.created' | 'order.paid' | 'order.cancelled' | 'order.expired',
+  orderId: string,
+): Promise<string | null> {
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId))
+  if (!order) return null
+  const data = orderEventData(order)
   let keys: EventOptions['keys']
   if (type === 'order.paid') {
     const paid = await tx.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(payments.id)

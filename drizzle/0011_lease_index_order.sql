@@ -1,0 +1,2 @@
+DROP INDEX "wallet_addresses_free_idx";--> statement-breakpoint
+CREATE INDEX "wallet_addresses_free_idx" ON "wallet_addresses" USING btree ("cooldown_until" NULLS FIRST,"created_at") WHERE leased_order_id is null and removed_at is null;
