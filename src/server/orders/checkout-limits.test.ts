@@ -117,6 +117,29 @@ describe.each(engines)('checkout limits on %s', (engine) => {
     expect(r.rows[0]?.status).toBe('cancelled')
   })
 
+  it('a browser starting three checkouts at once keeps only its last; other buyers are untouched', async () => {
+    await addWalletAddresses(t.database.db, testAddresses(20, 'browser at once'))
+    const first = await create()
+    const jar = String([first.headers['set-cookie']].flat()[0]).split(';')[0] as string
+    // Three more from that browser and eight from other buyers, all at the same moment.
+    const answers = await Promise.all([
+      ...Array.from({ length: 3 }, () => create({ cookie: jar, email: 'again@example.com' })),
+      ...Array.from({ length: 8 }, (_, i) =>
+        create({ ip: `198.51.100.${i + 1}`, email: `other${i}@example.com` }),
+      ),
+    ])
+    expect(answers.every((a) => a.status === 200 && a.body.success === true)).toBe(true)
+    const r = (await t.database.db.execute(
+      sql`select status, count(*)::int as n from orders group by status order by status`,
+    )) as unknown as { rows: { status: string; n: number }[] }
+    // The browser's first order and two of its three new ones were given back, one after the other.
+    expect(r.rows).toEqual([
+      { status: 'cancelled', n: 3 },
+      { status: 'pending', n: 9 },
+    ])
+    expect(await leases()).toBe(9)
+  })
+
   it('an earlier order that has received money is not given back', async () => {
     await addWalletAddresses(t.database.db, testAddresses(2, 'partial'))
     const first = await create()

@@ -89,9 +89,10 @@ export interface CheckoutEntry {
 /**
  * Inside the transaction that creates orders: gives back each browser's earlier pending orders
  * (only those that have received nothing), then refuses an entry when its client or its e-mail
- * already holds the most pending orders allowed. Answers, per entry, null (admitted) or the refusal.
- * Per-client and per-e-mail advisory locks make concurrent requests from one client count one after
- * the other. The entries must not share a client, a browser or an e-mail (the caller groups them so).
+ * already holds the most pending orders allowed, counting the entries admitted before it. Answers,
+ * per entry, null (admitted) or the refusal. Per-client and per-e-mail advisory locks make concurrent
+ * transactions for one client count one after the other. Entries must not share a browser (the
+ * caller groups them so): a browser's second checkout gives back the order of its first.
  */
 export async function admitCheckouts(
   tx: Db,
@@ -138,10 +139,14 @@ export async function admitCheckouts(
     group by lower(email)`)) as unknown as { rows: { kind: string; key: string; n: number }[] }
   const held = new Map(counts.rows.map((r) => [`${r.kind} ${r.key}`, Number(r.n)]))
   return entries.map((entry, i) => {
-    const byClient = held.get(`client ${entry.client.clientKey}`) ?? 0
-    const byEmail = held.get(`email ${emailKeys[i]}`) ?? 0
-    return byClient >= limits.maxPendingPerClient || byEmail >= limits.maxPendingPerEmail
-      ? checkoutMessages.tooManyPending
-      : null
+    const clientKey = `client ${entry.client.clientKey}`
+    const emailKey = `email ${emailKeys[i]}`
+    const byClient = held.get(clientKey) ?? 0
+    const byEmail = held.get(emailKey) ?? 0
+    if (byClient >= limits.maxPendingPerClient || byEmail >= limits.maxPendingPerEmail)
+      return checkoutMessages.tooManyPending
+    held.set(clientKey, byClient + 1)
+    held.set(emailKey, byEmail + 1)
+    return null
   })
 }

@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../../tests/support/payment-fixture'
 import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
+import { openDatabase } from '../db/client'
 import { seedOnce } from '../db/seed'
 import { addWalletAddresses, listWalletAddresses } from '../wallets/wallets.repo'
 
@@ -349,5 +353,103 @@ describe.each(engines)('checkout with the TRX price source down on %s', (engine)
     } finally {
       await t.close()
     }
+  })
+})
+
+// The shop's own embedded database runs in a worker thread, so requests overlap there as they do on
+// PostgreSQL: this is where orders are batched.
+describe.each(engines)('orders placed together on %s', (engine) => {
+  let t: TestApp
+  let dataDir: string | undefined
+  let paid: { id: number; price: number }[]
+  let free: { id: number }
+
+  beforeAll(async () => {
+    dataDir = engine === 'pglite' ? mkdtempSync(join(tmpdir(), 'stablecart-batch-')) : undefined
+    const database = dataDir
+      ? await openDatabase({ dataDir })
+      : await createTestDatabase(engine, { poolSize: 20 })
+    await seedOnce(database.db)
+    t = await createTestApp(
+      engine,
+      {
+        CHECKOUT_PENDING_PER_CLIENT: '100000',
+        CHECKOUT_PENDING_PER_EMAIL: '100000',
+        CHECKOUT_CREATIONS_PER_MINUTE: '100000',
+      },
+      { database },
+    )
+    const products = (await rpc(t.app, 'fetch_products')).body.products as {
+      id: number
+      price: number
+      is_free: boolean
+    }[]
+    paid = products.filter((p) => !p.is_free && p.price > 0)
+    free = products.find((p) => p.is_free) as { id: number }
+  })
+  afterAll(async () => {
+    await t.close()
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('orders arriving together are placed together, and each gets the answer it would get alone', async () => {
+    await addWalletAddresses(t.database.db, testAddresses(60, `batch ${engine}`))
+    const [paidA, paidB] = paid as [{ id: number; price: number }, { id: number; price: number }]
+    const order = (overrides: Record<string, unknown> = {}) => ({
+      p_email: 'buyer@example.com',
+      p_items: [
+        { product: { id: paidA.id }, quantity: 2 },
+        { product: { id: paidB.id }, quantity: 1 },
+      ],
+      p_total: Math.round((paidA.price * 2 + paidB.price) * 100) / 100,
+      ...overrides,
+    })
+    const key = randomBytes(12).toString('hex')
+    const [a] = paid as [{ id: number; price: number }]
+    const requests = [
+      ...Array.from({ length: 40 }, (_, i) => order({ p_email: `batch${i}@example.com` })),
+      // Five retries of one checkout: one order.
+      ...Array.from({ length: 5 }, () => order({ p_email: 'retry@example.com', p_idempotency_key: key })),
+      order({ p_email: 'wrong-total@example.com', p_total: 1 }),
+      order({ p_email: 'unknown@example.com', p_items: [{ product: { id: 999_999 }, quantity: 1 }] }),
+      order({
+        p_email: 'free@example.com',
+        p_items: [{ product: { id: free.id }, quantity: 1 }],
+        p_total: 0,
+      }),
+      order({
+        p_email: 'single@example.com',
+        p_items: [{ product: { id: a.id }, quantity: 1 }],
+        p_total: a.price,
+      }),
+    ]
+    const answers = await Promise.all(requests.map((r) => rpc(t.app, 'secure_create_order', r)))
+
+    const placed = answers.slice(0, 40)
+    expect(placed.every((r) => r.status === 200 && r.body.success === true)).toBe(true)
+    const retries = answers.slice(40, 45)
+    expect(new Set(retries.map((r) => r.body.order_id)).size).toBe(1)
+    expect(answers[45]?.body).toEqual({ success: false, error: 'Invalid order total' })
+    expect(answers[46]?.status).toBe(400)
+    expect(answers[46]?.body.error).toMatch(/unknown product id\(s\) 999999/)
+    expect(answers[47]?.status).toBe(400)
+    expect(answers[47]?.body.error).toMatch(/is free and is downloaded, not ordered/)
+    expect(answers[48]?.body).toMatchObject({ success: true, total: a.price })
+
+    // 42 orders, each on its own address, each with its own secret, totals from the catalogue.
+    const won = [...placed, retries[0], answers[48]] as { body: Record<string, unknown> }[]
+    expect(await count(t, 'orders')).toBe(42)
+    expect(await count(t, 'leases')).toBe(42)
+    expect(new Set(won.map((r) => r.body.wallet_address)).size).toBe(42)
+    expect(new Set(won.map((r) => r.body.order_secret)).size).toBe(42)
+    const history = (await t.database.db.execute(
+      sql`select count(*)::int as n from address_leases l join orders o on o.id = l.order_id and o.wallet_address = l.address`,
+    )) as unknown as { rows: { n: number }[] }
+    expect(history.rows[0]?.n).toBe(42)
+    // They were placed in batches: orders of one batch share its clock.
+    const clocks = (await t.database.db.execute(
+      sql`select count(distinct created_at)::int as n from orders`,
+    )) as unknown as { rows: { n: number }[] }
+    expect(clocks.rows[0]?.n).toBeLessThan(42)
   })
 })

@@ -16,8 +16,8 @@ import { newOrderSecret } from './order-secret'
 // Placing orders. Requests that arrive together are placed together: one transaction, and one
 // statement per step for all of them (limits, addresses, rows, key reservations, webhook events),
 // so the database's round trips and commits are shared. Each request still gets exactly the answer
-// it would get alone: the batch holds at most one request per client, browser, e-mail and
-// idempotency key, and when anything in the batch's transaction fails, each request is placed again
+// it would get alone: requests of one client or e-mail are counted against the limits in order, a
+// batch holds at most one request per browser and idempotency key, and when anything in the batch's transaction fails, each request is placed again
 // on its own, where the error belongs to that request only.
 
 export interface PlaceOrderOptions {
@@ -99,11 +99,15 @@ export async function placeOrder(
   return outcome.answer
 }
 
-/** The keys no two requests of one batch may share. */
+/**
+ * The keys no two requests of one round may share: a retry must find the order its first attempt
+ * placed, and a browser's new checkout must find (and give back) the one it started before.
+ * Requests of one client or one e-mail may share a round: the limits count them in order.
+ */
 function keysOf({ input, client }: PlaceRequest): string[] {
-  const keys = [`email ${input.p_email.trim().toLowerCase()}`]
+  const keys: string[] = []
   if (input.p_idempotency_key) keys.push(`idem ${input.p_idempotency_key}`)
-  if (client) keys.push(`client ${client.clientKey}`, `browser ${client.browserKey}`)
+  if (client) keys.push(`browser ${client.browserKey}`)
   return keys
 }
 
