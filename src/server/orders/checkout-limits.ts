@@ -126,17 +126,12 @@ export async function admitCheckouts(
       )
     for (const { id } of earlier) await cancelOrder(tx, id, 'buyer', new Date(), limits.cooldownMs)
   }
-  // Pending orders in their window, per client and per e-mail, in one statement (both partial indexes).
-  const counts = (await tx.execute(sql`
-    select 'client' as kind, client_key as key, count(*)::int as n from ${orders}
-    where status = 'pending' and expires_at > now()
-      and client_key = any(array(select jsonb_array_elements_text(${JSON.stringify(entries.map((e) => e.client.clientKey))}::jsonb)))
-    group by client_key
-    union all
-    select 'email', lower(email), count(*)::int from ${orders}
-    where status = 'pending' and expires_at > now()
-      and lower(email) = any(array(select jsonb_array_elements_text(${JSON.stringify(emailKeys)}::jsonb)))
-    group by lower(email)`)) as unknown as { rows: { kind: string; key: string; n: number }[] }
+  // Pending orders in their window, per client and per e-mail: the SQL function of migration 0012,
+  // whose plan each connection keeps.
+  const clients = JSON.stringify(entries.map((e) => e.client.clientKey))
+  const counts = (await tx.execute(
+    sql`select kind, key, n from orders_pending_counts(${clients}::jsonb, ${JSON.stringify(emailKeys)}::jsonb)`,
+  )) as unknown as { rows: { kind: string; key: string; n: number }[] }
   const held = new Map(counts.rows.map((r) => [`${r.kind} ${r.key}`, Number(r.n)]))
   return entries.map((entry, i) => {
     const clientKey = `client ${entry.client.clientKey}`

@@ -16,7 +16,7 @@ import { cancelPendingOrder } from './orders.repo'
 import { createOrderPlacer } from './place-order'
 
 const MINUTE = 60_000
-const ORDER_BATCHES_IN_FLIGHT = 4
+const ORDER_BATCHES_IN_FLIGHT = 2
 
 export function ordersRpcs(database: Database, env: Env, rules: PaymentRules, prices: TrxPriceSource) {
   const { db } = database
@@ -31,7 +31,8 @@ export function ordersRpcs(database: Database, env: Env, rules: PaymentRules, pr
     },
   }
   // Orders that arrive together are placed in one transaction. The embedded database has one
-  // connection: one batch at a time. PostgreSQL runs a few side by side and leaves the rest of the
+  // connection: one batch at a time. PostgreSQL runs two side by side (more batches contend for the
+  // same first free addresses and cost more than they gain: bench:orders) and leaves the rest of the
   // pool to every other call.
   const placer = createOrderPlacer(db, placeOptions, {
     maxInFlight: database.kind === 'pglite' ? 1 : ORDER_BATCHES_IN_FLIGHT,

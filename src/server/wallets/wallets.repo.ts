@@ -52,14 +52,14 @@ export interface LeaseWanted {
   preferred?: string
 }
 
-type Leased = { rows: { address: string; order_id: string }[] }
-
 /**
  * Leases one free address to each new order, atomically, and writes each lease's history row: the
- * preferred address when it is still free (the first order asking for it), else any other. Two
- * transactions never get the same row: the rows are picked FOR UPDATE SKIP LOCKED, which re-reads
- * a row's freeness once it is locked, and the UPDATE finds them by primary key. Call inside the transaction that creates the orders, with their creation time. Answers
- * order id → address; an order missing from the map got none because the pool is exhausted.
+ * preferred address when it is still free (the first order asking for it), else any other, in the
+ * orders' order until the pool runs out. Two transactions never get the same row (the rows are
+ * picked FOR UPDATE SKIP LOCKED). Call inside the transaction that creates the orders, with their
+ * creation time. Answers order id → address; an order missing from the map got none.
+ * The statements are the SQL function wallets_lease (migration 0012), whose plans each connection
+ * keeps: planning them cost more than running them.
  */
 export async function leaseAddresses(
   tx: Db,
@@ -67,63 +67,17 @@ export async function leaseAddresses(
   startedAt: Date,
 ): Promise<Map<string, string>> {
   const leased = new Map<string, string>()
-  const at = startedAt.toISOString()
-  // One statement per step: pick, lease and record the history together.
-  const record = (assigned: ReturnType<typeof sql>) => sql`
-    with wanted as (${assigned}),
-    leased as (
-      update ${walletAddresses} wa set leased_order_id = wanted.order_id, cooldown_until = null
-      from wanted
-      where wa.address = wanted.address
-      returning wa.address, wanted.order_id
-    )
-    insert into ${addressLeases} (address, order_id, started_at)
-    select address, order_id, ${at}::timestamptz from leased
-    returning address, order_id`
-  const take = (rows: Leased) => {
-    for (const row of rows.rows) leased.set(row.order_id, row.address)
-  }
-
-  const byAddress = new Map<string, string>()
-  for (const w of wanted) {
-    if (w.preferred && !byAddress.has(w.preferred)) byAddress.set(w.preferred, w.orderId)
-  }
-  if (byAddress.size > 0) {
-    const pairs = JSON.stringify([...byAddress].map(([address, order_id]) => ({ address, order_id })))
-    take(
-      (await tx.execute(
-        record(sql`
-          select w.order_id, w.address
-          from jsonb_to_recordset(${pairs}::jsonb) as w(order_id uuid, address text)
-          join ${walletAddresses} a on a.address = w.address
-          where a.leased_order_id is null and a.removed_at is null
-            and (a.cooldown_until is null or a.cooldown_until <= now())
-          for update of a skip locked`),
-      )) as unknown as Leased,
-    )
-  }
-
-  const rest = wanted.filter((w) => !leased.has(w.orderId))
-  if (rest.length > 0) {
-    const ids = JSON.stringify(rest.map((w, i) => ({ order_id: w.orderId, n: i + 1 })))
-    take(
-      (await tx.execute(
-        record(sql`
-          select w.order_id, p.address
-          from (
-            select address, row_number() over () as n from (
-              select address from ${walletAddresses}
-              where leased_order_id is null and removed_at is null
-                and (cooldown_until is null or cooldown_until <= now())
-              order by cooldown_until asc nulls first, created_at asc
-              limit ${rest.length}
-              for update skip locked
-            ) free
-          ) p
-          join jsonb_to_recordset(${ids}::jsonb) as w(order_id uuid, n int) on w.n = p.n`),
-      )) as unknown as Leased,
-    )
-  }
+  if (wanted.length === 0) return leased
+  const asked = new Set<string>()
+  const orders = wanted.map((w, i) => {
+    const preferred = w.preferred && !asked.has(w.preferred) ? w.preferred : null
+    if (preferred) asked.add(preferred)
+    return { order_id: w.orderId, preferred, n: i + 1 }
+  })
+  const result = (await tx.execute(
+    sql`select leased_address, leased_order from wallets_lease(${JSON.stringify(orders)}::jsonb, ${startedAt.toISOString()}::timestamptz)`,
+  )) as unknown as { rows: { leased_address: string; leased_order: string }[] }
+  for (const row of result.rows) leased.set(row.leased_order, row.leased_address)
   return leased
 }
 
