@@ -14,6 +14,13 @@ export function centsToDollars(cents: number): number {
   return cents / 100
 }
 
+/** Integer cents as a decimal string with 2 decimals ("49.99"), by integer arithmetic only. */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : ''
+  const abs = Math.abs(Math.trunc(cents))
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
+}
+
 /** "$49.99" — totals are always shown with 2 decimals. */
 export function formatUsd(dollars: number): string {
   return `$${dollars.toFixed(2)}`

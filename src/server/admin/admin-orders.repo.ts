@@ -15,7 +15,14 @@ import { mailOutbox, orders, payments } from '../db/schema'
 import { dropUnsentMail } from '../delivery/order-mail.repo'
 import { keysOfOrder } from '../keys/key-stock'
 import { releaseReservation } from '../keys/reservation'
-import { cancelOrder, deleteOrderRow, lockOrder, reopenOrder, setOrderStatus } from '../orders/orders.repo'
+import {
+  cancelOrder,
+  deleteOrderRow,
+  lockOrder,
+  orderItemsOnWire,
+  reopenOrder,
+  setOrderStatus,
+} from '../orders/orders.repo'
 import { creditUnmatched, detachOrderPayments } from '../payments/ledger'
 import type { PaymentRules } from '../payments/payment-rules'
 import { settleOrder } from '../payments/settle-order'
@@ -32,7 +39,7 @@ function toAdminOrder(row: OrderRow): AdminOrder {
     id: row.id,
     created_at: row.createdAt.toISOString(),
     email: row.email,
-    items: row.items,
+    items: orderItemsOnWire(row.items),
     total: centsToDollars(row.totalCents),
     wallet_address: row.walletAddress,
     status: row.status,

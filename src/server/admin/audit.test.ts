@@ -93,7 +93,7 @@ describe.each(engines)('audit log on %s', (engine) => {
     await db.insert(orders).values({
       id: orderId,
       email: 'buyer@example.com',
-      items: [{ product: { id: productId, name: 'Audited Tool', price: 12.5 }, quantity: 1 }],
+      items: [{ product: { id: productId, name: 'Audited Tool', price_cents: 1250 }, quantity: 1 }],
       totalCents: 1250,
       walletAddress: w3,
       expiresAt: new Date(Date.now() + 60_000),

@@ -27,7 +27,7 @@ describe.each(engines)('sales dashboard on %s', (engine) => {
     cookie = String(login.headers['set-cookie']).split(';')[0] as string
     expect(cookie.startsWith(SESSION_COOKIE)).toBe(true)
 
-    const item = [{ product: { id: 1, name: 'Thing', price: 10 }, quantity: 1 }]
+    const item = [{ product: { id: 1, name: 'Thing', price_cents: 1000 }, quantity: 1 }]
     const order = (o: {
       status: 'pending' | 'paid' | 'completed' | 'cancelled'
       created: string

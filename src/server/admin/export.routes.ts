@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { adminOrderStatuses } from '../../shared/admin'
 import { csvRow } from '../../shared/cockpit'
-import { centsToDollars } from '../../shared/money'
+import { formatCents } from '../../shared/money'
 import { formatSun, receivedUsdMicros } from '../../shared/trx'
 import { recordAudit } from '../audit/audit-log'
 import type { Db } from '../db/client'
@@ -87,7 +87,7 @@ async function* orderRows(db: Db, where: SQL | undefined): AsyncGenerator<string
         row.createdAt.toISOString(),
         row.email,
         row.items.map((item) => `${item.quantity}× ${item.product.name}`).join('; '),
-        centsToDollars(row.totalCents).toFixed(2),
+        formatCents(row.totalCents),
         row.status,
         iso(row.paidAt),
         usdtText(row.amountReceivedUnits),

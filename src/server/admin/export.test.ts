@@ -70,8 +70,8 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         id: paidId,
         email: 'buyer@example.com',
         items: [
-          { product: { id: 1, name: 'Proxy Manager', price: 10 }, quantity: 2 },
-          { product: { id: 2, name: 'SDK', price: 5 }, quantity: 1 },
+          { product: { id: 1, name: 'Proxy Manager', price_cents: 1000 }, quantity: 2 },
+          { product: { id: 2, name: 'SDK', price_cents: 500 }, quantity: 1 },
         ],
         totalCents: 2500,
         walletAddress: a1,
@@ -90,7 +90,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         id: evilId,
         email: '=cmd|"/C calc"!A0@example.com',
         // A name that starts the items cell ("1× ...") is harmless; one that starts a cell is not.
-        items: [{ product: { id: 3, name: '+SUM(1,2)', price: 1 }, quantity: 1 }],
+        items: [{ product: { id: 3, name: '+SUM(1,2)', price_cents: 100 }, quantity: 1 }],
         totalCents: 100,
         walletAddress: a2,
         status: 'pending',

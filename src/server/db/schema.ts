@@ -65,8 +65,12 @@ export type OrderStatus = (typeof orderStatuses)[number]
 
 export type CancelReason = 'buyer' | 'admin' | 'expired'
 
+/**
+ * One line of an order as it was placed. The unit price is integer cents (money is never a binary
+ * float at rest); answers turn it into the dollar number of the wire with orderItemsOnWire.
+ */
 export interface OrderItemSnapshot {
-  product: { id: number; name: string; price: number; image?: string; download_url?: string | null }
+  product: { id: number; name: string; price_cents: number; image?: string; download_url?: string | null }
   quantity: number
 }
 

@@ -63,7 +63,7 @@ export function dashboardRpcs(database: Database) {
                 name: item.product.name,
                 image: item.product.image ?? null,
                 quantity: item.quantity,
-                price: item.product.price,
+                price: centsToDollars(item.product.price_cents),
                 download_url: downloads[index] ?? null,
                 keys: keys.filter((k) => k.productId === pid).map((k) => k.key),
               }

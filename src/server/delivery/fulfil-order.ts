@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
 import { eq, inArray } from 'drizzle-orm'
-import { centsToDollars } from '../../shared/money'
 import { mergeSiteContent } from '../../shared/site-content'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
@@ -85,7 +84,7 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
     content,
     orderId,
     items,
-    totalPaid: centsToDollars(order.totalCents),
+    totalPaidCents: order.totalCents,
     txHash: order.txHash ?? '',
     dashboardUrl: `${base}/dashboard/${order.accessToken}`,
   })

@@ -1,3 +1,4 @@
+import { formatCents } from '../../shared/money'
 import type { SiteContent } from '../../shared/site-content'
 
 // The e-mail a buyer receives when their order is paid: items, keys and the dashboard link, in HTML
@@ -15,7 +16,8 @@ export interface OrderEmailInput {
   orderId: string
   items: OrderEmailItem[]
   /** Dollars. */
-  totalPaid: number
+  /** Integer cents. */
+  totalPaidCents: number
   txHash: string
   dashboardUrl: string
 }
@@ -42,7 +44,7 @@ function safeColour(value: string): string {
 export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   const shop = [input.content.logo.mainText, input.content.logo.subText].filter(Boolean).join(' ')
   const colour = safeColour(input.content.theme.primary)
-  const total = `$${input.totalPaid.toFixed(2)}`
+  const total = `$${formatCents(input.totalPaidCents)}`
   const shortId = input.orderId.slice(0, 8)
   const subject = `Your ${shop} order ${shortId}: licence keys inside`
   const support = input.content.support.email

@@ -1,6 +1,7 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm'
+import { centsToDollars } from '../../shared/money'
 import type { Db } from '../db/client'
-import { type CancelReason, type OrderStatus, orders } from '../db/schema'
+import { type CancelReason, type OrderItemSnapshot, type OrderStatus, orders } from '../db/schema'
 import { releaseReservation } from '../keys/reservation'
 import { releaseAddress, releaseToOwner } from '../wallets/wallets.repo'
 import { recordOrderEvent } from '../webhooks/events'
@@ -9,6 +10,14 @@ import { recordOrderEvent } from '../webhooks/events'
 // goes through these functions. Others (payments, admin) call them inside their own transactions.
 
 export type OrderRow = typeof orders.$inferSelect
+
+/** An order's lines as answers carry them: the unit price as the wire's dollar number. */
+export function orderItemsOnWire(items: readonly OrderItemSnapshot[]) {
+  return items.map(({ product: { price_cents, ...product }, quantity }) => ({
+    product: { ...product, price: centsToDollars(price_cents) },
+    quantity,
+  }))
+}
 
 /** Reads an order and locks its row until the transaction ends. */
 export async function lockOrder(tx: Db, orderId: string): Promise<OrderRow | undefined> {

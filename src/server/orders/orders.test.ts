@@ -104,9 +104,15 @@ describe.each(engines)('checkout on %s', (engine) => {
     expect(row.email).toBe('buyer@example.com')
     expect(Number(row.total_cents)).toBe(Math.round((a.price * 2 + b.price) * 100))
     expect(row.wallet_address).toBe(pool[1])
-    const items = row.items as { product: { id: number; name: string; price: number }; quantity: number }[]
-    // The snapshot takes the database's name and price, never the ones the browser sent.
-    expect(items[0]).toMatchObject({ product: { id: a.id, price: a.price }, quantity: 2 })
+    const items = row.items as { product: Record<string, unknown>; quantity: number }[]
+    // The snapshot takes the database's name and price, never the ones the browser sent; the price
+    // is integer cents at rest, never a binary float.
+    expect(items[0]).toMatchObject({
+      product: { id: a.id, price_cents: Math.round(a.price * 100) },
+      quantity: 2,
+    })
+    expect(items[0]?.product).not.toHaveProperty('price')
+    expect(Number.isInteger(items[0]?.product.price_cents)).toBe(true)
     expect(items[0]?.product.name).not.toBe('shown name')
     // The order holds the address until it ends (paid, cancelled, or expired by the chain follower).
     const leases = await listWalletAddresses(t.database.db)

@@ -268,7 +268,7 @@ function priceOne(
       product: {
         id,
         name: product.name,
-        price: centsToDollars(product.priceCents),
+        price_cents: product.priceCents,
         image: product.image,
         download_url: product.downloadUrl,
       },

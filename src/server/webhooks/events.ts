@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import { microsToDollars } from '../../shared/money'
+import { formatCents, microsToDollars } from '../../shared/money'
+import { formatSun } from '../../shared/trx'
 import type { WebhookEvent } from '../../shared/webhooks'
 import type { Db } from '../db/client'
 import { licenseKeys, orders, payments, webhookDeliveries, webhookEndpoints } from '../db/schema'
@@ -68,8 +69,6 @@ export async function recordEvents(
   return ids
 }
 
-const centsToUsd = (cents: number) => (cents / 100).toFixed(2)
-
 type OrderRow = typeof orders.$inferSelect
 type OrderFacts = Pick<
   OrderRow,
@@ -82,11 +81,11 @@ function orderEventData(order: OrderFacts): Record<string, unknown> {
     order_id: order.id,
     status: order.status,
     email: order.email,
-    total_usd: centsToUsd(order.totalCents),
+    total_usd: formatCents(order.totalCents),
     items: order.items.map((item) => ({
       product_id: item.product.id,
       name: item.product.name,
-      unit_price_usd: item.product.price.toFixed(2),
+      unit_price_usd: formatCents(item.product.price_cents),
       quantity: item.quantity,
     })),
     wallet_address: order.walletAddress,
@@ -144,7 +143,7 @@ export async function recordOrderEvent(
       tx,
       'order_paid',
       order.id,
-      `Order ${order.id} paid: $${centsToUsd(order.totalCents)} for ${units} item(s) by ${order.email}.${order.txHash ? ` Transaction ${order.txHash}.` : ''}`,
+      `Order ${order.id} paid: $${formatCents(order.totalCents)} for ${units} item(s) by ${order.email}.${order.txHash ? ` Transaction ${order.txHash}.` : ''}`,
     )
   }
   return recordEvent(tx, type, data, { keys })
@@ -165,7 +164,7 @@ export async function recordUnmatchedPayment(
   const amount =
     transfer.token === 'USDT'
       ? `${microsToDollars(transfer.amountUnits)} USDT`
-      : `${Number(transfer.amountUnits) / 1_000_000} TRX`
+      : `${formatSun(transfer.amountUnits)} TRX`
   await raiseAlert(
     tx,
     'payment_unmatched',
