@@ -222,7 +222,9 @@ test('security: change the credentials, log in with the new ones, log out', asyn
   await page.getByLabel('New Password', { exact: true }).fill(NEW_PASSWORD)
   await page.getByLabel('Confirm New Password').fill(`${NEW_PASSWORD}x`)
   await page.getByRole('button', { name: 'Update Credentials' }).click()
-  await expect(page.getByText('New passwords do not match')).toBeVisible()
+  // Said at the field (tied to it) and in a toast.
+  await expect(page.getByText('New passwords do not match').first()).toBeVisible()
+  await expect(page.getByLabel('Confirm New Password')).toHaveAttribute('aria-invalid', 'true')
   await page.getByLabel('Confirm New Password').fill(NEW_PASSWORD)
   await page.getByLabel('Current Password').fill('not-the-password')
   await page.getByRole('button', { name: 'Update Credentials' }).click()

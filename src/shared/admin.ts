@@ -178,6 +178,15 @@ export const updateCredentialsInputSchema = z
   })
   .strict()
 
+/**
+ * The Security tab's form: the call's rules plus the confirmation. The server checks the same match
+ * and answers a mismatch as a refusal (passwordsDoNotMatch) rather than a malformed request.
+ */
+export const credentialsFormSchema = updateCredentialsInputSchema.refine(
+  (c) => c.p_confirm_password === undefined || c.p_confirm_password === c.p_new_password,
+  { message: adminMessages.passwordsDoNotMatch, path: ['p_confirm_password'] },
+)
+
 /** One row of the orders table: the order shape every client knows, plus what the panel adds. */
 export interface AdminOrder {
   id: string
