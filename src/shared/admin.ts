@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { adminKeyField } from './rpc'
 import { siteContentSchema } from './site-content'
+import { parseWalletAddressLines } from './wallet-addresses'
 
 // Contracts of the admin panel: payloads of the admin calls (the storefront's original call names,
 // plus the calls the server-side admin adds), and the messages the panel shows.
@@ -149,6 +150,16 @@ export const addWalletAddressesInputSchema = z
     p_addresses: z.union([z.string().max(200_000), z.array(z.string().max(200)).max(5000)]),
   })
   .strict()
+
+/** The Wallets tab's text box: the same line rules the server applies to secure_add_wallet_addresses. */
+export const walletLinesFormSchema = z.object({
+  addresses: z.string().transform((text, ctx) => {
+    const parsed = parseWalletAddressLines(text)
+    if (parsed.ok) return parsed.addresses
+    ctx.addIssue({ code: 'custom', message: parsed.error })
+    return z.NEVER
+  }),
+})
 
 export const removeWalletAddressInputSchema = z
   .object({ ...adminKeyField, p_address: z.string().trim().min(1).max(64) })
