@@ -172,10 +172,12 @@ test('wallets: a bad line refuses the batch, good lines are added and removed', 
   await page.goto('/admin/wallets')
   const box = page.getByRole('textbox', { name: 'Wallet addresses, one per line' })
   await page.getByRole('button', { name: 'Add Addresses' }).click()
-  await expect(page.getByText('Please enter at least one wallet address')).toBeVisible()
+  // Said at the text box (tied to it) and in a toast.
+  await expect(page.getByText('Please enter at least one wallet address').first()).toBeVisible()
+  await expect(box).toHaveAttribute('aria-invalid', 'true')
   await box.fill(`${WALLETS[0]}\nnot-an-address\n`)
   await page.getByRole('button', { name: 'Add Addresses' }).click()
-  await expect(page.getByText('Invalid wallet address format: not-an-address')).toBeVisible()
+  await expect(page.getByText('Invalid wallet address format: not-an-address').first()).toBeVisible()
   await expect(page.getByText(WALLETS[0]!, { exact: true })).toHaveCount(0)
 
   await box.fill(`  ${WALLETS[0]}\n\n${WALLETS[1]}  `)
@@ -222,7 +224,9 @@ test('security: change the credentials, log in with the new ones, log out', asyn
   await page.getByLabel('New Password', { exact: true }).fill(NEW_PASSWORD)
   await page.getByLabel('Confirm New Password').fill(`${NEW_PASSWORD}x`)
   await page.getByRole('button', { name: 'Update Credentials' }).click()
-  await expect(page.getByText('New passwords do not match')).toBeVisible()
+  // Said at the field (tied to it) and in a toast.
+  await expect(page.getByText('New passwords do not match').first()).toBeVisible()
+  await expect(page.getByLabel('Confirm New Password')).toHaveAttribute('aria-invalid', 'true')
   await page.getByLabel('Confirm New Password').fill(NEW_PASSWORD)
   await page.getByLabel('Current Password').fill('not-the-password')
   await page.getByRole('button', { name: 'Update Credentials' }).click()

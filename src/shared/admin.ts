@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { adminKeyField } from './rpc'
 import { siteContentSchema } from './site-content'
+import { parseWalletAddressLines } from './wallet-addresses'
 
 // Contracts of the admin panel: payloads of the admin calls (the storefront's original call names,
 // plus the calls the server-side admin adds), and the messages the panel shows.
@@ -150,6 +151,16 @@ export const addWalletAddressesInputSchema = z
   })
   .strict()
 
+/** The Wallets tab's text box: the same line rules the server applies to secure_add_wallet_addresses. */
+export const walletLinesFormSchema = z.object({
+  addresses: z.string().transform((text, ctx) => {
+    const parsed = parseWalletAddressLines(text)
+    if (parsed.ok) return parsed.addresses
+    ctx.addIssue({ code: 'custom', message: parsed.error })
+    return z.NEVER
+  }),
+})
+
 export const removeWalletAddressInputSchema = z
   .object({ ...adminKeyField, p_address: z.string().trim().min(1).max(64) })
   .strict()
@@ -177,6 +188,15 @@ export const updateCredentialsInputSchema = z
     p_confirm_password: z.string().max(200).optional(),
   })
   .strict()
+
+/**
+ * The Security tab's form: the call's rules plus the confirmation. The server checks the same match
+ * and answers a mismatch as a refusal (passwordsDoNotMatch) rather than a malformed request.
+ */
+export const credentialsFormSchema = updateCredentialsInputSchema.refine(
+  (c) => c.p_confirm_password === undefined || c.p_confirm_password === c.p_new_password,
+  { message: adminMessages.passwordsDoNotMatch, path: ['p_confirm_password'] },
+)
 
 /** One row of the orders table: the order shape every client knows, plus what the panel adds. */
 export interface AdminOrder {

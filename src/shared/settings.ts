@@ -67,7 +67,7 @@ export const updateSettingsInputSchema = z
     ...adminKeyField,
     p_settings: z
       .object({
-        operator_email: z.union([email, z.literal('')]).nullable(),
+        operator_email: z.union([email, z.literal('')], { error: 'must be an e-mail address' }).nullable(),
         telegram_chat_id: z
           .string()
           .trim()
@@ -79,7 +79,11 @@ export const updateSettingsInputSchema = z
         alerts: z.object(
           Object.fromEntries(alertKinds.map((k) => [k, z.boolean()])) as Record<AlertKind, z.ZodBoolean>,
         ),
-        low_stock_threshold: z.number().int().min(0).max(100_000),
+        low_stock_threshold: z
+          .number('must be a whole number')
+          .int('must be a whole number')
+          .min(0)
+          .max(100_000),
       })
       .strict(),
   })

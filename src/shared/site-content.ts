@@ -25,7 +25,7 @@ export const siteContentSchema = z
       .object({
         title: text(200),
         subtitle: text(500),
-        email: z.union([z.literal(''), z.email().max(254)]),
+        email: z.union([z.literal(''), z.email().max(254)], { error: 'must be an e-mail address, or empty' }),
         response: text(100),
         sections: z
           .array(z.object({ title: text(120), description: text(1000), icon: z.enum(supportIcons) }).strict())

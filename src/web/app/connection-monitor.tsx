@@ -1,33 +1,39 @@
+import { useQuery } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { toast } from '../lib/toast'
 
 const INTERVAL_MS = 30_000
 const TOAST_ID = 'connection-lost'
 
+export const healthKeys = { all: ['health'] as const }
+
+/** Whether the shop answers its health check; never throws, so the query never turns to an error. */
+async function shopReachable(): Promise<boolean> {
+  try {
+    const res = await fetch('/api/health', { cache: 'no-store', signal: AbortSignal.timeout(10_000) })
+    return res.status === 200
+  } catch {
+    return false
+  }
+}
+
 /** Health check at start and every 30 s; a persistent toast while the shop cannot be reached. */
 export function ConnectionMonitor() {
+  const health = useQuery({
+    queryKey: healthKeys.all,
+    queryFn: shopReachable,
+    refetchInterval: INTERVAL_MS,
+    staleTime: 0,
+  })
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each failed check shows the toast again (it may have been closed)
   useEffect(() => {
-    let cancelled = false
-    const check = async () => {
-      let ok = false
-      try {
-        const res = await fetch('/api/health', { cache: 'no-store', signal: AbortSignal.timeout(10_000) })
-        ok = res.status === 200
-      } catch {}
-      if (cancelled) return
-      if (ok) toast.dismiss(TOAST_ID)
-      else
-        toast.error('Connection lost. Attempting to reconnect...', {
-          id: TOAST_ID,
-          duration: Number.POSITIVE_INFINITY,
-        })
-    }
-    void check()
-    const timer = setInterval(check, INTERVAL_MS)
-    return () => {
-      cancelled = true
-      clearInterval(timer)
-    }
-  }, [])
+    if (health.data === undefined) return
+    if (health.data) toast.dismiss(TOAST_ID)
+    else
+      toast.error('Connection lost. Attempting to reconnect...', {
+        id: TOAST_ID,
+        duration: Number.POSITIVE_INFINITY,
+      })
+  }, [health.data, health.dataUpdatedAt])
   return null
 }

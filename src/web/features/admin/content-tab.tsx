@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Plus, Trash2 } from 'lucide-react'
-import { type FormEvent, useEffect, useState } from 'react'
+import { useEffect } from 'react'
 import { type SiteContent, siteContentSchema, supportIcons } from '../../../shared/site-content'
 import { Button } from '../../components/ui/button'
 import { getSiteContent, siteContentKeys } from '../../lib/api/get-site-content'
+import { useSchemaForm } from '../../lib/form'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Field, inputClass, Panel, TextArea, TextInput } from './components/fields'
@@ -17,10 +18,25 @@ const themeLabels: Record<keyof SiteContent['theme'], string> = {
 }
 
 export function ContentTab() {
-  const queryClient = useQueryClient()
   // Always the server's current content, never the storefront's cached copy.
   const stored = useQuery({ queryKey: adminKeys.content, queryFn: getSiteContent, staleTime: 0 })
-  const [content, setContent] = useState<SiteContent | null>(null)
+  useEffect(() => {
+    if (stored.isError) toast.error('Failed to fetch content')
+  }, [stored.isError])
+
+  if (!stored.data) {
+    return (
+      <p role="status" className="py-10 text-center text-muted">
+        Loading...
+      </p>
+    )
+  }
+  return <ContentForm initial={stored.data} />
+}
+
+/** Every text, image and colour of the storefront, checked with the shared site-content schema. */
+export function ContentForm({ initial }: { initial: SiteContent }) {
+  const queryClient = useQueryClient()
   const update = useMutation({
     mutationFn: async (next: SiteContent) => {
       const answer = await adminApi.updateContent(next)
@@ -35,67 +51,41 @@ export function ContentTab() {
     onError: () => toast.error('Failed to update site content'),
   })
   const saving = update.isPending
-
-  useEffect(() => {
-    if (stored.data && !content) setContent(stored.data)
-  }, [stored.data, content])
-  useEffect(() => {
-    if (stored.isError) toast.error('Failed to fetch content')
-  }, [stored.isError])
-
-  if (!content) {
-    return (
-      <p role="status" className="py-10 text-center text-muted">
-        Loading...
-      </p>
-    )
-  }
-
-  const patch = <K extends keyof SiteContent>(key: K, value: Partial<SiteContent[K]>) =>
-    setContent({ ...content, [key]: { ...content[key], ...value } })
+  const form = useSchemaForm({
+    schema: siteContentSchema,
+    initial,
+    onValid: (content) => {
+      if (!saving) update.mutate(content)
+    },
+    onInvalid: (errors) => {
+      const [field, text] = Object.entries(errors)[0] ?? []
+      toast.error(`Failed to update site content: ${field} ${text}`)
+    },
+  })
+  const { values: content, errors, set } = form
   const sections = content.support.sections
-  const setSection = (i: number, value: Partial<SiteContent['support']['sections'][number]>) =>
-    patch('support', { sections: sections.map((s, j) => (j === i ? { ...s, ...value } : s)) })
-
-  function save(event: FormEvent) {
-    event.preventDefault()
-    if (!content || saving) return
-    const parsed = siteContentSchema.safeParse(content)
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      toast.error(`Failed to update site content: ${issue?.path.join('.')} ${issue?.message}`)
-      return
-    }
-    update.mutate(parsed.data)
-  }
 
   return (
     // The shared schema validates, so a path such as /images/hero-bg.svg passes as an image URL.
-    <form noValidate onSubmit={save} className="flex flex-col gap-6">
+    <form {...form.formProps} className="flex flex-col gap-6">
       <Panel title="Logo and navigation">
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Logo main text">
-            <TextInput
-              value={content.logo.mainText}
-              onChange={(e) => patch('logo', { mainText: e.target.value })}
-            />
+          <Field label="Logo main text" error={errors['logo.mainText']}>
+            <TextInput value={content.logo.mainText} onChange={(e) => set('logo.mainText', e.target.value)} />
           </Field>
-          <Field label="Logo sub text">
-            <TextInput
-              value={content.logo.subText}
-              onChange={(e) => patch('logo', { subText: e.target.value })}
-            />
+          <Field label="Logo sub text" error={errors['logo.subText']}>
+            <TextInput value={content.logo.subText} onChange={(e) => set('logo.subText', e.target.value)} />
           </Field>
-          <Field label="Navigation: products">
+          <Field label="Navigation: products" error={errors['navigation.products']}>
             <TextInput
               value={content.navigation.products}
-              onChange={(e) => patch('navigation', { products: e.target.value })}
+              onChange={(e) => set('navigation.products', e.target.value)}
             />
           </Field>
-          <Field label="Navigation: support">
+          <Field label="Navigation: support" error={errors['navigation.support']}>
             <TextInput
               value={content.navigation.support}
-              onChange={(e) => patch('navigation', { support: e.target.value })}
+              onChange={(e) => set('navigation.support', e.target.value)}
             />
           </Field>
         </div>
@@ -103,31 +93,25 @@ export function ContentTab() {
 
       <Panel title="Hero and page title">
         <div className="grid gap-4">
-          <Field label="Hero title">
-            <TextInput
-              value={content.hero.title}
-              onChange={(e) => patch('hero', { title: e.target.value })}
-            />
+          <Field label="Hero title" error={errors['hero.title']}>
+            <TextInput value={content.hero.title} onChange={(e) => set('hero.title', e.target.value)} />
           </Field>
-          <Field label="Hero subtitle">
+          <Field label="Hero subtitle" error={errors['hero.subtitle']}>
             <TextArea
               className="min-h-20 font-sans"
               value={content.hero.subtitle}
-              onChange={(e) => patch('hero', { subtitle: e.target.value })}
+              onChange={(e) => set('hero.subtitle', e.target.value)}
             />
           </Field>
-          <Field label="Hero background image URL">
+          <Field label="Hero background image URL" error={errors['hero.backgroundImage']}>
             <TextInput
               type="url"
               value={content.hero.backgroundImage}
-              onChange={(e) => patch('hero', { backgroundImage: e.target.value })}
+              onChange={(e) => set('hero.backgroundImage', e.target.value)}
             />
           </Field>
-          <Field label="Meta title">
-            <TextInput
-              value={content.meta.title}
-              onChange={(e) => patch('meta', { title: e.target.value })}
-            />
+          <Field label="Meta title" error={errors['meta.title']}>
+            <TextInput value={content.meta.title} onChange={(e) => set('meta.title', e.target.value)} />
           </Field>
         </div>
       </Panel>
@@ -135,53 +119,53 @@ export function ContentTab() {
       <Panel title="Theme colours">
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
           {(Object.keys(themeLabels) as (keyof SiteContent['theme'])[]).map((key) => (
-            <Field key={key} label={themeLabels[key]}>
-              <span className="flex items-center gap-2">
-                <input
-                  type="color"
-                  aria-label={`${themeLabels[key]} colour picker`}
-                  value={content.theme[key]}
-                  onChange={(e) => patch('theme', { [key]: e.target.value })}
-                  className="h-10 w-12 shrink-0 cursor-pointer rounded-lg border border-line bg-background"
-                />
-                <TextInput
-                  value={content.theme[key]}
-                  onChange={(e) => patch('theme', { [key]: e.target.value })}
-                />
-              </span>
-            </Field>
+            <div key={key} className="flex items-start gap-2">
+              {/* The picker and the text box edit the same colour; the text box carries the label and the error. */}
+              <input
+                type="color"
+                aria-label={`${themeLabels[key]} colour picker`}
+                value={content.theme[key]}
+                onChange={(e) => set(`theme.${key}`, e.target.value)}
+                className="mt-7 h-10 w-12 shrink-0 cursor-pointer rounded-lg border border-line bg-background"
+              />
+              <div className="min-w-0 flex-1">
+                <Field label={themeLabels[key]} error={errors[`theme.${key}`]}>
+                  <TextInput
+                    value={content.theme[key]}
+                    onChange={(e) => set(`theme.${key}`, e.target.value)}
+                  />
+                </Field>
+              </div>
+            </div>
           ))}
         </div>
       </Panel>
 
       <Panel title="Support page">
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Support title">
-            <TextInput
-              value={content.support.title}
-              onChange={(e) => patch('support', { title: e.target.value })}
-            />
+          <Field label="Support title" error={errors['support.title']}>
+            <TextInput value={content.support.title} onChange={(e) => set('support.title', e.target.value)} />
           </Field>
-          <Field label="Support e-mail">
+          <Field label="Support e-mail" error={errors['support.email']}>
             <TextInput
               type="email"
               value={content.support.email}
-              onChange={(e) => patch('support', { email: e.target.value })}
+              onChange={(e) => set('support.email', e.target.value)}
             />
           </Field>
           <div className="sm:col-span-2">
-            <Field label="Support subtitle">
+            <Field label="Support subtitle" error={errors['support.subtitle']}>
               <TextArea
                 className="min-h-20 font-sans"
                 value={content.support.subtitle}
-                onChange={(e) => patch('support', { subtitle: e.target.value })}
+                onChange={(e) => set('support.subtitle', e.target.value)}
               />
             </Field>
           </div>
-          <Field label="Response time">
+          <Field label="Response time" error={errors['support.response']}>
             <TextInput
               value={content.support.response}
-              onChange={(e) => patch('support', { response: e.target.value })}
+              onChange={(e) => set('support.response', e.target.value)}
             />
           </Field>
         </div>
@@ -192,13 +176,18 @@ export function ContentTab() {
               key={i}
               className="grid gap-3 rounded-xl border border-line p-3 sm:grid-cols-[1fr_10rem_auto]"
             >
-              <Field label={`Section ${i + 1} title`}>
-                <TextInput value={section.title} onChange={(e) => setSection(i, { title: e.target.value })} />
+              <Field label={`Section ${i + 1} title`} error={errors[`support.sections.${i}.title`]}>
+                <TextInput
+                  value={section.title}
+                  onChange={(e) => set(`support.sections.${i}.title`, e.target.value)}
+                />
               </Field>
               <Field label="Icon">
                 <select
                   value={section.icon}
-                  onChange={(e) => setSection(i, { icon: e.target.value as (typeof supportIcons)[number] })}
+                  onChange={(e) =>
+                    set(`support.sections.${i}.icon`, e.target.value as (typeof supportIcons)[number])
+                  }
                   className={inputClass}
                 >
                   {supportIcons.map((icon) => (
@@ -212,17 +201,25 @@ export function ContentTab() {
                 <Button
                   variant="ghost"
                   aria-label={`Remove section ${i + 1}`}
-                  onClick={() => patch('support', { sections: sections.filter((_, j) => j !== i) })}
+                  onClick={() =>
+                    set(
+                      'support.sections',
+                      sections.filter((_, j) => j !== i),
+                    )
+                  }
                 >
                   <Trash2 className="size-4 text-red-400" aria-hidden />
                 </Button>
               </div>
               <div className="sm:col-span-3">
-                <Field label={`Section ${i + 1} description`}>
+                <Field
+                  label={`Section ${i + 1} description`}
+                  error={errors[`support.sections.${i}.description`]}
+                >
                   <TextArea
                     className="min-h-16 font-sans"
                     value={section.description}
-                    onChange={(e) => setSection(i, { description: e.target.value })}
+                    onChange={(e) => set(`support.sections.${i}.description`, e.target.value)}
                   />
                 </Field>
               </div>
@@ -234,7 +231,7 @@ export function ContentTab() {
             variant="secondary"
             className="mt-3"
             onClick={() =>
-              patch('support', { sections: [...sections, { title: '', description: '', icon: 'mail' }] })
+              set('support.sections', [...sections, { title: '', description: '', icon: 'mail' }])
             }
           >
             <Plus className="size-4" aria-hidden />

@@ -1,89 +1,84 @@
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Loader2, Lock, ShieldAlert } from 'lucide-react'
-import { type FormEvent, useEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { adminMessages } from '../../../shared/admin'
+import { adminMessages, loginInputSchema } from '../../../shared/admin'
 import { Logo } from '../../components/layout/logo'
 import { Button } from '../../components/ui/button'
 import { useSiteContent } from '../../lib/api/get-site-content'
+import { useSchemaForm } from '../../lib/form'
 import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
 import { adminAuthFlag } from './admin-auth-flag'
-import { adminApi } from './api/admin-api'
+import { adminApi, adminKeys } from './api/admin-api'
 import { Field, TextInput } from './components/fields'
 
-type Gate = 'checking' | 'form' | 'restricted'
+const isAccessDenied = (err: unknown) =>
+  err instanceof RpcError && err.status === 403 && err.message === adminMessages.accessDenied
+
+const labels = { p_username: 'Username', p_password: 'Password', p_code: 'Authentication Code' }
 
 export function AdminLoginPage() {
   const navigate = useNavigate()
+  const queryClient = useQueryClient()
   const { content } = useSiteContent()
-  const [gate, setGate] = useState<Gate>('checking')
-  const [username, setUsername] = useState('')
-  const [password, setPassword] = useState('')
+  // The server answers whether this browser may use the panel, and whether it is logged in already.
+  const session = useQuery({ queryKey: adminKeys.session, queryFn: adminApi.session })
+  // A login refused because of this browser (the session check may have passed before).
+  const [refused, setRefused] = useState(false)
+  const restricted = refused || isAccessDenied(session.error)
   // Set once the password matched for an account with two-factor login on.
   const [needsCode, setNeedsCode] = useState(false)
-  const [code, setCode] = useState('')
+
+  useEffect(() => {
+    if (session.isSuccess) {
+      adminAuthFlag.set()
+      navigate('/admin', { replace: true })
+    } else if (session.isError) adminAuthFlag.clear()
+  }, [session.isSuccess, session.isError, navigate])
+  useEffect(() => {
+    if (restricted) toast.error(adminMessages.accessDenied, { id: 'access-denied' })
+  }, [restricted])
+
   const login = useMutation({
     mutationFn: (input: { username: string; password: string; code?: string }) =>
       adminApi.login(input.username, input.password, input.code),
     onSuccess: (answer) => {
       if (answer.success) {
         adminAuthFlag.set()
+        // The panel's layout reads this session instead of asking again.
+        queryClient.setQueryData(adminKeys.session, { success: true, username: answer.username ?? '' })
         navigate('/admin', { replace: true })
         return
       }
       if (answer.two_factor_required) {
         if (needsCode) toast.error(answer.error, { id: 'login-error' })
         setNeedsCode(true)
-        setCode('')
+        form.reset({ ...form.values, p_code: '' })
         return
       }
       setNeedsCode(false)
       toast.error(adminMessages.invalidCredentials, { id: 'login-error' })
     },
     onError: (err) => {
-      if (err instanceof RpcError && err.status === 403 && err.message === adminMessages.accessDenied)
-        restrict()
+      if (isAccessDenied(err)) setRefused(true)
       else if (err instanceof RpcError && err.status === 429) toast.error(err.message, { id: 'login-error' })
       else if (!(err instanceof RpcError && err.network))
         toast.error(adminMessages.loginFailed, { id: 'login-error' })
     },
   })
   const busy = login.isPending
-
-  const restrict = () => {
-    setGate('restricted')
-    toast.error(adminMessages.accessDenied, { id: 'access-denied' })
-  }
-
-  // The server answers whether this browser may use the panel, and whether it is logged in already.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once on arrival
-  useEffect(() => {
-    let cancelled = false
-    adminApi
-      .session()
-      .then(() => {
-        if (cancelled) return
-        adminAuthFlag.set()
-        navigate('/admin', { replace: true })
-      })
-      .catch((err: unknown) => {
-        if (cancelled) return
-        adminAuthFlag.clear()
-        if (err instanceof RpcError && err.status === 403 && err.message === adminMessages.accessDenied)
-          restrict()
-        else setGate('form')
-      })
-    return () => {
-      cancelled = true
-    }
-  }, [])
-
-  function submit(event: FormEvent) {
-    event.preventDefault()
-    if (busy || !username.trim() || !password) return
-    login.mutate({ username: username.trim(), password, code: needsCode ? code.trim() : undefined })
-  }
+  const form = useSchemaForm({
+    schema: loginInputSchema,
+    initial: { p_username: '', p_password: '', p_code: '' },
+    // The code is asked for (and required) only once the password matched.
+    toInput: (v) => ({ ...v, p_code: needsCode ? v.p_code : undefined }),
+    labels,
+    onValid: (v) => {
+      if (!busy) login.mutate({ username: v.p_username, password: v.p_password, code: v.p_code })
+    },
+  })
+  const gate = restricted ? 'restricted' : session.isError ? 'form' : 'checking'
 
   return (
     <main className="grid min-h-dvh place-items-center px-4 py-10">
@@ -103,7 +98,7 @@ export function AdminLoginPage() {
           </div>
         )}
         {gate === 'form' && (
-          <form onSubmit={submit} className="rounded-2xl border border-line bg-card p-6 shadow-xl sm:p-8">
+          <form {...form.formProps} className="rounded-2xl border border-line bg-card p-6 shadow-xl sm:p-8">
             <div className="mb-6 flex items-center gap-3">
               <span className="grid size-10 place-items-center rounded-xl bg-primary/15 text-primary">
                 <Lock className="size-5" aria-hidden />
@@ -111,38 +106,42 @@ export function AdminLoginPage() {
               <h1 className="text-xl font-semibold text-fg">Admin Login</h1>
             </div>
             <div className="flex flex-col gap-4">
-              <Field label="Username">
+              <Field label="Username" error={form.errors.p_username}>
                 <TextInput
                   name="username"
                   autoComplete="username"
                   required
-                  value={username}
+                  value={form.values.p_username}
                   onChange={(e) => {
-                    setUsername(e.target.value)
+                    form.set('p_username', e.target.value)
                     setNeedsCode(false)
                   }}
                 />
               </Field>
-              <Field label="Password">
+              <Field label="Password" error={form.errors.p_password}>
                 <TextInput
                   name="password"
                   type="password"
                   autoComplete="current-password"
                   required
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
+                  value={form.values.p_password}
+                  onChange={(e) => form.set('p_password', e.target.value)}
                 />
               </Field>
               {needsCode && (
-                <Field label="Authentication Code" hint="From your authenticator app, or a recovery code">
+                <Field
+                  label="Authentication Code"
+                  hint="From your authenticator app, or a recovery code"
+                  error={form.errors.p_code}
+                >
                   <TextInput
                     name="code"
                     inputMode="numeric"
                     autoComplete="one-time-code"
                     autoFocus
                     required
-                    value={code}
-                    onChange={(e) => setCode(e.target.value)}
+                    value={form.values.p_code}
+                    onChange={(e) => form.set('p_code', e.target.value)}
                   />
                 </Field>
               )}

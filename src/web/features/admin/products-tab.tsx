@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Pencil, Plus, Trash2 } from 'lucide-react'
-import { type FormEvent, useEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { type AdminProduct, adminMessages, productInputSchema } from '../../../shared/admin'
 import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { productKeys } from '../../lib/api/get-products'
+import { useSchemaForm } from '../../lib/form'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { ConfirmDialog } from './components/confirm-dialog'
@@ -13,7 +14,7 @@ import { parseKeyLinesCount } from './key-lines'
 
 const TOAST = { duration: 3000 }
 
-interface FormState {
+export interface FormState {
   id?: number
   name: string
   description: string
@@ -27,7 +28,7 @@ interface FormState {
   keys: string
 }
 
-const emptyForm: FormState = {
+export const emptyForm: FormState = {
   name: '',
   description: '',
   price: '',
@@ -56,14 +57,31 @@ function formOf(p: AdminProduct): FormState {
   }
 }
 
+/** What the shared product rules check, from the form's text fields. */
+function productOf(form: FormState) {
+  return {
+    ...(form.id ? { id: form.id } : {}),
+    name: form.name,
+    description: form.description,
+    price: form.is_free ? 0 : form.price.trim() === '' ? Number.NaN : Number(form.price),
+    image: form.image,
+    features: form.features.split(/\r?\n/),
+    video_id: form.video_id,
+    is_free: form.is_free,
+    download_url: form.download_url,
+    featured: form.featured,
+    has_details: true,
+  }
+}
+
 export function ProductsTab() {
   const queryClient = useQueryClient()
   const products = useQuery({ queryKey: adminKeys.products, queryFn: adminApi.products })
   useEffect(() => {
     if (products.isError) toast.error('Failed to fetch products', { ...TOAST, id: 'products-error' })
   }, [products.isError])
-  const [form, setForm] = useState<FormState | null>(null)
-  const [errors, setErrors] = useState<Record<string, string>>({})
+  // The product being added (emptyForm) or edited; null shows the list.
+  const [editing, setEditing] = useState<FormState | null>(null)
   const [deleting, setDeleting] = useState<AdminProduct | null>(null)
 
   const refresh = async () => {
@@ -73,22 +91,6 @@ export function ProductsTab() {
       queryClient.invalidateQueries({ queryKey: productKeys.all }),
     ])
   }
-
-  const saveProduct = useMutation({
-    mutationFn: (input: { product: unknown; keys: string; isNew: boolean }) =>
-      adminApi.saveProduct(input.product, input.keys),
-    onSuccess: async (answer, { isNew }) => {
-      if (!answer.success) {
-        toast.error(answer.error || 'Failed to save product', TOAST)
-        return
-      }
-      toast.success(isNew ? 'Product added successfully' : 'Product updated successfully', TOAST)
-      setForm(null)
-      await refresh()
-    },
-    onError: () => toast.error('Failed to save product', TOAST),
-  })
-  const saving = saveProduct.isPending
 
   const deleteProduct = useMutation({
     mutationFn: (product: AdminProduct) => adminApi.deleteProduct(product.id),
@@ -102,146 +104,22 @@ export function ProductsTab() {
   })
   const busyDelete = deleteProduct.isPending
 
-  function save(event: FormEvent) {
-    event.preventDefault()
-    if (!form || saving) return
-    const candidate = {
-      ...(form.id ? { id: form.id } : {}),
-      name: form.name,
-      description: form.description,
-      price: form.is_free ? 0 : form.price.trim() === '' ? Number.NaN : Number(form.price),
-      image: form.image,
-      features: form.features.split(/\r?\n/),
-      video_id: form.video_id,
-      is_free: form.is_free,
-      download_url: form.download_url,
-      featured: form.featured,
-      has_details: true,
-    }
-    const parsed = productInputSchema.safeParse(candidate)
-    if (!parsed.success) {
-      const next: Record<string, string> = {}
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0] ?? 'form')
-        next[key] ??= key === 'price' && Number.isNaN(candidate.price) ? 'Price is required' : issue.message
-      }
-      setErrors(next)
-      if (next.download_url === adminMessages.downloadUrlRequired)
-        toast.error(adminMessages.downloadUrlRequired, TOAST)
-      return
-    }
-    setErrors({})
-    saveProduct.mutate({ product: parsed.data, keys: form.keys, isNew: !form.id })
-  }
-
   function confirmDelete() {
     if (deleting) deleteProduct.mutate(deleting)
   }
 
-  if (form) {
-    // Editing a field clears its error; Free decides whether the download URL is required.
-    const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
-      setForm({ ...form, [key]: value })
-      setErrors((current) => {
-        const next: Record<string, string> = { ...current }
-        delete next[key]
-        if (key === 'is_free') delete next.download_url
-        return next
-      })
-    }
-    const stock = form.id ? (products.data?.products.find((p) => p.id === form.id)?.key_stock ?? 0) : 0
+  if (editing) {
+    const stock = editing.id ? (products.data?.products.find((p) => p.id === editing.id)?.key_stock ?? 0) : 0
     return (
-      <Panel title={form.id ? 'Edit Product' : 'Add Product'}>
-        {/* Validation is the shared rules, so relative image paths (/images/...) pass as URLs. */}
-        <form noValidate onSubmit={save} className="grid gap-4 md:grid-cols-2">
-          <Field label="Name" error={errors.name}>
-            <TextInput required value={form.name} onChange={(e) => set('name', e.target.value)} />
-          </Field>
-          <Field label="Image URL" error={errors.image}>
-            <TextInput
-              type="url"
-              required
-              value={form.image}
-              onChange={(e) => set('image', e.target.value)}
-            />
-          </Field>
-          <div className="md:col-span-2">
-            <Field label="Description" error={errors.description}>
-              <TextArea
-                required
-                className="font-sans"
-                value={form.description}
-                onChange={(e) => set('description', e.target.value)}
-              />
-            </Field>
-          </div>
-          <Field label="Price (USD)" error={errors.price}>
-            <TextInput
-              type="number"
-              min={0}
-              step={0.01}
-              required={!form.is_free}
-              disabled={form.is_free}
-              value={form.is_free ? '0' : form.price}
-              onChange={(e) => set('price', e.target.value)}
-            />
-          </Field>
-          <Field label="Video ID" hint="Optional, e.g. a YouTube video id">
-            <TextInput value={form.video_id} onChange={(e) => set('video_id', e.target.value)} />
-          </Field>
-          <div className="flex flex-wrap gap-6 md:col-span-2">
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                checked={form.is_free}
-                // The price field shows 0 while free; the typed price comes back when unticked.
-                onChange={(e) => set('is_free', e.target.checked)}
-              />
-              Free Product
-            </label>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                checked={form.featured}
-                onChange={(e) => set('featured', e.target.checked)}
-              />
-              Featured
-            </label>
-          </div>
-          <div className="md:col-span-2">
-            <Field label="Download URL" hint="Required for free products" error={errors.download_url}>
-              <TextInput
-                type="url"
-                value={form.download_url}
-                onChange={(e) => set('download_url', e.target.value)}
-              />
-            </Field>
-          </div>
-          <Field label="Features (one per line)" error={errors.features}>
-            <TextArea required value={form.features} onChange={(e) => set('features', e.target.value)} />
-          </Field>
-          <Field
-            label="Add licence keys (one per line)"
-            hint={`${stock} key(s) left in stock${form.keys.trim() ? ` · ${parseKeyLinesCount(form.keys)} to add` : ''}`}
-          >
-            <TextArea value={form.keys} onChange={(e) => set('keys', e.target.value)} />
-          </Field>
-          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end md:col-span-2">
-            <Button
-              variant="secondary"
-              onClick={() => {
-                setForm(null)
-                setErrors({})
-              }}
-            >
-              Cancel
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? 'Saving...' : form.id ? 'Update Product' : 'Add Product'}
-            </Button>
-          </div>
-        </form>
-      </Panel>
+      <ProductForm
+        initial={editing}
+        stock={stock}
+        onClose={() => setEditing(null)}
+        onSaved={async () => {
+          setEditing(null)
+          await refresh()
+        }}
+      />
     )
   }
 
@@ -250,7 +128,7 @@ export function ProductsTab() {
     <Panel
       title="Products"
       actions={
-        <Button onClick={() => setForm(emptyForm)}>
+        <Button onClick={() => setEditing(emptyForm)}>
           <Plus className="size-4" aria-hidden />
           Add Product
         </Button>
@@ -276,7 +154,7 @@ export function ProductsTab() {
                 </p>
               </div>
               <div className="flex shrink-0 flex-col gap-1">
-                <Button variant="ghost" aria-label={`Edit ${p.name}`} onClick={() => setForm(formOf(p))}>
+                <Button variant="ghost" aria-label={`Edit ${p.name}`} onClick={() => setEditing(formOf(p))}>
                   <Pencil className="size-4" aria-hidden />
                 </Button>
                 <Button variant="ghost" aria-label={`Delete ${p.name}`} onClick={() => setDeleting(p)}>
@@ -295,6 +173,141 @@ export function ProductsTab() {
         onConfirm={confirmDelete}
         onClose={() => setDeleting(null)}
       />
+    </Panel>
+  )
+}
+
+/** Adds or edits one product; the shared product rules decide what may be saved. */
+export function ProductForm({
+  initial,
+  stock,
+  onClose,
+  onSaved,
+}: {
+  initial: FormState
+  /** Licence keys left for the product being edited. */
+  stock: number
+  onClose: () => void
+  onSaved: () => void | Promise<void>
+}) {
+  const saveProduct = useMutation({
+    mutationFn: (input: { product: unknown; keys: string; isNew: boolean }) =>
+      adminApi.saveProduct(input.product, input.keys),
+    onSuccess: async (answer, { isNew }) => {
+      if (!answer.success) {
+        toast.error(answer.error || 'Failed to save product', TOAST)
+        return
+      }
+      toast.success(isNew ? 'Product added successfully' : 'Product updated successfully', TOAST)
+      await onSaved()
+    },
+    onError: () => toast.error('Failed to save product', TOAST),
+  })
+  const saving = saveProduct.isPending
+  const form = useSchemaForm({
+    schema: productInputSchema,
+    initial,
+    toInput: productOf,
+    // Features are checked line by line; any line's error is the features field's.
+    fieldOf: (path) => String(path[0] ?? ''),
+    message: (issue, field) =>
+      field === 'price' && issue.code === 'invalid_type' ? 'Price is required' : undefined,
+    onValid: (product, values) => {
+      if (saving) return
+      saveProduct.mutate({ product, keys: values.keys, isNew: !values.id })
+    },
+    onInvalid: (errors) => {
+      if (errors.download_url === adminMessages.downloadUrlRequired)
+        toast.error(adminMessages.downloadUrlRequired, TOAST)
+    },
+  })
+  const { values, errors, set } = form
+
+  return (
+    <Panel title={values.id ? 'Edit Product' : 'Add Product'}>
+      {/* Validation is the shared rules, so relative image paths (/images/...) pass as URLs. */}
+      <form {...form.formProps} className="grid gap-4 md:grid-cols-2">
+        <Field label="Name" error={errors.name}>
+          <TextInput required value={values.name} onChange={(e) => set('name', e.target.value)} />
+        </Field>
+        <Field label="Image URL" error={errors.image}>
+          <TextInput
+            type="url"
+            required
+            value={values.image}
+            onChange={(e) => set('image', e.target.value)}
+          />
+        </Field>
+        <div className="md:col-span-2">
+          <Field label="Description" error={errors.description}>
+            <TextArea
+              required
+              className="font-sans"
+              value={values.description}
+              onChange={(e) => set('description', e.target.value)}
+            />
+          </Field>
+        </div>
+        <Field label="Price (USD)" error={errors.price}>
+          <TextInput
+            type="number"
+            min={0}
+            step={0.01}
+            required={!values.is_free}
+            disabled={values.is_free}
+            value={values.is_free ? '0' : values.price}
+            onChange={(e) => set('price', e.target.value)}
+          />
+        </Field>
+        <Field label="Video ID" hint="Optional, e.g. a YouTube video id" error={errors.video_id}>
+          <TextInput value={values.video_id} onChange={(e) => set('video_id', e.target.value)} />
+        </Field>
+        <div className="flex flex-wrap gap-6 md:col-span-2">
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={values.is_free}
+              // The price field shows 0 while free; the typed price comes back when unticked.
+              onChange={(e) => set('is_free', e.target.checked)}
+            />
+            Free Product
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              checked={values.featured}
+              onChange={(e) => set('featured', e.target.checked)}
+            />
+            Featured
+          </label>
+        </div>
+        <div className="md:col-span-2">
+          <Field label="Download URL" hint="Required for free products" error={errors.download_url}>
+            <TextInput
+              type="url"
+              value={values.download_url}
+              onChange={(e) => set('download_url', e.target.value)}
+            />
+          </Field>
+        </div>
+        <Field label="Features (one per line)" error={errors.features}>
+          <TextArea required value={values.features} onChange={(e) => set('features', e.target.value)} />
+        </Field>
+        <Field
+          label="Add licence keys (one per line)"
+          hint={`${stock} key(s) left in stock${values.keys.trim() ? ` · ${parseKeyLinesCount(values.keys)} to add` : ''}`}
+        >
+          <TextArea value={values.keys} onChange={(e) => set('keys', e.target.value)} />
+        </Field>
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end md:col-span-2">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {saving ? 'Saving...' : values.id ? 'Update Product' : 'Add Product'}
+          </Button>
+        </div>
+      </form>
     </Panel>
   )
 }

@@ -1,18 +1,24 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useState } from 'react'
-import { adminMessages, MIN_PASSWORD_LENGTH } from '../../../shared/admin'
+import { adminMessages, credentialsFormSchema, MIN_PASSWORD_LENGTH } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
+import { useSchemaForm } from '../../lib/form'
 import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Field, Panel, TextInput } from './components/fields'
 import { TwoFactorPanel } from './two-factor/two-factor-panel'
 
-const empty = { currentPassword: '', newUsername: '', newPassword: '', confirmPassword: '' }
+const empty = { p_current_password: '', p_new_username: '', p_new_password: '', p_confirm_password: '' }
+const labels = {
+  p_current_password: 'Current Password',
+  p_new_username: 'New Username',
+  p_new_password: 'New Password',
+  p_confirm_password: 'Confirm New Password',
+}
+const tooShort = `The new password must be at least ${MIN_PASSWORD_LENGTH} characters`
 
 export function SecurityTab() {
   const queryClient = useQueryClient()
-  const [form, setForm] = useState(empty)
   const update = useMutation({
     mutationFn: adminApi.updateCredentials,
     onSuccess: async (answer) => {
@@ -21,7 +27,7 @@ export function SecurityTab() {
         return
       }
       toast.success(adminMessages.credentialsUpdated, { duration: 2000 })
-      setForm(empty)
+      form.reset(empty)
       await queryClient.invalidateQueries({ queryKey: adminKeys.session })
     },
     onError: (err) => {
@@ -31,61 +37,61 @@ export function SecurityTab() {
     },
   })
   const busy = update.isPending
-  const set = (key: keyof typeof empty) => (e: { target: { value: string } }) =>
-    setForm({ ...form, [key]: e.target.value })
-
-  function submit(event: FormEvent) {
-    event.preventDefault()
-    if (busy) return
-    if (Object.values(form).some((v) => v.trim() === '')) return
-    if (form.newPassword !== form.confirmPassword) {
-      toast.error(adminMessages.passwordsDoNotMatch)
-      return
-    }
-    if (form.newPassword.length < MIN_PASSWORD_LENGTH) {
-      toast.error(`The new password must be at least ${MIN_PASSWORD_LENGTH} characters`)
-      return
-    }
-    update.mutate(form)
-  }
+  const form = useSchemaForm({
+    schema: credentialsFormSchema,
+    initial: empty,
+    labels,
+    message: (issue, field) =>
+      field === 'p_new_password' && issue.code === 'too_small' ? tooShort : undefined,
+    onValid: (c) => {
+      if (busy) return
+      update.mutate({
+        currentPassword: c.p_current_password,
+        newUsername: c.p_new_username,
+        newPassword: c.p_new_password,
+        confirmPassword: c.p_confirm_password ?? '',
+      })
+    },
+    // The shop's toasts for these two, beside the errors at the fields.
+    onInvalid: (errors) => {
+      if (errors.p_confirm_password === adminMessages.passwordsDoNotMatch)
+        toast.error(adminMessages.passwordsDoNotMatch)
+      else if (errors.p_new_password === tooShort) toast.error(tooShort)
+    },
+  })
+  const field = (name: keyof typeof empty) => ({
+    value: form.values[name],
+    onChange: (e: { target: { value: string } }) => form.set(name, e.target.value),
+  })
 
   return (
     <div className="grid gap-6">
       <Panel title="Change Credentials">
-        <form onSubmit={submit} className="grid max-w-xl gap-4">
-          <Field label="Current Password">
+        <form {...form.formProps} className="grid max-w-xl gap-4">
+          <Field label="Current Password" error={form.errors.p_current_password}>
             <TextInput
               type="password"
               autoComplete="current-password"
               required
-              value={form.currentPassword}
-              onChange={set('currentPassword')}
+              {...field('p_current_password')}
             />
           </Field>
-          <Field label="New Username">
-            <TextInput
-              autoComplete="username"
-              required
-              value={form.newUsername}
-              onChange={set('newUsername')}
-            />
+          <Field label="New Username" error={form.errors.p_new_username}>
+            <TextInput autoComplete="username" required {...field('p_new_username')} />
           </Field>
-          <Field label="New Password" hint={`At least ${MIN_PASSWORD_LENGTH} characters`}>
-            <TextInput
-              type="password"
-              autoComplete="new-password"
-              required
-              value={form.newPassword}
-              onChange={set('newPassword')}
-            />
+          <Field
+            label="New Password"
+            error={form.errors.p_new_password}
+            hint={`At least ${MIN_PASSWORD_LENGTH} characters`}
+          >
+            <TextInput type="password" autoComplete="new-password" required {...field('p_new_password')} />
           </Field>
-          <Field label="Confirm New Password">
+          <Field label="Confirm New Password" error={form.errors.p_confirm_password}>
             <TextInput
               type="password"
               autoComplete="new-password"
               required
-              value={form.confirmPassword}
-              onChange={set('confirmPassword')}
+              {...field('p_confirm_password')}
             />
           </Field>
           <div>

@@ -1,13 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
-import { type AdminPayment, unmatchedReasonLabels } from '../../../shared/admin'
+import { type AdminPayment, assignPaymentInputSchema, unmatchedReasonLabels } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
+import { useSchemaForm } from '../../lib/form'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Panel, TextInput } from './components/fields'
 import { formatOrderDate } from './orders-format'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** The order id rule of the assign call itself. */
+const assignFormSchema = assignPaymentInputSchema.pick({ p_order_id: true })
+const fullOrderId = 'Enter the full order ID'
 
 /** Transfers that matched no order: kept for the admin, who can assign each to an order. */
 export function UnmatchedPayments() {
@@ -34,7 +36,6 @@ export function UnmatchedPayments() {
 
 function UnmatchedRow({ payment }: { payment: AdminPayment }) {
   const queryClient = useQueryClient()
-  const [orderId, setOrderId] = useState('')
   const assignment = useMutation({
     mutationFn: (id: string) => adminApi.assignPayment(payment.id, id),
     onSuccess: async (answer) => {
@@ -48,13 +49,16 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
     onError: () => toast.error('Failed to assign the payment'),
   })
   const busy = assignment.isPending
-  function assign() {
-    if (!UUID.test(orderId.trim())) {
-      toast.error('Enter the full order ID')
-      return
-    }
-    assignment.mutate(orderId.trim())
-  }
+  const form = useSchemaForm({
+    schema: assignFormSchema,
+    initial: { p_order_id: '' },
+    toInput: (v) => ({ p_order_id: v.p_order_id.trim() }),
+    message: () => fullOrderId,
+    onValid: ({ p_order_id }) => {
+      if (!busy) assignment.mutate(p_order_id)
+    },
+    onInvalid: () => toast.error(fullOrderId),
+  })
   return (
     <li className="rounded-xl border border-line p-3 text-sm">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -76,17 +80,23 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
           ) : null}
         </div>
       )}
-      <div className="mt-2 flex flex-col gap-2 sm:flex-row">
+      <form {...form.formProps} className="mt-2 flex flex-col gap-2 sm:flex-row">
         <TextInput
           aria-label={`Order ID for payment ${payment.id}`}
           placeholder="Order ID"
-          value={orderId}
-          onChange={(e) => setOrderId(e.target.value)}
+          value={form.values.p_order_id}
+          onChange={(e) => form.set('p_order_id', e.target.value)}
+          {...form.control('p_order_id')}
         />
-        <Button variant="secondary" onClick={assign} disabled={busy}>
+        <Button type="submit" variant="secondary" disabled={busy}>
           Assign
         </Button>
-      </div>
+      </form>
+      {form.errors.p_order_id && (
+        <p id={form.errorId('p_order_id')} role="alert" className="mt-1.5 text-xs text-red-400">
+          {form.errors.p_order_id}
+        </p>
+      )}
     </li>
   )
 }

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { AlertTriangle, Plus, Trash2 } from 'lucide-react'
 import { useState } from 'react'
-import { parseWalletAddressLines } from '../../../shared/wallet-addresses'
+import { walletLinesFormSchema } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
+import { useSchemaForm } from '../../lib/form'
 import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
@@ -19,7 +20,6 @@ export function WalletsTab() {
     queryFn: adminApi.wallets,
     refetchInterval: 30_000,
   })
-  const [text, setText] = useState('')
   const [selected, setSelected] = useState<Set<string>>(new Set())
   const [pending, setPending] = useState<Pending | null>(null)
 
@@ -33,7 +33,7 @@ export function WalletsTab() {
         return
       }
       toast.success(`Added ${answer.added_count} wallet address(es)`, { duration: 2000 })
-      setText('')
+      form.reset({ addresses: '' })
       await refresh()
     },
     onError: (err) => {
@@ -43,14 +43,17 @@ export function WalletsTab() {
   })
   const adding = addition.isPending
 
-  function add() {
-    const parsed = parseWalletAddressLines(text)
-    if (!parsed.ok) {
-      toast.error(parsed.error)
-      return
-    }
-    addition.mutate(parsed.addresses)
-  }
+  const form = useSchemaForm({
+    schema: walletLinesFormSchema,
+    initial: { addresses: '' },
+    onValid: ({ addresses }) => {
+      if (!adding) addition.mutate(addresses)
+    },
+    // The shop's toast, beside the error at the text box.
+    onInvalid: (errors) => {
+      if (errors.addresses) toast.error(errors.addresses)
+    },
+  })
 
   const removal = useMutation({
     mutationFn: async (target: Pending) => {
@@ -94,18 +97,26 @@ export function WalletsTab() {
   return (
     <div className="flex flex-col gap-6">
       <Panel title="Add Wallet Addresses">
-        <TextArea
-          aria-label="Wallet addresses, one per line"
-          placeholder="One TRON address per line (34 characters, starting with T)"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-        />
-        <div className="mt-3 flex justify-end">
-          <Button onClick={add} disabled={adding}>
-            <Plus className="size-4" aria-hidden />
-            {adding ? 'Adding...' : 'Add Addresses'}
-          </Button>
-        </div>
+        <form {...form.formProps}>
+          <TextArea
+            aria-label="Wallet addresses, one per line"
+            placeholder="One TRON address per line (34 characters, starting with T)"
+            value={form.values.addresses}
+            onChange={(e) => form.set('addresses', e.target.value)}
+            {...form.control('addresses')}
+          />
+          {form.errors.addresses && (
+            <p id={form.errorId('addresses')} role="alert" className="mt-1.5 text-xs break-all text-red-400">
+              {form.errors.addresses}
+            </p>
+          )}
+          <div className="mt-3 flex justify-end">
+            <Button type="submit" disabled={adding}>
+              <Plus className="size-4" aria-hidden />
+              {adding ? 'Adding...' : 'Add Addresses'}
+            </Button>
+          </div>
+        </form>
       </Panel>
 
       <Panel

@@ -1,16 +1,20 @@
 import { ArrowRight, Loader2, Lock, Mail } from 'lucide-react'
-import { type FormEvent, useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import { useNavigate } from 'react-router'
-import { isValidEmail, messages } from '../../../shared/checkout'
+import { createOrderInputSchema, messages } from '../../../shared/checkout'
 import { centsToDollars, formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { ProductImage } from '../../components/ui/product-media'
 import { cartTotalCents, useCartItems } from '../../lib/cart-store'
 import { checkout, useCheckout } from '../../lib/checkout-store'
+import { useSchemaForm } from '../../lib/form'
 import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
 import { useCatalogSync } from '../../lib/use-catalog-sync'
 import { CheckoutError, useCreateOrder } from './api/create-order'
+
+/** The checkout form checks the e-mail with the order call's own rule. */
+const checkoutFormSchema = createOrderInputSchema.pick({ p_email: true })
 
 function newIdempotencyKey(): string {
   return crypto.randomUUID()
@@ -21,13 +25,17 @@ export function CheckoutPage() {
   const state = useCheckout()
   const navigate = useNavigate()
   useCatalogSync()
-  const [email, setEmail] = useState(state.email)
-  const [error, setError] = useState<string | null>(null)
   const create = useCreateOrder()
   // Still busy after success: the page is leaving for /payment.
   const busy = create.isPending || create.isSuccess
   // One key per cart and e-mail: a retry of the same attempt never makes two orders.
   const attemptKey = useRef(newIdempotencyKey())
+  const form = useSchemaForm({
+    schema: checkoutFormSchema,
+    initial: { p_email: state.email },
+    onValid: ({ p_email }) => placeOrder(p_email),
+  })
+  const email = form.values.p_email
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new cart or e-mail is a new attempt
   useEffect(() => {
     attemptKey.current = newIdempotencyKey()
@@ -41,17 +49,8 @@ export function CheckoutPage() {
   if (lines.length === 0) return null
   const totalCents = cartTotalCents(lines)
 
-  function submit(event: FormEvent) {
-    event.preventDefault()
+  function placeOrder(value: string) {
     if (busy) return
-    const value = email.trim()
-    // Submit is ignored while the e-mail is empty.
-    if (value === '') return
-    if (!isValidEmail(value)) {
-      setError('Please enter a valid email address')
-      return
-    }
-    setError(null)
     if (totalCents <= 0) {
       toast.error(messages.invalidTotal, { id: 'checkout-error' })
       return
@@ -89,8 +88,7 @@ export function CheckoutPage() {
       <h1 className="text-3xl font-bold tracking-tight text-fg">Checkout</h1>
       <div className="mt-8 grid grid-cols-1 gap-8 lg:grid-cols-[1fr_24rem]">
         <form
-          onSubmit={submit}
-          noValidate
+          {...form.formProps}
           className="h-fit rounded-2xl border border-line bg-card p-6 sm:p-8"
           aria-labelledby="contact-title"
         >
@@ -118,18 +116,14 @@ export function CheckoutPage() {
               maxLength={254}
               placeholder="you@example.com"
               value={email}
-              onChange={(e) => {
-                setEmail(e.target.value)
-                if (error) setError(null)
-              }}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? 'checkout-email-error' : undefined}
+              onChange={(e) => form.set('p_email', e.target.value)}
+              {...form.control('p_email')}
               className="w-full rounded-xl border border-line bg-background py-3 pr-4 pl-10 text-fg placeholder:text-muted/60 focus:border-primary focus:outline-none aria-[invalid]:border-red-500"
             />
           </div>
-          {error && (
-            <p id="checkout-email-error" role="alert" className="mt-2 text-sm text-red-400">
-              {error}
+          {form.errors.p_email && (
+            <p id={form.errorId('p_email')} role="alert" className="mt-2 text-sm text-red-400">
+              {form.errors.p_email}
             </p>
           )}
           <Button type="submit" className="mt-6 w-full py-3 text-base" disabled={busy} aria-busy={busy}>

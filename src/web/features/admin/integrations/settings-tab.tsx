@@ -1,7 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type FormEvent, useEffect, useState } from 'react'
-import { type AdminSettings, type AlertKind, alertKindLabels, alertKinds } from '../../../../shared/settings'
+import {
+  type AdminSettings,
+  type AlertKind,
+  alertKindLabels,
+  alertKinds,
+  updateSettingsInputSchema,
+} from '../../../../shared/settings'
 import { Button } from '../../../components/ui/button'
+import { useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { integrationsApi, integrationsKeys } from '../api/integrations-api'
 import { Field, Panel, TextInput } from '../components/fields'
@@ -25,60 +31,86 @@ const formOf = (s: AdminSettings): Form => ({
   lowStock: String(s.low_stock_threshold),
 })
 
+/** What the server's settings call checks, from the form. */
+const settingsOf = (form: Form) => ({
+  operator_email: form.operatorEmail.trim() || null,
+  telegram_chat_id: form.chatId.trim() || null,
+  telegram_bot_token: form.removeToken ? '' : form.newToken.trim() || undefined,
+  alerts: form.alerts,
+  low_stock_threshold: form.lowStock.trim() === '' ? 0 : Number(form.lowStock),
+})
+
+/** The form field each of the call's fields comes from. */
+const fieldOfSetting: Record<string, keyof Form> = {
+  operator_email: 'operatorEmail',
+  telegram_chat_id: 'chatId',
+  telegram_bot_token: 'newToken',
+  alerts: 'alerts',
+  low_stock_threshold: 'lowStock',
+}
+
+const labels = {
+  operatorEmail: 'Operator e-mail',
+  chatId: 'Telegram chat id',
+  newToken: 'Telegram bot token',
+  lowStock: 'Low-stock threshold',
+}
+
 /** Operator e-mail, Telegram, which alerts to send, low-stock threshold; kept in the database. */
 export function SettingsTab() {
-  const queryClient = useQueryClient()
   const settings = useQuery({ queryKey: integrationsKeys.settings, queryFn: integrationsApi.settings })
-  const [form, setForm] = useState<Form | null>(null)
-  useEffect(() => {
-    if (settings.data && !form) setForm(formOf(settings.data.settings))
-  }, [settings.data, form])
-
-  const save = useMutation({
-    mutationFn: integrationsApi.saveSettings,
-    onSuccess: (answer) => {
-      if (!answer.success) return void toast.error(answer.error)
-      queryClient.setQueryData(integrationsKeys.settings, answer)
-      setForm(formOf(answer.settings))
-      toast.success('Settings saved', { duration: 2000 })
-    },
-    onError: (err) => toast.error(err instanceof Error ? err.message : 'Failed to save the settings'),
-  })
-
-  if (!settings.data || !form) {
+  if (!settings.data) {
     return (
       <p role="status" className="py-16 text-center text-muted">
         {settings.isError ? 'Could not load the settings.' : 'Loading...'}
       </p>
     )
   }
-  const saved = settings.data.settings
+  return <SettingsForm saved={settings.data.settings} />
+}
 
-  function submit(event: FormEvent) {
-    event.preventDefault()
-    if (!form || save.isPending) return
-    save.mutate({
-      operator_email: form.operatorEmail.trim() || null,
-      telegram_chat_id: form.chatId.trim() || null,
-      telegram_bot_token: form.removeToken ? '' : form.newToken.trim() || undefined,
-      alerts: form.alerts,
-      low_stock_threshold: Number.parseInt(form.lowStock, 10) || 0,
-    })
-  }
+function SettingsForm({ saved }: { saved: AdminSettings }) {
+  const queryClient = useQueryClient()
+  const save = useMutation({
+    mutationFn: integrationsApi.saveSettings,
+    onSuccess: (answer) => {
+      if (!answer.success) return void toast.error(answer.error)
+      queryClient.setQueryData(integrationsKeys.settings, answer)
+      form.reset(formOf(answer.settings))
+      toast.success('Settings saved', { duration: 2000 })
+    },
+    onError: (err) => toast.error(err instanceof Error ? err.message : 'Failed to save the settings'),
+  })
+  const form = useSchemaForm({
+    schema: updateSettingsInputSchema.shape.p_settings,
+    initial: () => formOf(saved),
+    toInput: settingsOf,
+    fieldOf: (path) => fieldOfSetting[String(path[0])] ?? String(path[0]),
+    labels,
+    onValid: (input) => {
+      if (!save.isPending) save.mutate(input)
+    },
+  })
+  const { values, errors, set } = form
 
   return (
-    <form onSubmit={submit} className="grid gap-6">
+    <form {...form.formProps} className="grid gap-6">
       <Panel title="Operator Notifications">
         <div className="grid max-w-xl gap-4">
-          <Field label="Operator e-mail" hint="Alerts are e-mailed here (through the shop's mail sender)">
+          <Field
+            label="Operator e-mail"
+            error={errors.operatorEmail}
+            hint="Alerts are e-mailed here (through the shop's mail sender)"
+          >
             <TextInput
               type="email"
-              value={form.operatorEmail}
-              onChange={(e) => setForm({ ...form, operatorEmail: e.target.value })}
+              value={values.operatorEmail}
+              onChange={(e) => set('operatorEmail', e.target.value)}
             />
           </Field>
           <Field
             label="Telegram bot token"
+            error={errors.newToken}
             hint={
               saved.telegram_bot_token_set
                 ? 'A token is saved (it is never shown again). Type a new one to replace it.'
@@ -89,23 +121,23 @@ export function SettingsTab() {
               type="password"
               autoComplete="off"
               placeholder={saved.telegram_bot_token_set ? '•••••••• saved' : ''}
-              value={form.newToken}
-              disabled={form.removeToken}
-              onChange={(e) => setForm({ ...form, newToken: e.target.value })}
+              value={values.newToken}
+              disabled={values.removeToken}
+              onChange={(e) => set('newToken', e.target.value)}
             />
           </Field>
           {saved.telegram_bot_token_set && (
             <label className="flex items-center gap-2 text-sm text-fg">
               <input
                 type="checkbox"
-                checked={form.removeToken}
-                onChange={(e) => setForm({ ...form, removeToken: e.target.checked })}
+                checked={values.removeToken}
+                onChange={(e) => set('removeToken', e.target.checked)}
               />
               Remove the saved token
             </label>
           )}
-          <Field label="Telegram chat id" hint="A numeric chat id, or @channelname">
-            <TextInput value={form.chatId} onChange={(e) => setForm({ ...form, chatId: e.target.value })} />
+          <Field label="Telegram chat id" hint="A numeric chat id, or @channelname" error={errors.chatId}>
+            <TextInput value={values.chatId} onChange={(e) => set('chatId', e.target.value)} />
           </Field>
           <fieldset className="grid gap-2">
             <legend className="mb-1 text-sm font-medium text-fg">Send an alert when</legend>
@@ -113,8 +145,8 @@ export function SettingsTab() {
               <label key={kind} className="flex items-center gap-2 text-sm text-fg">
                 <input
                   type="checkbox"
-                  checked={form.alerts[kind]}
-                  onChange={(e) => setForm({ ...form, alerts: { ...form.alerts, [kind]: e.target.checked } })}
+                  checked={values.alerts[kind]}
+                  onChange={(e) => set(`alerts.${kind}`, e.target.checked)}
                 />
                 {alertKindLabels[kind]}
               </label>
@@ -129,14 +161,15 @@ export function SettingsTab() {
         <div className="grid max-w-xl gap-4">
           <Field
             label="Low-stock threshold"
+            error={errors.lowStock}
             hint="Fewer free licence keys than this raises stock.low (0 turns it off)"
           >
             <TextInput
               type="number"
               min={0}
               max={100000}
-              value={form.lowStock}
-              onChange={(e) => setForm({ ...form, lowStock: e.target.value })}
+              value={values.lowStock}
+              onChange={(e) => set('lowStock', e.target.value)}
             />
           </Field>
           <Field label="Payment tolerance" hint="Set on the server (PAYMENT_TOLERANCE); shown for reference">

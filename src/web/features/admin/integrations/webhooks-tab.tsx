@@ -1,9 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Plus, RotateCw, Trash2 } from 'lucide-react'
-import { type FormEvent, useState } from 'react'
-import { type AdminWebhookEndpoint, type WebhookEvent, webhookEvents } from '../../../../shared/webhooks'
+import { useState } from 'react'
+import {
+  type AdminWebhookEndpoint,
+  saveWebhookInputSchema,
+  type WebhookEvent,
+  webhookEvents,
+} from '../../../../shared/webhooks'
 import { Button } from '../../../components/ui/button'
 import { CopyField } from '../../../components/ui/copy-field'
+import { useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { integrationsApi, integrationsKeys } from '../api/integrations-api'
 import { ConfirmDialog } from '../components/confirm-dialog'
@@ -20,9 +26,6 @@ export function WebhooksTab() {
     queryFn: integrationsApi.webhooks,
     refetchInterval: 10_000,
   })
-  const [url, setUrl] = useState('')
-  const [events, setEvents] = useState<Set<WebhookEvent>>(new Set(['order.paid']))
-  const [includeKeys, setIncludeKeys] = useState(false)
   const [newSecret, setNewSecret] = useState<{ url: string; secret: string } | null>(null)
   const [deleting, setDeleting] = useState<AdminWebhookEndpoint | null>(null)
   const [open, setOpen] = useState<number | null>(null)
@@ -33,7 +36,7 @@ export function WebhooksTab() {
     onSuccess: async (answer, input) => {
       if (!answer.success) return void toast.error(answer.error)
       if (answer.secret) setNewSecret({ url: input.url, secret: answer.secret })
-      setUrl('')
+      form.reset({ ...form.values, p_url: '' })
       await refresh()
     },
     onError: (err) => toast.error(failMessage(err)),
@@ -64,23 +67,39 @@ export function WebhooksTab() {
     onError: (err) => toast.error(failMessage(err)),
   })
 
-  function add(event: FormEvent) {
-    event.preventDefault()
-    if (!url.trim() || events.size === 0 || create.isPending) return
-    create.mutate({ url: url.trim(), events: [...events], includeKeys, enabled: true })
-  }
+  const form = useSchemaForm({
+    schema: saveWebhookInputSchema,
+    initial: {
+      p_url: '',
+      p_events: ['order.paid'] as WebhookEvent[],
+      p_include_keys: false,
+      p_enabled: true,
+    },
+    labels: { p_url: 'Endpoint URL' },
+    message: (issue, field) =>
+      field === 'p_events' && issue.code === 'too_small' ? 'Choose at least one event' : undefined,
+    onValid: (w) => {
+      if (create.isPending) return
+      create.mutate({ url: w.p_url, events: w.p_events, includeKeys: w.p_include_keys, enabled: w.p_enabled })
+    },
+  })
+  const { values, errors } = form
 
   return (
     <div className="grid gap-6">
       <Panel title="Add a Webhook">
-        <form onSubmit={add} className="grid max-w-2xl gap-4">
-          <Field label="Endpoint URL" hint="Each event is POSTed as JSON with a Stablecart-Signature header">
+        <form {...form.formProps} className="grid max-w-2xl gap-4">
+          <Field
+            label="Endpoint URL"
+            hint="Each event is POSTed as JSON with a Stablecart-Signature header"
+            error={errors.p_url}
+          >
             <TextInput
               type="url"
               required
               placeholder="https://example.com/stablecart"
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
+              value={values.p_url}
+              onChange={(e) => form.set('p_url', e.target.value)}
             />
           </Field>
           <fieldset className="grid gap-2 sm:grid-cols-2">
@@ -89,24 +108,36 @@ export function WebhooksTab() {
               <label key={name} className="flex items-center gap-2 font-mono text-sm text-fg">
                 <input
                   type="checkbox"
-                  checked={events.has(name)}
-                  onChange={(e) => {
-                    const next = new Set(events)
-                    if (e.target.checked) next.add(name)
-                    else next.delete(name)
-                    setEvents(next)
-                  }}
+                  checked={values.p_events.includes(name)}
+                  onChange={(e) =>
+                    form.set(
+                      'p_events',
+                      e.target.checked
+                        ? webhookEvents.filter((n) => n === name || values.p_events.includes(n))
+                        : values.p_events.filter((n) => n !== name),
+                    )
+                  }
+                  {...form.control('p_events')}
                 />
                 {name}
               </label>
             ))}
+            {errors.p_events && (
+              <span id={form.errorId('p_events')} role="alert" className="text-xs text-red-400 sm:col-span-2">
+                {errors.p_events}
+              </span>
+            )}
           </fieldset>
           <label className="flex items-center gap-2 text-sm text-fg">
-            <input type="checkbox" checked={includeKeys} onChange={(e) => setIncludeKeys(e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={values.p_include_keys}
+              onChange={(e) => form.set('p_include_keys', e.target.checked)}
+            />
             Include the delivered licence keys in order.paid
           </label>
           <div>
-            <Button type="submit" disabled={create.isPending || events.size === 0}>
+            <Button type="submit" disabled={create.isPending}>
               <Plus className="size-4" aria-hidden />
               Add Webhook
             </Button>

@@ -1,9 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { QRCodeSVG } from 'qrcode.react'
-import { type FormEvent, useState } from 'react'
-import { twoFactorMessages } from '../../../../shared/two-factor'
+import { useState } from 'react'
+import {
+  confirmTwoFactorInputSchema,
+  disableTwoFactorInputSchema,
+  twoFactorMessages,
+} from '../../../../shared/two-factor'
 import { Button } from '../../../components/ui/button'
 import { CopyField } from '../../../components/ui/copy-field'
+import { useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { twoFactorApi, twoFactorKeys } from '../api/two-factor-api'
 import { Field, Panel, TextInput } from '../components/fields'
@@ -15,8 +20,6 @@ export function TwoFactorPanel() {
   const queryClient = useQueryClient()
   const status = useQuery({ queryKey: twoFactorKeys.status, queryFn: twoFactorApi.status })
   const [setup, setSetup] = useState<Setup | null>(null)
-  const [code, setCode] = useState('')
-  const [password, setPassword] = useState('')
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null)
   const refresh = () => queryClient.invalidateQueries({ queryKey: twoFactorKeys.status })
 
@@ -33,7 +36,7 @@ export function TwoFactorPanel() {
       if (!answer.success) return void toast.error(answer.error)
       setRecoveryCodes(answer.recovery_codes)
       setSetup(null)
-      setCode('')
+      confirmForm.reset({ p_code: '' })
       toast.success(twoFactorMessages.enabled)
       await refresh()
     },
@@ -43,22 +46,29 @@ export function TwoFactorPanel() {
       twoFactorApi.disable(input.password, input.code),
     onSuccess: async (answer) => {
       if (!answer.success) return void toast.error(answer.error)
-      setPassword('')
-      setCode('')
+      disableForm.reset({ p_password: '', p_code: '' })
       setRecoveryCodes(null)
       toast.success(twoFactorMessages.disabled)
       await refresh()
     },
   })
 
-  function confirm(event: FormEvent) {
-    event.preventDefault()
-    if (code.trim() && !enable.isPending) enable.mutate(code.trim())
-  }
-  function switchOff(event: FormEvent) {
-    event.preventDefault()
-    if (password && code.trim() && !disable.isPending) disable.mutate({ password, code: code.trim() })
-  }
+  const confirmForm = useSchemaForm({
+    schema: confirmTwoFactorInputSchema,
+    initial: { p_code: '' },
+    message: (issue) => (issue.code === 'too_small' ? twoFactorMessages.codeRequired : undefined),
+    onValid: ({ p_code }) => {
+      if (!enable.isPending) enable.mutate(p_code)
+    },
+  })
+  const disableForm = useSchemaForm({
+    schema: disableTwoFactorInputSchema,
+    initial: { p_password: '', p_code: '' },
+    labels: { p_password: 'Current Password', p_code: 'Authentication Code' },
+    onValid: ({ p_password, p_code }) => {
+      if (!disable.isPending) disable.mutate({ password: p_password, code: p_code })
+    },
+  })
 
   if (!status.data) {
     return (
@@ -90,25 +100,29 @@ export function TwoFactorPanel() {
       )}
 
       {status.data.enabled ? (
-        <form onSubmit={switchOff} className="grid max-w-xl gap-4">
+        <form {...disableForm.formProps} className="grid max-w-xl gap-4">
           <p className="text-sm text-fg">
             Two-factor login is <strong>on</strong>. {status.data.recovery_codes_left} recovery code(s) left.
           </p>
-          <Field label="Current Password">
+          <Field label="Current Password" error={disableForm.errors.p_password}>
             <TextInput
               type="password"
               autoComplete="current-password"
               required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
+              value={disableForm.values.p_password}
+              onChange={(e) => disableForm.set('p_password', e.target.value)}
             />
           </Field>
-          <Field label="Authentication Code" hint="From your authenticator app, or a recovery code">
+          <Field
+            label="Authentication Code"
+            hint="From your authenticator app, or a recovery code"
+            error={disableForm.errors.p_code}
+          >
             <TextInput
               autoComplete="one-time-code"
               required
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
+              value={disableForm.values.p_code}
+              onChange={(e) => disableForm.set('p_code', e.target.value)}
             />
           </Field>
           <div>
@@ -118,7 +132,7 @@ export function TwoFactorPanel() {
           </div>
         </form>
       ) : setup ? (
-        <form onSubmit={confirm} className="grid max-w-xl gap-4">
+        <form {...confirmForm.formProps} className="grid max-w-xl gap-4">
           <p className="text-sm text-muted">
             Scan the code with an authenticator app (or enter the key by hand), then type the 6-digit code it
             shows.
@@ -132,15 +146,14 @@ export function TwoFactorPanel() {
             copiedMessage="Setup key copied"
             failedMessage="Could not copy the setup key"
           />
-          <Field label="Code from the app">
+          <Field label="Code from the app" error={confirmForm.errors.p_code}>
             <TextInput
               inputMode="numeric"
               autoComplete="one-time-code"
-              pattern="[0-9]{6}"
               maxLength={6}
               required
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
+              value={confirmForm.values.p_code}
+              onChange={(e) => confirmForm.set('p_code', e.target.value)}
             />
           </Field>
           <div className="flex gap-2">

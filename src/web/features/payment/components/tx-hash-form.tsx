@@ -1,50 +1,53 @@
 import { Loader2 } from 'lucide-react'
-import { type FormEvent, useState } from 'react'
+import { useState } from 'react'
+import { confirmTransactionInputSchema } from '../../../../shared/order-status'
 import { Button } from '../../../components/ui/button'
+import { useSchemaForm } from '../../../lib/form'
 import { useConfirmTransaction } from '../api/payment-mutations'
 
-const TX_HASH = /^(0x)?[0-9a-fA-F]{64}$/
+/** The hash rule of the confirm call itself. */
+const txHashFormSchema = confirmTransactionInputSchema.pick({ p_transaction_hash: true })
 
 /** The fallback: the buyer names their transaction and the server checks it on chain itself. */
 export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfirmed: () => void }) {
-  const [hash, setHash] = useState('')
   const confirm = useConfirmTransaction(orderId)
   const busy = confirm.isPending
-  const [error, setError] = useState<string | null>(null)
-
-  function submit(event: FormEvent) {
-    event.preventDefault()
-    const value = hash.trim()
-    if (!TX_HASH.test(value)) {
-      setError('A transaction hash is 64 hexadecimal characters.')
-      return
-    }
-    setError(null)
-    confirm.mutate(value, {
-      onSuccess: (answer) => (answer.success ? onConfirmed() : setError(answer.error)),
-      onError: (err) => setError(err.message || 'Could not check the transaction. Please try again.'),
-    })
-  }
+  // The server's answer about a well-formed hash (not confirmed yet, not to this order, ...).
+  const [refusal, setRefusal] = useState<string | null>(null)
+  const form = useSchemaForm({
+    schema: txHashFormSchema,
+    initial: { p_transaction_hash: '' },
+    message: () => 'A transaction hash is 64 hexadecimal characters.',
+    onValid: ({ p_transaction_hash }) => {
+      setRefusal(null)
+      confirm.mutate(p_transaction_hash, {
+        onSuccess: (answer) => (answer.success ? onConfirmed() : setRefusal(answer.error)),
+        onError: (err) => setRefusal(err.message || 'Could not check the transaction. Please try again.'),
+      })
+    },
+  })
+  const error = form.errors.p_transaction_hash ?? refusal
 
   return (
     <details className="group rounded-xl border border-line bg-white/[0.02] px-4 py-3">
       <summary className="cursor-pointer text-sm font-medium text-fg marker:text-muted">
         Already paid? Enter your transaction hash
       </summary>
-      <form onSubmit={submit} noValidate className="mt-3 space-y-2">
+      <form {...form.formProps} className="mt-3 space-y-2">
         <label htmlFor="tx-hash" className="sr-only">
           Transaction hash
         </label>
         <div className="flex gap-2">
           <input
             id="tx-hash"
-            value={hash}
-            onChange={(e) => setHash(e.target.value)}
+            value={form.values.p_transaction_hash}
+            onChange={(e) => form.set('p_transaction_hash', e.target.value)}
             placeholder="Transaction hash (64 characters)"
             maxLength={66}
             spellCheck={false}
             autoComplete="off"
-            aria-invalid={error ? true : undefined}
+            aria-invalid={form.control('p_transaction_hash')['aria-invalid']}
+            aria-describedby={error ? form.errorId('p_transaction_hash') : undefined}
             className="min-w-0 flex-1 rounded-xl border border-line bg-background px-3 py-2 font-mono text-sm text-fg placeholder:font-sans placeholder:text-muted/60 focus:border-primary focus:outline-none"
           />
           <Button type="submit" variant="secondary" disabled={busy}>
@@ -52,7 +55,7 @@ export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfir
           </Button>
         </div>
         {error && (
-          <p role="alert" className="text-sm text-red-400">
+          <p id={form.errorId('p_transaction_hash')} role="alert" className="text-sm text-red-400">
             {error}
           </p>
         )}

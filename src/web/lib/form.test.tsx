@@ -1,0 +1,111 @@
+// @vitest-environment happy-dom
+import { fireEvent, render, screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import '../test/setup-dom'
+import { saveWebhookInputSchema } from '../../shared/webhooks'
+import { setIn, useSchemaForm } from './form'
+
+// A small form on a real shared schema: the webhook call's URL and events rules.
+type Values = { p_url: string; p_events: string[]; p_include_keys: boolean; p_enabled: boolean }
+const valid: unknown[] = []
+
+function WebhookForm({ initial }: { initial: Values }) {
+  const form = useSchemaForm({
+    schema: saveWebhookInputSchema,
+    initial,
+    labels: { p_url: 'Endpoint URL' },
+    message: (issue, field) =>
+      field === 'p_events' && issue.code === 'too_small' ? 'Choose at least one event' : undefined,
+    onValid: (data) => valid.push(data),
+  })
+  return (
+    <form {...form.formProps}>
+      <label htmlFor="events">Events</label>
+      <input
+        id="events"
+        value={form.values.p_events.join(',')}
+        onChange={(e) => form.set('p_events', e.target.value ? e.target.value.split(',') : [])}
+        {...form.control('p_events')}
+      />
+      {form.errors.p_events && <p id={form.errorId('p_events')}>{form.errors.p_events}</p>}
+      <label htmlFor="url">URL</label>
+      <input
+        id="url"
+        value={form.values.p_url}
+        onChange={(e) => form.set('p_url', e.target.value)}
+        {...form.control('p_url')}
+      />
+      {form.errors.p_url && <p id={form.errorId('p_url')}>{form.errors.p_url}</p>}
+      <button type="submit">Save</button>
+    </form>
+  )
+}
+
+const start: Values = { p_url: 'ftp://x', p_events: [], p_include_keys: false, p_enabled: true }
+const describedText = (el: HTMLElement) =>
+  (el.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent)
+    .join(' | ')
+
+describe('useSchemaForm', () => {
+  it('refuses an invalid submit: errors tied to their inputs, the first invalid input focused', () => {
+    valid.length = 0
+    render(<WebhookForm initial={start} />)
+    const url = screen.getByLabelText('URL')
+    const events = screen.getByLabelText('Events')
+    // Nothing is checked before the first submit.
+    expect(url.getAttribute('aria-invalid')).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+
+    expect(valid).toEqual([])
+    expect(url.getAttribute('aria-invalid')).toBe('true')
+    // The schema's sentence follows its label; an overridden message stands as given.
+    expect(describedText(url)).toBe('Endpoint URL must be an http:// or https:// URL')
+    expect(events.getAttribute('aria-invalid')).toBe('true')
+    expect(describedText(events)).toBe('Choose at least one event')
+    // First in the form's order, not the schema's.
+    expect(document.activeElement).toBe(events)
+  })
+
+  it('re-checks a checked field on change: a fixed field clears, the others keep their errors', () => {
+    render(<WebhookForm initial={start} />)
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    const url = screen.getByLabelText('URL')
+    fireEvent.change(url, { target: { value: 'https://example.com/hook' } })
+    expect(url.getAttribute('aria-invalid')).toBeNull()
+    expect(url.getAttribute('aria-describedby')).toBeNull()
+    expect(screen.getByText('Choose at least one event')).toBeTruthy()
+    // Broken again: the error comes back while typing, without another submit.
+    fireEvent.change(url, { target: { value: 'example.com' } })
+    expect(describedText(url)).toBe('Endpoint URL must be an http:// or https:// URL')
+  })
+
+  it('says nothing while typing before the first submit', () => {
+    render(<WebhookForm initial={{ ...start, p_url: '' }} />)
+    fireEvent.change(screen.getByLabelText('URL'), { target: { value: 'not a url' } })
+    expect(screen.getByLabelText('URL').getAttribute('aria-invalid')).toBeNull()
+  })
+
+  it("hands the schema's output to onValid once", () => {
+    valid.length = 0
+    render(<WebhookForm initial={start} />)
+    fireEvent.change(screen.getByLabelText('URL'), { target: { value: '  https://example.com/hook  ' } })
+    fireEvent.change(screen.getByLabelText('Events'), { target: { value: 'order.paid' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(valid).toEqual([
+      { p_url: 'https://example.com/hook', p_events: ['order.paid'], p_include_keys: false, p_enabled: true },
+    ])
+  })
+})
+
+describe('setIn', () => {
+  it('copies each object and array on the path and leaves the original alone', () => {
+    const before = { support: { sections: [{ title: 'a' }, { title: 'b' }] }, hero: { title: 'h' } }
+    const after = setIn(before, 'support.sections.1.title', 'c')
+    expect(after).toEqual({ support: { sections: [{ title: 'a' }, { title: 'c' }] }, hero: { title: 'h' } })
+    expect(before.support.sections[1]?.title).toBe('b')
+    expect(Array.isArray(after.support.sections)).toBe(true)
+    expect(after.hero).toBe(before.hero)
+  })
+})
