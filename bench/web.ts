@@ -1,7 +1,7 @@
 // The storefront's weight and Lighthouse scores, as a phone on a fresh visit sees them.
 //   npm run bench:web                  (builds first; BENCH_NO_BUILD=1 skips the build)
-// Prints, for each page, the script bytes a fresh Chromium downloads (compressed, as transferred)
-// and the Lighthouse mobile scores, median of BENCH_RUNS (3) runs.
+// Prints, for each page, the script bytes a fresh Chromium downloads (compressed bodies, and with
+// their response headers) and the Lighthouse mobile scores, median of BENCH_RUNS (3) runs.
 // Lighthouse 12.8.2 is not one of the shop's dependencies (it is large): install it once with
 //   npm i -g lighthouse@12.8.2        or point LIGHTHOUSE_BIN at its CLI.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
@@ -59,11 +59,12 @@ try {
 
   // 1. Script bytes on a first visit: a fresh browser context each time, nothing cached.
   const browser = await chromium.launch({ executablePath: CHROME, args: ['--no-sandbox', '--disable-gpu'] })
-  const scriptBytes = new Map<string, { transferred: number; files: number }>()
+  const scriptBytes = new Map<string, { body: number; transferred: number; files: number }>()
   for (const path of PAGES) {
     const context = await browser.newContext()
     const page = await context.newPage()
     const done: Promise<void>[] = []
+    let body = 0
     let transferred = 0
     let files = 0
     page.on('requestfinished', (request) => {
@@ -71,13 +72,14 @@ try {
       files++
       done.push(
         request.sizes().then((s) => {
+          body += s.responseBodySize
           transferred += s.responseBodySize + s.responseHeadersSize
         }),
       )
     })
     await page.goto(base + path, { waitUntil: 'networkidle' })
     await Promise.all(done)
-    scriptBytes.set(path, { transferred, files })
+    scriptBytes.set(path, { body, transferred, files })
     await context.close()
   }
   await browser.close()
@@ -136,10 +138,13 @@ try {
     }
   }
 
-  console.log(`\nStorefront on a fresh visit (scripts as transferred; Lighthouse mobile, median of ${RUNS})`)
+  console.log(
+    `\nStorefront on a fresh visit (script bodies as compressed, and with their response headers; Lighthouse mobile, median of ${RUNS})`,
+  )
   console.log(
     'page'.padEnd(14) +
-      'JS bytes'.padStart(10) +
+      'JS body'.padStart(9) +
+      '+headers'.padStart(9) +
       'files'.padStart(7) +
       'perf'.padStart(6) +
       'a11y'.padStart(6) +
@@ -157,7 +162,8 @@ try {
       (v === undefined ? '-' : v.toFixed(digits)).padStart(w)
     console.log(
       path.padEnd(14) +
-        n(js?.transferred, 10) +
+        n(js?.body, 9) +
+        n(js?.transferred, 9) +
         n(js?.files, 7) +
         n(s?.performance, 6) +
         n(s?.accessibility, 6) +
