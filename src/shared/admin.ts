@@ -85,7 +85,12 @@ export const assignPaymentInputSchema = z
 // Product URLs: a path on this site or an http(s) URL; never javascript: or data: URLs.
 const SAFE_URL = /^(\/(?!\/)|https?:\/\/)\S+$/
 const safeUrl = (label: string) =>
-  z.string().trim().max(2000).regex(SAFE_URL, `${label} must be a path on this site or an http(s) URL`)
+  z
+    .string()
+    .trim()
+    .min(1, `${label} is required`)
+    .max(2000)
+    .regex(SAFE_URL, `${label} must be a path on this site or an http(s) URL`)
 
 /** The product form's rules, applied by the server and the form alike. */
 export const productInputSchema = z

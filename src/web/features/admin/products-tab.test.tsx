@@ -48,10 +48,13 @@ describe('admin product form', () => {
     expect(errorOf('Name')).toBe('Name is required')
     expect(errorOf('Description')).toBe('Description is required')
     expect(errorOf('Price (USD)')).toBe('Price is required')
-    expect(errorOf('Image URL')).toBe('Image URL must be a path on this site or an http(s) URL')
+    expect(errorOf('Image URL')).toBe('Image URL is required')
     expect(errorOf('Features (one per line)')).toBe('At least one feature is required')
     expect(document.activeElement).toBe(field('Name'))
     expect(rpc.calls).toEqual([])
+    // An address that is neither a path here nor http(s) is refused with its own reason.
+    fill('Image URL', 'javascript:alert(1)')
+    expect(errorOf('Image URL')).toBe('Image URL must be a path on this site or an http(s) URL')
   })
 
   it('asks a free product for its download URL, and forgets it once the product is not free', () => {

@@ -10,7 +10,7 @@ import {
 
 export const inputClass =
   'w-full rounded-xl border border-line bg-background px-3.5 py-2.5 text-sm text-fg placeholder:text-muted/70 ' +
-  'focus:border-primary focus:outline-none disabled:cursor-not-allowed disabled:opacity-60'
+  'focus:border-primary focus:outline-none aria-[invalid]:border-red-500 disabled:cursor-not-allowed disabled:opacity-60'
 
 export function Field({
   label,
