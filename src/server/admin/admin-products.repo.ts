@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { AdminProduct, ProductInput } from '../../shared/admin'
+import { dollarsToCents } from '../../shared/money'
 import { listProducts } from '../catalog/catalog.repo'
 import type { Db } from '../db/client'
 import { products } from '../db/schema'
@@ -14,7 +15,8 @@ function columnsOf(input: ProductInput) {
   return {
     name: input.name,
     description: input.description,
-    priceCents: Math.round(input.price * 100),
+    // productInputSchema has refused any price that is not a whole number of cents.
+    priceCents: dollarsToCents(input.price) as number,
     image: input.image,
     features: input.features,
     videoId: input.video_id,
