@@ -22,6 +22,27 @@ async function count(t: TestApp, table: 'orders' | 'leases'): Promise<number> {
   return result.rows[0]?.n ?? 0
 }
 
+// Every request in these tests comes from one client; the limits have their own tests
+// (checkout-limits.test.ts).
+const withoutLimits = {
+  CHECKOUT_PENDING_PER_CLIENT: '100000',
+  CHECKOUT_PENDING_PER_EMAIL: '100000',
+  CHECKOUT_CREATIONS_PER_MINUTE: '100000',
+}
+
+/** The seeded catalogue's paid products and its free one. */
+async function catalogOf(t: TestApp) {
+  const products = (await rpc(t.app, 'fetch_products')).body.products as {
+    id: number
+    price: number
+    is_free: boolean
+  }[]
+  return {
+    paid: products.filter((p) => !p.is_free && p.price > 0),
+    free: products.find((p) => p.is_free) as { id: number },
+  }
+}
+
 describe.each(engines)('checkout on %s', (engine) => {
   let t: TestApp
   let paid: { id: number; price: number }[]
@@ -35,20 +56,11 @@ describe.each(engines)('checkout on %s', (engine) => {
       {
         PAYMENT_WINDOW_MINUTES: '30',
         LATE_PAYMENT_GRACE_MINUTES: '60',
-        // Every request here comes from one client; the limits have their own tests (checkout-limits.test.ts).
-        CHECKOUT_PENDING_PER_CLIENT: '100000',
-        CHECKOUT_PENDING_PER_EMAIL: '100000',
-        CHECKOUT_CREATIONS_PER_MINUTE: '100000',
+        ...withoutLimits,
       },
       { database },
     )
-    const products = (await rpc(t.app, 'fetch_products')).body.products as {
-      id: number
-      price: number
-      is_free: boolean
-    }[]
-    paid = products.filter((p) => !p.is_free && p.price > 0)
-    free = products.find((p) => p.is_free) as { id: number }
+    ;({ paid, free } = await catalogOf(t))
   })
   afterAll(() => t.close())
 
@@ -376,22 +388,8 @@ describe.each(engines)('orders placed together on %s', (engine) => {
       ? await openDatabase({ dataDir })
       : await createTestDatabase(engine, { poolSize: 20 })
     await seedOnce(database.db)
-    t = await createTestApp(
-      engine,
-      {
-        CHECKOUT_PENDING_PER_CLIENT: '100000',
-        CHECKOUT_PENDING_PER_EMAIL: '100000',
-        CHECKOUT_CREATIONS_PER_MINUTE: '100000',
-      },
-      { database },
-    )
-    const products = (await rpc(t.app, 'fetch_products')).body.products as {
-      id: number
-      price: number
-      is_free: boolean
-    }[]
-    paid = products.filter((p) => !p.is_free && p.price > 0)
-    free = products.find((p) => p.is_free) as { id: number }
+    t = await createTestApp(engine, withoutLimits, { database })
+    ;({ paid, free } = await catalogOf(t))
   })
   afterAll(async () => {
     await t.close()

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { inArray, sql } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import { type CreateOrderAnswer, type CreateOrderInput, messages } from '../../shared/checkout'
 import { centsToDollars, dollarsToCents } from '../../shared/money'
 import { formatRateE8, formatSun, usdCentsToSun } from '../../shared/trx'
@@ -203,10 +203,7 @@ async function outcomeOf(answer: () => Promise<CreateOrderAnswer>): Promise<Plac
 async function afterFailure(db: Db, request: PlaceRequest, error: unknown): Promise<CreateOrderAnswer> {
   const key = request.input.p_idempotency_key
   if (key && isUniqueViolation(error)) {
-    const [existing] = await db
-      .select()
-      .from(orders)
-      .where(inArray(orders.idempotencyKey, [key]))
+    const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, key))
     if (existing) return replay(db, existing, request.input)
   }
   throw error
@@ -394,10 +391,7 @@ async function replay(db: Db, order: OrderRow, input: CreateOrderInput): Promise
   }
   if (order.status !== 'pending') return { success: false, error: messages.createFailed }
   const secret = newOrderSecret()
-  await db
-    .update(orders)
-    .set({ secretHash: secret.hash })
-    .where(inArray(orders.id, [order.id]))
+  await db.update(orders).set({ secretHash: secret.hash }).where(eq(orders.id, order.id))
   return answerOf(order, secret.secret)
 }
 
