@@ -148,7 +148,7 @@ describe.each(engines)('GET /metrics on %s', (engine) => {
   })
 
   it('counts explorer requests and their errors', async () => {
-    const result = await t.app.services.tron.getSolidBlockNumber()
+    const result = await t.app.services.tron.getSolidHead()
     expect(result.status).not.toBe('success')
     const text = await scrape()
     expect(sample(text, 'stablecart_explorer_requests_total{status="503"}')).toBeGreaterThanOrEqual(1)

@@ -1,6 +1,6 @@
 import { tronAddressFromAbiWord } from '../../shared/tron-address'
 import type { ObservedTransfer } from './ledger'
-import { type ChainBlock, type ChainTxInfo, TRANSFER_EVENT_TOPIC } from './tron-client'
+import type { ChainBlock, ChainTxInfo } from './tron-blocks'
 
 // What counts as a transfer to us, read from a solidified block and its transactions' receipts:
 // - a USDT Transfer log emitted by the configured contract (never a token that calls itself USDT),
@@ -11,6 +11,8 @@ import { type ChainBlock, type ChainTxInfo, TRANSFER_EVENT_TOPIC } from './tron-
 // Approval logs, other events and other tokens are never ours.
 
 const HEX_WORD = /^[0-9a-f]{64}$/
+/** keccak256('Transfer(address,address,uint256)'). */
+const TRANSFER_EVENT_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
 
 /** Contract calls can emit logs or move TRX: only blocks holding one need their receipts read. */
 export function needsReceipts(block: ChainBlock): boolean {

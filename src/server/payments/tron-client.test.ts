@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { freePort } from '../../../tests/support/wait'
 import { createDevchain, type Devchain, type TransferRequest } from '../../../tools/devchain/devchain'
 import { tronBase58ToHex } from '../../shared/tron-address'
-import { createTronClient, type TronClientOptions } from './tron-client'
+import { extractTransfers } from './extract-transfers'
+import { type ChainBlock, createTronClient, type TronClientOptions } from './tron-client'
 
 // Test mnemonic vectors: index 0 is the shop's wallet, index 1 the buyer paying it.
 const SHOP_WALLET = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH'
@@ -270,26 +271,37 @@ describe('listTrxIncoming', () => {
   })
 })
 
-describe('getTransactionInfo / getTransaction', () => {
+describe('getTransactionInfo, and a transaction read from its block', () => {
+  /** What the buyer's hash check records: the transaction's block and receipts, through extractTransfers. */
+  async function transfersOf(txid: string, ours: string[]) {
+    const tron = client()
+    const info = await tron.getTransactionInfo(txid)
+    expectSuccess(info)
+    const number = info.blockNumber as number
+    const blocks = await tron.getSolidBlocks(number, number + 1)
+    expectSuccess(blocks)
+    const block = blocks.blocks[0] as ChainBlock
+    const infos = await tron.getSolidTransactionInfos(number)
+    expectSuccess(infos)
+    return extractTransfers(block, infos.infos, new Set(ours), USDT, txid).map((t) => ({
+      from: t.from,
+      to: t.to,
+      value: t.value,
+      token: t.token,
+    }))
+  }
+
   it('decodes the USDT Transfer log of a 12.5 USDT payment', async () => {
     const sent = send({ to: SHOP_WALLET, from: BUYER, amount: '12.5' })
     const info = await client().getTransactionInfo(sent.transaction_id)
     expectSuccess(info)
-    expect(info).toEqual({
-      status: 'success',
-      found: true,
-      confirmed: true,
-      blockNumber: expect.any(Number),
-      blockTimestamp: sent.block_timestamp,
-      fee: expect.any(BigInt),
-      contractAddress: USDT,
-      receiptResult: 'SUCCESS',
-      receiptOk: true,
-      transfers: [{ contract: USDT, from: BUYER, to: SHOP_WALLET, value: 12_500_000n }],
-    })
+    expect(info).toEqual({ status: 'success', found: true, blockNumber: expect.any(Number) })
+    expect(await transfersOf(sent.transaction_id, [SHOP_WALLET])).toEqual([
+      { from: BUYER, to: SHOP_WALLET, value: 12_500_000n, token: 'USDT' },
+    ])
   })
 
-  it('reports the counterfeit contract of a forged transfer, and every log of one transaction', async () => {
+  it('never takes a counterfeit contract for USDT, and reads every log of one transaction', async () => {
     const fake = send({ to: SHOP_WALLET, amount: '100', contract: FAKE_USDT })
     const multi = send({
       logs: [
@@ -297,71 +309,47 @@ describe('getTransactionInfo / getTransaction', () => {
         { to: OTHER, amount: '2', from: BUYER },
       ],
     })
-    const tron = client()
-    const fakeInfo = await tron.getTransactionInfo(fake.transaction_id)
-    expectSuccess(fakeInfo)
-    expect(fakeInfo.transfers).toEqual([
-      { contract: FAKE_USDT, from: BUYER, to: SHOP_WALLET, value: 100_000_000n },
-    ])
-    const multiInfo = await tron.getTransactionInfo(multi.transaction_id)
-    expectSuccess(multiInfo)
-    expect(multiInfo.transfers.map((t) => [t.to, t.value])).toEqual([
+    expect(await transfersOf(fake.transaction_id, [SHOP_WALLET])).toEqual([])
+    expect(
+      (await transfersOf(multi.transaction_id, [SHOP_WALLET, OTHER])).map((t) => [t.to, t.value]),
+    ).toEqual([
       [SHOP_WALLET, 1_000_000n],
       [OTHER, 2_000_000n],
     ])
   })
 
-  it('does not report unconfirmed transactions as confirmed', async () => {
+  it('does not find unconfirmed transactions on the solidity node', async () => {
     const sent = send({ to: SHOP_WALLET, amount: '1' }, false)
     const tron = client()
     const solid = await tron.getTransactionInfo(sent.transaction_id)
     expectSuccess(solid)
-    expect(solid).toMatchObject({ found: false, confirmed: false, transfers: [] })
+    expect(solid).toMatchObject({ found: false, blockNumber: null })
     const latest = await tron.getTransactionInfo(sent.transaction_id, { solidified: false })
     expectSuccess(latest)
-    expect(latest).toMatchObject({ found: true, confirmed: false, receiptOk: true })
-    expect(latest.transfers).toHaveLength(1)
+    expect(latest).toMatchObject({ found: true, blockNumber: expect.any(Number) })
+    await expect(tron.getTransactionInfo('xyz')).rejects.toThrow(TypeError)
   })
 
   it('decodes no transfers from a reverted call', async () => {
     const sent = send({ to: SHOP_WALLET, amount: '1', failed: true })
-    const info = await client().getTransactionInfo(sent.transaction_id)
-    expectSuccess(info)
-    expect(info).toMatchObject({ found: true, receiptResult: 'REVERT', receiptOk: false, transfers: [] })
+    expect(await transfersOf(sent.transaction_id, [SHOP_WALLET])).toEqual([])
   })
 
-  it('reads TRX transfers and TRC20 call data from gettransactionbyid', async () => {
+  it('reads TRX transfers from the block', async () => {
     const trx = send({ to: SHOP_WALLET, amount: '7', token: 'TRX' })
-    const usdt = send({ to: SHOP_WALLET, amount: '12.5' })
-    const tron = client()
-    const a = await tron.getTransaction(trx.transaction_id)
-    expectSuccess(a)
-    expect(a).toEqual({
-      status: 'success',
-      found: true,
-      confirmed: true,
-      contractRet: 'SUCCESS',
-      contractType: 'TransferContract',
-      trx: { from: BUYER, to: SHOP_WALLET, value: 7_000_000n },
-      trc20Call: null,
-    })
-    const b = await tron.getTransaction(usdt.transaction_id)
-    expectSuccess(b)
-    expect(b.trc20Call).toEqual({ contract: USDT, from: BUYER, to: SHOP_WALLET, value: 12_500_000n })
-    const missing = await tron.getTransaction('00'.repeat(32))
-    expectSuccess(missing)
-    expect(missing.found).toBe(false)
-    await expect(tron.getTransaction('xyz')).rejects.toThrow(TypeError)
+    expect(await transfersOf(trx.transaction_id, [SHOP_WALLET])).toEqual([
+      { from: BUYER, to: SHOP_WALLET, value: 7_000_000n, token: 'TRX' },
+    ])
   })
 
   it('reads the solidified head', async () => {
     const sent = send({ to: SHOP_WALLET, amount: '1' })
     const tron = client()
-    const head = await tron.getSolidBlockNumber()
+    const head = await tron.getSolidHead()
     const info = await tron.getTransactionInfo(sent.transaction_id)
     expectSuccess(head)
     expectSuccess(info)
-    expect(head.blockNumber).toBeGreaterThanOrEqual(info.blockNumber ?? Number.POSITIVE_INFINITY)
+    expect(head.number).toBeGreaterThanOrEqual(info.blockNumber ?? Number.POSITIVE_INFINITY)
   })
 })
 
@@ -369,7 +357,7 @@ describe('failures are values', () => {
   it('treats 429 as a rate limit, pauses every request for the hinted time, then recovers', async () => {
     const tron = client()
     chain.setFault('http429')
-    const limited = await tron.getSolidBlockNumber()
+    const limited = await tron.getSolidHead()
     expect(limited).toMatchObject({ status: 'error', kind: 'rate_limited', httpStatus: 429 })
     if (limited.status !== 'error') return
     expect(limited.retryAfterMs).toBeGreaterThan(900)
@@ -378,7 +366,7 @@ describe('failures are values', () => {
 
     chain.setFault('none')
     const started = Date.now()
-    const [a, b] = await Promise.all([tron.getSolidBlockNumber(), tron.listTrc20Incoming(SHOP_WALLET)])
+    const [a, b] = await Promise.all([tron.getSolidHead(), tron.listTrc20Incoming(SHOP_WALLET)])
     expect(Date.now() - started).toBeGreaterThanOrEqual(850)
     expect(a.status).toBe('success')
     expect(b.status).toBe('success')
@@ -428,7 +416,7 @@ describe('failures are values', () => {
     chain.setFault('http503')
     const waits: number[] = []
     for (let i = 0; i < 3; i++) {
-      const r = await tron.getSolidBlockNumber()
+      const r = await tron.getSolidHead()
       expect(r).toMatchObject({ status: 'error', kind: 'rate_limited', httpStatus: 503 })
       if (r.status === 'error') waits.push(r.retryAfterMs ?? -1)
     }
@@ -439,7 +427,7 @@ describe('failures are values', () => {
     expect(waits[2]).toBeGreaterThan(80)
     expect(waits[2]).toBeLessThanOrEqual(100)
     chain.setFault('none')
-    expect((await tron.getSolidBlockNumber()).status).toBe('success')
+    expect((await tron.getSolidHead()).status).toBe('success')
   })
 
   it('reports other HTTP errors, malformed JSON, timeouts and refused connections', async () => {
@@ -470,7 +458,7 @@ describe('failures are values', () => {
       usdtContract: USDT,
       timeoutMs: 1000,
     })
-    expect(await offline.getSolidBlockNumber()).toMatchObject({ status: 'error', kind: 'network' })
+    expect(await offline.getSolidHead()).toMatchObject({ status: 'error', kind: 'network' })
   })
 
   it('reports an explorer refusal (400 for a bad request) as an http error', async () => {
@@ -491,7 +479,7 @@ describe('request budget', () => {
     const started = Date.now()
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        i % 2 === 0 ? tron.getSolidBlockNumber() : tron.listTrc20Incoming(SHOP_WALLET),
+        i % 2 === 0 ? tron.getSolidHead() : tron.listTrc20Incoming(SHOP_WALLET),
       ),
     )
     const elapsed = Date.now() - started
