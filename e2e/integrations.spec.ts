@@ -96,7 +96,17 @@ test('set up two-factor login from the Security tab, then log in with a code', a
   expect(secret).toMatch(/^[A-Z2-7]{32}$/)
   await shoot(page, 'admin-two-factor-setup')
 
-  await page.getByLabel('Code from the app').fill(codeAt(secret))
+  // Switching on asks for the password: a wrong one is refused with a message and changes nothing.
+  const setupForm = page
+    .locator('form')
+    .filter({ has: page.getByRole('button', { name: 'Confirm and Turn On' }) })
+  await setupForm.getByLabel('Current Password').fill('not-the-password')
+  await setupForm.getByLabel('Code from the app').fill(codeAt(secret))
+  await page.getByRole('button', { name: 'Confirm and Turn On' }).click()
+  await expect(page.getByText('Current password is incorrect')).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Recovery codes' })).toHaveCount(0)
+
+  await setupForm.getByLabel('Current Password').fill(PASSWORD)
   await page.getByRole('button', { name: 'Confirm and Turn On' }).click()
   const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')
   await expect(codes).toHaveCount(10)

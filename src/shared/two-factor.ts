@@ -13,11 +13,15 @@ export const twoFactorMessages = {
 } as const
 
 const code = z.string().trim().min(1, 'is required').max(40)
+const password = z.string().min(1, 'is required').max(200)
 
-export const confirmTwoFactorInputSchema = z.object({ ...adminKeyField, p_code: code }).strict()
+/** Switching on changes who can log in, so it asks for the current password as switching off does. */
+export const confirmTwoFactorInputSchema = z
+  .object({ ...adminKeyField, p_password: password, p_code: code })
+  .strict()
 
 export const disableTwoFactorInputSchema = z
-  .object({ ...adminKeyField, p_password: z.string().min(1, 'is required').max(200), p_code: code })
+  .object({ ...adminKeyField, p_password: password, p_code: code })
   .strict()
 
 export interface TwoFactorStatus {

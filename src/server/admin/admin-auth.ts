@@ -121,6 +121,26 @@ export async function clearAttempts(db: Db, key: string): Promise<void> {
   await db.delete(loginAttempts).where(eq(loginAttempts.key, key))
 }
 
+/**
+ * The one check of every call that changes who can log in (credentials, two-factor on or off): the
+ * session's own password, limited per account like login, so a stolen session cannot guess it.
+ * Answers the user when it matches, else null; throws 429 once the account has used its attempts.
+ * The attempt stays counted until the caller's whole change succeeds and calls
+ * clearPasswordAttempts: a right password with a wrong code is still a spent attempt.
+ */
+export async function checkCurrentPassword(db: Db, userId: number, password: string) {
+  if (!(await takeAttempt(db, credentialsKey(userId))))
+    throw AppError.rateLimited(adminMessages.tooManyAttempts, LOGIN_WINDOW_MS)
+  const [user] = await db.select().from(adminUsers).where(eq(adminUsers.id, userId))
+  return user && (await verifyPassword(password, user.passwordHash)) ? user : null
+}
+
+export async function clearPasswordAttempts(db: Db, userId: number): Promise<void> {
+  await clearAttempts(db, credentialsKey(userId))
+}
+
+const credentialsKey = (userId: number) => `credentials|${userId}`
+
 /** Answers the user when username and password match; always spends one scrypt. */
 export async function verifyLogin(db: Db, username: string, password: string) {
   const [user] = await db.select().from(adminUsers).where(eq(adminUsers.username, username.trim()))

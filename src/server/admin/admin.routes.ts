@@ -31,9 +31,11 @@ import type { PaymentRules } from '../payments/payment-rules'
 import { defineRpc, describeZodError } from '../rpc'
 import { addWalletAddresses, listWalletAddresses, removeWalletAddresses } from '../wallets/wallets.repo'
 import {
+  checkCurrentPassword,
   checkOrigin,
   checkUserAgent,
   clearAttempts,
+  clearPasswordAttempts,
   clearSessionCookie,
   clientKey,
   endOtherSessions,
@@ -53,7 +55,7 @@ import {
   updateOrderStatus,
 } from './admin-orders.repo'
 import { deleteProduct, listAdminProducts, saveProduct } from './admin-products.repo'
-import { hashPassword, verifyPassword } from './passwords'
+import { hashPassword } from './passwords'
 import { loginSecondFactor, twoFactorRpcs } from './two-factor.routes'
 
 export interface AdminDeps {
@@ -324,16 +326,9 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
         if (input.p_confirm_password !== undefined && input.p_confirm_password !== input.p_new_password) {
           return { success: false, error: adminMessages.passwordsDoNotMatch }
         }
-        // A stolen session must not become a way to guess the password: same limit as login.
-        const key = `credentials|${session.userId}`
-        if (!(await takeAttempt(db, key))) {
-          throw AppError.rateLimited(adminMessages.tooManyAttempts, 15 * 60_000)
-        }
-        const [user] = await db.select().from(adminUsers).where(eq(adminUsers.id, session.userId))
-        if (!user || !(await verifyPassword(input.p_current_password, user.passwordHash))) {
-          return { success: false, error: adminMessages.currentPasswordIncorrect }
-        }
-        await clearAttempts(db, key)
+        const user = await checkCurrentPassword(db, session.userId, input.p_current_password)
+        if (!user) return { success: false, error: adminMessages.currentPasswordIncorrect }
+        await clearPasswordAttempts(db, user.id)
         await db
           .update(adminUsers)
           .set({

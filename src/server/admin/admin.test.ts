@@ -51,7 +51,7 @@ const adminCalls: [string, Record<string, unknown>][] = [
   ],
   ['secure_admin_2fa_status', {}],
   ['secure_admin_2fa_begin', {}],
-  ['secure_admin_2fa_enable', { p_code: '123456' }],
+  ['secure_admin_2fa_enable', { p_password: 'x', p_code: '123456' }],
   ['secure_admin_2fa_disable', { p_password: 'x', p_code: '123456' }],
   ['secure_fetch_settings', {}],
   [

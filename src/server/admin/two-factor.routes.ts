@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import { adminMessages } from '../../shared/admin'
 import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
@@ -8,11 +7,16 @@ import {
   twoFactorMessages,
 } from '../../shared/two-factor'
 import type { Db } from '../db/client'
-import { adminUsers } from '../db/schema'
 import { AppError } from '../errors'
 import { defineRpc } from '../rpc'
-import { clearAttempts, endOtherSessions, sessionOf, takeAttempt } from './admin-auth'
-import { verifyPassword } from './passwords'
+import {
+  checkCurrentPassword,
+  clearAttempts,
+  clearPasswordAttempts,
+  endOtherSessions,
+  sessionOf,
+  takeAttempt,
+} from './admin-auth'
 import {
   beginSetup,
   checkSecondFactor,
@@ -90,17 +94,17 @@ export function twoFactorRpcs(db: Db, issuer = 'Stablecart') {
       admin: true,
       handler: async (input, { request }) => {
         const session = sessionOf(request)
+        // A session alone must not be able to lock the owner out (decision 019).
+        const user = await checkCurrentPassword(db, session.userId, input.p_password)
+        if (!user) return { success: false, error: adminMessages.currentPasswordIncorrect }
         if (!(await takeAttempt(db, codeKey(session.userId))))
           throw AppError.rateLimited(adminMessages.tooManyAttempts, LOCK_MS)
-        const [user] = await db
-          .select({ pending: adminUsers.totpPendingSecret, secret: adminUsers.totpSecret })
-          .from(adminUsers)
-          .where(eq(adminUsers.id, session.userId))
-        if (user?.secret) return { success: false, error: twoFactorMessages.alreadyEnabled }
-        if (!user?.pending) return { success: false, error: twoFactorMessages.noSetup }
+        if (user.totpSecret) return { success: false, error: twoFactorMessages.alreadyEnabled }
+        if (!user.totpPendingSecret) return { success: false, error: twoFactorMessages.noSetup }
         const codes = await confirmSetup(db, session.userId, input.p_code)
         if (!codes) return { success: false, error: twoFactorMessages.invalidCode }
         await clearAttempts(db, codeKey(session.userId))
+        await clearPasswordAttempts(db, session.userId)
         await endOtherSessions(db, session.userId, session.tokenHash)
         request.log.info({ ip: request.ip, username: session.username }, 'admin two-factor enabled')
         return { success: true, recovery_codes: codes }
@@ -112,16 +116,12 @@ export function twoFactorRpcs(db: Db, issuer = 'Stablecart') {
       admin: true,
       handler: async (input, { request }) => {
         const session = sessionOf(request)
-        // The same limit as the credentials change: a stolen session cannot guess its way through.
-        const key = `credentials|${session.userId}`
-        if (!(await takeAttempt(db, key))) throw AppError.rateLimited(adminMessages.tooManyAttempts, LOCK_MS)
-        const [user] = await db.select().from(adminUsers).where(eq(adminUsers.id, session.userId))
-        if (!user || !(await verifyPassword(input.p_password, user.passwordHash)))
-          return { success: false, error: adminMessages.currentPasswordIncorrect }
+        const user = await checkCurrentPassword(db, session.userId, input.p_password)
+        if (!user) return { success: false, error: adminMessages.currentPasswordIncorrect }
         if (!user.totpSecret) return { success: false, error: twoFactorMessages.disabled }
         const factor = await checkSecondFactor(db, user.id, input.p_code)
         if (!factor.ok) return { success: false, error: twoFactorMessages.invalidCode }
-        await clearAttempts(db, key)
+        await clearPasswordAttempts(db, user.id)
         await disableTwoFactor(db, user.id)
         request.log.info({ ip: request.ip, username: session.username }, 'admin two-factor disabled')
         return { success: true }

@@ -70,7 +70,36 @@ describe.each(engines)('two-factor login on %s', (engine) => {
   })
   afterAll(() => t.close())
 
+  it('a second session cannot switch it on without the password: the owner keeps the account', async () => {
+    const attacker = cookieOf((await login({}, '10.9.9.9')).headers)
+    const begun = await rpc(t.app, 'secure_admin_2fa_begin', {}, { cookie: attacker })
+    expect(begun.body).toMatchObject({ success: true })
+    const code = totpAt(begun.body.secret as string, now())
+
+    const noPassword = await rpc(t.app, 'secure_admin_2fa_enable', { p_code: code }, { cookie: attacker })
+    expect(noPassword.status).toBe(400)
+    expect(String(noPassword.body.error)).toMatch(/p_password/)
+    const wrongPassword = await rpc(
+      t.app,
+      'secure_admin_2fa_enable',
+      { p_password: 'not-the-password', p_code: code },
+      { cookie: attacker },
+    )
+    expect(wrongPassword.body).toEqual({ success: false, error: 'Current password is incorrect' })
+
+    // Nothing changed: the owner's session still works and the password alone still logs in.
+    const [user] = await t.database.db.select().from(adminUsers).where(eq(adminUsers.username, 'admin'))
+    expect(user?.totpSecret).toBeNull()
+    expect((await rpc(t.app, 'secure_admin_2fa_status', {}, { cookie })).body).toMatchObject({
+      success: true,
+      enabled: false,
+    })
+    expect((await login({})).json()).toMatchObject({ success: true })
+    await rpc(t.app, 'secure_admin_logout', {}, { cookie: attacker })
+  })
+
   it('is set up with a QR-code URI and a confirming code; recovery codes are shown once and stored hashed', async () => {
+    const other = cookieOf((await login({}, '10.1.1.2')).headers)
     expect((await rpc(t.app, 'secure_admin_2fa_status', {}, { cookie })).body).toEqual({
       success: true,
       enabled: false,
@@ -86,12 +115,19 @@ describe.each(engines)('two-factor login on %s', (engine) => {
 
     // A wrong code leaves it off.
     const wrongCode = totpAt(secret, now() + 300)
-    expect((await rpc(t.app, 'secure_admin_2fa_enable', { p_code: wrongCode }, { cookie })).body).toEqual({
-      success: false,
-      error: 'Invalid authentication code',
-    })
-    const enabled = await rpc(t.app, 'secure_admin_2fa_enable', { p_code: totpAt(secret, now()) }, { cookie })
+    expect(
+      (await rpc(t.app, 'secure_admin_2fa_enable', { p_password: PASSWORD, p_code: wrongCode }, { cookie }))
+        .body,
+    ).toEqual({ success: false, error: 'Invalid authentication code' })
+    const enabled = await rpc(
+      t.app,
+      'secure_admin_2fa_enable',
+      { p_password: PASSWORD, p_code: totpAt(secret, now()) },
+      { cookie },
+    )
     expect(enabled.body).toMatchObject({ success: true })
+    // The session that switched it on stays; every other one ends.
+    expect((await rpc(t.app, 'secure_admin_2fa_status', {}, { cookie: other })).status).toBe(401)
     recovery = enabled.body.recovery_codes as string[]
     expect(recovery).toHaveLength(10)
     expect(new Set(recovery).size).toBe(10)
@@ -187,7 +223,7 @@ describe.each(engines)('two-factor login on %s', (engine) => {
     const again = await rpc(
       t.app,
       'secure_admin_2fa_enable',
-      { p_code: totpAt(begun.body.secret as string, now()) },
+      { p_password: PASSWORD, p_code: totpAt(begun.body.secret as string, now()) },
       { cookie },
     )
     expect(again.body).toMatchObject({ success: true, recovery_codes: expect.any(Array) })

@@ -31,12 +31,13 @@ export function TwoFactorPanel() {
     },
   })
   const enable = useMutation({
-    mutationFn: (value: string) => twoFactorApi.enable(value),
+    mutationFn: (input: { password: string; code: string }) =>
+      twoFactorApi.enable(input.password, input.code),
     onSuccess: async (answer) => {
       if (!answer.success) return void toast.error(answer.error)
       setRecoveryCodes(answer.recovery_codes)
       setSetup(null)
-      confirmForm.reset({ p_code: '' })
+      confirmForm.reset({ p_password: '', p_code: '' })
       toast.success(twoFactorMessages.enabled)
       await refresh()
     },
@@ -55,10 +56,12 @@ export function TwoFactorPanel() {
 
   const confirmForm = useSchemaForm({
     schema: confirmTwoFactorInputSchema,
-    initial: { p_code: '' },
-    message: (issue) => (issue.code === 'too_small' ? twoFactorMessages.codeRequired : undefined),
-    onValid: ({ p_code }) => {
-      if (!enable.isPending) enable.mutate(p_code)
+    initial: { p_password: '', p_code: '' },
+    labels: { p_password: 'Current Password' },
+    message: (issue, field) =>
+      field === 'p_code' && issue.code === 'too_small' ? twoFactorMessages.codeRequired : undefined,
+    onValid: ({ p_password, p_code }) => {
+      if (!enable.isPending) enable.mutate({ password: p_password, code: p_code })
     },
   })
   const disableForm = useSchemaForm({
@@ -134,8 +137,8 @@ export function TwoFactorPanel() {
       ) : setup ? (
         <form {...confirmForm.formProps} className="grid max-w-xl gap-4">
           <p className="text-sm text-muted">
-            Scan the code with an authenticator app (or enter the key by hand), then type the 6-digit code it
-            shows.
+            Scan the code with an authenticator app (or enter the key by hand), then enter your current
+            password and the 6-digit code the app shows.
           </p>
           <div className="w-fit rounded-xl bg-white p-3">
             <QRCodeSVG value={setup.uri} size={176} title="Two-factor setup QR code" />
@@ -146,6 +149,19 @@ export function TwoFactorPanel() {
             copiedMessage="Setup key copied"
             failedMessage="Could not copy the setup key"
           />
+          <Field
+            label="Current Password"
+            hint="Switching two-factor login on changes how you log in"
+            error={confirmForm.errors.p_password}
+          >
+            <TextInput
+              type="password"
+              autoComplete="current-password"
+              required
+              value={confirmForm.values.p_password}
+              onChange={(e) => confirmForm.set('p_password', e.target.value)}
+            />
+          </Field>
           <Field label="Code from the app" error={confirmForm.errors.p_code}>
             <TextInput
               inputMode="numeric"
