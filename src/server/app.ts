@@ -38,6 +38,7 @@ import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
 import { settingsRpcs } from './settings/settings'
+import { registerStorableTextCheck } from './storable-text'
 import { compressHtml, loadRenderer, renderPage } from './web/render-page'
 import { webhookRpcs } from './webhooks/webhooks.routes'
 
@@ -180,6 +181,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   })
 
   registerSecurityHeaders(app, { https: env.PUBLIC_URL?.startsWith('https:') ?? false })
+  registerStorableTextCheck(app)
   await app.register(fastifyCookie)
 
   services.rpc.add(

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../tests/support/payment-fixture'
 import { createTestApp, rpc, type TestApp } from '../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../tests/support/test-db'
+import { dateTimeSchema, MAX_ROW_ID } from '../shared/bounds'
 import { defaultSiteContent } from '../shared/site-content'
 import { ensureFirstAdmin, SESSION_COOKIE } from './admin/admin-auth'
 import { buildApp } from './app'
@@ -16,6 +17,78 @@ import { addWalletAddresses } from './wallets/wallets.repo'
 // What a hostile client sends: each case answered with a clear 4xx, never a 500.
 
 const PASSWORD = 'hardening-admin-password'
+
+type Def = { type: string } & Record<string, unknown>
+const defOf = (schema: unknown) => (schema as { _zod: { def: Def } })._zod.def
+
+/** The schemas a payload schema holds, each with its field path (wrappers and arrays add none). */
+function* walkSchema(schema: unknown, path: string): Generator<{ path: string; schema: unknown }> {
+  yield { path, schema }
+  const def = defOf(schema)
+  const inner = (s: unknown, p = path) => walkSchema(s, p)
+  switch (def.type) {
+    case 'object':
+      for (const [key, value] of Object.entries(def.shape as Record<string, unknown>))
+        yield* inner(value, `${path}.${key}`)
+      break
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'catch':
+    case 'nonoptional':
+      yield* inner(def.innerType)
+      break
+    case 'array':
+      yield* inner(def.element)
+      break
+    case 'union':
+      for (const option of def.options as unknown[]) yield* inner(option)
+      break
+    case 'pipe':
+      yield* inner(def.in)
+      yield* inner(def.out)
+      break
+    case 'intersection':
+      yield* inner(def.left)
+      yield* inner(def.right)
+      break
+    case 'record':
+      yield* inner(def.valueType, `${path}.*`)
+      break
+    case 'lazy':
+      yield* inner((def.getter as () => unknown)())
+      break
+  }
+}
+
+/** The field name at the end of a path; the call's own name (no dot) is no field. */
+const lastKey = (path: string) => (path.includes('.') ? path.slice(path.lastIndexOf('.') + 1) : '')
+
+/** Number fields named like an id (`id`, `p_id`, `…_id`), and whether zod bounds them to an integer. */
+function idFields(schema: unknown, name: string) {
+  return [...walkSchema(schema, name)]
+    .filter(({ path, schema }) => /(^|_)id$/.test(lastKey(path)) && defOf(schema).type === 'number')
+    .map(({ path, schema }) => {
+      const n = schema as { isInt: boolean; minValue: number | null; maxValue: number | null }
+      return {
+        path,
+        bounded: n.isInt && (n.minValue ?? -Infinity) >= 0 && (n.maxValue ?? Infinity) <= MAX_ROW_ID,
+      }
+    })
+}
+
+/** Fields named like a date (`p_from`, `p_to`, `…_at`, `…date…`), and whether they are the shared schema. */
+function dateFields(schema: unknown, name: string) {
+  const named = /^p_(from|to)$|_at$|(^|_)date($|_)/
+  const found = [...walkSchema(schema, name)].filter(({ path }) => named.test(lastKey(path)))
+  const paths = new Set(found.map((f) => f.path))
+  return [...paths].map((path) => ({
+    path,
+    shared: found.some((f) => f.path === path && f.schema === dateTimeSchema),
+  }))
+}
 
 describe.each(engines)('hostile input on %s', (engine) => {
   let t: TestApp
@@ -60,18 +133,121 @@ describe.each(engines)('hostile input on %s', (engine) => {
       expect(res.status, `${call} ${field}`).toBe(400)
       expect(String(res.body.error)).toContain(field)
     }
-    // A key holding one is refused too; a proper surrogate pair (an emoji) is fine.
-    const key = await rpc(t.app, 'secure_fetch_products', { 'p_\u0000': 1 })
-    expect(key.status).toBe(404)
+    // A key holding one is refused too, before the call is even looked up; a proper surrogate
+    // pair (an emoji) is fine.
+    const unknownCall = await rpc(t.app, 'secure_fetch_products', { 'p_\u0000': 1 })
+    expect(unknownCall.status).toBe(400)
     const badKey = await rpc(t.app, 'fetch_products', { 'p_\u0000': 1 })
     expect(badKey.status).toBe(400)
+    expect(badKey.body.error).toMatch(/a field name contains a NUL/)
     const emoji = await rpc(t.app, 'secure_fetch_orders', { p_search: 'pay 🚀' }, { cookie })
     expect(emoji.status).toBe(200)
+  })
+
+  it('a NUL in a query string or a path is a 400 on every route, not only /rpc', async () => {
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie } })
+    const exportNul = await get('/api/admin/export/orders.csv?search=%00')
+    expect(exportNul.statusCode).toBe(400)
+    expect(exportNul.json().error).toBe(
+      'Invalid request: search contains a NUL character or an unpaired surrogate',
+    )
+    expect((await get('/api/admin/export/orders.csv?search=ab%00c&status=all')).statusCode).toBe(400)
+    expect((await get('/api/admin/export/orders.csv?search=abc')).statusCode).toBe(200)
+
+    const health = await get('/api/health?probe=%00')
+    expect(health.statusCode).toBe(400)
+    expect(health.json().error).toMatch(/probe contains a NUL/)
+    const path = await t.app.inject({ method: 'POST', url: '/rpc/secure_fetch_orders%00', payload: {} })
+    expect(path.statusCode).toBe(400)
+    expect(path.json().error).toMatch(/name contains a NUL/)
+  })
+
+  it('every id field of every registered call is a bounded integer', () => {
+    const ids = t.app.services.rpc.list().flatMap((def) => idFields(def.input, def.name))
+    // The walk reaches the ids it must (nested ones too), so an empty walk cannot pass.
+    for (const known of [
+      'secure_resend_webhook.p_delivery_id',
+      'secure_update_stock_settings.p_product_id',
+      'secure_create_order.p_items.product.id',
+    ]) {
+      expect(ids.map((f) => f.path)).toContain(known)
+    }
+    const unbounded = ids.filter((f) => !f.bounded).map((f) => f.path)
+    expect(unbounded).toEqual([])
+  })
+
+  it('every id in every schema src/shared exports is a bounded integer (calls that parse in two steps too)', async () => {
+    const folder = join(__dirname, '..', 'shared')
+    const ids: ReturnType<typeof idFields> = []
+    for (const file of readdirSync(folder).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+      const module: Record<string, unknown> = await import(join(folder, file))
+      for (const [name, value] of Object.entries(module)) {
+        if (value && typeof value === 'object' && '_zod' in value)
+          ids.push(...idFields(value, `${file}:${name}`))
+      }
+    }
+    expect(ids.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['admin.ts:productInputSchema.id', 'product.ts:productSchema.id']),
+    )
+    expect(ids.filter((f) => !f.bounded).map((f) => f.path)).toEqual([])
+  })
+
+  it('every date field of every registered call is the shared bounded date', () => {
+    const dates = t.app.services.rpc.list().flatMap((def) => dateFields(def.input, def.name))
+    expect(dates.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['secure_fetch_audit_log.p_from', 'secure_reconcile.p_to']),
+    )
+    expect(dates.filter((f) => !f.shared).map((f) => f.path)).toEqual([])
+  })
+
+  it('dates PostgreSQL cannot hold are a 400 naming the range', async () => {
+    for (const [call, field, value] of [
+      ['secure_fetch_audit_log', 'p_from', '0000-01-01T00:00:00Z'],
+      ['secure_fetch_audit_log', 'p_to', '1999-12-31T23:59:59Z'],
+      ['secure_fetch_audit_log', 'p_from', '+275760-09-13T00:00:00Z'],
+      ['secure_reconcile', 'p_from', '0000-01-01'],
+      ['secure_reconcile', 'p_to', 'yesterday'],
+    ] as const) {
+      const res = await rpc(t.app, call, { [field]: value }, { cookie })
+      expect(res.status, `${call} ${value}`).toBe(400)
+      expect(res.body.error).toContain(`${field}: must be a date between 2000-01-01 and 9999-12-31`)
+    }
+    const edges = await rpc(
+      t.app,
+      'secure_fetch_audit_log',
+      { p_from: '2000-01-01T00:00:00Z', p_to: '9999-12-31T23:59:59.999Z' },
+      { cookie },
+    )
+    expect(edges.status).toBe(200)
+    const days = await rpc(
+      t.app,
+      'secure_reconcile',
+      { p_from: '2000-01-01', p_to: '9999-12-31' },
+      { cookie },
+    )
+    expect(days.status).toBe(200)
   })
 
   it('ids beyond the database integer range are a 400, not a 500', async () => {
     const big = 2 ** 31
     const cases: [string, Record<string, unknown>][] = [
+      [
+        'secure_update_stock_settings',
+        { p_product_id: big, p_delivery_mode: 'stock_only', p_low_stock_threshold: null },
+      ],
+      [
+        'secure_save_webhook',
+        {
+          p_id: big,
+          p_url: 'https://example.com/hook',
+          p_events: ['order.paid'],
+          p_include_keys: false,
+          p_enabled: true,
+        },
+      ],
+      ['secure_delete_webhook', { p_id: big }],
+      ['secure_fetch_webhook_deliveries', { p_id: big }],
+      ['secure_resend_webhook', { p_delivery_id: big }],
       ['secure_delete_product', { p_product_id: big }],
       ['secure_assign_payment', { p_payment_id: big, p_order_id: crypto.randomUUID() }],
       [
@@ -92,7 +268,9 @@ describe.each(engines)('hostile input on %s', (engine) => {
     for (const [call, payload] of cases) {
       const res = await rpc(t.app, call, payload, { cookie })
       expect(res.status, call).toBe(400)
-      expect(String(res.body.error)).toMatch(/Invalid request|at most|too big/i)
+      expect(String(res.body.error), call).toMatch(
+        /^Invalid (request|product): (\w+\.)?\w*id: must be an id from 1 to 2147483647/,
+      )
     }
   })
 

@@ -36,32 +36,6 @@ export function describeZodError(error: z.ZodError): string {
   return `Invalid request: ${parts.join('; ')}`
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-
-/**
- * Finds the first string (value or key) PostgreSQL cannot store: a NUL character or an unpaired
- * UTF-16 surrogate. Answers its path (e.g. "p_items.0.product.name"), or null when all are clean.
- */
-export function findUnstorableText(value: unknown, path: string[] = [], depth = 0): string | null {
-  const bad = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text)
-  const here = () => (path.length ? path.join('.') : 'payload')
-  if (typeof value === 'string') return bad(value) ? here() : null
-  if (value === null || typeof value !== 'object' || depth > 64) return null
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], [...path, String(i)], depth + 1)
-      if (found) return found
-    }
-    return null
-  }
-  for (const [key, item] of Object.entries(value)) {
-    if (bad(key)) return path.length ? `${here()} (a field name)` : 'a field name'
-    const found = findUnstorableText(item, [...path, key], depth + 1)
-    if (found) return found
-  }
-  return null
-}
-
 /**
  * POST /rpc/<call> with a JSON object body holding the call's payload fields.
  * Business refusals are 200 { success: false, error }; malformed payloads are 400.
@@ -81,6 +55,11 @@ export class RpcRegistry {
     return this.calls.has(name)
   }
 
+  /** Every registered call, for checks that walk all payload schemas. */
+  list(): readonly RpcDefinition[] {
+    return [...this.calls.values()]
+  }
+
   register(app: FastifyInstance): void {
     app.route({
       method: ['GET', 'PUT', 'PATCH', 'DELETE'],
@@ -98,14 +77,6 @@ export class RpcRegistry {
       }
       const ctx: RpcContext = { request, reply }
       if (def.admin) await this.adminGuard(ctx)
-      // Checked once here for every call: the database refuses such text with an error, not a 400.
-      const unstorable = findUnstorableText(body)
-      if (unstorable) {
-        throw new AppError(
-          'bad_request',
-          `Invalid request: ${unstorable} contains a NUL character or an unpaired surrogate`,
-        )
-      }
       const parsed = def.input.safeParse(body)
       if (!parsed.success) throw new AppError('bad_request', describeZodError(parsed.error))
       reply.header('cache-control', 'no-store')

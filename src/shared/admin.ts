@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { rowIdSchema } from './bounds'
 import { adminKeyField } from './rpc'
 import { siteContentSchema } from './site-content'
 import { parseWalletAddressLines } from './wallet-addresses'
@@ -77,7 +78,7 @@ export const updateOrderStatusInputSchema = z
 export const assignPaymentInputSchema = z
   .object({
     ...adminKeyField,
-    p_payment_id: z.number().int().positive().max(2_147_483_647),
+    p_payment_id: rowIdSchema,
     p_order_id: orderId,
   })
   .strict()
@@ -95,7 +96,7 @@ const safeUrl = (label: string) =>
 /** The product form's rules, applied by the server and the form alike. */
 export const productInputSchema = z
   .object({
-    id: z.number().int().positive().max(2_147_483_647).optional(),
+    id: rowIdSchema.optional(),
     name: z.string().trim().min(1, 'Name is required').max(200),
     description: z.string().trim().min(1, 'Description is required').max(5000),
     price: z.number().finite().min(0, 'Price must be at least 0').max(1_000_000),
@@ -145,9 +146,7 @@ export const manageProductInputSchema = z
   })
   .strict()
 
-export const deleteProductInputSchema = z
-  .object({ ...adminKeyField, p_product_id: z.number().int().positive().max(2_147_483_647) })
-  .strict()
+export const deleteProductInputSchema = z.object({ ...adminKeyField, p_product_id: rowIdSchema }).strict()
 
 export const addWalletAddressesInputSchema = z
   .object({

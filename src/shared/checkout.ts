@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { rowIdSchema } from './bounds'
 import { isValidEmail, MAX_EMAIL_LENGTH, MAX_ITEM_QUANTITY, MAX_ORDER_LINES } from './checkout-rules'
 
 // Contracts of checkout: the secure_create_order payload and answers, shared by the server's edge
@@ -20,7 +21,7 @@ export const emailSchema = z
 
 /** A cart line as the browser holds it; the server reads only the product id and the quantity. */
 export const orderLineSchema = z.object({
-  product: z.looseObject({ id: z.number().int().positive().max(2_147_483_647) }),
+  product: z.looseObject({ id: rowIdSchema }),
   quantity: z
     .number()
     .int('must be a whole number')

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { dateTimeSchema, rowIdSchema } from './bounds'
 import { adminKeyField } from './rpc'
 
 // Contracts of the operator's cockpit: the sales dashboard, the audit log, stock settings and the
@@ -69,8 +70,8 @@ export const fetchAuditLogInputSchema = z
   .object({
     ...adminKeyField,
     p_action: z.enum(auditActions).optional(),
-    p_from: z.iso.datetime({ offset: true }).optional(),
-    p_to: z.iso.datetime({ offset: true }).optional(),
+    p_from: dateTimeSchema.optional(),
+    p_to: dateTimeSchema.optional(),
     p_page: z.number().int().min(1).max(100_000).optional(),
   })
   .strict()
@@ -105,7 +106,7 @@ export const deliveryModeLabels: Record<DeliveryModeOption, string> = {
 export const updateStockSettingsInputSchema = z
   .object({
     ...adminKeyField,
-    p_product_id: z.number().int().positive(),
+    p_product_id: rowIdSchema,
     p_delivery_mode: z.enum(deliveryModeOptions),
     p_low_stock_threshold: z.number().int().min(0).max(1_000_000).nullable(),
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { rowIdSchema } from './bounds'
 
 // The buyer's dashboard at /dashboard/{access_token}: what they bought, their keys, their receipt.
 
@@ -12,7 +13,7 @@ export const dashboardMessages = {
 export const fetchDashboardInputSchema = z.object({ p_access_token: z.string().max(200) }).strict()
 
 export const dashboardItemSchema = z.object({
-  product_id: z.number(),
+  product_id: rowIdSchema,
   name: z.string(),
   image: z.string().nullable(),
   quantity: z.number(),

@@ -1,7 +1,8 @@
 import { z } from 'zod'
+import { rowIdSchema } from './bounds'
 
 export const productSchema = z.object({
-  id: z.number().int().positive(),
+  id: rowIdSchema,
   name: z.string(),
   description: z.string(),
   /** Dollars. */

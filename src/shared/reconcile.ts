@@ -1,19 +1,15 @@
 import { z } from 'zod'
+import { dateTimeSchema } from './bounds'
 import { adminKeyField } from './rpc'
 import { isValidTronAddress } from './tron-address'
 
 // The admin's reconciliation view: per address and token, chain vs ledger for a period.
 
-const isoDate = z
-  .string()
-  .max(40)
-  .refine((v) => Number.isFinite(Date.parse(v)), 'must be a date such as 2026-11-01')
-
 export const reconcileInputSchema = z
   .object({
     ...adminKeyField,
-    p_from: isoDate.optional(),
-    p_to: isoDate.optional(),
+    p_from: dateTimeSchema.optional(),
+    p_to: dateTimeSchema.optional(),
     /** Also ask the explorer what this address received (two requests). */
     p_chain_address: z
       .string()

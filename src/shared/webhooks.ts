@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { rowIdSchema } from './bounds'
 import { adminKeyField } from './rpc'
 
 // Contracts of signed webhooks: the events, and the admin's Webhooks tab.
@@ -17,7 +18,7 @@ export const saveWebhookInputSchema = z
   .object({
     ...adminKeyField,
     /** Absent creates an endpoint (its secret is answered once). */
-    p_id: z.number().int().positive().optional(),
+    p_id: rowIdSchema.optional(),
     p_url: z
       .string()
       .trim()
@@ -29,10 +30,10 @@ export const saveWebhookInputSchema = z
   })
   .strict()
 
-export const webhookIdInputSchema = z.object({ ...adminKeyField, p_id: z.number().int().positive() }).strict()
+export const webhookIdInputSchema = z.object({ ...adminKeyField, p_id: rowIdSchema }).strict()
 
 export const webhookDeliveryIdInputSchema = z
-  .object({ ...adminKeyField, p_delivery_id: z.number().int().positive() })
+  .object({ ...adminKeyField, p_delivery_id: rowIdSchema })
   .strict()
 
 export interface AdminWebhookEndpoint {
