@@ -89,7 +89,8 @@ export const orders = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** End of the late-payment grace period; the address lease lasts until then. */
     graceUntil: timestamp('grace_until', { withTimezone: true }).notNull(),
-    idempotencyKey: text('idempotency_key'),
+    /** sha256 (hex) of the client's idempotency key: a retry finds its order, and its secret is derived from the key. */
+    idempotencyKeyHash: text('idempotency_key_hash'),
     /** USDT received, in base units (6 decimals). */
     amountReceivedUnits: bigint('amount_received_units', { mode: 'bigint' }).notNull().default(sql`0`),
     /** TRX to send, locked with the rate when the order was placed; null when TRX was not offered. */
@@ -114,7 +115,7 @@ export const orders = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('orders_idempotency_key_uq').on(t.idempotencyKey),
+    uniqueIndex('orders_idempotency_key_hash_uq').on(t.idempotencyKeyHash),
     uniqueIndex('orders_access_token_uq').on(t.accessToken),
     // With the id as tie-breaker: the admin list and the CSV export page by (created_at, id).
     index('orders_status_created_idx').on(t.status, t.createdAt, t.id),

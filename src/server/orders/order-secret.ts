@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 
 // The order id is shared freely (the support page asks for it); the order secret is not: only the
 // browser that placed the order holds it, and only it unlocks the token, the hash and the amounts.
@@ -13,6 +13,27 @@ function hashOf(secret: string): string {
 export function newOrderSecret(): { secret: string; hash: string } {
   const secret = randomBytes(32).toString('base64url')
   return { secret, hash: hashOf(secret) }
+}
+
+/**
+ * The secret of an order placed under an idempotency key: an HMAC keyed with that key, over the
+ * order id and e-mail. A retry with the same key and e-mail answers the same secret, so every
+ * secret the buyer was shown works; the key itself is kept only as a hash (idempotencyKeyHash),
+ * so the database alone cannot derive it.
+ */
+export function derivedOrderSecret(
+  idempotencyKey: string,
+  order: { id: string; email: string },
+): { secret: string; hash: string } {
+  const secret = createHmac('sha256', idempotencyKey)
+    .update(`stablecart order secret\n${order.id}\n${order.email}`)
+    .digest('base64url')
+  return { secret, hash: hashOf(secret) }
+}
+
+/** What orders.idempotency_key_hash holds for a client's idempotency key. */
+export function idempotencyKeyHash(key: string): string {
+  return hashOf(key)
 }
 
 /** True only when the order has a secret and the given one is it (compared in constant time). */

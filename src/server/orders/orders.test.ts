@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +8,7 @@ import { testAddresses } from '../../../tests/support/payment-fixture'
 import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
 import { openDatabase } from '../db/client'
+import { orders } from '../db/schema'
 import { seedOnce } from '../db/seed'
 import { addWalletAddresses, listWalletAddresses } from '../wallets/wallets.repo'
 
@@ -258,6 +259,28 @@ describe.each(engines)('checkout on %s', (engine) => {
     expect(ids.size).toBe(1)
     expect(await count(t, 'orders')).toBe(1)
     expect(await count(t, 'leases')).toBe(1)
+    // Every answer carries the secret, and a later retry answers it again: each one the buyer saw
+    // reads the full status, and the first still cancels after the retry.
+    const first = answers[0]?.body.order_secret as string
+    expect(first).toMatch(/^[\w-]{43}$/)
+    expect(new Set(answers.map((a) => a.body.order_secret))).toEqual(new Set([first]))
+    const retry = await rpc(t.app, 'secure_create_order', order({ p_idempotency_key: key }))
+    expect(retry.body).toMatchObject({ success: true, order_id: answers[0]?.body.order_id })
+    for (const secret of [first, retry.body.order_secret]) {
+      const status = await rpc(t.app, 'secure_get_order_status', {
+        p_order_id: retry.body.order_id,
+        p_order_secret: secret,
+      })
+      expect(status.body).toMatchObject({ success: true, status: 'pending', total: order().p_total })
+    }
+    // The key is kept only as a hash, so the database alone cannot derive the secret.
+    const stored = await t.database.db.select({ hash: orders.idempotencyKeyHash }).from(orders)
+    expect(stored).toEqual([{ hash: createHash('sha256').update(key).digest('hex') }])
+    const cancelled = await rpc(t.app, 'secure_cancel_order', {
+      p_order_id: retry.body.order_id,
+      p_order_secret: first,
+    })
+    expect(cancelled.body).toMatchObject({ success: true })
     // The same key with another e-mail is a conflict, not a second order.
     const clash = await rpc(
       t.app,

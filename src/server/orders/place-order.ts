@@ -11,7 +11,7 @@ import type { RateResult } from '../pricing/trx-price'
 import { leaseAddresses } from '../wallets/wallets.repo'
 import { recordOrdersCreated } from '../webhooks/events'
 import { admitCheckouts, type CheckoutClient, type CheckoutLimits } from './checkout-limits'
-import { newOrderSecret } from './order-secret'
+import { derivedOrderSecret, idempotencyKeyHash, newOrderSecret, orderSecretMatches } from './order-secret'
 
 // Placing orders. Requests that arrive together are placed together: one transaction, and one
 // statement per step for all of them (limits, addresses, rows, key reservations, webhook events),
@@ -161,17 +161,20 @@ async function placeRound(
   }
   try {
     // A retried request whose order exists answers that order.
-    const keys = requests.flatMap((r) => (r.input.p_idempotency_key ? [r.input.p_idempotency_key] : []))
+    const hashes = requests.flatMap((r) =>
+      r.input.p_idempotency_key ? [idempotencyKeyHash(r.input.p_idempotency_key)] : [],
+    )
     const existing = new Map<string, OrderRow>()
-    if (keys.length > 0) {
-      for (const row of await db.select().from(orders).where(inArray(orders.idempotencyKey, keys))) {
-        if (row.idempotencyKey) existing.set(row.idempotencyKey, row)
+    if (hashes.length > 0) {
+      for (const row of await db.select().from(orders).where(inArray(orders.idempotencyKeyHash, hashes))) {
+        if (row.idempotencyKeyHash) existing.set(row.idempotencyKeyHash, row)
       }
     }
     const fresh: { index: number; request: PlaceRequest }[] = []
     for (const [index, request] of requests.entries()) {
-      const prior = request.input.p_idempotency_key && existing.get(request.input.p_idempotency_key)
-      if (prior) settle(index, await outcomeOf(() => replay(db, prior, request.input)))
+      const key = request.input.p_idempotency_key
+      const prior = key && existing.get(idempotencyKeyHash(key))
+      if (key && prior) settle(index, await outcomeOf(() => replay(db, prior, request.input, key)))
       else fresh.push({ index, request })
     }
 
@@ -203,8 +206,11 @@ async function outcomeOf(answer: () => Promise<CreateOrderAnswer>): Promise<Plac
 async function afterFailure(db: Db, request: PlaceRequest, error: unknown): Promise<CreateOrderAnswer> {
   const key = request.input.p_idempotency_key
   if (key && isUniqueViolation(error)) {
-    const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, key))
-    if (existing) return replay(db, existing, request.input)
+    const [existing] = await db
+      .select()
+      .from(orders)
+      .where(eq(orders.idempotencyKeyHash, idempotencyKeyHash(key)))
+    if (existing) return replay(db, existing, request.input, key)
   }
   throw error
 }
@@ -286,7 +292,12 @@ async function insertOrders(
   const now = new Date()
   const expiresAt = new Date(now.getTime() + opts.windowMs)
   const graceUntil = new Date(now.getTime() + opts.windowMs + opts.graceMs)
-  const prepared = priced.map((p) => ({ ...p, id: randomUUID(), secret: newOrderSecret() }))
+  const prepared = priced.map((p) => {
+    const id = randomUUID()
+    const key = p.request.input.p_idempotency_key
+    const secret = key ? derivedOrderSecret(key, { id, email: p.request.input.p_email }) : newOrderSecret()
+    return { ...p, id, secret }
+  })
   const answers = await db.transaction(async (tx) => {
     const answers: { index: number; outcome: PlaceOutcome }[] = []
     let admitted = prepared
@@ -351,7 +362,9 @@ async function insertOrders(
         wallet_address: row.walletAddress,
         expires_at: expiresAt.toISOString(),
         grace_until: graceUntil.toISOString(),
-        idempotency_key: request.input.p_idempotency_key ?? null,
+        idempotency_key_hash: request.input.p_idempotency_key
+          ? idempotencyKeyHash(request.input.p_idempotency_key)
+          : null,
         secret_hash: secret.hash,
         client_key: request.client?.clientKey ?? null,
         browser_key: request.client?.browserKey ?? null,
@@ -361,12 +374,12 @@ async function insertOrders(
     })
     await tx.execute(sql`
       insert into ${orders} (id, created_at, email, items, total_cents, wallet_address, expires_at,
-        grace_until, idempotency_key, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8)
+        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8)
       select id, created_at, email, items, total_cents, wallet_address, expires_at,
-        grace_until, idempotency_key, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8
+        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8
       from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as o(id uuid, created_at timestamptz,
         email text, items jsonb, total_cents bigint, wallet_address text, expires_at timestamptz,
-        grace_until timestamptz, idempotency_key text, secret_hash text, client_key text,
+        grace_until timestamptz, idempotency_key_hash text, secret_hash text, client_key text,
         browser_key text, trx_amount_sun bigint, trx_rate_e8 bigint)`)
     await reserveKeys(tx, rows)
     await recordOrdersCreated(tx, rows) // webhook
@@ -382,16 +395,24 @@ async function insertOrders(
 }
 
 /**
- * A retry of a request whose answer was lost: the same order, with a new secret (only its hash is
- * kept, and the client never saw the first one).
+ * A retry of a request (its answer was lost, or the buyer pressed again): the same order and the
+ * same secret, derived again from the key, so the one the first answer carried keeps working.
  */
-async function replay(db: Db, order: OrderRow, input: CreateOrderInput): Promise<CreateOrderAnswer> {
+async function replay(
+  db: Db,
+  order: OrderRow,
+  input: CreateOrderInput,
+  key: string,
+): Promise<CreateOrderAnswer> {
   if (order.email !== input.p_email) {
     throw new AppError('conflict', 'This idempotency key was already used for another order')
   }
   if (order.status !== 'pending') return { success: false, error: messages.createFailed }
-  const secret = newOrderSecret()
-  await db.update(orders).set({ secretHash: secret.hash }).where(eq(orders.id, order.id))
+  const secret = derivedOrderSecret(key, order)
+  // Orders placed before secrets were derived (migration 0015) hold a random one no retry can
+  // answer again: the retry's secret replaces it, as it did then.
+  if (!orderSecretMatches(order, secret.secret))
+    await db.update(orders).set({ secretHash: secret.hash }).where(eq(orders.id, order.id))
   return answerOf(order, secret.secret)
 }
 
