@@ -40,9 +40,11 @@ export function registerStorableTextCheck(app: FastifyInstance): void {
     for (const part of [request.params, request.query, request.body]) {
       const unstorable = findUnstorableText(part)
       if (unstorable) {
+        // '*' is the wildcard parameter of the static files and pages: the rest of the path.
+        const field = unstorable === '*' ? 'the path' : unstorable
         throw new AppError(
           'bad_request',
-          `Invalid request: ${unstorable} contains a NUL character or an unpaired surrogate`,
+          `Invalid request: ${field} contains a NUL character or an unpaired surrogate`,
         )
       }
     }
