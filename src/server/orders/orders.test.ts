@@ -291,6 +291,21 @@ describe.each(engines)('checkout on %s', (engine) => {
     expect(await count(t, 'orders')).toBe(1)
   })
 
+  it('a retry of an order whose secret was random (placed before secrets were derived) answers a working one', async () => {
+    await addWalletAddresses(t.database.db, testAddresses(1))
+    const key = randomBytes(12).toString('hex')
+    const placed = await rpc(t.app, 'secure_create_order', order({ p_idempotency_key: key }))
+    const randomHash = createHash('sha256').update(randomBytes(32).toString('base64url')).digest('hex')
+    await t.database.db.update(orders).set({ secretHash: randomHash })
+    const retry = await rpc(t.app, 'secure_create_order', order({ p_idempotency_key: key }))
+    expect(retry.body.order_id).toBe(placed.body.order_id)
+    const status = await rpc(t.app, 'secure_get_order_status', {
+      p_order_id: retry.body.order_id,
+      p_order_secret: retry.body.order_secret,
+    })
+    expect(status.body).toMatchObject({ success: true, status: 'pending' })
+  })
+
   it('cancelling ends the lease; the address rests for its cool-down; a cancelled order cannot be cancelled again', async () => {
     const [address] = testAddresses(1)
     await addWalletAddresses(t.database.db, [address as string])
