@@ -104,6 +104,7 @@ test('set up two-factor login from the Security tab, then log in with a code', a
   await setupForm.getByLabel('Code from the app').fill(codeAt(secret))
   await page.getByRole('button', { name: 'Confirm and Turn On' }).click()
   await expect(page.getByText('Current password is incorrect')).toBeVisible()
+  await shoot(page, 'admin-two-factor-wrong-password')
   await expect(page.getByRole('list', { name: 'Recovery codes' })).toHaveCount(0)
 
   await setupForm.getByLabel('Current Password').fill(PASSWORD)

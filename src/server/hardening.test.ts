@@ -212,20 +212,13 @@ describe.each(engines)('hostile input on %s', (engine) => {
       expect(res.status, `${call} ${value}`).toBe(400)
       expect(res.body.error).toContain(`${field}: must be a date between 2000-01-01 and 9999-12-31`)
     }
-    const edges = await rpc(
-      t.app,
-      'secure_fetch_audit_log',
-      { p_from: '2000-01-01T00:00:00Z', p_to: '9999-12-31T23:59:59.999Z' },
-      { cookie },
-    )
-    expect(edges.status).toBe(200)
-    const days = await rpc(
-      t.app,
-      'secure_reconcile',
-      { p_from: '2000-01-01', p_to: '9999-12-31' },
-      { cookie },
-    )
-    expect(days.status).toBe(200)
+    // The range's own ends are accepted, as a date-time and as a day.
+    for (const [call, p_from, p_to] of [
+      ['secure_fetch_audit_log', '2000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z'],
+      ['secure_reconcile', '2000-01-01', '9999-12-31'],
+    ] as const) {
+      expect((await rpc(t.app, call, { p_from, p_to }, { cookie })).status, call).toBe(200)
+    }
   })
 
   it('ids beyond the database integer range are a 400, not a 500', async () => {

@@ -8,12 +8,33 @@ import {
 } from '../../../../shared/two-factor'
 import { Button } from '../../../components/ui/button'
 import { CopyField } from '../../../components/ui/copy-field'
-import { useSchemaForm } from '../../../lib/form'
+import { type SchemaForm, useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { twoFactorApi, twoFactorKeys } from '../api/two-factor-api'
 import { Field, Panel, TextInput } from '../components/fields'
 
 type Setup = { secret: string; uri: string }
+
+/** Switching two-factor login on or off asks for the current password: one field for both forms. */
+function PasswordField({
+  form,
+  hint,
+}: {
+  form: SchemaForm<{ p_password: string; p_code: string }>
+  hint?: string
+}) {
+  return (
+    <Field label="Current Password" hint={hint} error={form.errors.p_password}>
+      <TextInput
+        type="password"
+        autoComplete="current-password"
+        required
+        value={form.values.p_password}
+        onChange={(e) => form.set('p_password', e.target.value)}
+      />
+    </Field>
+  )
+}
 
 /** Security tab: switch two-factor login (TOTP) on with a QR code and a code, or off again. */
 export function TwoFactorPanel() {
@@ -107,15 +128,7 @@ export function TwoFactorPanel() {
           <p className="text-sm text-fg">
             Two-factor login is <strong>on</strong>. {status.data.recovery_codes_left} recovery code(s) left.
           </p>
-          <Field label="Current Password" error={disableForm.errors.p_password}>
-            <TextInput
-              type="password"
-              autoComplete="current-password"
-              required
-              value={disableForm.values.p_password}
-              onChange={(e) => disableForm.set('p_password', e.target.value)}
-            />
-          </Field>
+          <PasswordField form={disableForm} />
           <Field
             label="Authentication Code"
             hint="From your authenticator app, or a recovery code"
@@ -149,19 +162,7 @@ export function TwoFactorPanel() {
             copiedMessage="Setup key copied"
             failedMessage="Could not copy the setup key"
           />
-          <Field
-            label="Current Password"
-            hint="Switching two-factor login on changes how you log in"
-            error={confirmForm.errors.p_password}
-          >
-            <TextInput
-              type="password"
-              autoComplete="current-password"
-              required
-              value={confirmForm.values.p_password}
-              onChange={(e) => confirmForm.set('p_password', e.target.value)}
-            />
-          </Field>
+          <PasswordField form={confirmForm} hint="Switching two-factor login on changes how you log in" />
           <Field label="Code from the app" error={confirmForm.errors.p_code}>
             <TextInput
               inputMode="numeric"
