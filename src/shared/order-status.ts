@@ -70,7 +70,10 @@ export const confirmMessages = {
   failed: 'This transaction failed on the blockchain',
   notForOrder: "This transaction does not pay this order's wallet address",
   alreadyUsed: 'This transaction has already been used for another order',
-  explorerDown: 'Could not verify the transaction right now. Please try again in a minute.',
+  explorerDown:
+    'Checking the blockchain is delayed right now. Your order is still being watched and updates by itself once the payment is confirmed; there is no need to pay again.',
+  confirming:
+    'Your payment is being confirmed. This page updates by itself within a minute; there is no need to pay again.',
   tooMany: 'Too many attempts. Please wait a minute and try again.',
   underpaid: (received: string, total: string) =>
     `Received ${received} of ${total} so far. Send the remaining amount to the same address.`,

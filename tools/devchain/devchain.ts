@@ -121,8 +121,11 @@ export interface Devchain {
   /** Mines until every transfer submitted so far is in a solidified block. */
   solidify(): ChainHeights
   heights(): ChainHeights
-  /** path: fault only requests whose path contains this text. */
-  setFault(mode: FaultMode, count?: number, path?: string): void
+  /**
+   * path: fault only requests whose path contains this text. suspendSeconds: the suspension a 429
+   * or 403 names (default 1; TronGrid names up to 30).
+   */
+  setFault(mode: FaultMode, count?: number, path?: string, suspendSeconds?: number): void
   setPrice(usd: string): void
   reset(): void
   stats(): DevchainStats
@@ -192,6 +195,7 @@ const faultSchema = z.strictObject({
   mode: z.enum(FAULT_MODES),
   count: z.number().int().positive().optional(),
   path: z.string().min(1).optional(),
+  suspend_seconds: z.number().int().min(1).max(600).optional(),
 })
 
 const priceSchema = z.strictObject({
@@ -278,10 +282,11 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
   const autoMine = opts.autoMine ?? true
   const initialPrice = validatePrice(opts.priceUsd ?? DEFAULT_PRICE)
   let price = initialPrice
-  let fault: { mode: FaultMode; remaining: number | null; path: string | null } = {
+  let fault: { mode: FaultMode; remaining: number | null; path: string | null; suspendSeconds: number } = {
     mode: 'none',
     remaining: null,
     path: null,
+    suspendSeconds: 1,
   }
   let stats = emptyStats()
   // Responses held open by the "timeout" fault; stop() and close() destroy them so they never wait on a client.
@@ -359,11 +364,11 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     return missing > 0 ? mine(missing) : heights()
   }
 
-  function setFault(mode: FaultMode, count?: number, path?: string) {
+  function setFault(mode: FaultMode, count?: number, path?: string, suspendSeconds = 1) {
     fault =
       mode === 'none'
-        ? { mode, remaining: null, path: null }
-        : { mode, remaining: count ?? null, path: path ?? null }
+        ? { mode, remaining: null, path: null, suspendSeconds: 1 }
+        : { mode, remaining: count ?? null, path: path ?? null, suspendSeconds }
   }
 
   function reset() {
@@ -437,7 +442,7 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
       }
       case 'POST /_sim/faults': {
         const body = parseBody(faultSchema, await readJson(req))
-        setFault(body.mode, body.count, body.path)
+        setFault(body.mode, body.count, body.path, body.suspend_seconds)
         return send(res, 200, fault)
       }
       case 'POST /_sim/price': {
@@ -471,7 +476,7 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
   function injectFault(res: ServerResponse, path: string): boolean {
     if (fault.mode === 'none') return false
     if (fault.path !== null && !path.includes(fault.path)) return false
-    const mode = fault.mode
+    const { mode, suspendSeconds } = fault
     if (fault.remaining !== null) {
       fault.remaining -= 1
       if (fault.remaining <= 0) setFault('none')
@@ -480,13 +485,13 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     switch (mode) {
       case 'http429':
         send(res, 429, {
-          Error: 'request rate exceeded the allowed_rps(10), and the query server is suspended for 1 s',
+          Error: `request rate exceeded the allowed_rps(10), and the query server is suspended for ${suspendSeconds} s`,
         })
         break
       case 'http403':
         send(res, 403, {
           Success: false,
-          Error: 'The key exceeds the frequency limit(15), and the query server is suspended for 1s',
+          Error: `The key exceeds the frequency limit(15), and the query server is suspended for ${suspendSeconds}s`,
           StatusCode: 403,
         })
         break

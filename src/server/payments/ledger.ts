@@ -113,6 +113,7 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
       cancelReason: orders.cancelReason,
       expiresAt: orders.expiresAt,
       graceUntil: orders.graceUntil,
+      paidAt: orders.paidAt,
       trxRateE8: orders.trxRateE8,
     })
     .from(orders)
@@ -126,16 +127,20 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
   })
   const at = t.blockTimestamp
   const late = at > order.expiresAt.getTime()
+  const paid = order.status === 'paid' || order.status === 'completed'
+  // Block time decides, not the order in which transfers reach the ledger: one made at or before
+  // the moment the order was paid is part of its payment, whoever recorded the other one first.
+  const afterPaid = paid && (order.paidAt === null || at > order.paidAt.getTime())
 
   // Anyone can send a zero-value token transfer to any address; it never pays anything.
   if (t.value <= 0n) return unmatched('zero_value')
   // Sent while the address was resting after the order ended.
   if (lease.endedAt && at > lease.endedAt.getTime()) {
-    if (order.status === 'paid' || order.status === 'completed') return unmatched('after_paid')
+    if (paid) return unmatched('after_paid')
     if (order.cancelReason === 'expired') return unmatched('after_grace')
     return unmatched('after_cancelled')
   }
-  if (order.status === 'paid' || order.status === 'completed') return unmatched('after_paid')
+  if (afterPaid) return unmatched('after_paid')
   if (at > order.graceUntil.getTime()) return unmatched('after_grace')
   if (t.token === 'TRX' && order.trxRateE8 === null) return unmatched('trx_without_rate')
   return { kind: 'credited', orderId: order.id, late }

@@ -16,6 +16,12 @@ import { paysOrder } from './ledger'
 import type { PaymentRules } from './payment-rules'
 import type { TronClient } from './tron-client'
 
+/**
+ * How long a buyer's confirm call may wait for the explorer. The buyer is told within 15 s; the rest
+ * is left for the database work after the last answer.
+ */
+export const CONFIRM_EXPLORER_DEADLINE_MS = 12_000
+
 function receivedMicros(order: OrderRow): bigint {
   return receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
 }
@@ -74,8 +80,20 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
         const order = await findOrder(db, input.p_order_id)
         if (!order) return { success: false, error: confirmMessages.unknownOrder }
 
+        // An explorer that paused us for longer than the buyer can wait: say so now. The follower
+        // keeps watching the order either way.
+        if (client.pausedUntil() > Date.now() + CONFIRM_EXPLORER_DEADLINE_MS) {
+          return { success: false, error: confirmMessages.explorerDown }
+        }
         // The server asks the chain itself; p_amount and p_timestamp are never trusted.
-        const result = await confirmTransfersOfTransaction(db, client, hash, order, opts.rules)
+        const result = await confirmTransfersOfTransaction(
+          db,
+          client,
+          hash,
+          order,
+          opts.rules,
+          AbortSignal.timeout(CONFIRM_EXPLORER_DEADLINE_MS),
+        )
         if (result.kind === 'refused') return { success: false, error: confirmMessages[result.reason] }
         for (const id of result.paid) opts.onPaid?.(id)
         const now = (await findOrder(db, order.id)) ?? order

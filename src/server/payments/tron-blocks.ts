@@ -57,6 +57,8 @@ export interface ChainHead {
 export interface ChainReadOptions {
   /** Leave the budget queue before routine requests. */
   urgent?: boolean
+  /** Gives up (a 'timeout' error) when aborted, whether still queued or waiting for the answer. */
+  signal?: AbortSignal
 }
 
 export interface BlockReads {
@@ -251,7 +253,11 @@ function parseTxInfo(item: unknown): ChainTxInfo | string {
 
 export function createBlockReads(http: TronHttp): BlockReads {
   async function getHeader(path: string, opts: ChainReadOptions): Promise<TronResult<ChainHead>> {
-    const res = await http.request(path, { body: { detail: false }, urgent: opts.urgent })
+    const res = await http.request(path, {
+      body: { detail: false },
+      urgent: opts.urgent,
+      signal: opts.signal,
+    })
     if (res.status === 'error') return res
     const parsed = blockSchema.safeParse(res.json)
     // A lagging back end answers {} here.
@@ -280,6 +286,7 @@ export function createBlockReads(http: TronHttp): BlockReads {
         body: { startNum: start, endNum: endExclusive },
         quoteAmounts: true,
         urgent: opts.urgent,
+        signal: opts.signal,
       })
       if (res.status === 'error') return res
       // {} is the node's answer for "none of these blocks (yet)".
@@ -315,6 +322,7 @@ export function createBlockReads(http: TronHttp): BlockReads {
         body: { num: blockNumber },
         quoteAmounts: true,
         urgent: opts.urgent,
+        signal: opts.signal,
       })
       if (res.status === 'error') return res
       if (!Array.isArray(res.json))

@@ -6,8 +6,11 @@
 const SEND_MARGIN_MS = 150
 
 export interface RequestBudget {
-  /** Resolves when the caller may send; the caller sends in the continuation of this promise. */
-  acquire(urgent?: boolean): Promise<void>
+  /**
+   * Resolves true when the caller may send (it sends in the continuation of this promise), or false
+   * when `signal` aborted first: its place in the queue is given up.
+   */
+  acquire(urgent?: boolean, signal?: AbortSignal): Promise<boolean>
   /** Holds every request back for ms from now; answers the epoch ms of the end of the pause. */
   pause(ms: number): number
   /** Epoch ms until which requests are held back (0 when not paused). */
@@ -64,9 +67,11 @@ export function createRequestBudget(maxRps: number): RequestBudget {
           await sleep(Number.isFinite(wait) ? wait : 1000)
         }
         const next = urgent.shift() ?? routine.shift()
+        // Every waiter gave up while the queue was held back: nothing leaves, no slot is spent.
+        if (!next) continue
         sent.push(Number.POSITIVE_INFINITY)
         nextStart = Date.now() + interval
-        next?.()
+        next()
         // The caller's continuation (its fetch) runs before any setImmediate callback; grants
         // leave in order, so the oldest one not yet marked is this one.
         setImmediate(() => {
@@ -86,9 +91,21 @@ export function createRequestBudget(maxRps: number): RequestBudget {
   }
 
   return {
-    acquire(isUrgent = false): Promise<void> {
-      return new Promise<void>((resolve) => {
-        ;(isUrgent ? urgent : routine).push(resolve)
+    acquire(isUrgent = false, signal?: AbortSignal): Promise<boolean> {
+      return new Promise<boolean>((resolve) => {
+        if (signal?.aborted) return resolve(false)
+        const lane = isUrgent ? urgent : routine
+        const onAbort = () => {
+          const i = lane.indexOf(granted)
+          if (i >= 0) lane.splice(i, 1)
+          resolve(false)
+        }
+        function granted() {
+          signal?.removeEventListener('abort', onAbort)
+          resolve(true)
+        }
+        signal?.addEventListener('abort', onAbort, { once: true })
+        lane.push(granted)
         void pump()
       })
     },

@@ -39,6 +39,8 @@ export interface RequestInit {
   quoteAmounts?: boolean
   /** Leave the budget queue before routine requests. */
   urgent?: boolean
+  /** Gives up (a 'timeout' error) when aborted, whether still queued or waiting for the answer. */
+  signal?: AbortSignal
 }
 
 export interface TronHttp {
@@ -133,9 +135,12 @@ export function createTronHttp(options: TronHttpOptions): TronHttp {
     if (options.apiKey) headers['TRON-PRO-API-KEY'] = options.apiKey
     if (init.body !== undefined) headers['content-type'] = 'application/json'
 
-    await budget.acquire(init.urgent)
+    const gaveUp = () => tronError('timeout', `${path}: the caller stopped waiting`)
+    if (!(await budget.acquire(init.urgent, init.signal))) return gaveUp()
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(), timeoutMs)
+    const callerAbort = () => controller.abort()
+    init.signal?.addEventListener('abort', callerAbort, { once: true })
     let status: number
     let text: string
     let retryAfter: string | null
@@ -150,11 +155,13 @@ export function createTronHttp(options: TronHttpOptions): TronHttp {
       retryAfter = res.headers.get('retry-after')
       text = await res.text()
     } catch (err) {
+      if (init.signal?.aborted) return gaveUp()
       if (controller.signal.aborted)
         return tronError('timeout', `no answer from ${path} within ${timeoutMs} ms`)
       return tronError('network', `request to ${path} failed: ${errorText(err)}`)
     } finally {
       clearTimeout(timer)
+      init.signal?.removeEventListener('abort', callerAbort)
     }
 
     if (status === 403 || status === 429 || status === 503) return rateLimited(path, status, text, retryAfter)

@@ -11,7 +11,10 @@ export interface TransactionLocation {
 
 export interface TransactionReads {
   /** The block of a transaction, from the solidity node (default) or the latest state. */
-  getTransactionInfo(txid: string, opts?: { solidified?: boolean }): Promise<TronResult<TransactionLocation>>
+  getTransactionInfo(
+    txid: string,
+    opts?: { solidified?: boolean; signal?: AbortSignal },
+  ): Promise<TronResult<TransactionLocation>>
 }
 
 const transactionInfoSchema = z.object({
@@ -24,7 +27,12 @@ export function createTransactionReads(http: TronHttp): TransactionReads {
     async getTransactionInfo(txid, opts = {}) {
       const id = requireTxId(txid)
       const path = `/${(opts.solidified ?? true) ? 'walletsolidity' : 'wallet'}/gettransactioninfobyid`
-      const res = await http.request(path, { body: { value: id }, quoteAmounts: true, urgent: true })
+      const res = await http.request(path, {
+        body: { value: id },
+        quoteAmounts: true,
+        urgent: true,
+        signal: opts.signal,
+      })
       if (res.status === 'error') return res
       if (isObject(res.json) && Object.keys(res.json).length === 0) {
         return { status: 'success', found: false, blockNumber: null }
