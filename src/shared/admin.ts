@@ -30,6 +30,7 @@ export const adminMessages = {
   reopenAddressRemoved:
     "This order's wallet address was removed from the pool, so the order cannot be set back to pending",
   paymentAlreadyCredited: 'This transfer already pays an order; it cannot be assigned to another',
+  notHeld: 'This order holds no payment waiting for review',
 } as const
 
 /** Why a transfer pays no order, as the operator reads it. */
@@ -41,6 +42,8 @@ export const unmatchedReasonLabels: Record<string, string> = {
   trx_without_rate: 'TRX sent to an order that was placed without a TRX rate',
   zero_value: 'Zero-value transfer (spam)',
   order_deleted: 'Its order was deleted',
+  held_for_review: 'Held for review: the sender paid another order at this address before',
+  reused_address: 'Refused: sent to a reused address by the payer of an earlier order',
 }
 
 export const adminOrderStatuses = ['pending', 'paid', 'completed', 'cancelled'] as const
@@ -73,6 +76,11 @@ export const orderIdInputSchema = z.object({ ...adminKeyField, p_order_id: order
 
 export const updateOrderStatusInputSchema = z
   .object({ ...adminKeyField, p_order_id: orderId, p_status: z.enum(adminOrderStatuses) })
+  .strict()
+
+/** The operator's decision on an order held for review: pay it with the held transfers, or not. */
+export const reviewHeldOrderInputSchema = z
+  .object({ ...adminKeyField, p_order_id: orderId, p_decision: z.enum(['release', 'refuse']) })
   .strict()
 
 export const assignPaymentInputSchema = z
@@ -221,6 +229,8 @@ export interface AdminOrder {
   tx_hash: string | null
   late: boolean
   underpaid: boolean
+  /** A transfer to it waits for the operator: its sender paid another order at this address before. */
+  held: boolean
 }
 
 export interface FetchOrdersAnswer {

@@ -75,6 +75,7 @@ export const confirmMessages = {
   confirming:
     'Your payment is being confirmed. This page updates by itself within a minute; there is no need to pay again.',
   tooMany: 'Too many attempts. Please wait a minute and try again.',
+  held: 'The shop is checking this payment before the order is delivered. There is no need to pay again.',
   underpaid: (received: string, total: string) =>
     `Received ${received} of ${total} so far. Send the remaining amount to the same address.`,
 } as const

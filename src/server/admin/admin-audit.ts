@@ -170,6 +170,14 @@ const auditHooks: Record<string, AuditHook> = {
       details: { payment_id: input.p_payment_id },
     })),
   },
+  secure_review_held_order: {
+    after: onSuccess((input, result, actor) => ({
+      action: 'order_review',
+      actor,
+      target: String(input.p_order_id),
+      details: { decision: input.p_decision, paid: result.paid },
+    })),
+  },
   secure_manage_product: {
     before: async (db, input) => {
       const id = (input.p_product as { id?: unknown } | null)?.id

@@ -23,7 +23,7 @@ import {
   reopenOrder,
   setOrderStatus,
 } from '../orders/orders.repo'
-import { creditUnmatched, detachOrderPayments } from '../payments/ledger'
+import { creditUnmatched, decideHeld, detachOrderPayments, heldOrderIds } from '../payments/ledger'
 import type { PaymentRules } from '../payments/payment-rules'
 import { settleOrder } from '../payments/settle-order'
 import { releaseAddress } from '../wallets/wallets.repo'
@@ -32,7 +32,7 @@ type OrderRow = typeof orders.$inferSelect
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-function toAdminOrder(row: OrderRow): AdminOrder {
+function toAdminOrder(row: OrderRow, held: ReadonlySet<string>): AdminOrder {
   const received = receivedUsdMicros(row.amountReceivedUnits, row.trxReceivedSun, row.trxRateE8)
   const receivedCents = microsToCents(received)
   return {
@@ -50,6 +50,7 @@ function toAdminOrder(row: OrderRow): AdminOrder {
     tx_hash: row.txHash,
     late: row.late,
     underpaid: row.status === 'pending' && receivedCents > 0 && receivedCents < row.totalCents,
+    held: held.has(row.id),
   }
 }
 
@@ -86,9 +87,13 @@ export async function listOrders(
       .offset((opts.page - 1) * opts.pageSize),
     db.select({ n: sql<number>`count(*)::int` }).from(orders).where(where),
   ])
+  const held = await heldOrderIds(
+    db,
+    rows.map((r) => r.id),
+  )
   return {
     success: true,
-    orders: rows.map(toAdminOrder),
+    orders: rows.map((r) => toAdminOrder(r, held)),
     total_count: counted?.n ?? 0,
     page: opts.page,
     page_size: opts.pageSize,
@@ -187,7 +192,7 @@ export async function orderDetail(db: Db, orderId: string): Promise<AdminOrderDe
   return {
     success: true,
     order: {
-      ...toAdminOrder(row),
+      ...toAdminOrder(row, await heldOrderIds(db, [orderId])),
       expires_at: row.expiresAt.toISOString(),
       grace_until: row.graceUntil.toISOString(),
       cancelled_at: row.cancelledAt?.toISOString() ?? null,
@@ -215,6 +220,27 @@ export async function listUnmatchedPayments(db: Db): Promise<AdminPayment[]> {
     .orderBy(desc(payments.createdAt))
     .limit(500)
   return rows.map(toAdminPayment)
+}
+
+/**
+ * The operator's decision on an order held for review. Released, its held transfers become its
+ * payments and it is settled like any other (paid and delivered when they cover it); refused, they
+ * stay unmatched and the order goes on waiting for its own buyer's payment.
+ */
+export async function reviewHeldOrder(
+  db: Db,
+  orderId: string,
+  decision: 'release' | 'refuse',
+  rules: PaymentRules,
+): Promise<{ kind: 'ok'; paid: boolean } | { kind: 'no_order' | 'not_held' }> {
+  return db.transaction(async (tx) => {
+    const order = await lockOrder(tx, orderId)
+    if (!order) return { kind: 'no_order' }
+    if ((await decideHeld(tx, orderId, decision)) === 0) return { kind: 'not_held' }
+    if (decision === 'refuse') return { kind: 'ok', paid: false }
+    const settled = await settleOrder(tx, orderId, rules)
+    return { kind: 'ok', paid: settled.kind === 'paid' }
+  })
 }
 
 /**

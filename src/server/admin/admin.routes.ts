@@ -12,6 +12,7 @@ import {
   productInputSchema,
   removeWalletAddressesInputSchema,
   removeWalletAddressInputSchema,
+  reviewHeldOrderInputSchema,
   updateCredentialsInputSchema,
   updateOrderStatusInputSchema,
   updateSiteContentInputSchema,
@@ -52,6 +53,7 @@ import {
   listOrders,
   listUnmatchedPayments,
   orderDetail,
+  reviewHeldOrder,
   updateOrderStatus,
 } from './admin-orders.repo'
 import { deleteProduct, listAdminProducts, saveProduct } from './admin-products.repo'
@@ -203,6 +205,23 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
               : result.kind === 'already_credited'
                 ? adminMessages.paymentAlreadyCredited
                 : `Payment ${input.p_payment_id} not found`,
+        }
+      },
+    }),
+
+    defineRpc({
+      name: 'secure_review_held_order',
+      input: reviewHeldOrderInputSchema,
+      admin: true,
+      handler: async (input) => {
+        const result = await reviewHeldOrder(db, input.p_order_id, input.p_decision, rules)
+        if (result.kind === 'ok') {
+          if (result.paid) orderPaid.emit(input.p_order_id)
+          return { success: true, paid: result.paid }
+        }
+        return {
+          success: false,
+          error: result.kind === 'no_order' ? `Order ${input.p_order_id} not found` : adminMessages.notHeld,
         }
       },
     }),

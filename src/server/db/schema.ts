@@ -207,6 +207,10 @@ export const unmatchedReasons = [
   'zero_value',
   'order_deleted',
   'unassigned',
+  // From a sender that paid another order at this address before: waits for the operator.
+  'held_for_review',
+  // The operator refused a held transfer: it pays no order until assigned.
+  'reused_address',
 ] as const
 export type UnmatchedReason = (typeof unmatchedReasons)[number]
 

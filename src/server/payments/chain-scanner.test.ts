@@ -303,14 +303,15 @@ describe.each(engines)('chain time decides expiry on %s', (engine) => {
     expect(
       await f.rows(sql`select status, reason, order_id from payments where tx_id = ${late.txId}`),
     ).toMatchObject([{ status: 'unmatched', reason: 'after_grace', order_id: a.id }])
-    // After the cool-down the address goes to B, and B's payment pays B.
+    // After the cool-down the address goes to B, and B's payment (from B's own wallet) pays B.
     await waitFor(
       'the cool-down to end',
       async () => (await rpc(f.t.app, 'secure_get_wallet_address')).body.success,
     )
     const b = await f.placeOrder({ email: 'b@example.com' })
     expect(b.address).toBe(a.address)
-    await f.pay({ to: b.address, amount: b.total.toFixed(2) })
+    const [buyerOfB] = testAddresses(1, 'buyer of B')
+    await f.pay({ to: b.address, amount: b.total.toFixed(2), from: buyerOfB })
     expect(await status(b.id)).toMatchObject({ status: 'paid' })
     expect(await status(a.id)).toMatchObject({ status: 'cancelled' })
   })

@@ -3,7 +3,7 @@ import type { OrderRow } from '../orders/orders.repo'
 import { allPoolAddresses } from '../wallets/wallets.repo'
 import { readScannerStatus } from './chain-scanner'
 import { extractTransfers, needsReceipts } from './extract-transfers'
-import { creditedElsewhere, paysOrder, recordTransfer } from './ledger'
+import { creditedElsewhere, heldInTransaction, paysOrder, recordTransfer } from './ledger'
 import type { PaymentRules } from './payment-rules'
 import { settleOrder } from './settle-order'
 import type { TronClient } from './tron-client'
@@ -34,6 +34,8 @@ export type ConfirmResult =
       creditedHere: boolean
       /** A transfer reached the order's address but does not count for it (after it ended, …). */
       reachedOrder: boolean
+      /** A transfer of it to the order waits for the operator's review. */
+      held: boolean
       paid: string[]
     }
 
@@ -108,6 +110,7 @@ export async function confirmTransfersOfTransaction(
       const settled = await settleOrder(trx, orderId, rules)
       if (settled.kind === 'paid') paid.push(orderId)
     }
-    return { kind: 'recorded', creditedHere, reachedOrder: true, paid }
+    const held = await heldInTransaction(trx, hash, order.id)
+    return { kind: 'recorded', creditedHere, reachedOrder: true, held, paid }
   })
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { orders, payments, type TransferSource, type UnmatchedReason } from '../db/schema'
 import { leaseAt } from '../wallets/wallets.repo'
@@ -94,6 +94,7 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
       fromAddress: t.from,
       toAddress: t.to,
       reason: decision.reason,
+      orderId: decision.orderId,
     })
   }
   return { kind: 'unmatched', paymentId: row.id, orderId: decision.orderId, reason: decision.reason }
@@ -143,7 +144,70 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
   if (afterPaid) return unmatched('after_paid')
   if (at > order.graceUntil.getTime()) return unmatched('after_grace')
   if (t.token === 'TRX' && order.trxRateE8 === null) return unmatched('trx_without_rate')
+  // An address goes to a new order after its cool-down; a payer of an earlier order who sends to it
+  // again from their wallet history would pay a stranger's order. Such a transfer waits for the
+  // operator instead of delivering.
+  if (await senderPaidAnotherOrderHere(tx, t, order.id)) return unmatched('held_for_review')
   return { kind: 'credited', orderId: order.id, late }
+}
+
+async function senderPaidAnotherOrderHere(tx: Db, t: ObservedTransfer, orderId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.toAddress, t.to),
+        eq(payments.fromAddress, t.from),
+        isNotNull(payments.orderId),
+        ne(payments.orderId, orderId),
+      ),
+    )
+    .limit(1)
+  return Boolean(row)
+}
+
+const heldFor = (orderId: string) =>
+  and(eq(payments.orderId, orderId), eq(payments.status, 'unmatched'), eq(payments.reason, 'held_for_review'))
+
+/** Which of these orders hold a transfer waiting for the operator's review. */
+export async function heldOrderIds(db: Db, orderIds: readonly string[]): Promise<Set<string>> {
+  if (orderIds.length === 0) return new Set()
+  const rows = await db
+    .selectDistinct({ orderId: payments.orderId })
+    .from(payments)
+    .where(
+      and(
+        inArray(payments.orderId, [...orderIds]),
+        eq(payments.status, 'unmatched'),
+        eq(payments.reason, 'held_for_review'),
+      ),
+    )
+  return new Set(rows.map((r) => r.orderId as string))
+}
+
+/** Whether a transfer of this transaction to the order waits for review. */
+export async function heldInTransaction(db: Db, txId: string, orderId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(heldFor(orderId), eq(payments.txId, txId.toLowerCase())))
+    .limit(1)
+  return Boolean(row)
+}
+
+/**
+ * The operator's decision on an order's held transfers: 'release' credits them to it (the caller
+ * settles the order), 'refuse' leaves them unmatched as sent to a reused address, to be assigned
+ * elsewhere or refunded. Answers how many transfers were decided.
+ */
+export async function decideHeld(tx: Db, orderId: string, decision: 'release' | 'refuse'): Promise<number> {
+  const rows = await tx
+    .update(payments)
+    .set(decision === 'release' ? { status: 'credited', reason: null } : { reason: 'reused_address' })
+    .where(heldFor(orderId))
+    .returning({ id: payments.id })
+  return rows.length
 }
 
 /** Sums of what the ledger credits to an order, per token, and whether any of it came late. */

@@ -96,6 +96,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
         )
         if (result.kind === 'refused') return { success: false, error: confirmMessages[result.reason] }
         for (const id of result.paid) opts.onPaid?.(id)
+        if (result.held) return { success: false, error: confirmMessages.held }
         const now = (await findOrder(db, order.id)) ?? order
         if ((now.status === 'paid' || now.status === 'completed') && now.accessToken) {
           // Asking again about a transfer that paid this order answers as before.

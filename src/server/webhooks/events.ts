@@ -159,18 +159,29 @@ export async function recordUnmatchedPayment(
     fromAddress: string
     toAddress: string
     reason?: string
+    /** The order whose address it reached, if any. */
+    orderId?: string | null
   },
 ): Promise<string | null> {
   const amount =
     transfer.token === 'USDT'
       ? `${microsToDollars(transfer.amountUnits)} USDT`
       : `${formatSun(transfer.amountUnits)} TRX`
-  await raiseAlert(
-    tx,
-    'payment_unmatched',
-    `${transfer.txId}|${transfer.toAddress}|${transfer.token}`,
-    `A transfer of ${amount} to ${transfer.toAddress} matches no order (${transfer.reason ?? 'no_order'}). Transaction ${transfer.txId}. Assign it on the Orders tab.`,
-  )
+  if (transfer.reason === 'held_for_review' && transfer.orderId) {
+    await raiseAlert(
+      tx,
+      'payment_unmatched',
+      `held|${transfer.orderId}`,
+      `Order ${transfer.orderId} is held for review: a transfer of ${amount} to ${transfer.toAddress} came from ${transfer.fromAddress}, which paid another order at this address before. Transaction ${transfer.txId}. Release or refuse it on the Orders tab.`,
+    )
+  } else {
+    await raiseAlert(
+      tx,
+      'payment_unmatched',
+      `${transfer.txId}|${transfer.toAddress}|${transfer.token}`,
+      `A transfer of ${amount} to ${transfer.toAddress} matches no order (${transfer.reason ?? 'no_order'}). Transaction ${transfer.txId}. Assign it on the Orders tab.`,
+    )
+  }
   return recordEvent(tx, 'payment.unmatched', {
     tx_id: transfer.txId,
     token: transfer.token,
