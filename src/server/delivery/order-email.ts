@@ -41,6 +41,11 @@ function safeColour(value: string): string {
     : '#3b82f6'
 }
 
+// Payment addresses are reused for other orders later: a buyer who sends to this one again from
+// their wallet history would pay someone else's order.
+export const ADDRESS_NOTE =
+  'The payment address was for this order only. For another purchase, please place a new order.'
+
 export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   const shop = [input.content.logo.mainText, input.content.logo.subText].filter(Boolean).join(' ')
   const colour = safeColour(input.content.theme.primary)
@@ -67,6 +72,8 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
     '',
     'Your private dashboard (keys, downloads, receipt) — keep this link, it is the only way back:',
     input.dashboardUrl,
+    '',
+    ADDRESS_NOTE,
     '',
     support ? `Questions? Write to ${support}.` : '',
   ]
@@ -102,6 +109,7 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
     <p style="margin:24px 0 8px;color:#374151;font-size:14px">Your private dashboard holds your keys, downloads and receipt. Keep this link: it is the only way back to them.</p>
     <p style="margin:0 0 24px"><a href="${escapeHtml(input.dashboardUrl)}" style="display:inline-block;background:${colour};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">Open your dashboard</a></p>
     <p style="margin:0;color:#6b7280;font-size:12px;word-break:break-all">${escapeHtml(input.dashboardUrl)}</p>
+    <p style="margin:16px 0 0;color:#6b7280;font-size:13px">${ADDRESS_NOTE}</p>
   </td></tr>
   ${support ? `<tr><td style="padding:16px 24px;border-top:1px solid #e5e7eb;color:#6b7280;font-size:13px">Questions? Write to <a href="mailto:${escapeHtml(support)}" style="color:${colour}">${escapeHtml(support)}</a>.</td></tr>` : ''}
 </table></td></tr></table></body></html>`

@@ -16,6 +16,7 @@ import { ExportOrdersLink } from './cockpit/export-orders-link'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { inputClass, Panel } from './components/fields'
 import { Mark } from './components/mark'
+import { HeldReview } from './held-review'
 import { OrderDetailModal } from './order-detail-modal'
 import { formatOrderDate, formatOrderItems } from './orders-format'
 import { ReconcilePanel } from './reconcile-panel'
@@ -212,6 +213,7 @@ export function OrdersTab() {
                           onChange={changeStatus}
                         />
                       </div>
+                      {order.held && <HeldReview order={order} />}
                     </div>
                   </div>
                 </li>
@@ -289,6 +291,7 @@ export function OrdersTab() {
                           pending={pendingStatus[order.id]}
                           onChange={changeStatus}
                         />
+                        {order.held && <HeldReview order={order} />}
                       </td>
                     </tr>
                   ))}

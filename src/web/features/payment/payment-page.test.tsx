@@ -100,6 +100,9 @@ describe('payment page', () => {
     expect(screen.getByTestId('pay-amount').textContent).toBe('$20.00')
     expect(screen.getByRole('timer').textContent).toMatch(/^(30:00|29:5\d)$/)
     await waitFor(() => expect(screen.getByText('Waiting for your payment…')).toBeTruthy())
+    expect(
+      screen.getByText('This address is for this order only. For another purchase, place a new order.'),
+    ).toBeTruthy()
   })
 
   it('underpaid: says what arrived and what is left', async () => {

@@ -196,6 +196,10 @@ export function PaymentPage() {
             </li>
             <li className="flex gap-2.5">
               <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+              This address is for this order only. For another purchase, place a new order.
+            </li>
+            <li className="flex gap-2.5">
+              <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
               Your product key and dashboard access will be sent to {state.email}.
             </li>
           </ul>

@@ -48,6 +48,11 @@ export const adminApi = {
     read<{ success: true; payments: AdminPayment[] }>('secure_fetch_unmatched_payments'),
   assignPayment: (paymentId: number, orderId: string) =>
     write('secure_assign_payment', { p_payment_id: paymentId, p_order_id: orderId }),
+  reviewHeldOrder: (orderId: string, decision: 'release' | 'refuse') =>
+    write<{ success: true; paid: boolean } | { success: false; error: string }>('secure_review_held_order', {
+      p_order_id: orderId,
+      p_decision: decision,
+    }),
 
   products: () => read<{ success: true; products: AdminProduct[] }>('secure_fetch_admin_products'),
   saveProduct: (product: unknown, keys: string) =>
