@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { simpleParser } from 'mailparser'
 import { E2E_PORT } from '../playwright.config'
+import { buyerWallet } from './support/buyer-wallet'
 import { shoot } from './support/screens'
 import { expect, test } from './support/test'
 
@@ -36,7 +37,9 @@ test.describe('buyer dashboard', () => {
     await expect(page).toHaveURL(/\/payment$/)
     const address = await page.getByLabel('Wallet address', { exact: true }).inputValue()
     const amount = (await page.getByTestId('pay-amount').textContent())?.replace('$', '') ?? ''
-    const paid = await page.request.post(`${devchainUrl}/_sim/transfers`, { data: { to: address, amount } })
+    const paid = await page.request.post(`${devchainUrl}/_sim/transfers`, {
+      data: { to: address, amount, from: buyerWallet() },
+    })
     expect(paid.ok()).toBe(true)
     // Solidify it: its block plus 19 on top.
     expect((await page.request.post(`${devchainUrl}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)

@@ -1,4 +1,5 @@
 import { E2E_PORT } from '../playwright.config'
+import { buyerWallet } from './support/buyer-wallet'
 import { shoot } from './support/screens'
 import { expect, type Page, test } from './support/test'
 
@@ -24,7 +25,9 @@ async function mine(page: Page, blocks: number) {
 
 /** Sends a transfer and mines its block, then (solid) 19 more so the chain solidifies it. */
 async function pay(page: Page, body: Record<string, unknown>, solid = true) {
-  const response = await page.request.post(`${devchainUrl}/_sim/transfers`, { data: body })
+  const response = await page.request.post(`${devchainUrl}/_sim/transfers`, {
+    data: { from: buyerWallet(), ...body },
+  })
   expect(response.ok()).toBe(true)
   await mine(page, solid ? 20 : 1)
   return (await response.json()) as { transaction_id: string }
