@@ -60,3 +60,23 @@ export async function rpc(
     headers: response.headers,
   }
 }
+
+const ADMIN_BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36'
+
+/**
+ * Creates the first admin from ADMIN_USERNAME / ADMIN_PASSWORD, logs in as a browser on PUBLIC_URL
+ * would, and answers the headers an admin call sends (session cookie, browser, origin).
+ */
+export async function adminSession(t: TestApp): Promise<Record<string, string>> {
+  const { ensureFirstAdmin } = await import('../../src/server/admin/admin-auth')
+  await ensureFirstAdmin(t.database.db, t.env)
+  const headers = { 'user-agent': ADMIN_BROWSER, origin: new URL(t.env.PUBLIC_URL ?? '').origin }
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/rpc/secure_admin_login',
+    payload: { p_username: t.env.ADMIN_USERNAME, p_password: t.env.ADMIN_PASSWORD },
+    headers,
+  })
+  if (login.statusCode !== 200) throw new Error(`admin login failed: ${login.body}`)
+  return { ...headers, cookie: String(login.headers['set-cookie']).split(';')[0] as string }
+}

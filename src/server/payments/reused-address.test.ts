@@ -6,7 +6,7 @@ import {
   type PlacedOrder,
   testAddresses,
 } from '../../../tests/support/payment-fixture'
-import { rpc } from '../../../tests/support/test-app'
+import { adminSession, rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
 import { adminMessages } from '../../shared/admin'
@@ -19,12 +19,11 @@ import { loadSettings, saveSettings } from '../settings/settings'
 // unmatched and the order waits for its own buyer).
 
 const ADMIN = { username: 'owner', password: 'correct horse battery staple' }
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36'
 const [EARLIER_PAYER, NEW_BUYER] = testAddresses(2, 'reuse senders') as [string, string]
 
 describe.each(engines)('a reused address on %s', (engine) => {
   let f: PaymentFixture
-  let cookie = ''
+  let session: Record<string, string> = {}
 
   beforeAll(async () => {
     // One address, resting a moment after each order: every order gets the same address.
@@ -38,27 +37,17 @@ describe.each(engines)('a reused address on %s', (engine) => {
       },
     })
     const db = f.t.database.db
-    const { ensureFirstAdmin } = await import('../admin/admin-auth')
-    await ensureFirstAdmin(db, f.t.env)
+    session = await adminSession(f.t)
     const settings = await loadSettings(db)
     await saveSettings(db, {
       ...settings,
       operatorEmail: 'ops@example.com',
       alerts: { ...settings.alerts, payment_unmatched: true },
     })
-    const login = await f.t.app.inject({
-      method: 'POST',
-      url: '/rpc/secure_admin_login',
-      payload: { p_username: ADMIN.username, p_password: ADMIN.password },
-      headers: { 'user-agent': BROWSER, origin: 'http://shop.test' },
-    })
-    expect(login.statusCode).toBe(200)
-    cookie = String(login.headers['set-cookie']).split(';')[0] as string
   })
   afterAll(() => f.close())
 
-  const admin = (name: string, payload: object) =>
-    rpc(f.t.app, name, payload, { cookie, 'user-agent': BROWSER, origin: 'http://shop.test' })
+  const admin = (name: string, payload: object) => rpc(f.t.app, name, payload, session)
   const adminOrder = async (id: string) => {
     const { body } = await admin('secure_fetch_orders', { p_search: id })
     return (body.orders as { id: string; status: string; held: boolean }[]).find((o) => o.id === id)

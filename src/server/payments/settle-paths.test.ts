@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPaymentFixture, type PaymentFixture } from '../../../tests/support/payment-fixture'
-import { rpc } from '../../../tests/support/test-app'
+import { adminSession, rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { adminMessages } from '../../shared/admin'
 import { confirmMessages } from '../../shared/order-status'
@@ -11,31 +11,20 @@ import { formatReport, reconcile } from './reconcile'
 // admin's status change, the admin's assignment of an unmatched transfer, and the chain follower.
 
 const ADMIN = { username: 'owner', password: 'correct horse battery staple' }
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36'
 
 describe.each(engines)('paths to paid on %s', (engine) => {
   let f: PaymentFixture
-  let cookie = ''
+  let session: Record<string, string> = {}
 
   beforeAll(async () => {
     f = await createPaymentFixture(engine, {
       env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, PUBLIC_URL: 'http://shop.test' },
     })
-    const { ensureFirstAdmin } = await import('../admin/admin-auth')
-    await ensureFirstAdmin(f.t.database.db, f.t.env)
-    const login = await f.t.app.inject({
-      method: 'POST',
-      url: '/rpc/secure_admin_login',
-      payload: { p_username: ADMIN.username, p_password: ADMIN.password },
-      headers: { 'user-agent': BROWSER, origin: 'http://shop.test' },
-    })
-    expect(login.statusCode).toBe(200)
-    cookie = String(login.headers['set-cookie']).split(';')[0] as string
+    session = await adminSession(f.t)
   })
   afterAll(() => f.close())
 
-  const admin = (name: string, payload: object) =>
-    rpc(f.t.app, name, payload, { cookie, 'user-agent': BROWSER, origin: 'http://shop.test' })
+  const admin = (name: string, payload: object) => rpc(f.t.app, name, payload, session)
   const status = async (id: string) => f.status(id)
   const confirm = (orderId: string, hash: string) =>
     rpc(

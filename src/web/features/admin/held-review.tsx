@@ -9,6 +9,11 @@ import { adminApi, adminKeys } from './api/admin-api'
  * (reused) address, so it may be that payer's money rather than this buyer's. The operator releases
  * it (the order is paid with it and delivered) or refuses it (the transfer stays unmatched).
  */
+const decisions = [
+  { decision: 'release', label: 'Release', variant: 'secondary' },
+  { decision: 'refuse', label: 'Refuse', variant: 'ghost' },
+] as const
+
 export function HeldReview({ order }: { order: AdminOrder }) {
   const queryClient = useQueryClient()
   const review = useMutation({
@@ -32,24 +37,18 @@ export function HeldReview({ order }: { order: AdminOrder }) {
         Its sender paid another order at this address before. Release to deliver, or refuse.
       </p>
       <div className="mt-2 flex gap-2">
-        <Button
-          variant="secondary"
-          className="px-2.5! py-1! text-xs"
-          disabled={busy}
-          aria-label={`Release held payment of order ${order.id}`}
-          onClick={() => review.mutate('release')}
-        >
-          Release
-        </Button>
-        <Button
-          variant="ghost"
-          className="px-2.5! py-1! text-xs"
-          disabled={busy}
-          aria-label={`Refuse held payment of order ${order.id}`}
-          onClick={() => review.mutate('refuse')}
-        >
-          Refuse
-        </Button>
+        {decisions.map(({ decision, label, variant }) => (
+          <Button
+            key={decision}
+            variant={variant}
+            className="px-2.5! py-1! text-xs"
+            disabled={busy}
+            aria-label={`${label} held payment of order ${order.id}`}
+            onClick={() => review.mutate(decision)}
+          >
+            {label}
+          </Button>
+        ))}
       </div>
     </div>
   )
