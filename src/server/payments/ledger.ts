@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { orders, payments, type TransferSource, type UnmatchedReason } from '../db/schema'
 import { leaseAt } from '../wallets/wallets.repo'
@@ -158,6 +158,7 @@ async function senderPaidAnotherOrderHere(tx: Db, t: ObservedTransfer, orderId: 
     .where(
       and(
         eq(payments.toAddress, t.to),
+        lt(payments.blockTimestamp, t.blockTimestamp),
         eq(payments.fromAddress, t.from),
         isNotNull(payments.orderId),
         ne(payments.orderId, orderId),
