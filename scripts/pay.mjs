@@ -2,12 +2,32 @@
 // (or `npm run devchain`) started, then mines blocks until its block is solidified, so the shop sees a
 // confirmed payment at once instead of after the ~1 minute the chain's clock would take.
 // DEVCHAIN_URL overrides http://127.0.0.1:9090.
+// Each payment comes from a fresh sender, as real buyers pay from their own wallets: the shop holds
+// for review a transfer from a wallet that paid an earlier order at the same address (decision 020),
+// and the demo's few addresses are reused often.
+import { createHash, randomBytes } from 'node:crypto'
+
 const [address, amount, token = 'USDT'] = process.argv.slice(2)
 const base = process.env.DEVCHAIN_URL ?? `http://127.0.0.1:${process.env.DEVCHAIN_PORT ?? '9090'}`
 
 if (!address || !amount || !['USDT', 'TRX'].includes(token.toUpperCase())) {
   console.error('usage: npm run pay -- <wallet address> <amount> [USDT|TRX]')
   process.exit(2)
+}
+
+const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest()
+
+function freshSender() {
+  const payload = Buffer.concat([Buffer.from([0x41]), randomBytes(20)])
+  const bytes = Buffer.concat([payload, sha256(sha256(payload)).subarray(0, 4)])
+  let n = BigInt(`0x${bytes.toString('hex')}`)
+  let text = ''
+  while (n > 0n) {
+    text = ALPHABET[Number(n % 58n)] + text
+    n /= 58n
+  }
+  return text
 }
 
 async function call(path, body) {
@@ -25,7 +45,12 @@ async function call(path, body) {
 }
 
 try {
-  const sent = await call('/_sim/transfers', { to: address, amount, token: token.toUpperCase() })
+  const sent = await call('/_sim/transfers', {
+    to: address,
+    from: freshSender(),
+    amount,
+    token: token.toUpperCase(),
+  })
   const state = await call('/_sim/state')
   const missing = sent.block_number + state.solidify_lag - state.head_block
   const heights = missing > 0 ? await call('/_sim/mine', { blocks: missing }) : null
