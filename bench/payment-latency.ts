@@ -67,6 +67,8 @@ const env = parseEnv({
   CHECKOUT_PENDING_PER_CLIENT: '100000',
   CHECKOUT_PENDING_PER_EMAIL: '100000',
   CHECKOUT_CREATIONS_PER_MINUTE: '100000',
+  CHECKOUT_HELD_PER_NETWORK: '100000',
+  CHECKOUT_RESERVE_PERCENT: '0',
 })
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
 await seedOnce(database.db)

@@ -1,6 +1,6 @@
 // The load side of bench:orders, in its own process as real buyers are: CLIENTS keep-alive
 // connections place TOTAL orders over HTTP/1.1, back to back; every order comes from its own buyer
-// (its own network address, as X-Forwarded-For, and e-mail), so the shop's per-buyer limits apply
+// (its own /24 network, as X-Forwarded-For, and e-mail), so the shop's per-buyer limits apply
 // as they would. The requests are written as raw bytes on plain sockets so that the buyers cost the
 // shared cores as little as possible (the shop's answers carry Content-Length, no chunking).
 // Prints one JSON line: latencies (ms) of every creation, failures, elapsed seconds, CPU seconds.
@@ -24,7 +24,7 @@ function request(i) {
   return (
     `POST /rpc/secure_create_order HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
     `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `X-Forwarded-For: 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}\r\n\r\n${body}`
+    `X-Forwarded-For: 10.${(i >> 8) & 255}.${i & 255}.${(i >> 16) + 1}\r\n\r\n${body}`
   )
 }
 

@@ -29,6 +29,8 @@ await startShopWithDevchain({
     CHECKOUT_PENDING_PER_CLIENT: '100000',
     CHECKOUT_PENDING_PER_EMAIL: '100000',
     CHECKOUT_CREATIONS_PER_MINUTE: '100000',
+    CHECKOUT_HELD_PER_NETWORK: '100000',
+    CHECKOUT_RESERVE_PERCENT: '0',
     ...(process.env.PRICE_SOURCE ? { PRICE_SOURCE: process.env.PRICE_SOURCE } : {}),
     ...(process.env.PRICE_API_URL ? { PRICE_API_URL: process.env.PRICE_API_URL } : {}),
   },

@@ -76,6 +76,11 @@ const envSchema = z.object({
   CHECKOUT_PENDING_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(5),
   CHECKOUT_PENDING_PER_EMAIL: z.coerce.number().int().min(1).max(100_000).default(3),
   CHECKOUT_CREATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** The pool guard (docs/decisions/021-pool-guard.md): addresses the unpaid orders of one network
+   * (IPv4 /24, IPv6 /48) may hold or cool at once, and the share of the pool (percent) kept for
+   * networks holding none. */
+  CHECKOUT_HELD_PER_NETWORK: z.coerce.number().int().min(1).max(100_000).default(10),
+  CHECKOUT_RESERVE_PERCENT: z.coerce.number().int().min(0).max(90).default(50),
   PRICE_SOURCE: z
     .string()
     .regex(/^(coingecko|binance|fixed:\d+(\.\d+)?)$/, 'must be coingecko, binance or fixed:<usd per TRX>')

@@ -96,6 +96,8 @@ export async function createPaymentFixture(
       CHECKOUT_PENDING_PER_CLIENT: '100000',
       CHECKOUT_PENDING_PER_EMAIL: '100000',
       CHECKOUT_CREATIONS_PER_MINUTE: '100000',
+      CHECKOUT_HELD_PER_NETWORK: '100000',
+      CHECKOUT_RESERVE_PERCENT: '0',
       ...opts.env,
     },
     { database },

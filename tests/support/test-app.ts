@@ -25,6 +25,8 @@ export async function createTestApp(
     CHECKOUT_PENDING_PER_CLIENT: '100000',
     CHECKOUT_PENDING_PER_EMAIL: '100000',
     CHECKOUT_CREATIONS_PER_MINUTE: '100000',
+    CHECKOUT_HELD_PER_NETWORK: '100000',
+    CHECKOUT_RESERVE_PERCENT: '0',
     ...envOverrides,
   })
   const database = opts.database ?? (await createTestDatabase(engine))

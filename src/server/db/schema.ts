@@ -146,13 +146,21 @@ export const walletAddresses = pgTable(
     cooldownUntil: timestamp('cooldown_until', { withTimezone: true }),
     /** Removed from the pool: never leased again, but still scanned (an old buyer may still pay to it). */
     removedAt: timestamp('removed_at', { withTimezone: true }),
+    /**
+     * The network (checkout-limits' network key) of the unpaid order that holds this address or
+     * whose cool-down it serves; cleared when the order is paid. Counted by the pool guard.
+     */
+    heldBy: text('held_by'),
+    /** When the address was last in use (an order ended, a transfer arrived): leases take the oldest. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('wallet_addresses_leased_order_uq').on(t.leasedOrderId),
     // In the lease query's own order (nulls first), so a lease reads the first free rows, not the pool.
     index('wallet_addresses_free_idx')
-      .on(t.cooldownUntil.asc().nullsFirst(), t.createdAt.asc())
+      .on(t.lastUsedAt.asc().nullsFirst(), t.createdAt.asc())
       .where(sql`leased_order_id is null and removed_at is null`),
+    index('wallet_addresses_held_by_idx').on(t.heldBy).where(sql`held_by is not null`),
   ],
 )
 

@@ -4,16 +4,22 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
+import { holdCounts } from '../wallets/wallets.repo'
 import { cancelOrder } from './orders.repo'
 
 // One visitor must not be able to lease the whole address pool: pending orders are limited per
 // client (network address) and per e-mail, creations per client per minute (orders.routes.ts),
-// and a browser that starts a new checkout gives back the order it started before.
+// and a browser that starts a new checkout gives back the order it started before and keeps its
+// address. Many visitors must not be able to either (the pool guard, decision 021): the addresses a
+// network's unpaid orders hold or cool are limited, and once the free part of the pool is down to
+// the reserve, only a network holding none may take one.
 
 export const checkoutMessages = {
   tooManyPending:
     'You already have orders awaiting payment. Please complete or cancel one, or wait for it to expire.',
   tooManyAttempts: 'Too many orders in a short time. Please wait a minute and try again.',
+  networkBusy:
+    'Too many unpaid orders come from your network right now. Please complete or cancel one, or try again later.',
 } as const
 
 export interface CheckoutLimits {
@@ -21,6 +27,10 @@ export interface CheckoutLimits {
   maxPendingPerClient: number
   /** Orders in their payment window for one e-mail at once. */
   maxPendingPerEmail: number
+  /** Addresses the unpaid orders of one network (IPv4 /24, IPv6 /48) may hold or cool at once. */
+  maxHeldPerNetwork: number
+  /** While at most this share of the pool (percent) is free, only a network holding none may lease. */
+  reservePercent: number
   /** How long an address rests after an order this browser replaces is cancelled. */
   cooldownMs: number
 }
@@ -28,6 +38,8 @@ export interface CheckoutLimits {
 export interface CheckoutClient {
   /** sha256 of the client's network address (an IPv6 client by its /64). */
   clientKey: string
+  /** sha256 of the client's network: its IPv4 /24 or IPv6 /48. */
+  networkKey: string
   /** sha256 of the browser's checkout cookie (minted now when the browser sent none). */
   browserKey: string
   /** The browser brought its cookie: it may have earlier orders to give back. */
@@ -40,20 +52,37 @@ const YEAR_S = 365 * 24 * 60 * 60
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
-/** The client's network address as a limit key: IPv6 clients are counted by their /64. */
-export function clientAddressKey(ip: string): string {
-  const mapped = ip.startsWith('::ffff:') ? ip.slice(7) : ip
-  if (isIP(mapped) !== 6) return mapped
-  const [head = '', tail = ''] = mapped.split('::')
+const unmapped = (ip: string) => (ip.startsWith('::ffff:') ? ip.slice(7) : ip)
+
+/** The first `count` groups of an IPv6 address, as prefix text (`2001:db8:1::/48`). */
+function ipv6Prefix(ip: string, count: number): string {
+  const [head = '', tail = ''] = ip.split('::')
   const left = head ? head.split(':') : []
   const right = tail ? tail.split(':') : []
-  const groups = mapped.includes('::')
+  const groups = ip.includes('::')
     ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
     : left
   return `${groups
-    .slice(0, 4)
+    .slice(0, count)
     .map((g) => Number.parseInt(g || '0', 16).toString(16))
-    .join(':')}::/64`
+    .join(':')}::/${count * 16}`
+}
+
+/** The client's network address as a limit key: IPv6 clients are counted by their /64. */
+export function clientAddressKey(ip: string): string {
+  const address = unmapped(ip)
+  return isIP(address) === 6 ? ipv6Prefix(address, 4) : address
+}
+
+/**
+ * The client's network, as the pool guard counts it: an IPv4 /24 or an IPv6 /48 (what one customer
+ * of a hosting or proxy provider usually gets).
+ */
+export function clientNetworkKey(ip: string): string {
+  const address = unmapped(ip)
+  if (isIP(address) === 6) return ipv6Prefix(address, 3)
+  if (isIP(address) === 4) return `${address.split('.').slice(0, 3).join('.')}.0/24`
+  return address
 }
 
 /** Identifies the client of a checkout call, giving the browser its checkout cookie when it has none. */
@@ -76,6 +105,7 @@ export function checkoutClient(
   }
   return {
     clientKey: sha256(`client ${clientAddressKey(request.ip)}`),
+    networkKey: sha256(`network ${clientNetworkKey(request.ip)}`),
     browserKey: sha256(`browser ${cookie}`),
     returning: known,
   }
@@ -86,46 +116,36 @@ export interface CheckoutEntry {
   email: string
 }
 
+/** Admitted (refusal null) or refused; an admitted browser may keep the address of the order it gave back. */
+export interface Admission {
+  refusal: string | null
+  handover?: string
+}
+
 /**
- * Inside the transaction that creates orders: gives back each browser's earlier pending orders
- * (only those that have received nothing), then refuses an entry when its client or its e-mail
- * already holds the most pending orders allowed, counting the entries admitted before it. Answers,
- * per entry, null (admitted) or the refusal. Per-client and per-e-mail advisory locks make concurrent
- * transactions for one client count one after the other. Entries must not share a browser (the
- * caller groups them so): a browser's second checkout gives back the order of its first.
+ * Inside the transaction that creates orders at `now`: gives back each browser's earlier pending
+ * orders (only those that have received nothing), then refuses an entry when its client or its
+ * e-mail already holds the most pending orders allowed, or when the pool guard says no to its
+ * network, counting the entries admitted before it. Answers one admission per entry. Per-client,
+ * per-e-mail and per-network advisory locks make concurrent transactions count one after the
+ * other. Entries must not share a browser (the caller groups them so): a browser's second checkout
+ * gives back the order of its first.
  */
 export async function admitCheckouts(
   tx: Db,
   entries: readonly CheckoutEntry[],
   limits: CheckoutLimits,
-): Promise<(string | null)[]> {
+  now: Date,
+): Promise<Admission[]> {
   if (entries.length === 0) return []
   const emailKeys = entries.map((e) => e.email.trim().toLowerCase())
   const lockKeys = [
     ...entries.map((e) => `client ${e.client.clientKey}`),
+    ...entries.map((e) => `network ${e.client.networkKey}`),
     ...emailKeys.map((k) => `email ${k}`),
   ]
-  // Taken in one order (by lock id) by every transaction, so two never wait on each other in a cycle.
-  await tx.execute(sql`
-    select count(pg_advisory_xact_lock(k)) from (
-      select distinct hashtext(key) as k from jsonb_array_elements_text(${JSON.stringify(lockKeys)}::jsonb) as key
-      order by 1
-    ) locks`)
-  const returning = entries.filter((e) => e.client.returning).map((e) => e.client.browserKey)
-  if (returning.length > 0) {
-    const earlier = await tx
-      .select({ id: orders.id })
-      .from(orders)
-      .where(
-        and(
-          inArray(orders.browserKey, returning),
-          eq(orders.status, 'pending'),
-          eq(orders.amountReceivedUnits, 0n),
-          eq(orders.trxReceivedSun, 0n),
-        ),
-      )
-    for (const { id } of earlier) await cancelOrder(tx, id, 'buyer', new Date(), limits.cooldownMs)
-  }
+  await advisoryLocks(tx, lockKeys)
+  const handovers = await giveBackEarlier(tx, entries, limits, now)
   // Pending orders in their window, per client and per e-mail: the SQL function of migration 0012,
   // whose plan each connection keeps.
   const clients = JSON.stringify(entries.map((e) => e.client.clientKey))
@@ -133,15 +153,102 @@ export async function admitCheckouts(
     sql`select kind, key, n from orders_pending_counts(${clients}::jsonb, ${JSON.stringify(emailKeys)}::jsonb)`,
   )) as unknown as { rows: { kind: string; key: string; n: number }[] }
   const held = new Map(counts.rows.map((r) => [`${r.kind} ${r.key}`, Number(r.n)]))
+  const guard = await poolGuard(
+    tx,
+    entries.map((e) => e.client.networkKey),
+    entries.filter((e) => !handovers.has(e.client.browserKey)).length,
+    limits,
+  )
   return entries.map((entry, i) => {
     const clientKey = `client ${entry.client.clientKey}`
     const emailKey = `email ${emailKeys[i]}`
     const byClient = held.get(clientKey) ?? 0
     const byEmail = held.get(emailKey) ?? 0
     if (byClient >= limits.maxPendingPerClient || byEmail >= limits.maxPendingPerEmail)
-      return checkoutMessages.tooManyPending
+      return { refusal: checkoutMessages.tooManyPending }
+    // A browser that keeps the address it had takes nothing from the pool.
+    const handover = handovers.get(entry.client.browserKey)
+    if (!handover && !guard.admit(entry.client.networkKey)) return { refusal: checkoutMessages.networkBusy }
     held.set(clientKey, byClient + 1)
     held.set(emailKey, byEmail + 1)
-    return null
+    return { refusal: null, ...(handover ? { handover } : {}) }
   })
+}
+
+// Taken in one order (by lock id) by every transaction, so two never wait on each other in a cycle.
+async function advisoryLocks(tx: Db, keys: readonly string[]): Promise<void> {
+  await tx.execute(sql`
+    select count(pg_advisory_xact_lock(k)) from (
+      select distinct hashtext(key) as k from jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb) as key
+      order by 1
+    ) locks`)
+}
+
+/**
+ * Cancels the earlier pending orders of returning browsers that have received nothing, ended at
+ * `now` (when the new orders start). Answers, per browser, the address of its latest such order:
+ * the new order keeps it.
+ */
+async function giveBackEarlier(
+  tx: Db,
+  entries: readonly CheckoutEntry[],
+  limits: CheckoutLimits,
+  now: Date,
+): Promise<Map<string, string>> {
+  const handovers = new Map<string, string>()
+  const returning = entries.filter((e) => e.client.returning).map((e) => e.client.browserKey)
+  if (returning.length === 0) return handovers
+  const earlier = await tx
+    .select({ id: orders.id, browserKey: orders.browserKey, walletAddress: orders.walletAddress })
+    .from(orders)
+    .where(
+      and(
+        inArray(orders.browserKey, returning),
+        eq(orders.status, 'pending'),
+        eq(orders.amountReceivedUnits, 0n),
+        eq(orders.trxReceivedSun, 0n),
+      ),
+    )
+    .orderBy(orders.createdAt)
+  for (const { id, browserKey, walletAddress } of earlier) {
+    await cancelOrder(tx, id, 'buyer', now, limits.cooldownMs)
+    if (browserKey) handovers.set(browserKey, walletAddress)
+  }
+  return handovers
+}
+
+/**
+ * The pool guard: whether a network may take a free address, counting those admitted before it.
+ * Near the reserve the counts are read again under one lock for the whole pool, so two batches
+ * placed side by side (PostgreSQL) cannot both take the last addresses outside it.
+ */
+async function poolGuard(
+  tx: Db,
+  networks: readonly string[],
+  wanted: number,
+  limits: CheckoutLimits,
+): Promise<{ admit(network: string): boolean }> {
+  let counts = await holdCounts(tx, networks)
+  const reserveOf = (pool: number) => Math.floor((pool * limits.reservePercent) / 100)
+  // Networks holding none pass whatever the reserve: only a batch with a network that holds some
+  // (or comes twice) needs the exact free count.
+  const holding =
+    new Set(networks).size < networks.length || networks.some((n) => (counts.held.get(n) ?? 0) > 0)
+  if (holding && limits.reservePercent > 0 && counts.free - wanted <= reserveOf(counts.pool)) {
+    await advisoryLocks(tx, ['wallets reserve'])
+    counts = await holdCounts(tx, networks)
+  }
+  const reserve = reserveOf(counts.pool)
+  let free = counts.free
+  return {
+    admit(network) {
+      const held = counts.held.get(network) ?? 0
+      if (held >= limits.maxHeldPerNetwork) return false
+      // With nothing free at all the lease answers, as it does for everyone.
+      if (held > 0 && free > 0 && free <= reserve) return false
+      counts.held.set(network, held + 1)
+      free--
+      return true
+    },
+  }
 }

@@ -27,6 +27,8 @@ export function ordersRpcs(database: Database, env: Env, rules: PaymentRules, pr
     limits: {
       maxPendingPerClient: env.CHECKOUT_PENDING_PER_CLIENT,
       maxPendingPerEmail: env.CHECKOUT_PENDING_PER_EMAIL,
+      maxHeldPerNetwork: env.CHECKOUT_HELD_PER_NETWORK,
+      reservePercent: env.CHECKOUT_RESERVE_PERCENT,
       cooldownMs: rules.cooldownMs,
     },
   }

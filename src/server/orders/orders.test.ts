@@ -29,6 +29,8 @@ const withoutLimits = {
   CHECKOUT_PENDING_PER_CLIENT: '100000',
   CHECKOUT_PENDING_PER_EMAIL: '100000',
   CHECKOUT_CREATIONS_PER_MINUTE: '100000',
+  CHECKOUT_HELD_PER_NETWORK: '100000',
+  CHECKOUT_RESERVE_PERCENT: '0',
 }
 
 /** The seeded catalogue's paid products and its free one. */

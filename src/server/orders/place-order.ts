@@ -301,27 +301,38 @@ async function insertOrders(
   const answers = await db.transaction(async (tx) => {
     const answers: { index: number; outcome: PlaceOutcome }[] = []
     let admitted = prepared
+    const handovers = new Map<number, string>()
     const withLimits = opts.limits
     if (withLimits) {
       const limited = prepared.filter((p) => p.request.client)
-      const refusals = await admitCheckouts(
+      const admissions = await admitCheckouts(
         tx,
         limited.map((p) => ({ client: p.request.client as CheckoutClient, email: p.request.input.p_email })),
         withLimits,
+        now,
       )
       const refused = new Set<number>()
       limited.forEach((p, i) => {
-        const refusal = refusals[i]
-        if (!refusal) return
+        const admission = admissions[i]
+        if (admission?.handover) handovers.set(p.index, admission.handover)
+        if (!admission?.refusal) return
         refused.add(p.index)
-        answers.push({ index: p.index, outcome: { ok: true, answer: { success: false, error: refusal } } })
+        answers.push({
+          index: p.index,
+          outcome: { ok: true, answer: { success: false, error: admission.refusal } },
+        })
       })
       admitted = prepared.filter((p) => !refused.has(p.index))
     }
     // The lease history starts when the order does: transfers from then on are the order's.
     const leased = await leaseAddresses(
       tx,
-      admitted.map((p) => ({ orderId: p.id, preferred: p.request.input.p_wallet_address })),
+      admitted.map((p) => ({
+        orderId: p.id,
+        preferred: p.request.input.p_wallet_address,
+        handover: handovers.get(p.index),
+        holder: p.request.client?.networkKey,
+      })),
       now,
     )
     const trx = (cents: number) =>

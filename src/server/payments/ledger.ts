@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { orders, payments, type TransferSource, type UnmatchedReason } from '../db/schema'
-import { leaseAt } from '../wallets/wallets.repo'
+import { leaseAt, noteAddressUse } from '../wallets/wallets.repo'
 import { recordUnmatchedPayment } from '../webhooks/events'
 
 // The ledger: every genuine transfer into one of our addresses is stored once, keyed by transaction
@@ -84,6 +84,7 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
       credited: other?.status === 'credited',
     }
   }
+  await noteAddressUse(tx, t.to, new Date(t.blockTimestamp))
   if (decision.kind === 'credited') return { kind: 'credited', paymentId: row.id, orderId: decision.orderId }
   // Webhook and operator alert, in this transaction. Zero-value spam is recorded but not announced.
   if (decision.reason !== 'zero_value') {

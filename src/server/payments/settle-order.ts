@@ -64,7 +64,7 @@ export async function settleOrder(
     late: totals.late,
     accessToken: newAccessToken(),
   })
-  if (order.status === 'pending') await releaseAddress(tx, orderId, paidAt, rules.cooldownMs)
+  if (order.status === 'pending') await releaseAddress(tx, orderId, paidAt, rules.cooldownMs, { paid: true })
   await fulfilOrder(tx, orderId, rules.fulfil)
   return { kind: 'paid', accessToken, receivedMicros, txHash: totals.lastTxId, paidAt, late: totals.late }
 }

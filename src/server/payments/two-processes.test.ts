@@ -40,6 +40,8 @@ async function startShop(databaseUrl: string, chain: Devchain): Promise<Shop> {
       SCAN_INTERVAL_MS: '100',
       CHECKOUT_PENDING_PER_CLIENT: '1000',
       CHECKOUT_CREATIONS_PER_MINUTE: '1000',
+      CHECKOUT_HELD_PER_NETWORK: '1000',
+      CHECKOUT_RESERVE_PERCENT: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -41,7 +41,7 @@ export async function findFreeAddress(db: Db): Promise<string | null> {
     .select({ address: walletAddresses.address })
     .from(walletAddresses)
     .where(freeNow)
-    .orderBy(sql`${walletAddresses.cooldownUntil} asc nulls first`, asc(walletAddresses.createdAt))
+    .orderBy(sql`${walletAddresses.lastUsedAt} asc nulls first`, asc(walletAddresses.createdAt))
     .limit(1)
   return row?.address ?? null
 }
@@ -50,12 +50,19 @@ export interface LeaseWanted {
   orderId: string
   /** The address the buyer was shown; another is leased when it is no longer free. */
   preferred?: string
+  /**
+   * The address of an order the same browser gave back in this transaction: it passes straight to
+   * the new order, cool-down or not (the old lease's cool-down ends where the new one starts).
+   */
+  handover?: string
+  /** Who is counted for the address while it is leased, and while it cools if the order goes unpaid. */
+  holder?: string
 }
 
 /**
- * Leases one free address to each new order, atomically, and writes each lease's history row: the
- * preferred address when it is still free (the first order asking for it), else any other, in the
- * orders' order until the pool runs out. Two transactions never get the same row (the rows are
+ * Leases one address to each new order, atomically, and writes each lease's history row: the
+ * handed-over address, else the preferred address when it is still free (the first order asking for
+ * it), else the free address idle longest, in the orders' order until the pool runs out. Two transactions never get the same row (the rows are
  * picked FOR UPDATE SKIP LOCKED). Call inside the transaction that creates the orders, with their
  * creation time. Answers order id → address; an order missing from the map got none.
  * The statements are the SQL function wallets_lease (migration 0012), whose plans each connection
@@ -72,7 +79,13 @@ export async function leaseAddresses(
   const orders = wanted.map((w, i) => {
     const preferred = w.preferred && !asked.has(w.preferred) ? w.preferred : null
     if (preferred) asked.add(preferred)
-    return { order_id: w.orderId, preferred, n: i + 1 }
+    return {
+      order_id: w.orderId,
+      handover: w.handover ?? null,
+      preferred,
+      holder: w.holder ?? null,
+      n: i + 1,
+    }
   })
   const result = (await tx.execute(
     sql`select leased_address, leased_order from wallets_lease(${JSON.stringify(orders)}::jsonb, ${startedAt.toISOString()}::timestamptz)`,
@@ -84,14 +97,17 @@ export async function leaseAddresses(
 /**
  * The order ended (paid, cancelled, expired) at `endedAt`: its address rests until
  * endedAt + cooldown, then is free again. Transfers until then are still recorded against the order.
+ * A paid order's address is no longer counted against its network while it rests.
  */
 export async function releaseAddress(
   tx: Db,
   orderId: string,
   endedAt: Date,
   cooldownMs: number,
+  { paid = false }: { paid?: boolean } = {},
 ): Promise<void> {
   const cooldownUntil = new Date(endedAt.getTime() + cooldownMs)
+  const ended = endedAt.toISOString()
   await tx
     .update(addressLeases)
     .set({ endedAt, cooldownUntil })
@@ -101,8 +117,47 @@ export async function releaseAddress(
     .set({
       leasedOrderId: null,
       cooldownUntil: sql`greatest(coalesce(${walletAddresses.cooldownUntil}, ${cooldownUntil.toISOString()}::timestamptz), ${cooldownUntil.toISOString()}::timestamptz)`,
+      lastUsedAt: sql`greatest(coalesce(${walletAddresses.lastUsedAt}, ${ended}::timestamptz), ${ended}::timestamptz)`,
+      ...(paid ? { heldBy: null } : {}),
     })
     .where(eq(walletAddresses.leasedOrderId, orderId))
+}
+
+/**
+ * A transfer reached the address at `at` (block time): it counts as use, so leasing, which takes the
+ * address idle longest, leaves an address its old buyers still send to until last.
+ */
+export async function noteAddressUse(tx: Db, address: string, at: Date): Promise<void> {
+  const time = at.toISOString()
+  await tx
+    .update(walletAddresses)
+    .set({
+      lastUsedAt: sql`greatest(coalesce(${walletAddresses.lastUsedAt}, ${time}::timestamptz), ${time}::timestamptz)`,
+    })
+    .where(eq(walletAddresses.address, address))
+}
+
+export interface HoldCounts {
+  /** Addresses each holder keeps leased, or cooling after an unpaid order. */
+  held: Map<string, number>
+  /** Addresses free to lease now. */
+  free: number
+  /** Addresses in the pool (removed ones left out). */
+  pool: number
+}
+
+/** What the checkout's pool guard weighs: the SQL function wallets_hold_counts (migration 0017). */
+export async function holdCounts(tx: Db, holders: readonly string[]): Promise<HoldCounts> {
+  const result = (await tx.execute(
+    sql`select kind, key, n from wallets_hold_counts(${JSON.stringify([...new Set(holders)])}::jsonb)`,
+  )) as unknown as { rows: { kind: string; key: string | null; n: number }[] }
+  const counts: HoldCounts = { held: new Map(), free: 0, pool: 0 }
+  for (const row of result.rows) {
+    if (row.kind === 'held' && row.key !== null) counts.held.set(row.key, Number(row.n))
+    else if (row.kind === 'free') counts.free = Number(row.n)
+    else if (row.kind === 'pool') counts.pool = Number(row.n)
+  }
+  return counts
 }
 
 /**
@@ -139,9 +194,10 @@ export async function releaseToOwner(
       .limit(1)
     if (!other?.until || other.until.getTime() > Date.now()) return 'in_use'
   }
+  // The operator's decision: not counted against any network.
   await tx
     .update(walletAddresses)
-    .set({ leasedOrderId: orderId, cooldownUntil: null })
+    .set({ leasedOrderId: orderId, cooldownUntil: null, heldBy: null })
     .where(eq(walletAddresses.address, address))
   await tx.insert(addressLeases).values({ address, orderId, startedAt })
   return 'ok'
