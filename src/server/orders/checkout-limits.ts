@@ -153,10 +153,15 @@ export async function admitCheckouts(
     sql`select kind, key, n from orders_pending_counts(${clients}::jsonb, ${JSON.stringify(emailKeys)}::jsonb)`,
   )) as unknown as { rows: { kind: string; key: string; n: number }[] }
   const held = new Map(counts.rows.map((r) => [`${r.kind} ${r.key}`, Number(r.n)]))
+  // A browser that keeps the address it had from the same client takes nothing from the pool. From
+  // another client it is weighed like any other request: otherwise one network could take over, by
+  // their cookies, the addresses other networks took from the reserve, and those take more.
+  const keeps = (entry: CheckoutEntry) =>
+    handovers.get(entry.client.browserKey)?.clientKey === entry.client.clientKey
   const guard = await poolGuard(
     tx,
     entries.map((e) => e.client.networkKey),
-    entries.filter((e) => !handovers.has(e.client.browserKey)).length,
+    entries.filter((e) => !keeps(e)).length,
     limits,
   )
   return entries.map((entry, i) => {
@@ -166,12 +171,12 @@ export async function admitCheckouts(
     const byEmail = held.get(emailKey) ?? 0
     if (byClient >= limits.maxPendingPerClient || byEmail >= limits.maxPendingPerEmail)
       return { refusal: checkoutMessages.tooManyPending }
-    // A browser that keeps the address it had takes nothing from the pool.
-    const handover = handovers.get(entry.client.browserKey)
-    if (!handover && !guard.admit(entry.client.networkKey)) return { refusal: checkoutMessages.networkBusy }
+    if (!keeps(entry) && !guard.admit(entry.client.networkKey))
+      return { refusal: checkoutMessages.networkBusy }
     held.set(clientKey, byClient + 1)
     held.set(emailKey, byEmail + 1)
-    return { refusal: null, ...(handover ? { handover } : {}) }
+    const handover = handovers.get(entry.client.browserKey)
+    return { refusal: null, ...(handover ? { handover: handover.address } : {}) }
   })
 }
 
@@ -186,20 +191,25 @@ async function advisoryLocks(tx: Db, keys: readonly string[]): Promise<void> {
 
 /**
  * Cancels the earlier pending orders of returning browsers that have received nothing, ended at
- * `now` (when the new orders start). Answers, per browser, the address of its latest such order:
- * the new order keeps it.
+ * `now` (when the new orders start). Answers, per browser, the address of its latest such order (the
+ * new order keeps it) and the client that placed that order.
  */
 async function giveBackEarlier(
   tx: Db,
   entries: readonly CheckoutEntry[],
   limits: CheckoutLimits,
   now: Date,
-): Promise<Map<string, string>> {
-  const handovers = new Map<string, string>()
+): Promise<Map<string, { address: string; clientKey: string | null }>> {
+  const handovers = new Map<string, { address: string; clientKey: string | null }>()
   const returning = entries.filter((e) => e.client.returning).map((e) => e.client.browserKey)
   if (returning.length === 0) return handovers
   const earlier = await tx
-    .select({ id: orders.id, browserKey: orders.browserKey, walletAddress: orders.walletAddress })
+    .select({
+      id: orders.id,
+      browserKey: orders.browserKey,
+      clientKey: orders.clientKey,
+      walletAddress: orders.walletAddress,
+    })
     .from(orders)
     .where(
       and(
@@ -210,9 +220,9 @@ async function giveBackEarlier(
       ),
     )
     .orderBy(orders.createdAt)
-  for (const { id, browserKey, walletAddress } of earlier) {
+  for (const { id, browserKey, clientKey, walletAddress } of earlier) {
     await cancelOrder(tx, id, 'buyer', now, limits.cooldownMs)
-    if (browserKey) handovers.set(browserKey, walletAddress)
+    if (browserKey) handovers.set(browserKey, { address: walletAddress, clientKey })
   }
   return handovers
 }

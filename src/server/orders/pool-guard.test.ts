@@ -11,12 +11,21 @@ import { checkoutMessages, clientNetworkKey } from './checkout-limits'
 
 type Body = Record<string, unknown>
 
-/** Places an order as a client at `ip` (the app trusts the proxy header, as behind a reverse proxy). */
-async function order(t: TestApp, product: { id: number; price: number }, ip: string, email: string) {
+/**
+ * Places an order as a client at `ip` (the app trusts the proxy header, as behind a reverse proxy).
+ * Answers the body and the browser's checkout cookie, as its next request would carry it.
+ */
+async function checkout(
+  t: TestApp,
+  product: { id: number; price: number },
+  ip: string,
+  email: string,
+  cookie?: string,
+) {
   const res = await t.app.inject({
     method: 'POST',
     url: '/rpc/secure_create_order',
-    headers: { 'x-forwarded-for': ip },
+    headers: { 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}) },
     payload: {
       p_email: email,
       p_items: [{ product: { id: product.id }, quantity: 1 }],
@@ -24,7 +33,11 @@ async function order(t: TestApp, product: { id: number; price: number }, ip: str
     },
   })
   expect(res.statusCode).toBe(200)
-  return res.json() as Body
+  return { body: res.json() as Body, jar: String([res.headers['set-cookie']].flat()[0] ?? '').split(';')[0] }
+}
+
+async function order(t: TestApp, product: { id: number; price: number }, ip: string, email: string) {
+  return (await checkout(t, product, ip, email)).body
 }
 
 async function cheapest(t: TestApp) {
@@ -136,6 +149,29 @@ describe.each(engines)('the pool guard on %s', (engine) => {
       success: false,
       error: messages.unavailable,
     })
+  })
+
+  it('a returning browser keeps its address in the reserve, but only from the client that placed it', async () => {
+    await addWalletAddresses(t.database.db, testAddresses(10, 'returning'))
+    // 203.0.113.0/24 holds one, 198.51.100.0/24 three, 192.0.2.0/24 one: 5 free, the reserve.
+    expect((await order(t, product, '203.0.113.1', email())).success).toBe(true)
+    for (const host of [1, 2, 3]) {
+      expect((await order(t, product, `198.51.100.${host}`, email())).success).toBe(true)
+    }
+    expect((await order(t, product, '192.0.2.1', email())).success).toBe(true)
+    // A buyer from a network holding none takes one from the reserve…
+    const first = await checkout(t, product, '100.64.0.1', email())
+    expect(first.body.success).toBe(true)
+    // …and starting again from the same browser and client keeps it, though the pool is scarce.
+    const again = await checkout(t, product, '100.64.0.1', email(), first.jar)
+    expect(again.body).toMatchObject({ success: true, wallet_address: first.body.wallet_address })
+    // That browser's cookie used from a network holding one is weighed like any request: refused.
+    const moved = await checkout(t, product, '203.0.113.2', email(), first.jar)
+    expect(moved.body.error).toBe(checkoutMessages.networkBusy)
+    const holder = (await t.database.db.execute(
+      sql`select count(*)::int as n from wallet_addresses where leased_order_id is not null`,
+    )) as unknown as { rows: { n: number }[] }
+    expect(holder.rows[0]?.n).toBe(5)
   })
 
   it('a real buyer gets an address while every attacking network is at its limit', async () => {
