@@ -119,9 +119,9 @@ END
 $$;--> statement-breakpoint
 
 -- Wallets: for the checkout's pool guard, how many addresses each holder (a network) keeps leased
--- or cooling after an unpaid order ('held'), how many are free now ('free') and how many the pool
--- has ('pool').
-CREATE FUNCTION wallets_hold_counts(p_holders jsonb)
+-- or cooling after an unpaid order ('held'); with p_pool, also how many are free now ('free') and
+-- how many the pool has ('pool'), which reads every row of the pool.
+CREATE FUNCTION wallets_hold_counts(p_holders jsonb, p_pool boolean)
 RETURNS TABLE (kind text, key text, n int) LANGUAGE plpgsql STABLE AS $$
 BEGIN
   RETURN QUERY
@@ -133,7 +133,7 @@ BEGIN
   SELECT v.kind, NULL::text, v.n FROM (
     SELECT count(*) FILTER (WHERE w.leased_order_id IS NULL
         AND (w.cooldown_until IS NULL OR w.cooldown_until <= now()))::int AS free, count(*)::int AS pool
-    FROM wallet_addresses w WHERE w.removed_at IS NULL
+    FROM wallet_addresses w WHERE p_pool AND w.removed_at IS NULL
   ) c CROSS JOIN LATERAL (VALUES ('free'::text, c.free), ('pool'::text, c.pool)) AS v(kind, n);
 END
 $$;

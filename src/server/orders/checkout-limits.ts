@@ -238,15 +238,18 @@ async function poolGuard(
   wanted: number,
   limits: CheckoutLimits,
 ): Promise<{ admit(network: string): boolean }> {
-  let counts = await holdCounts(tx, networks)
+  let counts = await holdCounts(tx, networks, { withPool: false })
   const reserveOf = (pool: number) => Math.floor((pool * limits.reservePercent) / 100)
   // Networks holding none pass whatever the reserve: only a batch with a network that holds some
-  // (or comes twice) needs the exact free count.
+  // (or comes twice) needs the free count, and near the reserve the exact one.
   const holding =
     new Set(networks).size < networks.length || networks.some((n) => (counts.held.get(n) ?? 0) > 0)
-  if (holding && limits.reservePercent > 0 && counts.free - wanted <= reserveOf(counts.pool)) {
-    await advisoryLocks(tx, ['wallets reserve'])
-    counts = await holdCounts(tx, networks)
+  if (holding && limits.reservePercent > 0) {
+    counts = await holdCounts(tx, networks, { withPool: true })
+    if (counts.free - wanted <= reserveOf(counts.pool)) {
+      await advisoryLocks(tx, ['wallets reserve'])
+      counts = await holdCounts(tx, networks, { withPool: true })
+    }
   }
   const reserve = reserveOf(counts.pool)
   let free = counts.free

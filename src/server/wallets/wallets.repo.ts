@@ -140,16 +140,23 @@ export async function noteAddressUse(tx: Db, address: string, at: Date): Promise
 export interface HoldCounts {
   /** Addresses each holder keeps leased, or cooling after an unpaid order. */
   held: Map<string, number>
-  /** Addresses free to lease now. */
+  /** Addresses free to lease now (0 unless asked for). */
   free: number
-  /** Addresses in the pool (removed ones left out). */
+  /** Addresses in the pool, removed ones left out (0 unless asked for). */
   pool: number
 }
 
-/** What the checkout's pool guard weighs: the SQL function wallets_hold_counts (migration 0017). */
-export async function holdCounts(tx: Db, holders: readonly string[]): Promise<HoldCounts> {
+/**
+ * What the checkout's pool guard weighs: the SQL function wallets_hold_counts (migration 0017).
+ * The free and pool counts read every row of the pool: ask for them only when they decide something.
+ */
+export async function holdCounts(
+  tx: Db,
+  holders: readonly string[],
+  { withPool }: { withPool: boolean },
+): Promise<HoldCounts> {
   const result = (await tx.execute(
-    sql`select kind, key, n from wallets_hold_counts(${JSON.stringify([...new Set(holders)])}::jsonb)`,
+    sql`select kind, key, n from wallets_hold_counts(${JSON.stringify([...new Set(holders)])}::jsonb, ${withPool})`,
   )) as unknown as { rows: { kind: string; key: string | null; n: number }[] }
   const counts: HoldCounts = { held: new Map(), free: 0, pool: 0 }
   for (const row of result.rows) {
