@@ -17,11 +17,11 @@ CREATE INDEX "wallet_addresses_held_by_idx" ON "wallet_addresses" USING btree ("
 
 -- Wallets: leases an address to each new order and records the lease history. p_orders is
 -- [{order_id, holder, handover, preferred, n}]. handover is the address of the order the same
--- browser gave back in this transaction: it passes straight to the new order, and the old lease's
--- cool-down ends where the new lease starts, so the two spans meet but never overlap. preferred (or
--- null) is the address the buyer was shown, sent for the first order asking for it only. Then any
--- free address, idle longest first, for each order still without one, in n order, until the pool
--- runs out. holder (the order's network, or null) is kept in held_by while the address is leased or
+-- browser gave back in this transaction: it passes straight to the new order, cool-down or not, and
+-- the old lease's cool-down ends where the new lease starts, so the two spans meet but never
+-- overlap. Otherwise preferred (or null), the address the buyer was shown, sent for the first order
+-- asking for it only, when still free. Then any free address, idle longest first, for each order
+-- still without one, in n order, until the pool runs out. holder (the order's network, or null) is kept in held_by while the address is leased or
 -- cools after an unpaid order. Rows are picked FOR UPDATE SKIP LOCKED (which re-reads their
 -- freeness once locked), so two transactions never lease one address.
 CREATE OR REPLACE FUNCTION wallets_lease(p_orders jsonb, p_started_at timestamptz)
@@ -29,27 +29,26 @@ RETURNS TABLE (leased_address text, leased_order uuid) LANGUAGE plpgsql AS $$
 DECLARE
   taken_orders uuid[] := '{}';
   taken_addresses text[] := '{}';
-  step_orders uuid[];
-  step_addresses text[];
 BEGIN
-  IF jsonb_path_exists(p_orders, '$[*] ? (@.handover != null)') THEN
+  IF jsonb_path_exists(p_orders, '$[*] ? (@.handover != null || @.preferred != null)') THEN
     WITH wanted AS (
-      SELECT o.order_id, o.holder, a.address
-      FROM jsonb_to_recordset(p_orders) AS o(order_id uuid, holder text, handover text)
+      SELECT o.order_id, o.holder, a.address, o.handover IS NOT NULL AS handed
+      FROM jsonb_to_recordset(p_orders) AS o(order_id uuid, holder text, handover text, preferred text)
       CROSS JOIN LATERAL (
         SELECT w.address FROM wallet_addresses w
-        WHERE w.address = o.handover AND w.leased_order_id IS NULL AND w.removed_at IS NULL
-        FOR UPDATE
+        WHERE w.address = coalesce(o.handover, o.preferred)
+          AND w.leased_order_id IS NULL AND w.removed_at IS NULL
+          AND (o.handover IS NOT NULL OR w.cooldown_until IS NULL OR w.cooldown_until <= now())
+        FOR UPDATE SKIP LOCKED
       ) a
-      WHERE o.handover IS NOT NULL
     ), leased AS (
       UPDATE wallet_addresses wa SET leased_order_id = wanted.order_id, cooldown_until = NULL,
         held_by = wanted.holder
       FROM wanted WHERE wa.address = wanted.address
-      RETURNING wa.address, wanted.order_id
+      RETURNING wa.address, wanted.order_id, wanted.handed
     ), ended AS (
       UPDATE address_leases al SET cooldown_until = p_started_at
-      FROM leased WHERE al.address = leased.address AND al.ended_at IS NOT NULL
+      FROM leased WHERE leased.handed AND al.address = leased.address AND al.ended_at IS NOT NULL
         AND al.cooldown_until > p_started_at
     ), recorded AS (
       INSERT INTO address_leases (address, order_id, started_at)
@@ -57,38 +56,9 @@ BEGIN
       RETURNING address_leases.address, address_leases.order_id
     )
     SELECT coalesce(array_agg(r.order_id), '{}'), coalesce(array_agg(r.address), '{}')
-    INTO step_orders, step_addresses FROM recorded r;
-    taken_orders := taken_orders || step_orders;
-    taken_addresses := taken_addresses || step_addresses;
+    INTO taken_orders, taken_addresses FROM recorded r;
+    RETURN QUERY SELECT unnest(taken_addresses), unnest(taken_orders);
   END IF;
-
-  IF jsonb_path_exists(p_orders, '$[*] ? (@.preferred != null)') THEN
-    WITH wanted AS (
-      SELECT o.order_id, o.holder, a.address
-      FROM jsonb_to_recordset(p_orders) AS o(order_id uuid, holder text, preferred text)
-      CROSS JOIN LATERAL (
-        SELECT w.address FROM wallet_addresses w
-        WHERE w.address = o.preferred AND w.leased_order_id IS NULL AND w.removed_at IS NULL
-          AND (w.cooldown_until IS NULL OR w.cooldown_until <= now())
-        FOR UPDATE SKIP LOCKED
-      ) a
-      WHERE o.preferred IS NOT NULL AND o.order_id <> ALL (taken_orders)
-    ), leased AS (
-      UPDATE wallet_addresses wa SET leased_order_id = wanted.order_id, cooldown_until = NULL,
-        held_by = wanted.holder
-      FROM wanted WHERE wa.address = wanted.address
-      RETURNING wa.address, wanted.order_id
-    ), recorded AS (
-      INSERT INTO address_leases (address, order_id, started_at)
-      SELECT l.address, l.order_id, p_started_at FROM leased l
-      RETURNING address_leases.address, address_leases.order_id
-    )
-    SELECT coalesce(array_agg(r.order_id), '{}'), coalesce(array_agg(r.address), '{}')
-    INTO step_orders, step_addresses FROM recorded r;
-    taken_orders := taken_orders || step_orders;
-    taken_addresses := taken_addresses || step_addresses;
-  END IF;
-  RETURN QUERY SELECT unnest(taken_addresses), unnest(taken_orders);
 
   RETURN QUERY
   WITH rest AS (
