@@ -61,11 +61,12 @@ export interface LeaseWanted {
 
 /**
  * Leases one address to each new order, atomically, and writes each lease's history row: the
- * handed-over address, else the preferred address when it is still free (the first order asking for
- * it), else the free address idle longest, in the orders' order until the pool runs out. Two transactions never get the same row (the rows are
- * picked FOR UPDATE SKIP LOCKED). Call inside the transaction that creates the orders, with their
- * creation time. Answers order id → address; an order missing from the map got none.
- * The statements are the SQL function wallets_lease (migration 0012), whose plans each connection
+ * handed-over address, else the preferred address when it is still free (the first order asking
+ * for it), else the free address idle longest, in the orders' order until the pool runs out. Two
+ * transactions never get the same row (the rows are picked FOR UPDATE SKIP LOCKED). Call inside the
+ * transaction that creates the orders, with their creation time. Answers order id → address; an
+ * order missing from the map got none.
+ * The statements are the SQL function wallets_lease (migrations 0012, 0017), whose plans each connection
  * keeps: planning them cost more than running them.
  */
 export async function leaseAddresses(
