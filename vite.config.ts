@@ -4,6 +4,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
+import { messagesPlugin } from './src/web/i18n/messages-plugin'
 
 const outDir = 'dist/web'
 const COMPRESSIBLE = /\.(html|js|mjs|css|svg|json|txt|xml|webmanifest)$/
@@ -47,7 +48,7 @@ function precompress(): Plugin {
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/web',
   publicDir: 'public',
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [messagesPlugin(), react(), tailwindcss(), precompress()],
   // The server-rendering bundle carries React with it: the server's runtime dependencies don't.
   ssr: { noExternal: true },
   build: isSsrBuild

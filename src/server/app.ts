@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify'
+import { ADMIN_LOCALE_COOKIE, isLocale, LOCALE_COOKIE, LOCALE_PARAM, pickLocale } from '../shared/locale'
 import { adminRpcs } from './admin/admin.routes'
 import { withAudit } from './admin/admin-audit'
 import { createAdminGuard } from './admin/admin-auth'
@@ -256,12 +257,27 @@ async function registerWeb(app: FastifyInstance, root: string, services: AppServ
       services.content.get(),
     ])
     const path = request.url.split('?')[0] ?? '/'
-    const page = renderPage(html, renderer, { path, products, content })
+    const admin = /^\/admin(\/|$)/.test(path)
+    const query = (request.query as Record<string, unknown> | undefined)?.[LOCALE_PARAM]
+    const locale = pickLocale({
+      query: typeof query === 'string' ? query : null,
+      cookieHeader: request.headers.cookie,
+      acceptLanguage: request.headers['accept-language'],
+      admin,
+    })
+    // A link with ?lang= is a choice like the switcher's: remembered for the next visit.
+    if (typeof query === 'string' && isLocale(query)) {
+      reply.header(
+        'set-cookie',
+        `${admin ? ADMIN_LOCALE_COOKIE : LOCALE_COOKIE}=${query}; Path=/; Max-Age=31536000; SameSite=Lax`,
+      )
+    }
+    const page = renderPage(html, renderer, { path, products, content, locale })
     const { body, encoding } = compressHtml(page, request.headers['accept-encoding'])
     reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .header('vary', 'accept-encoding')
+      .header('vary', 'accept-encoding, accept-language, cookie')
     if (encoding) reply.header('content-encoding', encoding)
     return reply.send(body)
   }

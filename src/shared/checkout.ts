@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { rowIdSchema } from './bounds'
 import { isValidEmail, MAX_EMAIL_LENGTH, MAX_ITEM_QUANTITY, MAX_ORDER_LINES } from './checkout-rules'
+import { locales } from './locale'
 
 // Contracts of checkout: the secure_create_order payload and answers, shared by the server's edge
 // and the browser.
@@ -40,6 +41,8 @@ export const createOrderInputSchema = z
     p_total: z.number().finite(),
     /** The address secure_get_wallet_address offered; another is leased if it was taken meanwhile. */
     p_wallet_address: z.string().max(64).optional(),
+    /** The buyer's language: the order e-mail and the dashboard link are written in it. */
+    p_locale: z.enum(locales).optional(),
     /** One key per checkout attempt: a retried request answers the same order. */
     p_idempotency_key: z
       .string()

@@ -4,22 +4,30 @@
 import { StrictMode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { StaticRouter } from 'react-router'
+import type { Locale } from '../shared/locale'
 import { AppShell, createQueryClient } from './app/app'
 import { AppRoutes, serverRenderedPaths } from './app/routes'
 import type { ServerData } from './app/server-data'
 import { themeVariables } from './app/theme'
+import { activateWith, createI18n } from './i18n/i18n'
+import en from './i18n/messages/shop/en.json'
+import ru from './i18n/messages/shop/ru.json'
+import zh from './i18n/messages/shop/zh.json'
 import { productKeys } from './lib/api/get-products'
 import { siteContentKeys } from './lib/api/get-site-content'
 
 export { serverRenderedPaths }
 
-export function render(data: ServerData): string {
+const catalogs: Record<Locale, Record<string, unknown>> = { en, zh, ru }
+
+export function render(data: ServerData & { locale: Locale }): string {
   const queryClient = createQueryClient()
+  const i18n = activateWith(createI18n(), data.locale, catalogs[data.locale])
   queryClient.setQueryData(productKeys.all, data.products)
   queryClient.setQueryData(siteContentKeys.all, data.content)
   return renderToString(
     <StrictMode>
-      <AppShell queryClient={queryClient}>
+      <AppShell queryClient={queryClient} i18n={i18n}>
         <StaticRouter location={data.path}>
           <AppRoutes />
         </StaticRouter>

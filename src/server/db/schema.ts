@@ -14,6 +14,8 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import type { Locale } from '../../shared/locale'
+import type { ProductTranslations } from '../../shared/localize'
 
 // The TypeScript schema is the source of truth: `npm run db:generate` writes the SQL
 // migrations under drizzle/, which are reviewed, committed and applied at start-up.
@@ -49,6 +51,8 @@ export const products = pgTable('products', {
   deliveryMode: text('delivery_mode').$type<DeliveryMode>().notNull().default('stock_then_generated'),
   /** Keys left below this count is low stock (dashboard); null = no warning. */
   lowStockThreshold: integer('low_stock_threshold'),
+  /** Name, description and features in other languages than English; a missing text falls back to English. */
+  translations: jsonb('translations').$type<ProductTranslations>().notNull().default({}),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -112,6 +116,8 @@ export const orders = pgTable(
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     /** Why a cancelled order ended: 'buyer', 'admin' or 'expired' (the chain passed its grace end). */
     cancelReason: text('cancel_reason').$type<CancelReason>(),
+    /** The buyer's language when ordering: the e-mail and the dashboard link speak it. */
+    locale: text('locale').$type<Locale>().notNull().default('en'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -18,7 +18,7 @@ import { addKeyStock } from '../keys/key-stock'
 import { settleOrder } from '../payments/settle-order'
 import { addWalletAddresses } from '../wallets/wallets.repo'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './mail-worker'
-import { ADDRESS_NOTE } from './order-email'
+import emailEn from './messages/en.json'
 
 const KEY_FORMAT = /^[A-HJ-NP-Z2-9]{5}(-[A-HJ-NP-Z2-9]{5}){3}$/
 
@@ -161,8 +161,8 @@ describe.each(engines)('delivery on %s', (engine) => {
       }
       expect(mail.subject).toContain(o.id.slice(0, 8))
       // The buyer is told not to send to this address again: it goes to another order later.
-      expect(mail.text).toContain(ADDRESS_NOTE)
-      expect(mail.html).toContain(ADDRESS_NOTE)
+      expect(mail.text).toContain(emailEn['email.addressNote'])
+      expect(mail.html).toContain(emailEn['email.addressNote'])
       const [row] = await rows(sql`select status, attempts from mail_outbox where order_id = ${o.id}`)
       expect(row).toMatchObject({ status: 'sent', attempts: 1 })
       // Draining again sends nothing more.

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { eq, inArray } from 'drizzle-orm'
+import { isLocale } from '../../shared/locale'
 import { mergeSiteContent } from '../../shared/site-content'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
@@ -86,7 +87,9 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
     items,
     totalPaidCents: order.totalCents,
     txHash: order.txHash ?? '',
-    dashboardUrl: `${base}/dashboard/${order.accessToken}`,
+    // The link opens the dashboard in the buyer's language (and remembers it).
+    dashboardUrl: `${base}/dashboard/${order.accessToken}${order.locale === 'en' ? '' : `?lang=${order.locale}`}`,
+    locale: isLocale(order.locale) ? order.locale : 'en',
   })
   await tx
     .insert(mailOutbox)

@@ -1,8 +1,9 @@
-import { formatCents } from '../../shared/money'
+import { type Locale, localeTags } from '../../shared/locale'
 import type { SiteContent } from '../../shared/site-content'
+import { emailTranslator, formatUsdCents } from './email-i18n'
 
 // The e-mail a buyer receives when their order is paid: items, keys and the dashboard link, in HTML
-// and plain text, with the shop's logo text and theme colour.
+// and plain text, with the shop's logo text and theme colour, in the language the buyer ordered in.
 
 export interface OrderEmailItem {
   name: string
@@ -15,11 +16,11 @@ export interface OrderEmailInput {
   content: SiteContent
   orderId: string
   items: OrderEmailItem[]
-  /** Dollars. */
   /** Integer cents. */
   totalPaidCents: number
   txHash: string
   dashboardUrl: string
+  locale: Locale
 }
 
 export interface RenderedEmail {
@@ -43,39 +44,37 @@ function safeColour(value: string): string {
 
 // Payment addresses are reused for other orders later: a buyer who sends to this one again from
 // their wallet history would pay someone else's order.
-export const ADDRESS_NOTE =
-  'The payment address was for this order only. For another purchase, please place a new order.'
-
 export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   const shop = [input.content.logo.mainText, input.content.logo.subText].filter(Boolean).join(' ')
   const colour = safeColour(input.content.theme.primary)
-  const total = `$${formatCents(input.totalPaidCents)}`
+  const t = emailTranslator(input.locale)
+  const total = formatUsdCents(input.totalPaidCents, input.locale)
   const shortId = input.orderId.slice(0, 8)
-  const subject = `Your ${shop} order ${shortId}: licence keys inside`
+  const subject = t('email.subject', { shop, id: shortId })
   const support = input.content.support.email
 
   const textItems = input.items
     .map((item) => {
       const lines = [`${item.name} × ${item.quantity}`]
-      for (const key of item.keys) lines.push(`  Key: ${key}`)
-      if (item.downloadUrl) lines.push(`  Download: ${item.downloadUrl}`)
+      for (const key of item.keys) lines.push(`  ${t('email.key', { key })}`)
+      if (item.downloadUrl) lines.push(`  ${t('email.downloadLine', { url: item.downloadUrl })}`)
       return lines.join('\n')
     })
     .join('\n\n')
   const text = [
-    `Thank you for your purchase at ${shop}.`,
+    t('email.thanksText', { shop }),
     '',
-    `Order ${input.orderId}`,
-    `Total paid: ${total} (transaction ${input.txHash})`,
+    t('email.order', { id: input.orderId }),
+    t('email.totalText', { total, tx: input.txHash }),
     '',
     textItems,
     '',
-    'Your private dashboard (keys, downloads, receipt) — keep this link, it is the only way back:',
+    t('email.dashboardText'),
     input.dashboardUrl,
     '',
-    ADDRESS_NOTE,
+    t('email.addressNote'),
     '',
-    support ? `Questions? Write to ${support}.` : '',
+    support ? t('email.questionsText', { email: support }) : '',
   ]
     .join('\n')
     .trim()
@@ -91,27 +90,27 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
               `<div style="margin-top:8px;font-family:ui-monospace,Menlo,Consolas,monospace;font-size:14px;background:#f3f4f6;border-radius:6px;padding:8px 10px;color:#111827">${escapeHtml(key)}</div>`,
           )
           .join('')}
-        ${item.downloadUrl ? `<div style="margin-top:8px"><a href="${escapeHtml(item.downloadUrl)}" style="color:${colour}">Download</a></div>` : ''}
+        ${item.downloadUrl ? `<div style="margin-top:8px"><a href="${escapeHtml(item.downloadUrl)}" style="color:${colour}">${escapeHtml(t('email.download'))}</a></div>` : ''}
       </td></tr>`,
     )
     .join('')
   const html = `<!doctype html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
+<html lang="${localeTags[input.locale]}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;background:#f3f4f6;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:24px 12px"><tr><td align="center">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
   <tr><td style="background:${colour};padding:20px 24px;color:#ffffff;font-size:20px;font-weight:700">${escapeHtml(shop)}</td></tr>
   <tr><td style="padding:24px">
-    <h1 style="margin:0 0 8px;font-size:20px;color:#111827">Thank you, your payment is confirmed</h1>
-    <p style="margin:0 0 4px;color:#374151;font-size:14px">Order <strong>${escapeHtml(input.orderId)}</strong></p>
-    <p style="margin:0 0 16px;color:#374151;font-size:14px">Total paid: <strong>${total}</strong></p>
+    <h1 style="margin:0 0 8px;font-size:20px;color:#111827">${escapeHtml(t('email.heading'))}</h1>
+    <p style="margin:0 0 4px;color:#374151;font-size:14px">${t('email.orderHtml', { id: escapeHtml(input.orderId) })}</p>
+    <p style="margin:0 0 16px;color:#374151;font-size:14px">${t('email.totalHtml', { total: escapeHtml(total) })}</p>
     <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${htmlItems}</table>
-    <p style="margin:24px 0 8px;color:#374151;font-size:14px">Your private dashboard holds your keys, downloads and receipt. Keep this link: it is the only way back to them.</p>
-    <p style="margin:0 0 24px"><a href="${escapeHtml(input.dashboardUrl)}" style="display:inline-block;background:${colour};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">Open your dashboard</a></p>
+    <p style="margin:24px 0 8px;color:#374151;font-size:14px">${escapeHtml(t('email.dashboardHtml'))}</p>
+    <p style="margin:0 0 24px"><a href="${escapeHtml(input.dashboardUrl)}" style="display:inline-block;background:${colour};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(t('email.openDashboard'))}</a></p>
     <p style="margin:0;color:#6b7280;font-size:12px;word-break:break-all">${escapeHtml(input.dashboardUrl)}</p>
-    <p style="margin:16px 0 0;color:#6b7280;font-size:13px">${ADDRESS_NOTE}</p>
+    <p style="margin:16px 0 0;color:#6b7280;font-size:13px">${escapeHtml(t('email.addressNote'))}</p>
   </td></tr>
-  ${support ? `<tr><td style="padding:16px 24px;border-top:1px solid #e5e7eb;color:#6b7280;font-size:13px">Questions? Write to <a href="mailto:${escapeHtml(support)}" style="color:${colour}">${escapeHtml(support)}</a>.</td></tr>` : ''}
+  ${support ? `<tr><td style="padding:16px 24px;border-top:1px solid #e5e7eb;color:#6b7280;font-size:13px">${t('email.questionsHtml', { email: escapeHtml(support) }).replace('<a>', `<a href="mailto:${escapeHtml(support)}" style="color:${colour}">`)}</td></tr>` : ''}
 </table></td></tr></table></body></html>`
   return { subject, html, text }
 }

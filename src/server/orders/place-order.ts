@@ -381,17 +381,18 @@ async function insertOrders(
         browser_key: request.client?.browserKey ?? null,
         trx_amount_sun: row.trxAmountSun?.toString() ?? null,
         trx_rate_e8: row.trxRateE8?.toString() ?? null,
+        locale: request.input.p_locale ?? 'en',
       }
     })
     await tx.execute(sql`
       insert into ${orders} (id, created_at, email, items, total_cents, wallet_address, expires_at,
-        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8)
+        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8, locale)
       select id, created_at, email, items, total_cents, wallet_address, expires_at,
-        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8
+        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8, locale
       from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as o(id uuid, created_at timestamptz,
         email text, items jsonb, total_cents bigint, wallet_address text, expires_at timestamptz,
         grace_until timestamptz, idempotency_key_hash text, secret_hash text, client_key text,
-        browser_key text, trx_amount_sun bigint, trx_rate_e8 bigint)`)
+        browser_key text, trx_amount_sun bigint, trx_rate_e8 bigint, locale text)`)
     await reserveKeys(tx, rows)
     await recordOrdersCreated(tx, rows) // webhook
     for (const [i, p] of placed.entries()) {

@@ -44,7 +44,7 @@ const serverData = (html: string) => {
 
 describe('renderPage', () => {
   it('renders the listing with the hero, every product and the data the browser hydrates with', () => {
-    const html = renderPage(template, renderer, { path: '/', products, content })
+    const html = renderPage(template, renderer, { path: '/', products, content, locale: 'en' })
     expect(html).toContain(`<h1`)
     expect(html).toContain(content.hero.title)
     expect(html).toContain('Proxy Manager')
@@ -56,8 +56,23 @@ describe('renderPage', () => {
     expect(serverData(html)).toEqual({ path: '/', products, content })
   })
 
+  it('renders the page in the language asked for, with <html lang>', () => {
+    const zh = renderPage(template, renderer, { path: '/', products, content, locale: 'zh' })
+    expect(zh).toMatch(/<html lang="zh-CN"/)
+    expect(zh).toContain('查看产品')
+    expect(zh).not.toContain('View Products')
+    const ru = renderPage(template, renderer, { path: '/product/1', products, content, locale: 'ru' })
+    expect(ru).toMatch(/<html lang="ru"/)
+    expect(ru).toContain('Назад к товарам')
+    expect(ru).toContain('49,99')
+    const en = renderPage(template, renderer, { path: '/', products, content, locale: 'en' })
+    expect(en).toMatch(/<html lang="en"/)
+    expect(en).toContain('View Products')
+    expect(en).toContain('$49.99')
+  })
+
   it("renders a product page with the product's name as title and its description", () => {
-    const html = renderPage(template, renderer, { path: '/product/1', products, content })
+    const html = renderPage(template, renderer, { path: '/product/1', products, content, locale: 'en' })
     expect(html).toMatch(/<h1[^>]*>Proxy Manager<\/h1>/)
     expect(html).toContain(`<title>Proxy Manager — ${content.meta.title}</title>`)
     expect(html).toContain('<meta name="description" content="About Proxy Manager" />')
@@ -66,7 +81,7 @@ describe('renderPage', () => {
 
   it('leaves unknown products and browser-only pages to the browser, with the shop head', () => {
     for (const path of ['/product/999', '/cart', '/checkout', '/payment', '/admin', '/dashboard/x']) {
-      const html = renderPage(template, renderer, { path, products, content })
+      const html = renderPage(template, renderer, { path, products, content, locale: 'en' })
       expect(html).toContain('<div id="root"></div>')
       expect(serverData(html)).toBeNull()
       expect(html).toContain(`<title>${content.meta.title}</title>`)
@@ -79,6 +94,7 @@ describe('renderPage', () => {
       path: '/product/1',
       products: [product(1, evil, { description: evil })],
       content: { ...content, meta: { title: `"${evil}` } },
+      locale: 'en',
     })
     expect(html).not.toContain('<script>alert(1)')
     expect(html).not.toContain('<img src=x')
@@ -86,14 +102,14 @@ describe('renderPage', () => {
   })
 
   it('without the rendering bundle serves the shell with the shop head', () => {
-    const html = renderPage(template, undefined, { path: '/', products, content })
+    const html = renderPage(template, undefined, { path: '/', products, content, locale: 'en' })
     expect(html).toContain('<div id="root"></div>')
     expect(html).toContain(`<title>${content.meta.title}</title>`)
   })
 })
 
 describe('compressHtml', () => {
-  const page = renderPage(template, renderer, { path: '/', products, content })
+  const page = renderPage(template, renderer, { path: '/', products, content, locale: 'en' })
 
   it('answers brotli, then gzip, as the browser asks', () => {
     const br = compressHtml(page, 'gzip, deflate, br, zstd')

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { type Locale, localeTags } from '../../shared/locale'
 import type { Product } from '../../shared/product'
 import type { SiteContent } from '../../shared/site-content'
 
@@ -10,7 +11,7 @@ import type { SiteContent } from '../../shared/site-content'
 
 interface Renderer {
   serverRenderedPaths: RegExp
-  render(data: { path: string; products: Product[]; content: SiteContent }): string
+  render(data: { path: string; products: Product[]; content: SiteContent; locale: Locale }): string
   themeStyle(theme: SiteContent['theme']): string
 }
 
@@ -41,6 +42,8 @@ export interface PageInput {
   path: string
   products: Product[]
   content: SiteContent
+  /** The language the page is written in (chosen per request, see shared/locale.ts). */
+  locale: Locale
 }
 
 /**
@@ -49,7 +52,7 @@ export interface PageInput {
  * root that the browser renders.
  */
 export function renderPage(template: string, renderer: Renderer | undefined, input: PageInput): string {
-  const { path, products, content } = input
+  const { path, products, content, locale } = input
   const productMatch = /^\/product\/(\d+)$/.exec(path)
   const product = productMatch ? products.find((p) => p.id === Number(productMatch[1])) : undefined
   const title = product ? `${product.name} — ${content.meta.title}` : content.meta.title
@@ -65,14 +68,12 @@ export function renderPage(template: string, renderer: Renderer | undefined, inp
       /<meta name="theme-color" content="[^"]*" \/>/,
       `<meta name="theme-color" content="${escapeHtml(content.theme.background)}" />`,
     )
+  const style = renderer ? ` style="${escapeHtml(renderer.themeStyle(content.theme))}"` : ''
+  html = html.replace('<html lang="en">', `<html lang="${localeTags[locale]}"${style}>`)
   if (!renderer) return html
-  html = html.replace(
-    '<html lang="en">',
-    `<html lang="en" style="${escapeHtml(renderer.themeStyle(content.theme))}">`,
-  )
   // A product id the catalogue doesn't have goes back to the catalogue in the browser.
   if (!renderer.serverRenderedPaths.test(path) || (productMatch && !product)) return html
-  const body = renderer.render({ path, products, content })
+  const body = renderer.render({ path, products, content, locale })
   const data = `<script type="application/json" id="server-data">${scriptJson({ path, products, content })}</script>`
   return html.replace('<div id="root"></div>', `<div id="root">${body}</div>${data}`)
 }

@@ -1,3 +1,5 @@
+import type { I18n } from '@lingui/core'
+import { I18nProvider } from '@lingui/react'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { type ReactNode, useEffect } from 'react'
 import { Toaster } from '../lib/toast'
@@ -24,14 +26,32 @@ function HydratedMark() {
 }
 
 /** Everything around the router; the same tree in the browser and on the server. */
-export function AppShell({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+export function AppShell({
+  queryClient,
+  i18n,
+  children,
+}: {
+  queryClient: QueryClient
+  /** The storefront's messages, already in the page's language. */
+  i18n: I18n
+  children: ReactNode
+}) {
   return (
-    <QueryClientProvider client={queryClient}>
-      <ThemeSync />
-      <ConnectionMonitor />
-      {children}
-      <HydratedMark />
-      <Toaster position="top-right" visibleToasts={20} richColors theme="dark" duration={4000} closeButton />
-    </QueryClientProvider>
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <ThemeSync />
+        <ConnectionMonitor />
+        {children}
+        <HydratedMark />
+        <Toaster
+          position="top-right"
+          visibleToasts={20}
+          richColors
+          theme="dark"
+          duration={4000}
+          closeButton
+        />
+      </QueryClientProvider>
+    </I18nProvider>
   )
 }

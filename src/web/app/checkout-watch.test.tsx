@@ -7,6 +7,7 @@ import { Countdown } from '../features/payment/components/countdown'
 import { cart } from '../lib/cart-store'
 import { checkout, formatCountdown, inactiveCheckout } from '../lib/checkout-store'
 import { storageKeys } from '../lib/storage'
+import { WithI18n } from '../test/i18n'
 import { applyReloadRules } from './checkout-watch'
 
 const product: Product = {
@@ -102,9 +103,11 @@ describe('countdown', () => {
     const now = new Date('2026-01-01T12:00:00Z').getTime()
     vi.setSystemTime(now)
     render(
-      <Countdown
-        state={{ ...inactiveCheckout, isActive: true, startTime: now, expiresAt: now + 30 * 60_000 }}
-      />,
+      <WithI18n>
+        <Countdown
+          state={{ ...inactiveCheckout, isActive: true, startTime: now, expiresAt: now + 30 * 60_000 }}
+        />
+      </WithI18n>,
     )
     expect(screen.getByRole('timer').textContent).toBe('30:00')
     act(() => vi.advanceTimersByTime(61_000))

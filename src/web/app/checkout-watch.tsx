@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import { useLocation, useNavigate } from 'react-router'
-import { messages } from '../../shared/checkout-rules'
+import { useT } from '../i18n/i18n'
 import { cart } from '../lib/cart-store'
 import { checkout, msRemaining, useCheckout } from '../lib/checkout-store'
 import { toast } from '../lib/toast'
@@ -30,6 +30,7 @@ export function applyReloadRules(): void {
 
 /** The countdown's end, ticked every second wherever the buyer is. */
 export function CheckoutWatch() {
+  const t = useT()
   const state = useCheckout()
   const { pathname } = useLocation()
   const navigate = useNavigate()
@@ -42,13 +43,13 @@ export function CheckoutWatch() {
       if (msRemaining(checkout.get()) > 0) return
       checkout.reset()
       cart.clear()
-      toast.error(messages.expired, { id: 'payment-expired' })
+      toast.error(t('checkout.expired'), { id: 'payment-expired' })
       if (pathRef.current === PAYMENT_PATH) navigate('/cart', { replace: true })
     }
     tick()
     const timer = window.setInterval(tick, 1000)
     return () => window.clearInterval(timer)
-  }, [state.isActive, navigate])
+  }, [state.isActive, navigate, t])
 
   return null
 }

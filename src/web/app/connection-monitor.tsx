@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect } from 'react'
+import { useT } from '../i18n/i18n'
 import { toast } from '../lib/toast'
 
 const INTERVAL_MS = 30_000
@@ -19,6 +20,7 @@ async function shopReachable(): Promise<boolean> {
 
 /** Health check at start and every 30 s; a persistent toast while the shop cannot be reached. */
 export function ConnectionMonitor() {
+  const t = useT()
   const health = useQuery({
     queryKey: healthKeys.all,
     queryFn: shopReachable,
@@ -30,7 +32,7 @@ export function ConnectionMonitor() {
     if (health.data === undefined) return
     if (health.data) toast.dismiss(TOAST_ID)
     else
-      toast.error('Connection lost. Attempting to reconnect...', {
+      toast.error(t('toast.connectionLost'), {
         id: TOAST_ID,
         duration: Number.POSITIVE_INFINITY,
       })

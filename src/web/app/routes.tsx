@@ -27,6 +27,7 @@ const DashboardPage = later(
   () => import('../features/dashboard/dashboard-page'),
   (m) => m.DashboardPage,
 )
+const AdminScope = later(admin, (m) => m.AdminScope)
 const AdminLoginPage = later(admin, (m) => m.AdminLoginPage)
 const AdminLayout = later(admin, (m) => m.AdminLayout)
 const OrdersTab = later(admin, (m) => m.OrdersTab)
@@ -57,23 +58,28 @@ const routes: RouteObject[] = [
       { path: '/dashboard/:token', element: <DashboardPage /> },
     ],
   },
-  // The admin has its own header and no public header or footer.
-  { path: '/admin/login', element: <AdminLoginPage /> },
+  // The admin has its own header, no public header or footer, and its own language.
   {
-    path: '/admin',
-    element: <AdminLayout />,
+    element: <AdminScope />,
     children: [
-      { index: true, element: <OrdersTab /> },
-      { path: 'products', element: <ProductsTab /> },
-      { path: 'wallets', element: <WalletsTab /> },
-      { path: 'dashboard', element: <DashboardTab /> },
-      { path: 'stock', element: <StockTab /> },
-      { path: 'content', element: <ContentTab /> },
-      { path: 'audit', element: <AuditTab /> },
-      { path: 'webhooks', element: <WebhooksTab /> },
-      { path: 'settings', element: <SettingsTab /> },
-      { path: 'security', element: <SecurityTab /> },
-      { path: '*', element: <Navigate to="/admin" replace /> },
+      { path: '/admin/login', element: <AdminLoginPage /> },
+      {
+        path: '/admin',
+        element: <AdminLayout />,
+        children: [
+          { index: true, element: <OrdersTab /> },
+          { path: 'products', element: <ProductsTab /> },
+          { path: 'wallets', element: <WalletsTab /> },
+          { path: 'dashboard', element: <DashboardTab /> },
+          { path: 'stock', element: <StockTab /> },
+          { path: 'content', element: <ContentTab /> },
+          { path: 'audit', element: <AuditTab /> },
+          { path: 'webhooks', element: <WebhooksTab /> },
+          { path: 'settings', element: <SettingsTab /> },
+          { path: 'security', element: <SecurityTab /> },
+          { path: '*', element: <Navigate to="/admin" replace /> },
+        ],
+      },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -7,6 +7,7 @@ import '../test/setup-dom'
 import type { Product } from '../../shared/product'
 import { defaultSiteContent } from '../../shared/site-content-defaults'
 import { Header } from '../components/layout/header'
+import { WithI18n } from '../test/i18n'
 import { siteContentKeys } from './api/get-site-content'
 import { cart, cartTotalCents, MAX_QUANTITY, syncCartWithCatalog } from './cart-store'
 import { storageKeys } from './storage'
@@ -84,11 +85,13 @@ describe('cart', () => {
     const queryClient = new QueryClient()
     queryClient.setQueryData(siteContentKeys.all, defaultSiteContent)
     render(
-      <QueryClientProvider client={queryClient}>
-        <MemoryRouter>
-          <Header />
-        </MemoryRouter>
-      </QueryClientProvider>,
+      <WithI18n>
+        <QueryClientProvider client={queryClient}>
+          <MemoryRouter>
+            <Header />
+          </MemoryRouter>
+        </QueryClientProvider>
+      </WithI18n>,
     )
     expect(screen.getByRole('link', { name: 'Cart, 0 items' })).toBeTruthy()
     expect(screen.queryByTestId('cart-badge')).toBeNull()

@@ -1,5 +1,6 @@
 import type { Product } from '../../shared/product'
 import { isFreeProduct } from '../../shared/product-rules'
+import type { Translate } from '../i18n/i18n'
 import { cart } from './cart-store'
 import { toast } from './toast'
 
@@ -8,12 +9,12 @@ export function isDownload(product: Product): boolean {
   return isFreeProduct(product) && Boolean(product.download_url)
 }
 
-export function runProductAction(product: Product): void {
+export function runProductAction(product: Product, t: Translate): void {
   if (product.sold_out) return
   if (isDownload(product) && product.download_url) {
     window.open(product.download_url, '_blank', 'noopener,noreferrer')
     return
   }
   cart.add(product)
-  toast.success(`${product.name} added to cart`, { duration: 3000 })
+  toast.success(t('cart.added', { name: product.name }), { duration: 3000 })
 }

@@ -1,20 +1,24 @@
 import { Mail } from 'lucide-react'
 import { Link } from 'react-router'
+import { useT } from '../../i18n/i18n'
 import { useSiteContent } from '../../lib/api/get-site-content'
 import { Logo } from './logo'
 
 const socials = [
   {
+    // i18n-ignore: a brand
     label: 'Telegram',
     href: 'https://t.me/',
     path: 'M21.9 4.3 18.6 19.9c-.2 1.1-.9 1.4-1.8.9l-5-3.7-2.4 2.3c-.3.3-.5.5-1 .5l.4-5.1 9.2-8.3c.4-.4-.1-.6-.6-.2L6 13.4l-4.9-1.5c-1.1-.3-1.1-1.1.2-1.6L20.5 2.9c.9-.3 1.7.2 1.4 1.4Z',
   },
   {
+    // i18n-ignore: a brand
     label: 'X',
     href: 'https://x.com/',
     path: 'M17.8 3h3.1l-6.8 7.7L22 21h-6.2l-4.9-6.4L5.3 21H2.2l7.3-8.3L2 3h6.4l4.4 5.8L17.8 3Zm-1.1 16.2h1.7L7.4 4.7H5.6l11.1 14.5Z',
   },
   {
+    // i18n-ignore: a brand
     label: 'GitHub',
     href: 'https://github.com/',
     path: 'M12 2a10 10 0 0 0-3.2 19.5c.5.1.7-.2.7-.5v-1.7c-2.8.6-3.4-1.3-3.4-1.3-.5-1.2-1.1-1.5-1.1-1.5-.9-.6.1-.6.1-.6 1 .1 1.5 1 1.5 1 .9 1.6 2.4 1.1 3 .9.1-.7.4-1.1.6-1.4-2.2-.3-4.6-1.1-4.6-5 0-1.1.4-2 1-2.7-.1-.3-.4-1.3.1-2.7 0 0 .8-.3 2.7 1a9.4 9.4 0 0 1 5 0c1.9-1.3 2.7-1 2.7-1 .5 1.4.2 2.4.1 2.7.6.7 1 1.6 1 2.7 0 3.9-2.3 4.7-4.6 5 .4.3.7.9.7 1.9V21c0 .3.2.6.7.5A10 10 0 0 0 12 2Z',
@@ -22,6 +26,7 @@ const socials = [
 ]
 
 export function Footer() {
+  const t = useT()
   const { content } = useSiteContent()
   const year = new Date().getFullYear()
   return (
@@ -29,10 +34,7 @@ export function Footer() {
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-[2fr_1fr_1fr]">
         <div className="max-w-sm">
           <Logo mainText={content.logo.mainText} subText={content.logo.subText} />
-          <p className="mt-4 text-sm leading-relaxed text-muted">
-            Software for rotating 4G, LTE and 5G mobile proxies, with carrier and country targeting in every
-            major market. Paid in USDT-TRC20 or TRX, delivered instantly.
-          </p>
+          <p className="mt-4 text-sm leading-relaxed text-muted">{t('footer.about')}</p>
           <div className="mt-5 flex gap-2">
             {socials.map((s) => (
               <a
@@ -51,7 +53,7 @@ export function Footer() {
           </div>
         </div>
         <div>
-          <h2 className="text-sm font-semibold text-fg">Quick Links</h2>
+          <h2 className="text-sm font-semibold text-fg">{t('footer.quickLinks')}</h2>
           <ul className="mt-4 space-y-2 text-sm">
             <li>
               <Link to="/products" className="text-muted hover:text-fg">
@@ -66,7 +68,7 @@ export function Footer() {
           </ul>
         </div>
         <div>
-          <h2 className="text-sm font-semibold text-fg">Contact</h2>
+          <h2 className="text-sm font-semibold text-fg">{t('footer.contact')}</h2>
           {content.support.email && (
             <a
               href={`mailto:${content.support.email}`}
@@ -76,11 +78,11 @@ export function Footer() {
               {content.support.email}
             </a>
           )}
-          <p className="mt-3 text-sm text-muted">We accept USDT-TRC20/TRX</p>
+          <p className="mt-3 text-sm text-muted">{t('footer.accept')}</p>
         </div>
       </div>
       <div className="border-t border-line py-5 text-center text-xs text-muted">
-        © {year} {content.logo.mainText} {content.logo.subText}. All rights reserved.
+        {t('footer.copyright', { year, name: `${content.logo.mainText} ${content.logo.subText}` })}
       </div>
     </footer>
   )

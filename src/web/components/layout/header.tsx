@@ -1,6 +1,8 @@
 import { ShoppingCart } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Link, NavLink, useLocation } from 'react-router'
+import { useT } from '../../i18n/i18n'
+import { LanguageSwitcher } from '../../i18n/language-switcher'
 import { useSiteContent } from '../../lib/api/get-site-content'
 import { useCartItems } from '../../lib/cart-store'
 import { Logo } from './logo'
@@ -10,6 +12,7 @@ const navClass = ({ isActive }: { isActive: boolean }) =>
   `rounded-lg px-3 py-2 text-sm font-medium transition hover:bg-white/5 hover:text-fg ${isActive ? 'text-fg' : 'text-muted'}`
 
 export function Header() {
+  const t = useT()
   const { content } = useSiteContent()
   const lines = useCartItems().length
   const [menuOpen, setMenuOpen] = useState(false)
@@ -35,15 +38,16 @@ export function Header() {
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
         <Link to="/" className="rounded-lg">
           <Logo mainText={content.logo.mainText} subText={content.logo.subText} />
-          <span className="sr-only"> home</span>
+          <span className="sr-only"> {t('header.home')}</span>
         </Link>
-        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+        <nav aria-label={t('header.mainNav')} className="hidden items-center gap-1 md:flex">
           {navLinks}
         </nav>
         <div className="flex items-center gap-1">
+          <LanguageSwitcher />
           <Link
             to="/cart"
-            aria-label={`Cart, ${lines} ${lines === 1 ? 'item' : 'items'}`}
+            aria-label={t('header.cart', { count: lines })}
             className="relative rounded-lg p-2.5 text-fg hover:bg-white/5"
           >
             <ShoppingCart className="size-5" aria-hidden />
@@ -65,7 +69,11 @@ export function Header() {
         </div>
       </div>
       {menuOpen && (
-        <nav id="mobile-menu" aria-label="Mobile" className="border-t border-line px-4 py-3 md:hidden">
+        <nav
+          id="mobile-menu"
+          aria-label={t('header.mobileNav')}
+          className="border-t border-line px-4 py-3 md:hidden"
+        >
           <div className="flex flex-col gap-1">{navLinks}</div>
         </nav>
       )}

@@ -1,4 +1,5 @@
 import { Menu, X } from 'lucide-react'
+import { useT } from '../../i18n/i18n'
 
 /** The hamburger of the public and admin headers; `className` says at which width it hides. */
 export function MenuToggle({
@@ -13,11 +14,12 @@ export function MenuToggle({
   onToggle: () => void
   className: string
 }) {
+  const t = useT()
   return (
     <button
       type="button"
       className={`rounded-lg p-2.5 text-fg hover:bg-white/5 ${className}`}
-      aria-label={open ? 'Close menu' : 'Open menu'}
+      aria-label={open ? t('menu.close') : t('menu.open')}
       aria-expanded={open}
       aria-controls={controls}
       onClick={onToggle}

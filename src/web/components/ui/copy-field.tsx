@@ -1,5 +1,6 @@
 import { Check, Copy } from 'lucide-react'
 import { useEffect, useState } from 'react'
+import { useT } from '../../i18n/i18n'
 import { toast } from '../../lib/toast'
 
 const FEEDBACK_MS = 2_000
@@ -16,7 +17,7 @@ export function CopyField({
   copiedMessage,
   failedMessage,
   mono = true,
-  copyLabel = `Copy ${label.toLowerCase()}`,
+  copyLabel,
 }: {
   label: string
   /** Accessible name of the copy button. */
@@ -26,6 +27,7 @@ export function CopyField({
   failedMessage: string
   mono?: boolean
 }) {
+  const t = useT()
   const [copied, setCopied] = useState(false)
   useEffect(() => {
     if (!copied) return
@@ -62,7 +64,7 @@ export function CopyField({
         <button
           type="button"
           onClick={copy}
-          aria-label={copied ? `${label} copied` : copyLabel}
+          aria-label={copied ? t('copy.copied', { label }) : (copyLabel ?? t('copy.copy', { label }))}
           className="grid w-11 shrink-0 place-items-center rounded-xl border border-line bg-white/5 text-fg hover:bg-white/10"
         >
           {copied ? (

@@ -1,5 +1,6 @@
 import { X } from 'lucide-react'
 import { type ReactNode, useEffect, useRef } from 'react'
+import { useT } from '../../i18n/i18n'
 
 interface ModalProps {
   open: boolean
@@ -12,6 +13,7 @@ interface ModalProps {
 
 /** A native <dialog>: focus stays inside, Escape and the backdrop close it. */
 export function Modal({ open, onClose, title, children, className = '' }: ModalProps) {
+  const t = useT()
   const ref = useRef<HTMLDialogElement>(null)
 
   useEffect(() => {
@@ -41,7 +43,7 @@ export function Modal({ open, onClose, title, children, className = '' }: ModalP
           <button
             type="button"
             onClick={onClose}
-            aria-label="Close"
+            aria-label={t('modal.close')}
             className="absolute top-3 right-3 z-10 rounded-full bg-black/50 p-2 text-white hover:bg-black/70"
           >
             <X className="size-5" aria-hidden />

@@ -1,29 +1,25 @@
 import { Ban, Check, Download, ShoppingCart } from 'lucide-react'
 import type { Product } from '../../../shared/product'
+import { useT } from '../../i18n/i18n'
 import { isDownload } from '../../lib/product-action'
 
 /** The product button's icon and words: a download for free products with a URL, else Add to Cart. */
-export function ProductActionLabel({
-  product,
-  download = 'Download',
-}: {
-  product: Product
-  download?: string
-}) {
+export function ProductActionLabel({ product, download }: { product: Product; download?: string }) {
+  const t = useT()
   if (product.sold_out) {
     return (
       <>
-        <Ban className="size-4" aria-hidden /> Sold out
+        <Ban className="size-4" aria-hidden /> {t('product.soldOut')}
       </>
     )
   }
   return isDownload(product) ? (
     <>
-      <Download className="size-4" aria-hidden /> {download}
+      <Download className="size-4" aria-hidden /> {download ?? t('product.download')}
     </>
   ) : (
     <>
-      <ShoppingCart className="size-4" aria-hidden /> Add to Cart
+      <ShoppingCart className="size-4" aria-hidden /> {t('product.addToCart')}
     </>
   )
 }

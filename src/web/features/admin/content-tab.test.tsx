@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
 import { defaultSiteContent } from '../../../shared/site-content-defaults'
 import { createQueryClient } from '../../app/app'
+import { WithI18n } from '../../test/i18n'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { ContentForm } from './content-tab'
 
@@ -24,9 +25,11 @@ const described = (el: HTMLElement) =>
 
 function renderForm() {
   render(
-    <QueryClientProvider client={createQueryClient()}>
-      <ContentForm initial={defaultSiteContent} />
-    </QueryClientProvider>,
+    <WithI18n>
+      <QueryClientProvider client={createQueryClient()}>
+        <ContentForm initial={defaultSiteContent} />
+      </QueryClientProvider>
+    </WithI18n>,
   )
 }
 

@@ -4,6 +4,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
 import { createQueryClient } from '../../app/app'
+import { WithI18n } from '../../test/i18n'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { emptyForm, type FormState, ProductForm } from './products-tab'
 
@@ -17,16 +18,18 @@ let saved = 0
 function renderForm(initial: FormState = emptyForm) {
   saved = 0
   render(
-    <QueryClientProvider client={createQueryClient()}>
-      <ProductForm
-        initial={initial}
-        stock={0}
-        onClose={() => {}}
-        onSaved={() => {
-          saved++
-        }}
-      />
-    </QueryClientProvider>,
+    <WithI18n>
+      <QueryClientProvider client={createQueryClient()}>
+        <ProductForm
+          initial={initial}
+          stock={0}
+          onClose={() => {}}
+          onSaved={() => {
+            saved++
+          }}
+        />
+      </QueryClientProvider>
+    </WithI18n>,
   )
 }
 

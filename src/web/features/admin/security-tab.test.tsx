@@ -4,6 +4,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
 import { createQueryClient } from '../../app/app'
+import { WithI18n } from '../../test/i18n'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { Field, TextInput } from './components/fields'
 import { SecurityTab } from './security-tab'
@@ -19,9 +20,11 @@ afterAll(() => rpc.close())
 function renderTab() {
   const client = createQueryClient()
   render(
-    <QueryClientProvider client={client}>
-      <SecurityTab />
-    </QueryClientProvider>,
+    <WithI18n>
+      <QueryClientProvider client={client}>
+        <SecurityTab />
+      </QueryClientProvider>
+    </WithI18n>,
   )
   return client
 }

@@ -1,12 +1,15 @@
 import { ArrowLeft, ArrowRight, Lock, Minus, Plus, ShoppingCart, Trash2 } from 'lucide-react'
 import { Link, useNavigate } from 'react-router'
-import { centsToDollars, formatUsd } from '../../../shared/money'
+import { centsToDollars } from '../../../shared/money'
 import { Button, buttonStyles } from '../../components/ui/button'
 import { ProductImage } from '../../components/ui/product-media'
+import { useFormat, useT } from '../../i18n/i18n'
 import { type CartItem, cart, cartTotalCents, MAX_QUANTITY, useCartItems } from '../../lib/cart-store'
 import { useCatalogSync } from '../../lib/use-catalog-sync'
 
 export function CartPage() {
+  const t = useT()
+  const { usd } = useFormat()
   const lines = useCartItems()
   const navigate = useNavigate()
   useCatalogSync()
@@ -17,10 +20,10 @@ export function CartPage() {
         <div className="grid size-20 place-items-center rounded-full border border-line bg-card">
           <ShoppingCart className="size-9 text-muted" aria-hidden />
         </div>
-        <h1 className="mt-6 text-2xl font-bold text-fg">Your Cart is Empty</h1>
-        <p className="mt-2 text-muted">Browse the catalogue and add the software you need.</p>
+        <h1 className="mt-6 text-2xl font-bold text-fg">{t('cart.empty.title')}</h1>
+        <p className="mt-2 text-muted">{t('cart.empty.text')}</p>
         <Link to="/" className={`${buttonStyles.primary} mt-8`}>
-          Continue Shopping
+          {t('cart.continue')}
         </Link>
       </div>
     )
@@ -33,11 +36,11 @@ export function CartPage() {
         to="/products"
         className="inline-flex items-center gap-2 text-sm font-medium text-muted hover:text-fg"
       >
-        <ArrowLeft className="size-4" aria-hidden /> Continue Shopping
+        <ArrowLeft className="size-4" aria-hidden /> {t('cart.continue')}
       </Link>
-      <h1 className="mt-4 text-3xl font-bold tracking-tight text-fg">Shopping Cart</h1>
+      <h1 className="mt-4 text-3xl font-bold tracking-tight text-fg">{t('cart.title')}</h1>
       <div className="mt-8 grid grid-cols-1 gap-8 lg:grid-cols-[1fr_22rem]">
-        <ul className="space-y-4" aria-label="Cart items">
+        <ul className="space-y-4" aria-label={t('cart.items')}>
           {lines.map((line) => (
             <CartLine key={line.product.id} line={line} />
           ))}
@@ -47,7 +50,7 @@ export function CartPage() {
           className="h-fit rounded-2xl border border-line bg-card p-6 lg:sticky lg:top-24"
         >
           <h2 id="summary-title" className="text-lg font-semibold text-fg">
-            Order Summary
+            {t('order.summary')}
           </h2>
           <dl className="mt-4 space-y-2 text-sm">
             {lines.map((line) => (
@@ -55,21 +58,21 @@ export function CartPage() {
                 <dt className="truncate">
                   {line.product.name} × {line.quantity}
                 </dt>
-                <dd className="shrink-0 tabular-nums">{formatUsd(line.product.price * line.quantity)}</dd>
+                <dd className="shrink-0 tabular-nums">{usd(line.product.price * line.quantity)}</dd>
               </div>
             ))}
             <div className="flex justify-between border-t border-line pt-3 text-base font-semibold text-fg">
-              <dt>Total</dt>
+              <dt>{t('order.total')}</dt>
               <dd className="tabular-nums" data-testid="cart-total">
-                {formatUsd(total)}
+                {usd(total)}
               </dd>
             </div>
           </dl>
           <Button className="mt-6 w-full py-3 text-base" onClick={() => navigate('/checkout')}>
-            Proceed to Checkout <ArrowRight className="size-4" aria-hidden />
+            {t('cart.proceed')} <ArrowRight className="size-4" aria-hidden />
           </Button>
           <p className="mt-4 flex items-center justify-center gap-2 text-xs text-muted">
-            <Lock className="size-3.5" aria-hidden /> Secure payment with USDT-TRC20/TRX
+            <Lock className="size-3.5" aria-hidden /> {t('order.securePayment')}
           </p>
         </aside>
       </div>
@@ -78,6 +81,8 @@ export function CartPage() {
 }
 
 function CartLine({ line }: { line: CartItem }) {
+  const t = useT()
+  const { usd } = useFormat()
   const { product, quantity } = line
   return (
     <li className="flex gap-4 rounded-2xl border border-line bg-card p-4" aria-label={product.name}>
@@ -89,17 +94,17 @@ function CartLine({ line }: { line: CartItem }) {
           <Link to={`/product/${product.id}`} className="font-semibold text-fg hover:text-primary">
             {product.name}
           </Link>
-          <p className="text-sm text-muted">{formatUsd(product.price)} each</p>
+          <p className="text-sm text-muted">{t('cart.each', { price: usd(product.price) })}</p>
         </div>
         <div className="flex items-center justify-between gap-4 sm:justify-end">
           <fieldset
             className="flex items-center rounded-xl border border-line"
-            aria-label={`Quantity of ${product.name}`}
+            aria-label={t('cart.quantityOf', { name: product.name })}
           >
             <button
               type="button"
               className="grid size-9 place-items-center rounded-l-xl text-muted hover:bg-white/5 hover:text-fg"
-              aria-label={`Decrease quantity of ${product.name}`}
+              aria-label={t('cart.decrease', { name: product.name })}
               onClick={() => cart.setQuantity(product.id, quantity - 1)}
             >
               <Minus className="size-4" aria-hidden />
@@ -110,7 +115,7 @@ function CartLine({ line }: { line: CartItem }) {
             <button
               type="button"
               className="grid size-9 place-items-center rounded-r-xl text-muted hover:bg-white/5 hover:text-fg disabled:opacity-40"
-              aria-label={`Increase quantity of ${product.name}`}
+              aria-label={t('cart.increase', { name: product.name })}
               disabled={quantity >= MAX_QUANTITY}
               onClick={() => cart.setQuantity(product.id, quantity + 1)}
             >
@@ -118,12 +123,12 @@ function CartLine({ line }: { line: CartItem }) {
             </button>
           </fieldset>
           <span className="w-24 text-right font-semibold tabular-nums text-fg" data-testid="line-total">
-            {formatUsd(product.price * quantity)}
+            {usd(product.price * quantity)}
           </span>
           <button
             type="button"
             className="grid size-9 place-items-center rounded-xl text-muted hover:bg-red-500/10 hover:text-red-400"
-            aria-label={`Remove ${product.name}`}
+            aria-label={t('cart.remove', { name: product.name })}
             onClick={() => cart.remove(product.id)}
           >
             <Trash2 className="size-4" aria-hidden />

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import { type CatalogQuery, selectProducts } from '../../../shared/catalog-filter'
 import type { Product } from '../../../shared/product'
+import { useT } from '../../i18n/i18n'
 import { useProducts } from '../../lib/api/get-products'
 import { useSiteContent } from '../../lib/api/get-site-content'
 import { CatalogToolbar } from './components/catalog-toolbar'
@@ -10,6 +11,7 @@ import { ProductCard } from './components/product-card'
 import { ProductModal } from './components/product-modal'
 
 export function ListingPage() {
+  const t = useT()
   const { content } = useSiteContent()
   const products = useProducts()
   const [query, setQuery] = useState<CatalogQuery>({ search: '', filter: 'all', sort: 'featured' })
@@ -29,9 +31,7 @@ export function ListingPage() {
             <h2 id="products-title" className="text-3xl font-bold tracking-tight text-fg">
               {content.navigation.products}
             </h2>
-            <p className="mt-2 text-muted">
-              Licence keys and downloads, delivered the moment your payment confirms.
-            </p>
+            <p className="mt-2 text-muted">{t('listing.intro')}</p>
           </div>
           <div className="lg:w-[42rem]">
             <CatalogToolbar query={query} onChange={setQuery} />
@@ -39,15 +39,15 @@ export function ListingPage() {
         </div>
         {products.isPending ? (
           <p role="status" className="py-20 text-center text-muted">
-            Loading products...
+            {t('listing.loading')}
           </p>
         ) : products.isError ? (
           <p role="alert" className="py-20 text-center text-muted">
-            Failed to fetch products
+            {t('listing.failed')}
           </p>
         ) : shown.length === 0 ? (
           <p role="status" className="py-20 text-center text-muted">
-            No products found matching your criteria.
+            {t('listing.empty')}
           </p>
         ) : (
           <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">

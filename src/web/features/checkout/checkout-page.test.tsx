@@ -8,6 +8,7 @@ import type { Product } from '../../../shared/product'
 import { createQueryClient } from '../../app/app'
 import { cart } from '../../lib/cart-store'
 import { checkout } from '../../lib/checkout-store'
+import { WithI18n } from '../../test/i18n'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { CheckoutPage } from './checkout-page'
 
@@ -52,15 +53,17 @@ beforeEach(() => {
 
 function renderPage() {
   render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter initialEntries={['/checkout']}>
-        <Routes>
-          <Route path="/checkout" element={<CheckoutPage />} />
-          <Route path="/payment" element={<p>payment page</p>} />
-          <Route path="/" element={<p>home page</p>} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
+    <WithI18n>
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter initialEntries={['/checkout']}>
+          <Routes>
+            <Route path="/checkout" element={<CheckoutPage />} />
+            <Route path="/payment" element={<p>payment page</p>} />
+            <Route path="/" element={<p>home page</p>} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>
+    </WithI18n>,
   )
 }
 

@@ -1,10 +1,11 @@
 import { ArrowRight, Loader2, Lock, Mail } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import { useNavigate } from 'react-router'
-import { createOrderInputSchema, messages } from '../../../shared/checkout'
-import { centsToDollars, formatUsd } from '../../../shared/money'
+import { createOrderInputSchema } from '../../../shared/checkout'
+import { centsToDollars } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { ProductImage } from '../../components/ui/product-media'
+import { knownMessage, useFormat, useLocale, useT } from '../../i18n/i18n'
 import { cartTotalCents, useCartItems } from '../../lib/cart-store'
 import { checkout, useCheckout } from '../../lib/checkout-store'
 import { useSchemaForm } from '../../lib/form'
@@ -21,6 +22,9 @@ function newIdempotencyKey(): string {
 }
 
 export function CheckoutPage() {
+  const t = useT()
+  const { usd } = useFormat()
+  const locale = useLocale()
   const lines = useCartItems()
   const state = useCheckout()
   const navigate = useNavigate()
@@ -33,6 +37,7 @@ export function CheckoutPage() {
   const form = useSchemaForm({
     schema: checkoutFormSchema,
     initial: { p_email: state.email },
+    message: () => t('checkout.emailInvalid'),
     onValid: ({ p_email }) => placeOrder(p_email),
   })
   const email = form.values.p_email
@@ -52,11 +57,11 @@ export function CheckoutPage() {
   function placeOrder(value: string) {
     if (busy) return
     if (totalCents <= 0) {
-      toast.error(messages.invalidTotal, { id: 'checkout-error' })
+      toast.error(t('checkout.invalidTotal'), { id: 'checkout-error' })
       return
     }
     create.mutate(
-      { email: value, lines, total: centsToDollars(totalCents), idempotencyKey: attemptKey.current },
+      { email: value, lines, total: centsToDollars(totalCents), idempotencyKey: attemptKey.current, locale },
       {
         onSuccess(order) {
           checkout.start({
@@ -75,9 +80,12 @@ export function CheckoutPage() {
           // The key stays: if the order was made but its answer lost, a retry gets that same order.
           // A network failure has already shown the default connection toast.
           if (err instanceof RpcError && err.network) return
-          toast.error(err instanceof CheckoutError ? err.message : messages.createFailed, {
-            id: 'checkout-error',
-          })
+          toast.error(
+            err instanceof CheckoutError ? knownMessage(t, err.message) : t('checkout.createFailed'),
+            {
+              id: 'checkout-error',
+            },
+          )
         },
       },
     )
@@ -85,7 +93,7 @@ export function CheckoutPage() {
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
-      <h1 className="text-3xl font-bold tracking-tight text-fg">Checkout</h1>
+      <h1 className="text-3xl font-bold tracking-tight text-fg">{t('checkout.title')}</h1>
       <div className="mt-8 grid grid-cols-1 gap-8 lg:grid-cols-[1fr_24rem]">
         <form
           {...form.formProps}
@@ -93,13 +101,11 @@ export function CheckoutPage() {
           aria-labelledby="contact-title"
         >
           <h2 id="contact-title" className="text-lg font-semibold text-fg">
-            Where should we send your product key?
+            {t('checkout.where')}
           </h2>
-          <p className="mt-1 text-sm text-muted">
-            Your product key and a private dashboard link are sent to this address after payment.
-          </p>
+          <p className="mt-1 text-sm text-muted">{t('checkout.whereText')}</p>
           <label htmlFor="checkout-email" className="mt-6 block text-sm font-medium text-fg">
-            Email address
+            {t('checkout.email')}
           </label>
           <div className="relative mt-2">
             <Mail
@@ -114,7 +120,7 @@ export function CheckoutPage() {
               autoComplete="email"
               inputMode="email"
               maxLength={254}
-              placeholder="you@example.com"
+              placeholder={t('checkout.emailPlaceholder')}
               value={email}
               onChange={(e) => form.set('p_email', e.target.value)}
               {...form.control('p_email')}
@@ -129,21 +135,21 @@ export function CheckoutPage() {
           <Button type="submit" className="mt-6 w-full py-3 text-base" disabled={busy} aria-busy={busy}>
             {busy ? (
               <>
-                <Loader2 className="size-4 animate-spin" aria-hidden /> Creating order...
+                <Loader2 className="size-4 animate-spin" aria-hidden /> {t('checkout.creating')}
               </>
             ) : (
               <>
-                Continue to Payment <ArrowRight className="size-4" aria-hidden />
+                {t('checkout.continue')} <ArrowRight className="size-4" aria-hidden />
               </>
             )}
           </Button>
           <p className="mt-4 flex items-center justify-center gap-2 text-xs text-muted">
-            <Lock className="size-3.5" aria-hidden /> Secure payment with USDT-TRC20/TRX
+            <Lock className="size-3.5" aria-hidden /> {t('order.securePayment')}
           </p>
         </form>
         <aside aria-labelledby="summary-title" className="h-fit rounded-2xl border border-line bg-card p-6">
           <h2 id="summary-title" className="text-lg font-semibold text-fg">
-            Order Summary
+            {t('order.summary')}
           </h2>
           <ul className="mt-4 space-y-4">
             {lines.map((line) => (
@@ -151,18 +157,18 @@ export function CheckoutPage() {
                 <ProductImage src={line.product.image} alt="" className="size-12 shrink-0 rounded-lg" />
                 <div className="min-w-0 flex-1">
                   <p className="truncate text-sm font-medium text-fg">{line.product.name}</p>
-                  <p className="text-xs text-muted">Qty {line.quantity}</p>
+                  <p className="text-xs text-muted">{t('checkout.qty', { count: line.quantity })}</p>
                 </div>
                 <span className="text-sm font-semibold tabular-nums text-fg">
-                  {formatUsd(line.product.price * line.quantity)}
+                  {usd(line.product.price * line.quantity)}
                 </span>
               </li>
             ))}
           </ul>
           <div className="mt-5 flex justify-between border-t border-line pt-4 text-base font-semibold text-fg">
-            <span>Total</span>
+            <span>{t('order.total')}</span>
             <span className="tabular-nums" data-testid="checkout-total">
-              {formatUsd(centsToDollars(totalCents))}
+              {usd(centsToDollars(totalCents))}
             </span>
           </div>
         </aside>

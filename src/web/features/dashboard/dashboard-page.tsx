@@ -1,4 +1,3 @@
-import { format } from 'date-fns'
 import {
   CheckCircle2,
   Clock,
@@ -13,34 +12,47 @@ import {
 import { useEffect } from 'react'
 import { Link, useParams } from 'react-router'
 import type { DashboardOrder } from '../../../shared/dashboard'
-import { formatUsd } from '../../../shared/money'
 import { buttonStyles } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
+import { type Formatters, type MessageId, Msg, type Translate, useFormat, useT } from '../../i18n/i18n'
 import { useSiteContent } from '../../lib/api/get-site-content'
 import { cart } from '../../lib/cart-store'
 import { checkout } from '../../lib/checkout-store'
 import { useDashboard } from './api/get-dashboard'
 
-function formatDate(iso: string | null): string {
+function formatDate(iso: string | null, t: Translate, format: Formatters): string {
   if (!iso) return '—'
   const date = new Date(iso)
-  return Number.isNaN(date.getTime()) ? 'Invalid date' : format(date, 'MMM d, yyyy HH:mm')
+  return Number.isNaN(date.getTime()) ? t('dashboard.invalidDate') : format.dateTime(date)
 }
 
-const statusStyles: Record<DashboardOrder['status'], { label: string; className: string }> = {
-  paid: { label: 'Paid', className: 'border-emerald-400/30 bg-emerald-400/10 text-emerald-300' },
-  completed: { label: 'Completed', className: 'border-emerald-400/30 bg-emerald-400/10 text-emerald-300' },
-  pending: { label: 'Awaiting payment', className: 'border-amber-400/30 bg-amber-400/10 text-amber-300' },
-  cancelled: { label: 'Cancelled', className: 'border-red-400/30 bg-red-400/10 text-red-300' },
+const statusStyles: Record<DashboardOrder['status'], { label: MessageId; className: string }> = {
+  paid: {
+    label: 'dashboard.status.paid',
+    className: 'border-emerald-400/30 bg-emerald-400/10 text-emerald-300',
+  },
+  completed: {
+    label: 'dashboard.status.completed',
+    className: 'border-emerald-400/30 bg-emerald-400/10 text-emerald-300',
+  },
+  pending: {
+    label: 'dashboard.status.pending',
+    className: 'border-amber-400/30 bg-amber-400/10 text-amber-300',
+  },
+  cancelled: {
+    label: 'dashboard.status.cancelled',
+    className: 'border-red-400/30 bg-red-400/10 text-red-300',
+  },
 }
 
 function SupportCard() {
+  const t = useT()
   const { content } = useSiteContent()
   const support = content.support
   return (
     <section aria-labelledby="support-title" className="rounded-2xl border border-line bg-card p-5 sm:p-6">
       <h2 id="support-title" className="text-base font-semibold text-fg">
-        Need help?
+        {t('dashboard.help')}
       </h2>
       <p className="mt-1 text-sm text-muted">{support.subtitle}</p>
       {support.email && (
@@ -63,21 +75,20 @@ function SupportCard() {
 }
 
 function NotFound({ message, limited }: { message: string; limited: boolean }) {
+  const t = useT()
   return (
     <div className="mx-auto max-w-xl px-4 py-16 text-center sm:py-24">
       <div className="mx-auto grid size-14 place-items-center rounded-2xl border border-line bg-card">
         <Link2Off className="size-7 text-muted" aria-hidden />
       </div>
       <h1 className="mt-6 text-2xl font-bold tracking-tight text-fg">
-        {limited ? 'Please wait a moment' : 'Link not found'}
+        {limited ? t('dashboard.wait') : t('dashboard.notFound')}
       </h1>
       <p className="mt-3 text-sm leading-relaxed text-muted">
-        {limited
-          ? message
-          : 'This dashboard link is not valid. Check that you copied the whole link from your order e-mail.'}
+        {limited ? message : t('dashboard.notFoundText')}
       </p>
       <Link to="/" className={`${buttonStyles.primary} mt-8 inline-flex`}>
-        Back to the shop
+        {t('dashboard.back')}
       </Link>
       <div className="mt-10 text-left">
         <SupportCard />
@@ -87,6 +98,8 @@ function NotFound({ message, limited }: { message: string; limited: boolean }) {
 }
 
 function Item({ item }: { item: DashboardOrder['items'][number] }) {
+  const t = useT()
+  const { usd } = useFormat()
   return (
     <li className="rounded-2xl border border-line bg-card p-5 sm:p-6">
       <div className="flex items-start gap-4">
@@ -100,7 +113,7 @@ function Item({ item }: { item: DashboardOrder['items'][number] }) {
         <div className="min-w-0 flex-1">
           <h3 className="text-base font-semibold text-fg">{item.name}</h3>
           <p className="mt-0.5 text-sm text-muted">
-            {item.quantity} × {formatUsd(item.price)}
+            {item.quantity} × {usd(item.price)}
           </p>
         </div>
         {item.download_url && (
@@ -111,8 +124,8 @@ function Item({ item }: { item: DashboardOrder['items'][number] }) {
             className={`${buttonStyles.secondary} shrink-0`}
           >
             <Download className="size-4" aria-hidden />
-            <span className="hidden sm:inline">Download</span>
-            <span className="sr-only sm:hidden">Download {item.name}</span>
+            <span className="hidden sm:inline">{t('product.download')}</span>
+            <span className="sr-only sm:hidden">{t('dashboard.downloadItem', { name: item.name })}</span>
           </a>
         )}
       </div>
@@ -122,11 +135,13 @@ function Item({ item }: { item: DashboardOrder['items'][number] }) {
             <CopyField
               key={key}
               label={
-                item.keys.length > 1 ? `${item.name} licence key ${index + 1}` : `${item.name} licence key`
+                item.keys.length > 1
+                  ? t('dashboard.keyNumbered', { name: item.name, number: index + 1 })
+                  : t('dashboard.key', { name: item.name })
               }
               value={key}
-              copiedMessage="Licence key copied to clipboard"
-              failedMessage="Failed to copy licence key"
+              copiedMessage={t('dashboard.keyCopied')}
+              failedMessage={t('dashboard.keyCopyFailed')}
             />
           ))}
         </div>
@@ -136,6 +151,8 @@ function Item({ item }: { item: DashboardOrder['items'][number] }) {
 }
 
 export function DashboardPage() {
+  const t = useT()
+  const format = useFormat()
   const { token = '' } = useParams()
   const query = useDashboard(token)
   const found = query.data?.kind === 'found' ? query.data.order : null
@@ -154,7 +171,7 @@ export function DashboardPage() {
       <div className="grid min-h-[50vh] place-items-center px-4" role="status">
         <p className="flex items-center gap-3 text-sm text-muted">
           <Loader2 className="size-5 animate-spin" aria-hidden />
-          Loading your purchase…
+          {t('dashboard.loading')}
         </p>
       </div>
     )
@@ -162,10 +179,10 @@ export function DashboardPage() {
   if (query.isError || !query.data) {
     return (
       <div className="mx-auto max-w-xl px-4 py-16 text-center">
-        <h1 className="text-2xl font-bold text-fg">Could not load your purchase</h1>
-        <p className="mt-3 text-sm text-muted">Check your connection and try again.</p>
+        <h1 className="text-2xl font-bold text-fg">{t('dashboard.loadFailed')}</h1>
+        <p className="mt-3 text-sm text-muted">{t('dashboard.loadFailedText')}</p>
         <button type="button" onClick={() => query.refetch()} className={`${buttonStyles.primary} mt-6`}>
-          Try again
+          {t('dashboard.retry')}
         </button>
       </div>
     )
@@ -182,9 +199,13 @@ export function DashboardPage() {
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight text-fg sm:text-3xl">Your purchase</h1>
+          <h1 className="text-2xl font-bold tracking-tight text-fg sm:text-3xl">{t('dashboard.title')}</h1>
           <p className="mt-1 break-all text-sm text-muted">
-            Order <span className="font-mono">{order.id}</span> · {formatDate(order.created_at)}
+            <Msg
+              id="dashboard.order"
+              values={{ id: order.id, date: formatDate(order.created_at, t, format) }}
+              components={{ 0: <span className="font-mono" /> }}
+            />
           </p>
         </div>
         <span
@@ -193,21 +214,20 @@ export function DashboardPage() {
           {order.status === 'paid' || order.status === 'completed' ? (
             <CheckCircle2 className="size-4" aria-hidden />
           ) : null}
-          {status.label}
+          {t(status.label)}
         </span>
       </div>
 
       <p className="mt-6 flex items-start gap-3 rounded-xl border border-line bg-white/[0.03] p-4 text-sm text-muted">
         <Lock className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-        Bookmark this page: its link is your access to your keys and downloads. Anyone with the link can see
-        them, so keep it private.
+        {t('dashboard.bookmark')}
       </p>
 
       <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[1.6fr_1fr]">
         <section aria-labelledby="items-title">
           <h2 id="items-title" className="flex items-center gap-2 text-lg font-semibold text-fg">
             <KeyRound className="size-5 text-primary" aria-hidden />
-            {keyCount === 1 ? 'Your licence key' : 'Your licence keys'}
+            {t('dashboard.keys', { count: keyCount })}
           </h2>
           <ul className="mt-4 space-y-4">
             {order.items.map((item) => (
@@ -222,31 +242,33 @@ export function DashboardPage() {
             className="rounded-2xl border border-line bg-card p-5 sm:p-6"
           >
             <h2 id="receipt-title" className="text-base font-semibold text-fg">
-              Receipt
+              {t('dashboard.receipt')}
             </h2>
             <dl className="mt-4 space-y-3 text-sm">
               <div className="flex justify-between gap-4">
-                <dt className="text-muted">Total</dt>
-                <dd className="font-semibold text-fg tabular-nums">{formatUsd(order.total)}</dd>
+                <dt className="text-muted">{t('order.total')}</dt>
+                <dd className="font-semibold text-fg tabular-nums">{format.usd(order.total)}</dd>
               </div>
               <div className="flex justify-between gap-4">
-                <dt className="text-muted">Received</dt>
-                <dd className="text-fg tabular-nums">{formatUsd(order.amount_received)}</dd>
+                <dt className="text-muted">{t('dashboard.received')}</dt>
+                <dd className="text-fg tabular-nums">{format.usd(order.amount_received)}</dd>
               </div>
               <div className="flex justify-between gap-4">
-                <dt className="text-muted">Paid on</dt>
+                <dt className="text-muted">{t('dashboard.paidOn')}</dt>
                 <dd className="text-right text-fg">
-                  {formatDate(order.paid_at)}
-                  {order.late ? <span className="block text-xs text-amber-300">after the window</span> : null}
+                  {formatDate(order.paid_at, t, format)}
+                  {order.late ? (
+                    <span className="block text-xs text-amber-300">{t('dashboard.late')}</span>
+                  ) : null}
                 </dd>
               </div>
               <div className="flex justify-between gap-4">
-                <dt className="text-muted">E-mail</dt>
+                <dt className="text-muted">{t('dashboard.email')}</dt>
                 <dd className="min-w-0 truncate text-fg">{order.email}</dd>
               </div>
               {order.tx_hash && order.tx_url && (
                 <div>
-                  <dt className="text-muted">Transaction</dt>
+                  <dt className="text-muted">{t('dashboard.transaction')}</dt>
                   <dd className="mt-1">
                     <a
                       href={order.tx_url}
@@ -256,7 +278,7 @@ export function DashboardPage() {
                     >
                       <span className="truncate">{order.tx_hash}</span>
                       <ExternalLink className="size-3.5 shrink-0" aria-hidden />
-                      <span className="sr-only">View the transaction on Tronscan</span>
+                      <span className="sr-only">{t('dashboard.tronscan')}</span>
                     </a>
                   </dd>
                 </div>

@@ -10,6 +10,7 @@ import type { Product } from '../../../shared/product'
 import { createQueryClient } from '../../app/app'
 import { cart } from '../../lib/cart-store'
 import { checkout, paymentSuccess } from '../../lib/checkout-store'
+import { WithI18n } from '../../test/i18n'
 import { PaymentPage } from './payment-page'
 
 // The page talks to a real local HTTP server answering secure_get_order_status as the shop does.
@@ -63,16 +64,18 @@ const product: Product = {
 
 function renderPayment() {
   render(
-    <QueryClientProvider client={createQueryClient()}>
-      <MemoryRouter initialEntries={['/payment']}>
-        <Routes>
-          <Route path="/payment" element={<PaymentPage />} />
-          <Route path="/cart" element={<h1>Cart page</h1>} />
-          <Route path="/checkout" element={<h1>Checkout page</h1>} />
-          <Route path="/" element={<h1>Home page</h1>} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
+    <WithI18n>
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter initialEntries={['/payment']}>
+          <Routes>
+            <Route path="/payment" element={<PaymentPage />} />
+            <Route path="/cart" element={<h1>Cart page</h1>} />
+            <Route path="/checkout" element={<h1>Checkout page</h1>} />
+            <Route path="/" element={<h1>Home page</h1>} />
+          </Routes>
+        </MemoryRouter>
+      </QueryClientProvider>
+    </WithI18n>,
   )
 }
 

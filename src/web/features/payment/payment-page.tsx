@@ -1,9 +1,9 @@
 import { Info, Loader2, ShieldCheck, X } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
+import { Msg, useFormat, useT } from '../../i18n/i18n'
 import { cart, useCartItems } from '../../lib/cart-store'
 import { checkout, paymentSuccess, useCheckout } from '../../lib/checkout-store'
 import { toast } from '../../lib/toast'
@@ -17,6 +17,8 @@ import { WalletQr } from './components/wallet-qr'
 const REDIRECT_AFTER_PAID_MS = 3_000
 
 export function PaymentPage() {
+  const t = useT()
+  const { usd } = useFormat()
   const state = useCheckout()
   const lines = useCartItems()
   const navigate = useNavigate()
@@ -45,7 +47,7 @@ export function PaymentPage() {
     if (data.status === 'paid' || data.status === 'completed') {
       setPaid(true)
       paymentSuccess.record(data.amount_received > 0 ? data.amount_received : data.total, data.access_token)
-      toast.success('Payment confirmed! Redirecting...', {
+      toast.success(t('payment.confirmedRedirecting'), {
         id: 'payment-confirmed',
         duration: REDIRECT_AFTER_PAID_MS,
       })
@@ -58,7 +60,7 @@ export function PaymentPage() {
     } else if (data.status === 'cancelled') {
       leaving.current = true
       checkout.reset()
-      toast.error('This order was cancelled. Your cart is kept so you can try again.', {
+      toast.error(t('payment.cancelled'), {
         id: 'order-cancelled',
       })
       navigate('/cart', { replace: true })
@@ -68,9 +70,9 @@ export function PaymentPage() {
   // A failed check says so and the watch goes on.
   useEffect(() => {
     if (status.errorUpdateCount > 0) {
-      toast.error('Error checking transaction status. Retrying...', { id: 'status-error' })
+      toast.error(t('payment.statusError'), { id: 'status-error' })
     }
-  }, [status.errorUpdateCount])
+  }, [status.errorUpdateCount, t])
 
   if (!state.isActive || !state.walletAddress || !state.orderId) return null
 
@@ -93,9 +95,13 @@ export function PaymentPage() {
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
       <div className="flex flex-wrap items-center justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold tracking-tight text-fg sm:text-3xl">Complete Your Payment</h1>
+          <h1 className="text-2xl font-bold tracking-tight text-fg sm:text-3xl">{t('payment.title')}</h1>
           <p className="mt-1 text-sm text-muted">
-            Order <span className="font-mono">{state.orderId.slice(0, 8)}</span> · {state.email}
+            <Msg
+              id="payment.order"
+              values={{ id: state.orderId.slice(0, 8), email: state.email }}
+              components={{ 0: <span className="font-mono" /> }}
+            />
           </p>
         </div>
         <Countdown state={state} />
@@ -107,17 +113,17 @@ export function PaymentPage() {
           className="flex flex-col items-center rounded-2xl border border-line bg-card p-5 sm:p-8"
         >
           <h2 id="scan-title" className="self-start text-lg font-semibold text-fg">
-            Scan to pay
+            {t('payment.scan')}
           </h2>
           <div className="mt-6">
             <WalletQr address={state.walletAddress} />
           </div>
           <div className="mt-6 w-full">
             <CopyField
-              label="Wallet address"
+              label={t('payment.wallet')}
               value={state.walletAddress}
-              copiedMessage="Wallet address copied to clipboard"
-              failedMessage="Failed to copy wallet address"
+              copiedMessage={t('payment.walletCopied')}
+              failedMessage={t('payment.walletCopyFailed')}
             />
           </div>
         </section>
@@ -128,37 +134,35 @@ export function PaymentPage() {
         >
           <div>
             <h2 id="amount-title" className="text-sm font-medium text-muted">
-              Amount to pay (USDT-TRC20)
+              {t('payment.amount')}
             </h2>
             <p
               className="mt-1 text-4xl font-bold tracking-tight text-fg tabular-nums"
               data-testid="pay-amount"
             >
-              {formatUsd(total)}
+              {usd(total)}
             </p>
             <p className="mt-1 text-sm text-muted">
-              Send exactly {total.toFixed(2)} USDT on the TRON network (TRC20).
+              {t('payment.sendExactly', { amount: total.toFixed(2) })}
             </p>
           </div>
 
           {state.trxAmount ? (
             <div className="rounded-xl border border-line bg-white/[0.02] p-4">
               <CopyField
-                label="Or pay in TRX"
-                copyLabel="Copy TRX amount"
+                label={t('payment.trx')}
+                copyLabel={t('payment.trxCopy')}
                 value={state.trxAmount}
-                copiedMessage="TRX amount copied to clipboard"
-                failedMessage="Failed to copy TRX amount"
+                copiedMessage={t('payment.trxCopied')}
+                failedMessage={t('payment.trxCopyFailed')}
               />
               <p className="mt-2 text-xs text-muted">
-                {state.trxAmount} TRX at ${state.trxRate} per TRX, locked for this order. Send one currency: a
-                mix is added up at this rate.
+                {t('payment.trxRate', { amount: state.trxAmount, rate: String(state.trxRate) })}
               </p>
             </div>
           ) : (
             <p className="text-xs text-muted" data-testid="trx-unavailable">
-              Paying in TRX is unavailable right now because no reliable exchange rate could be fetched.
-              Please pay in USDT-TRC20.
+              {t('payment.trxUnavailable')}
             </p>
           )}
 
@@ -167,8 +171,11 @@ export function PaymentPage() {
               role="status"
               className="rounded-xl border border-amber-500/30 bg-amber-500/10 p-3 text-sm text-amber-200"
             >
-              We received {formatUsd(received)} of {formatUsd(total)}. Send the remaining{' '}
-              {formatUsd(Math.round((total - received) * 100) / 100)} to the same address.
+              {t('payment.underpaid', {
+                received: usd(received),
+                total: usd(total),
+                remaining: usd(Math.round((total - received) * 100) / 100),
+              })}
             </p>
           )}
 
@@ -182,25 +189,25 @@ export function PaymentPage() {
             ) : (
               <Loader2 className="size-5 animate-spin text-primary" aria-hidden />
             )}
-            {paid ? 'Payment confirmed' : 'Waiting for your payment…'}
+            {paid ? t('payment.confirmed') : t('payment.waiting')}
           </div>
 
           <ul className="space-y-2.5 text-sm text-muted">
             <li className="flex gap-2.5">
               <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-              Send exactly the amount shown in USDT-TRC20 or TRX to the address above.
+              {t('payment.tip.exact')}
             </li>
             <li className="flex gap-2.5">
               <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-              Confirmation may take 1-5 minutes after you send.
+              {t('payment.tip.time')}
             </li>
             <li className="flex gap-2.5">
               <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-              This address is for this order only. For another purchase, place a new order.
+              {t('payment.tip.addressOnly')}
             </li>
             <li className="flex gap-2.5">
               <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-              Your product key and dashboard access will be sent to {state.email}.
+              {t('payment.tip.email', { email: state.email })}
             </li>
           </ul>
 
@@ -212,7 +219,7 @@ export function PaymentPage() {
             onClick={() => setCancelOpen(true)}
             disabled={paid}
           >
-            <X className="size-4" aria-hidden /> Cancel
+            <X className="size-4" aria-hidden /> {t('payment.cancel')}
           </Button>
         </section>
       </div>

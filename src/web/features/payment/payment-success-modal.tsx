@@ -1,14 +1,16 @@
 import { CheckCircle2, ExternalLink, TriangleAlert } from 'lucide-react'
 import { useEffect } from 'react'
 import { useLocation } from 'react-router'
-import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
 import { Modal } from '../../components/ui/modal'
+import { Msg, useFormat, useT } from '../../i18n/i18n'
 import { paymentSuccess, usePaymentSuccess } from '../../lib/checkout-store'
 
 /** Shown from the stored payment_success flag, so it survives the redirect to / and a reload. */
 export function PaymentSuccessModal() {
+  const t = useT()
+  const { usd } = useFormat()
   const success = usePaymentSuccess()
   const { pathname } = useLocation()
   const close = () => paymentSuccess.dismiss()
@@ -22,7 +24,7 @@ export function PaymentSuccessModal() {
     <Modal
       open={success !== null && !onDashboard}
       onClose={close}
-      title="Payment Successful"
+      title={t('success.title')}
       className="max-w-lg"
     >
       {success && (
@@ -30,17 +32,21 @@ export function PaymentSuccessModal() {
           <div className="mx-auto grid size-16 place-items-center rounded-full bg-primary/15">
             <CheckCircle2 className="size-9 text-primary" aria-hidden />
           </div>
-          <h2 className="mt-4 text-2xl font-bold text-fg">Payment Successful</h2>
+          <h2 className="mt-4 text-2xl font-bold text-fg">{t('success.title')}</h2>
           <p className="mt-1 text-muted">
-            We received <span className="font-semibold text-fg">{formatUsd(success.amount)}</span>. Thank you!
+            <Msg
+              id="success.received"
+              values={{ amount: usd(success.amount) }}
+              components={{ 0: <span className="font-semibold text-fg" /> }}
+            />
           </p>
           {success.dashboardUrl && (
             <div className="mt-6 space-y-3 text-left">
               <CopyField
-                label="Your purchase dashboard"
+                label={t('success.dashboard')}
                 value={success.dashboardUrl}
-                copiedMessage="Dashboard link copied to clipboard"
-                failedMessage="Failed to copy dashboard link"
+                copiedMessage={t('success.dashboardCopied')}
+                failedMessage={t('success.dashboardCopyFailed')}
                 mono={false}
               />
               <a
@@ -49,20 +55,18 @@ export function PaymentSuccessModal() {
                 rel="noopener noreferrer"
                 className="inline-flex items-center gap-1.5 text-sm font-medium text-primary hover:underline"
               >
-                Open link <ExternalLink className="size-3.5" aria-hidden />
+                {t('success.openLink')} <ExternalLink className="size-3.5" aria-hidden />
               </a>
               <p className="flex gap-2 rounded-xl border border-amber-500/30 bg-amber-500/10 p-3 text-sm text-amber-200">
                 <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden />
-                Save this link: it is your access to your product keys. We have also sent it to your e-mail.
+                {t('success.saveLink')}
               </p>
             </div>
           )}
-          <p className="mt-4 text-sm text-muted">
-            Your product key and dashboard access have been sent to your e-mail.
-          </p>
+          <p className="mt-4 text-sm text-muted">{t('success.sent')}</p>
           <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-center">
             <Button variant="secondary" onClick={close}>
-              Got it!
+              {t('success.gotIt')}
             </Button>
             {success.dashboardUrl && (
               <Button
@@ -72,7 +76,7 @@ export function PaymentSuccessModal() {
                   window.location.assign(url)
                 }}
               >
-                Open Dashboard
+                {t('success.openDashboard')}
               </Button>
             )}
           </div>

@@ -5,12 +5,14 @@ import { Button } from '../../components/ui/button'
 import { ProductPrice } from '../../components/ui/price'
 import { ProductImage, VideoEmbed } from '../../components/ui/product-media'
 import { FeatureList, ProductActionLabel } from '../../components/ui/product-parts'
+import { useT } from '../../i18n/i18n'
 import { useProducts } from '../../lib/api/get-products'
 import { runProductAction } from '../../lib/product-action'
 
 const ID_PATTERN = /^[1-9]\d{0,9}$/
 
 export function ProductPage() {
+  const t = useT()
   const { id = '' } = useParams()
   const navigate = useNavigate()
   const products = useProducts()
@@ -25,7 +27,7 @@ export function ProductPage() {
   if (!product) {
     return (
       <p role="status" className="py-32 text-center text-muted">
-        Loading product...
+        {t('product.loading')}
       </p>
     )
   }
@@ -36,7 +38,7 @@ export function ProductPage() {
         to="/products"
         className="inline-flex items-center gap-2 text-sm font-medium text-muted hover:text-fg"
       >
-        <ArrowLeft className="size-4" aria-hidden /> Back to Products
+        <ArrowLeft className="size-4" aria-hidden /> {t('product.back')}
       </Link>
       <div className="mt-6 grid gap-10 lg:grid-cols-[3fr_2fr]">
         <div className="space-y-8">
@@ -52,7 +54,7 @@ export function ProductPage() {
             className="rounded-2xl border border-line bg-card p-6 sm:p-8"
           >
             <h2 id="features-title" className="text-lg font-semibold text-fg">
-              Features
+              {t('product.features')}
             </h2>
             <FeatureList features={product.features} className="mt-4 grid gap-3 sm:grid-cols-2" />
           </section>
@@ -67,7 +69,7 @@ export function ProductPage() {
             <Button
               className="mt-6 w-full py-3 text-base"
               disabled={product.sold_out}
-              onClick={() => runProductAction(product)}
+              onClick={() => runProductAction(product, t)}
             >
               <ProductActionLabel product={product} />
             </Button>
@@ -77,17 +79,17 @@ export function ProductPage() {
             className="rounded-2xl border border-primary/30 bg-primary/5 p-6"
           >
             <h2 id="secure-title" className="flex items-center gap-2 font-semibold text-fg">
-              <ShieldCheck className="size-5 text-primary" aria-hidden /> Secure Purchase
+              <ShieldCheck className="size-5 text-primary" aria-hidden /> {t('product.secure.title')}
             </h2>
             <ul className="mt-4 space-y-3 text-sm text-fg/90">
               <li className="flex items-center gap-3">
-                <Zap className="size-4 text-primary" aria-hidden /> Instant digital delivery
+                <Zap className="size-4 text-primary" aria-hidden /> {t('product.secure.instant')}
               </li>
               <li className="flex items-center gap-3">
-                <Wallet className="size-4 text-primary" aria-hidden /> USDT-TRC20/TRX accepted
+                <Wallet className="size-4 text-primary" aria-hidden /> {t('product.secure.accepted')}
               </li>
               <li className="flex items-center gap-3">
-                <Headphones className="size-4 text-primary" aria-hidden /> 24/7 customer support
+                <Headphones className="size-4 text-primary" aria-hidden /> {t('product.secure.support')}
               </li>
             </ul>
           </section>

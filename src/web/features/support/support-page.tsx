@@ -1,6 +1,7 @@
 import { Clock, Mail, MessageCircle, Shield } from 'lucide-react'
 import type { ReactNode } from 'react'
 import type { SiteContent, SupportIcon } from '../../../shared/site-content'
+import { useT } from '../../i18n/i18n'
 import { useSiteContent } from '../../lib/api/get-site-content'
 
 const icons: Record<SupportIcon, typeof Mail> = {
@@ -30,11 +31,12 @@ function SectionCard({ section, extra }: { section: Section; extra?: ReactNode }
 }
 
 export function SupportPage() {
+  const t = useT()
   const { content, isLoading } = useSiteContent()
   if (isLoading) {
     return (
       <p role="status" className="py-32 text-center text-muted">
-        Loading...
+        {t('common.loading')}
       </p>
     )
   }
@@ -47,9 +49,9 @@ export function SupportPage() {
         {support.email}
       </a>
     ) : null,
-    'Available 24/7',
+    t('support.available'),
   ]
-  const secondRowExtras: ReactNode[] = [support.response, 'End-to-end encryption']
+  const secondRowExtras: ReactNode[] = [support.response, t('support.encryption')]
   return (
     <div className="mx-auto max-w-5xl px-4 py-16 sm:px-6">
       <header className="text-center">

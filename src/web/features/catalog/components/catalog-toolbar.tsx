@@ -3,11 +3,22 @@ import {
   type CatalogQuery,
   type ProductFilter,
   type ProductSort,
-  productFilterLabels,
   productFilters,
-  productSortLabels,
   productSorts,
 } from '../../../../shared/catalog-filter'
+import { type MessageId, useT } from '../../../i18n/i18n'
+
+const filterLabels: Record<ProductFilter, MessageId> = {
+  all: 'catalog.filter.all',
+  free: 'catalog.filter.free',
+  paid: 'catalog.filter.paid',
+}
+const sortLabels: Record<ProductSort, MessageId> = {
+  featured: 'catalog.sort.featured',
+  'price-asc': 'catalog.sort.priceAsc',
+  'price-desc': 'catalog.sort.priceDesc',
+  newest: 'catalog.sort.newest',
+}
 
 const field =
   'h-11 rounded-xl border border-line bg-card px-3 text-sm text-fg outline-none transition focus:border-primary/60 focus:ring-2 focus:ring-primary/20'
@@ -19,10 +30,11 @@ export function CatalogToolbar({
   query: CatalogQuery
   onChange: (q: CatalogQuery) => void
 }) {
+  const t = useT()
   return (
     <div className="flex flex-col gap-3 sm:flex-row">
       <label className="relative flex-1">
-        <span className="sr-only">Search products</span>
+        <span className="sr-only">{t('catalog.searchLabel')}</span>
         <Search
           className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted"
           aria-hidden
@@ -31,13 +43,13 @@ export function CatalogToolbar({
           type="search"
           value={query.search}
           onChange={(e) => onChange({ ...query, search: e.target.value })}
-          placeholder="Search products..."
+          placeholder={t('catalog.searchPlaceholder')}
           className={`${field} w-full pl-9`}
         />
       </label>
       <div className="grid grid-cols-2 gap-3 sm:flex">
         <label>
-          <span className="sr-only">Filter products</span>
+          <span className="sr-only">{t('catalog.filterLabel')}</span>
           <select
             value={query.filter}
             onChange={(e) => onChange({ ...query, filter: e.target.value as ProductFilter })}
@@ -45,13 +57,13 @@ export function CatalogToolbar({
           >
             {productFilters.map((f) => (
               <option key={f} value={f}>
-                {productFilterLabels[f]}
+                {t(filterLabels[f])}
               </option>
             ))}
           </select>
         </label>
         <label>
-          <span className="sr-only">Sort products</span>
+          <span className="sr-only">{t('catalog.sortLabel')}</span>
           <select
             value={query.sort}
             onChange={(e) => onChange({ ...query, sort: e.target.value as ProductSort })}
@@ -59,7 +71,7 @@ export function CatalogToolbar({
           >
             {productSorts.map((s) => (
               <option key={s} value={s}>
-                {productSortLabels[s]}
+                {t(sortLabels[s])}
               </option>
             ))}
           </select>

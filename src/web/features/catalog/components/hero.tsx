@@ -1,8 +1,10 @@
 import { ArrowDown, ShieldCheck, Zap } from 'lucide-react'
 import type { SiteContent } from '../../../../shared/site-content'
 import { buttonStyles } from '../../../components/ui/button'
+import { useT } from '../../../i18n/i18n'
 
 export function Hero({ hero }: { hero: SiteContent['hero'] }) {
+  const t = useT()
   return (
     <section className="relative isolate overflow-hidden border-b border-line">
       {/* An <img>, not a CSS url(): the merchant's URL never becomes CSS. */}
@@ -19,7 +21,7 @@ export function Hero({ hero }: { hero: SiteContent['hero'] }) {
       <div className="mx-auto max-w-7xl px-4 py-20 sm:px-6 sm:py-28 lg:py-32">
         <div className="max-w-2xl">
           <p className="inline-flex items-center gap-2 rounded-full border border-primary/30 bg-primary/10 px-3 py-1 text-xs font-semibold text-primary">
-            <Zap className="size-3.5" aria-hidden /> Instant delivery · USDT-TRC20/TRX
+            <Zap className="size-3.5" aria-hidden /> {t('hero.badge')}
           </p>
           <h1 className="mt-5 text-4xl font-extrabold tracking-tight text-balance text-fg sm:text-5xl lg:text-6xl">
             {hero.title}
@@ -29,11 +31,10 @@ export function Hero({ hero }: { hero: SiteContent['hero'] }) {
           </p>
           <div className="mt-8 flex flex-wrap items-center gap-4">
             <a href="#products" className={`${buttonStyles.primary} px-6 py-3 text-base`}>
-              View Products <ArrowDown className="size-4" aria-hidden />
+              {t('hero.viewProducts')} <ArrowDown className="size-4" aria-hidden />
             </a>
             <span className="inline-flex items-center gap-2 text-sm text-muted">
-              <ShieldCheck className="size-4 text-primary" aria-hidden /> Paid on-chain, verified by our
-              server
+              <ShieldCheck className="size-4 text-primary" aria-hidden /> {t('hero.verified')}
             </span>
           </div>
         </div>

@@ -5,9 +5,11 @@ import { Button } from '../../../components/ui/button'
 import { ProductPrice } from '../../../components/ui/price'
 import { ProductImage } from '../../../components/ui/product-media'
 import { ProductActionLabel } from '../../../components/ui/product-parts'
+import { useT } from '../../../i18n/i18n'
 import { runProductAction } from '../../../lib/product-action'
 
 export function ProductCard({ product, onOpen }: { product: Product; onOpen: () => void }) {
+  const t = useT()
   const free = isFreeProduct(product)
   const extra = product.features.length - 2
   return (
@@ -30,7 +32,7 @@ export function ProductCard({ product, onOpen }: { product: Product; onOpen: () 
               free ? 'bg-primary text-on-primary' : 'bg-accent text-slate-900'
             }`}
           >
-            {free ? 'Free' : 'Featured'}
+            {free ? t('price.free') : t('product.featured')}
           </span>
         )}
       </div>
@@ -39,7 +41,7 @@ export function ProductCard({ product, onOpen }: { product: Product; onOpen: () 
           <button
             type="button"
             onClick={onOpen}
-            aria-label={`View details of ${product.name}`}
+            aria-label={t('product.viewDetails', { name: product.name })}
             className="text-left hover:text-primary"
           >
             {product.name}
@@ -53,14 +55,16 @@ export function ProductCard({ product, onOpen }: { product: Product; onOpen: () 
               <span>{f}</span>
             </li>
           ))}
-          {extra > 0 && <li className="pl-6 text-xs text-muted">+{extra} more</li>}
+          {extra > 0 && (
+            <li className="pl-6 text-xs text-muted">{t('product.moreFeatures', { count: extra })}</li>
+          )}
         </ul>
         <div className="mt-auto flex items-end justify-between gap-3 pt-5">
           <ProductPrice product={product} />
           <Button
             className="shrink-0 whitespace-nowrap"
             disabled={product.sold_out}
-            onClick={() => runProductAction(product)}
+            onClick={() => runProductAction(product, t)}
           >
             <ProductActionLabel product={product} />
           </Button>

@@ -5,6 +5,7 @@ import {
   messages,
   walletAddressAnswerSchema,
 } from '../../../../shared/checkout'
+import type { Locale } from '../../../../shared/locale'
 import type { CartItem } from '../../../lib/cart-store'
 import { callRpc, RpcError } from '../../../lib/rpc-client'
 
@@ -15,6 +16,8 @@ export interface CreateOrderInput {
   lines: readonly CartItem[]
   total: number
   idempotencyKey: string
+  /** The language the buyer shops in: the order e-mail and dashboard link use it. */
+  locale: Locale
 }
 
 /** The checkout's one write: TanStack Query tracks it; the RPC client does the retrying. */
@@ -50,6 +53,7 @@ export async function createOrder(
           p_total: input.total,
           p_wallet_address: address,
           p_idempotency_key: input.idempotencyKey,
+          p_locale: input.locale,
         },
         // The key makes a retried request answer the same order, so retrying is safe.
         { idempotent: true },

@@ -1,8 +1,10 @@
 import { Clock } from 'lucide-react'
 import { useEffect, useState } from 'react'
+import { useT } from '../../../i18n/i18n'
 import { type CheckoutState, formatCountdown, msRemaining } from '../../../lib/checkout-store'
 
 export function Countdown({ state }: { state: CheckoutState }) {
+  const t = useT()
   const [now, setNow] = useState(() => Date.now())
   useEffect(() => {
     const timer = window.setInterval(() => setNow(Date.now()), 1000)
@@ -19,7 +21,7 @@ export function Countdown({ state }: { state: CheckoutState }) {
       <Clock className={`size-5 ${urgent ? 'text-amber-400' : 'text-primary'}`} aria-hidden />
       <div>
         <p className="text-xs text-muted" id="time-remaining-label">
-          Time remaining
+          {t('payment.timeRemaining')}
         </p>
         <p
           role="timer"

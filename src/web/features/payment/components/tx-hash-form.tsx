@@ -2,6 +2,7 @@ import { Loader2 } from 'lucide-react'
 import { useState } from 'react'
 import { confirmTransactionInputSchema } from '../../../../shared/order-status'
 import { Button } from '../../../components/ui/button'
+import { useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { useConfirmTransaction } from '../api/payment-mutations'
 
@@ -10,6 +11,7 @@ const txHashFormSchema = confirmTransactionInputSchema.pick({ p_transaction_hash
 
 /** The fallback: the buyer names their transaction and the server checks it on chain itself. */
 export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfirmed: () => void }) {
+  const t = useT()
   const confirm = useConfirmTransaction(orderId)
   const busy = confirm.isPending
   // The server's answer about a well-formed hash (not confirmed yet, not to this order, ...).
@@ -17,12 +19,12 @@ export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfir
   const form = useSchemaForm({
     schema: txHashFormSchema,
     initial: { p_transaction_hash: '' },
-    message: () => 'A transaction hash is 64 hexadecimal characters.',
+    message: () => t('txHash.invalid'),
     onValid: ({ p_transaction_hash }) => {
       setRefusal(null)
       confirm.mutate(p_transaction_hash, {
         onSuccess: (answer) => (answer.success ? onConfirmed() : setRefusal(answer.error)),
-        onError: (err) => setRefusal(err.message || 'Could not check the transaction. Please try again.'),
+        onError: (err) => setRefusal(err.message || t('txHash.failed')),
       })
     },
   })
@@ -31,18 +33,18 @@ export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfir
   return (
     <details className="group rounded-xl border border-line bg-white/[0.02] px-4 py-3">
       <summary className="cursor-pointer text-sm font-medium text-fg marker:text-muted">
-        Already paid? Enter your transaction hash
+        {t('txHash.summary')}
       </summary>
       <form {...form.formProps} className="mt-3 space-y-2">
         <label htmlFor="tx-hash" className="sr-only">
-          Transaction hash
+          {t('txHash.label')}
         </label>
         <div className="flex gap-2">
           <input
             id="tx-hash"
             value={form.values.p_transaction_hash}
             onChange={(e) => form.set('p_transaction_hash', e.target.value)}
-            placeholder="Transaction hash (64 characters)"
+            placeholder={t('txHash.placeholder')}
             maxLength={66}
             spellCheck={false}
             autoComplete="off"
@@ -51,7 +53,11 @@ export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfir
             className="min-w-0 flex-1 rounded-xl border border-line bg-background px-3 py-2 font-mono text-sm text-fg placeholder:font-sans placeholder:text-muted/60 focus:border-primary focus:outline-none"
           />
           <Button type="submit" variant="secondary" disabled={busy}>
-            {busy ? <Loader2 className="size-4 animate-spin" aria-label="Checking" /> : 'Verify'}
+            {busy ? (
+              <Loader2 className="size-4 animate-spin" aria-label={t('txHash.checking')} />
+            ) : (
+              t('txHash.verify')
+            )}
           </Button>
         </div>
         {error && (

@@ -1,13 +1,11 @@
 import { QRCodeSVG } from 'qrcode.react'
+import { useT } from '../../../i18n/i18n'
 
 /** 240 px, highest error correction, the coin logo served by the shop in the centre. */
 export function WalletQr({ address }: { address: string }) {
+  const t = useT()
   return (
-    <div
-      className="rounded-2xl bg-white p-3 shadow-lg"
-      role="img"
-      aria-label={`QR code of wallet address ${address}`}
-    >
+    <div className="rounded-2xl bg-white p-3 shadow-lg" role="img" aria-label={t('payment.qr', { address })}>
       <QRCodeSVG
         value={address}
         size={240}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import { selectProducts } from '../../shared/catalog-filter'
+import { localizeProduct } from '../../shared/localize'
+import type { Product } from '../../shared/product'
+import { activate, createI18n, formatters, type Translate } from './i18n'
+
+async function translator(locale: 'en' | 'zh' | 'ru'): Promise<Translate> {
+  const i18n = createI18n()
+  await activate(i18n, locale)
+  return (id, values) => i18n._(id, values)
+}
+
+describe('messages', () => {
+  it('write Russian plurals for 1, 2, 5 and 21 (keys and items)', async () => {
+    const t = await translator('ru')
+    expect([1, 2, 5, 21].map((count) => t('header.cart', { count }))).toEqual([
+      'Корзина, 1 товар',
+      'Корзина, 2 товара',
+      'Корзина, 5 товаров',
+      'Корзина, 21 товар',
+    ])
+    expect([1, 2, 5, 21].map((count) => t('dashboard.keys', { count }))).toEqual([
+      'Ваш ключ',
+      'Ваши ключи',
+      'Ваши ключи',
+      'Ваш ключ',
+    ])
+  })
+
+  it('keep the English texts word for word, with English plurals', async () => {
+    const t = await translator('en')
+    expect(t('header.cart', { count: 1 })).toBe('Cart, 1 item')
+    expect(t('header.cart', { count: 2 })).toBe('Cart, 2 items')
+    expect(t('catalog.sort.featured')).toBe('Sort by: Featured')
+    expect(t('cart.empty.title')).toBe('Your Cart is Empty')
+  })
+
+  it('format money, counts and dates with Intl for the language', () => {
+    expect(formatters('en').usd(1234.5)).toBe('$1,234.50')
+    // Russian groups thousands and sets the sign apart with no-break spaces.
+    expect(formatters('ru').usd(1234.5)).toBe('1\u00a0234,50\u00a0$')
+    expect(formatters('zh').usd(49.99)).toBe('US$49.99')
+    expect(formatters('ru').number(1234567)).toBe('1\u00a0234\u00a0567')
+    expect(formatters('zh').date('2026-11-25T12:00:00Z')).toBe('2026年11月25日')
+  })
+})
+
+describe('operator texts per language', () => {
+  const product = (id: number, name: string, translations?: Product['translations']): Product => ({
+    id,
+    name,
+    description: `About ${name}`,
+    price: 10,
+    image: '',
+    features: ['Fast'],
+    video_id: null,
+    is_free: false,
+    download_url: null,
+    has_details: true,
+    featured: false,
+    created_at: '2026-01-01T00:00:00Z',
+    translations,
+  })
+  const manager = product(1, 'Proxy Manager', {
+    zh: { name: '代理管理器', features: ['快速'] },
+    ru: { name: '' },
+  })
+  const checker = product(2, 'Proxy Checker')
+
+  it('fall back to English when a language has no text', () => {
+    expect(localizeProduct(manager, 'zh')).toMatchObject({
+      name: '代理管理器',
+      description: 'About Proxy Manager',
+      features: ['快速'],
+    })
+    expect(localizeProduct(manager, 'ru')).toMatchObject({ name: 'Proxy Manager', features: ['Fast'] })
+    expect(localizeProduct(checker, 'zh').name).toBe('Proxy Checker')
+  })
+
+  it('are what the search finds in the language shown', () => {
+    const shown = [manager, checker].map((p) => localizeProduct(p, 'zh'))
+    expect(
+      selectProducts(shown, { search: '管理', filter: 'all', sort: 'featured' }).map((p) => p.id),
+    ).toEqual([1])
+    expect(
+      selectProducts(shown, { search: 'checker', filter: 'all', sort: 'featured' }).map((p) => p.id),
+    ).toEqual([2])
+  })
+})

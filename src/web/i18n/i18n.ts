@@ -1,0 +1,129 @@
+// The storefront's and the admin's messages: ICU message strings in messages/<area>/<locale>.json,
+// compiled at build time (messages-plugin.ts) and formatted at run time by Lingui. Components call
+// `const t = useT()` then `t('cart.title')`, `t('cart.items', { count })`; docs/i18n.md says how.
+import { type I18n, setupI18n } from '@lingui/core'
+import { Trans, useLingui } from '@lingui/react'
+import { type ReactElement, useMemo } from 'react'
+import { messages as checkoutMessages } from '../../shared/checkout-rules'
+import { defaultLocale, isLocale, type Locale, localeTags } from '../../shared/locale'
+import type adminEn from './messages/admin/en.json'
+import type shopEn from './messages/shop/en.json'
+
+export type ShopMessageId = keyof typeof shopEn
+export type AdminMessageId = keyof typeof adminEn
+export type MessageId = ShopMessageId | AdminMessageId
+export type MessageValues = Record<string, string | number>
+export type Translate = (id: MessageId, values?: MessageValues) => string
+
+type Catalog = Record<string, unknown>
+type Loader = () => Promise<{ default: Catalog }>
+
+// One chunk per area and language: a page downloads only the language it shows.
+const shopCatalogs: Record<Locale, Loader> = {
+  en: () => import('./messages/shop/en.json'),
+  zh: () => import('./messages/shop/zh.json'),
+  ru: () => import('./messages/shop/ru.json'),
+}
+const adminCatalogs: Record<Locale, Loader> = {
+  en: () => import('./messages/admin/en.json'),
+  zh: () => import('./messages/admin/zh.json'),
+  ru: () => import('./messages/admin/ru.json'),
+}
+export type Area = 'shop' | 'admin'
+const catalogs: Record<Area, Record<Locale, Loader>> = { shop: shopCatalogs, admin: adminCatalogs }
+
+export function createI18n(): I18n {
+  return setupI18n()
+}
+
+/** The storefront's instance; the admin has its own (its own language choice). */
+export const shopI18n = createI18n()
+export const adminI18n = createI18n()
+
+const loaded = new WeakMap<I18n, Set<string>>()
+
+/** Downloads an area's messages in a language (once) and switches the instance to it. */
+export async function activate(i18n: I18n, locale: Locale, areas: Area[] = ['shop']): Promise<void> {
+  const done = loaded.get(i18n) ?? new Set<string>()
+  loaded.set(i18n, done)
+  await Promise.all(
+    areas
+      .filter((area) => !done.has(`${area}:${locale}`))
+      .map(async (area) => {
+        const { default: messages } = await catalogs[area][locale]()
+        i18n.load(locale, messages as never)
+        done.add(`${area}:${locale}`)
+      }),
+  )
+  if (i18n.locale !== locale) i18n.activate(locale, [localeTags[locale]])
+}
+
+/** Server rendering: messages already in memory, the instance active at once. */
+export function activateWith(i18n: I18n, locale: Locale, messages: Catalog): I18n {
+  i18n.load(locale, messages as never)
+  i18n.activate(locale, [localeTags[locale]])
+  return i18n
+}
+
+/** The language the server rendered the page in (<html lang>). */
+export function documentLocale(): Locale {
+  const tag = typeof document === 'undefined' ? '' : document.documentElement.lang
+  const locale = tag.split('-')[0]
+  return isLocale(locale) ? locale : defaultLocale
+}
+
+export function useLocale(): Locale {
+  const { i18n } = useLingui()
+  return isLocale(i18n.locale) ? i18n.locale : defaultLocale
+}
+
+/** The message function of the language shown. */
+export function useT(): Translate {
+  return useLingui()._ as Translate
+}
+
+/** Money, numbers and dates as the language writes them (Intl). */
+export function formatters(locale: Locale) {
+  const tag = localeTags[locale]
+  const usd = new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 })
+  const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' })
+  const date = new Intl.DateTimeFormat(tag, { dateStyle: 'medium' })
+  return {
+    /** Dollars as the answers carry them, e.g. 49.99 → "$49.99", "US$49.99", "49,99 $". */
+    usd: (dollars: number) => usd.format(dollars),
+    number: (value: number, options?: Intl.NumberFormatOptions) =>
+      new Intl.NumberFormat(tag, options).format(value),
+    dateTime: (value: Date | string | number) => dateTime.format(new Date(value)),
+    date: (value: Date | string | number) => date.format(new Date(value)),
+  }
+}
+export type Formatters = ReturnType<typeof formatters>
+
+export function useFormat(): Formatters {
+  const locale = useLocale()
+  return useMemo(() => formatters(locale), [locale])
+}
+
+/**
+ * A message with markup: `<0>…</0>` in the message is rendered with `components[0]`, e.g.
+ * <Msg id="success.received" values={{ amount }} components={{ 0: <strong /> }} />.
+ */
+export const Msg = Trans as (props: {
+  id: MessageId
+  values?: MessageValues
+  components?: Record<string, ReactElement>
+}) => ReactElement
+
+// Texts the shared rules write in English (src/shared), shown by the browser in the buyer's language.
+const sharedTexts: Record<string, MessageId> = {
+  [checkoutMessages.invalidTotal]: 'checkout.invalidTotal',
+  [checkoutMessages.unavailable]: 'checkout.unavailable',
+  [checkoutMessages.createFailed]: 'checkout.createFailed',
+  [checkoutMessages.expired]: 'checkout.expired',
+}
+
+/** A shared rule's English text in the language shown; any other text (the server's own words) as it is. */
+export function knownMessage(t: Translate, text: string): string {
+  const id = sharedTexts[text]
+  return id ? t(id) : text
+}
