@@ -43,6 +43,8 @@ export interface PaymentFixture {
     productId?: number
     email?: string
     address?: string
+    /** The buyer's language (p_locale). */
+    locale?: string
   }): Promise<PlacedOrder>
   /** The secret secure_create_order answered for the order (what the buyer's browser keeps). */
   secretOf(id: string): string | undefined
@@ -184,6 +186,7 @@ export async function createPaymentFixture(
         p_items: [{ product: { id: product.id }, quantity }],
         p_total: total,
         ...(o.address ? { p_wallet_address: o.address } : {}),
+        ...(o.locale ? { p_locale: o.locale } : {}),
       })
       if (body.success !== true) throw new Error(`order refused: ${JSON.stringify(body)}`)
       secrets.set(body.order_id as string, body.order_secret as string)

@@ -74,8 +74,8 @@ describe.each(engines)('delivery on %s', (engine) => {
     ((await f.t.database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows
 
   /** Places and pays an order through the devchain and the chain follower. */
-  async function paidOrder(quantity = 1, productIndex = 0) {
-    const o = await f.placeOrder({ quantity, productId: f.products[productIndex]?.id })
+  async function paidOrder(quantity = 1, productIndex = 0, locale?: string) {
+    const o = await f.placeOrder({ quantity, productId: f.products[productIndex]?.id, locale })
     await f.pay({ to: o.address, amount: o.total.toFixed(2) })
     const row = await f.order(o.id)
     expect(row.status).toBe('paid')
@@ -172,6 +172,38 @@ describe.each(engines)('delivery on %s', (engine) => {
       await worker.stop()
       await smtp.close()
     }
+  })
+
+  it('writes the e-mail in the language the buyer ordered in, with a dashboard link in it', async () => {
+    const o = await paidOrder(2, 0, 'ru')
+    const [mail] = await rows(sql`select subject, html, text_body from mail_outbox where order_id = ${o.id}`)
+    const link = `https://shop.example.com/dashboard/${o.token}?lang=ru`
+    expect(mail?.subject).toBe(`Ваш заказ ${o.id.slice(0, 8)} в Stablecart SOFTWARE: лицензионные ключи внутри`)
+    expect(mail?.text_body).toContain('Спасибо за покупку в Stablecart SOFTWARE.')
+    expect(mail?.text_body).toContain(`Оплачено: ${o.total.toFixed(2).replace('.', ',')}\u00a0$`)
+    expect(mail?.text_body).toContain(link)
+    expect(mail?.html).toContain('<html lang="ru">')
+    expect(mail?.html).toContain('Спасибо, оплата подтверждена')
+    expect(mail?.html).toContain(`href="${link}"`)
+    expect(mail?.html).not.toContain('Thank you')
+    // An order placed without a language (an older client) is English.
+    const en = await paidOrder(1)
+    const [english] = await rows(sql`select subject, text_body from mail_outbox where order_id = ${en.id}`)
+    expect(english?.subject).toBe(`Your Stablecart SOFTWARE order ${en.id.slice(0, 8)}: licence keys inside`)
+    expect(english?.text_body).toContain(`https://shop.example.com/dashboard/${en.token}\n`)
+  })
+
+  it('refuses a language the shop does not speak, creating no order', async () => {
+    const before = await rows(sql`select count(*)::int as n from orders`)
+    const { status, body } = await rpc(f.t.app, 'secure_create_order', {
+      p_email: 'buyer@example.com',
+      p_items: [{ product: { id: f.products[0]?.id }, quantity: 1 }],
+      p_total: f.products[0]?.price,
+      p_locale: 'de',
+    })
+    expect(status).toBe(400)
+    expect(JSON.stringify(body)).toContain('p_locale')
+    expect(await rows(sql`select count(*)::int as n from orders`)).toEqual(before)
   })
 
   it('a server that refuses three times then accepts gets the mail exactly once', async () => {
