@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { rowIdSchema } from './bounds'
+import { productTranslationsSchema } from './product'
 import { adminKeyField } from './rpc'
 import { siteContentSchema } from './site-content'
 import { parseWalletAddressLines } from './wallet-addresses'
@@ -132,6 +133,8 @@ export const productInputSchema = z
     // Older clients always send has_details: true; accepted and ignored.
     has_details: z.boolean().optional(),
     featured: z.boolean().optional(),
+    /** Name, description and features in Chinese and Russian; empty ones fall back to English. */
+    translations: productTranslationsSchema.optional(),
   })
   .strict()
   .transform((p) => (p.is_free ? { ...p, price: 0 } : p))

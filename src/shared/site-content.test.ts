@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defaultSiteContent, mergeSiteContent, siteContentSchema } from './site-content'
+import { builtInSiteContent, defaultSiteContent, mergeSiteContent, siteContentSchema } from './site-content'
 
 describe('site content', () => {
   it('the defaults are valid content', () => {
@@ -15,7 +15,7 @@ describe('site content', () => {
     expect(merged.hero.title).toBe('Hello')
     expect(merged.theme).toEqual(defaultSiteContent.theme)
     expect(merged.logo).toEqual(defaultSiteContent.logo)
-    expect(mergeSiteContent(null)).toEqual(defaultSiteContent)
+    expect(mergeSiteContent(null)).toEqual(builtInSiteContent)
   })
 
   it('refuses script URLs for images', () => {

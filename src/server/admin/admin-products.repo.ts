@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm'
 import type { AdminProduct, ProductInput } from '../../shared/admin'
+import type { ProductText, ProductTranslations } from '../../shared/localize'
 import { dollarsToCents } from '../../shared/money'
 import { listProducts } from '../catalog/catalog.repo'
 import type { Db } from '../db/client'
@@ -9,6 +10,23 @@ import { countKeyStock } from '../keys/key-stock'
 export async function listAdminProducts(db: Db): Promise<AdminProduct[]> {
   const [all, stock] = await Promise.all([listProducts(db), countKeyStock(db)])
   return all.map((p) => ({ ...p, key_stock: stock.get(p.id) ?? 0 }))
+}
+
+/** Only the texts the operator wrote: an empty one falls back to English. */
+function keptTranslations(translations: ProductTranslations): ProductTranslations {
+  const kept: ProductTranslations = {}
+  for (const [locale, text] of Object.entries(translations) as [keyof ProductTranslations, ProductText][]) {
+    const name = text?.name?.trim()
+    const description = text?.description?.trim()
+    const features = text?.features?.map((f) => f.trim()).filter((f) => f !== '')
+    const one: ProductText = {
+      ...(name ? { name } : {}),
+      ...(description ? { description } : {}),
+      ...(features?.length ? { features } : {}),
+    }
+    if (Object.keys(one).length > 0) kept[locale] = one
+  }
+  return kept
 }
 
 function columnsOf(input: ProductInput) {
@@ -23,6 +41,7 @@ function columnsOf(input: ProductInput) {
     isFree: input.is_free,
     downloadUrl: input.download_url,
     ...(input.featured === undefined ? {} : { featured: input.featured }),
+    ...(input.translations === undefined ? {} : { translations: keptTranslations(input.translations) }),
   }
 }
 

@@ -20,6 +20,8 @@ export function toProduct(row: ProductRow): Product {
     has_details: true,
     featured: row.featured,
     created_at: row.createdAt.toISOString(),
+    // Only when the operator wrote some: the catalogue stays as small as before otherwise.
+    ...(Object.keys(row.translations ?? {}).length > 0 ? { translations: row.translations } : {}),
   }
 }
 

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
-import { defaultSiteContent, fetchSiteContentAnswerSchema } from '../../shared/site-content'
+import {
+  builtInSiteContent,
+  defaultSiteContent,
+  fetchSiteContentAnswerSchema,
+} from '../../shared/site-content'
 
 describe.each(engines)('secure_fetch_site_content on %s', (engine) => {
   let t: TestApp
@@ -14,7 +18,7 @@ describe.each(engines)('secure_fetch_site_content on %s', (engine) => {
     const { status, body } = await rpc(t.app, 'secure_fetch_site_content')
     expect(status).toBe(200)
     const answer = fetchSiteContentAnswerSchema.parse(body)
-    expect(answer).toEqual({ success: true, content: defaultSiteContent })
+    expect(answer).toEqual({ success: true, content: builtInSiteContent })
   })
 
   it('stored content overrides the defaults and is seen at once', async () => {

@@ -71,6 +71,28 @@ describe('renderPage', () => {
     expect(en).toContain('$49.99')
   })
 
+  it("renders a product in the page's language, English where the operator wrote none", () => {
+    const translated = [
+      product(1, 'Proxy Manager', { translations: { zh: { name: '代理管理器', description: '管理代理' } } }),
+    ]
+    const zh = renderPage(template, renderer, {
+      path: '/product/1',
+      products: translated,
+      content,
+      locale: 'zh',
+    })
+    expect(zh).toMatch(/<h1[^>]*>代理管理器<\/h1>/)
+    expect(zh).toContain(`<title>代理管理器 — ${content.meta.title}</title>`)
+    expect(zh).toContain('<meta name="description" content="管理代理" />')
+    const ru = renderPage(template, renderer, {
+      path: '/product/1',
+      products: translated,
+      content,
+      locale: 'ru',
+    })
+    expect(ru).toMatch(/<h1[^>]*>Proxy Manager<\/h1>/)
+  })
+
   it("renders a product page with the product's name as title and its description", () => {
     const html = renderPage(template, renderer, { path: '/product/1', products, content, locale: 'en' })
     expect(html).toMatch(/<h1[^>]*>Proxy Manager<\/h1>/)

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { type Locale, localeTags } from '../../shared/locale'
+import { localizeContent, localizeProduct } from '../../shared/localize'
 import type { Product } from '../../shared/product'
 import type { SiteContent } from '../../shared/site-content'
 
@@ -52,9 +53,11 @@ export interface PageInput {
  * root that the browser renders.
  */
 export function renderPage(template: string, renderer: Renderer | undefined, input: PageInput): string {
-  const { path, products, content, locale } = input
+  const { path, products, locale } = input
+  const content = localizeContent(input.content, locale)
   const productMatch = /^\/product\/(\d+)$/.exec(path)
-  const product = productMatch ? products.find((p) => p.id === Number(productMatch[1])) : undefined
+  const listed = productMatch ? products.find((p) => p.id === Number(productMatch[1])) : undefined
+  const product = listed && localizeProduct(listed, locale)
   const title = product ? `${product.name} — ${content.meta.title}` : content.meta.title
   const description = metaDescription(product ? product.description : content.hero.subtitle)
 
@@ -73,8 +76,8 @@ export function renderPage(template: string, renderer: Renderer | undefined, inp
   if (!renderer) return html
   // A product id the catalogue doesn't have goes back to the catalogue in the browser.
   if (!renderer.serverRenderedPaths.test(path) || (productMatch && !product)) return html
-  const body = renderer.render({ path, products, content, locale })
-  const data = `<script type="application/json" id="server-data">${scriptJson({ path, products, content })}</script>`
+  const body = renderer.render({ path, products, content: input.content, locale })
+  const data = `<script type="application/json" id="server-data">${scriptJson({ path, products, content: input.content })}</script>`
   return html.replace('<div id="root"></div>', `<div id="root">${body}</div>${data}`)
 }
 

@@ -1,5 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { useCallback } from 'react'
+import { localizeProduct } from '../../../shared/localize'
 import type { FetchProductsAnswer, Product } from '../../../shared/product'
+import { useLocale } from '../../i18n/i18n'
 import { callRpc } from '../rpc-client'
 
 // The answer comes from our own server, which builds it from the shared schema; the storefront's
@@ -20,6 +23,12 @@ export const productsQueryOptions = queryOptions({
   staleTime: 60_000,
 })
 
+/** The catalogue with the operator's texts in the language shown (English where there are none). */
 export function useProducts() {
-  return useQuery(productsQueryOptions)
+  const locale = useLocale()
+  const select = useCallback(
+    (products: Product[]) => products.map((p) => localizeProduct(p, locale)),
+    [locale],
+  )
+  return useQuery({ ...productsQueryOptions, select })
 }

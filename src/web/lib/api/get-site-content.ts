@@ -1,6 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { useCallback } from 'react'
+import { localizeContent } from '../../../shared/localize'
 import type { SiteContent } from '../../../shared/site-content'
 import { defaultSiteContent } from '../../../shared/site-content-defaults'
+import { useLocale } from '../../i18n/i18n'
 import { callRpc } from '../rpc-client'
 
 // The server merges stored content over the defaults section by section and validates each with
@@ -23,8 +26,13 @@ export const siteContentQueryOptions = queryOptions({
   staleTime: 60_000,
 })
 
-/** Site content, with the built-in defaults while loading or when the fetch fails. */
+/**
+ * Site content in the language shown (English where the operator wrote none), with the built-in
+ * defaults while loading or when the fetch fails.
+ */
 export function useSiteContent(): { content: SiteContent; isLoading: boolean; isError: boolean } {
-  const query = useQuery(siteContentQueryOptions)
+  const locale = useLocale()
+  const select = useCallback((content: SiteContent) => localizeContent(content, locale), [locale])
+  const query = useQuery({ ...siteContentQueryOptions, select })
   return { content: query.data ?? defaultSiteContent, isLoading: query.isLoading, isError: query.isError }
 }
