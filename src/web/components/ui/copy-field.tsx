@@ -1,5 +1,5 @@
 import { Check, Copy } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useT } from '../../i18n/i18n'
 import { toast } from '../../lib/toast'
 
@@ -34,7 +34,8 @@ export function CopyField({
     const timer = window.setTimeout(() => setCopied(false), FEEDBACK_MS)
     return () => window.clearTimeout(timer)
   }, [copied])
-  const id = `copy-${label.toLowerCase().replace(/\W+/g, '-')}`
+  // Labels in Chinese or Russian have no ASCII letters to build an id from.
+  const id = useId()
 
   async function copy() {
     try {

@@ -1,0 +1,153 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { simpleParser } from 'mailparser'
+import { E2E_PORT } from '../playwright.config'
+import { ownShopForThisFile } from './support/own-shop'
+import { shoot } from './support/screens'
+import { type BrowserContext, expect, type Page, test } from './support/test'
+
+// Languages, on a shop of their own (its outbox is read as the buyer's mailbox).
+const PORT = E2E_PORT + 40
+const BASE = `http://127.0.0.1:${PORT}`
+const DEVCHAIN = `http://127.0.0.1:${PORT + 1000}`
+const OUTBOX = join('.tmp', `e2e-${PORT}`, 'outbox')
+const PASSWORD = 'e2e-i18n-password'
+
+ownShopForThisFile(PORT, { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'i18n')
+
+const words = {
+  en: { addToCart: 'Add to Cart', email: 'Email address', pay: 'Continue to Payment', cancel: 'Cancel' },
+  zh: { addToCart: '加入购物车', email: '电子邮箱', pay: '继续付款', cancel: '取消' },
+  ru: { addToCart: 'В корзину', email: 'Адрес e-mail', pay: 'Перейти к оплате', cancel: 'Отменить' },
+} as const
+type Lang = keyof typeof words
+
+async function context(browser: import('@playwright/test').Browser, acceptLanguage: string, lang?: Lang) {
+  const ctx = await browser.newContext({
+    baseURL: BASE,
+    extraHTTPHeaders: { 'Accept-Language': acceptLanguage },
+  })
+  if (lang) await ctx.addCookies([{ name: 'lang', value: lang, url: BASE }])
+  return ctx
+}
+
+/** Puts the first product in the cart and places the order: the page is then the payment page. */
+async function toPayment(page: Page, lang: Lang, email: string) {
+  await page.goto('/')
+  await page.getByRole('button', { name: words[lang].addToCart }).first().click()
+  await page.goto('/checkout')
+  await page.getByLabel(words[lang].email).fill(email)
+  await page.getByRole('button', { name: words[lang].pay }).click()
+  await expect(page).toHaveURL(/\/payment$/)
+  const address = await page.locator('input[readonly]').first().inputValue()
+  // "$49.99", "US$49.99", "49,99 $": the digits, with a decimal point.
+  const shown = (await page.getByTestId('pay-amount').textContent()) ?? ''
+  const amount = shown.replace(/[^\d,.]/g, '').replace(',', '.')
+  return { address, amount }
+}
+
+test('a first visit in Chinese is rendered in Chinese by the server, then the switcher moves to Russian for good', async ({
+  browser,
+}) => {
+  // Without scripts: what the server sent is all there is.
+  const bare = await browser.newContext({
+    baseURL: BASE,
+    javaScriptEnabled: false,
+    extraHTTPHeaders: { 'Accept-Language': 'zh-CN,zh;q=0.9,en;q=0.8' },
+  })
+  const raw = await bare.newPage()
+  const response = await raw.goto('/')
+  const html = (await response?.text()) ?? ''
+  expect(html).toMatch(/<html lang="zh-CN"/)
+  expect(html).not.toContain('View Products')
+  await expect(raw.getByRole('link', { name: '查看产品' })).toBeVisible()
+  await expect(raw.getByRole('heading', { name: '移动代理软件，即时交付' })).toBeVisible()
+  await expect(raw.getByPlaceholder('搜索产品…')).toBeVisible()
+  expect(await raw.title()).toBe('Stablecart — 移动代理软件')
+  await bare.close()
+
+  const ctx = await context(browser, 'zh-CN,zh;q=0.9')
+  const page = await ctx.newPage()
+  await page.goto('/')
+  await expect(page.getByRole('link', { name: '查看产品' })).toBeVisible()
+  const switcher = page.getByRole('combobox', { name: '语言' })
+  await switcher.focus()
+  await switcher.selectOption('ru')
+  await expect(page.getByRole('link', { name: 'Смотреть товары' })).toBeVisible()
+  await expect(page.getByRole('combobox', { name: 'Язык' })).toHaveValue('ru')
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('ru')
+  await page.reload()
+  await expect(page.getByRole('link', { name: 'Смотреть товары' })).toBeVisible()
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe('ru')
+  // A shared link opens in its language.
+  await page.goto('/product/1?lang=en')
+  await expect(page.getByRole('link', { name: 'Back to Products' })).toBeVisible()
+  await ctx.close()
+})
+
+test('a purchase in Russian sends the e-mail in Russian and its link opens the dashboard in Russian', async ({
+  browser,
+}) => {
+  const ctx = await context(browser, 'en-US,en;q=0.9', 'ru')
+  const page = await ctx.newPage()
+  const email = 'ru-buyer@example.com'
+  const { address, amount } = await toPayment(page, 'ru', email)
+  const sent = await page.request.post(`${DEVCHAIN}/_sim/transfers`, {
+    data: { to: address, amount, token: 'USDT' },
+  })
+  expect(sent.ok()).toBe(true)
+  expect((await page.request.post(`${DEVCHAIN}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)
+  await expect(page.getByRole('dialog', { name: 'Оплата прошла' })).toBeVisible({ timeout: 15_000 })
+
+  let mail: Awaited<ReturnType<typeof simpleParser>> | undefined
+  await expect(async () => {
+    for (const file of readdirSync(OUTBOX)) {
+      const parsed = await simpleParser(readFileSync(join(OUTBOX, file)))
+      if (parsed.to && !Array.isArray(parsed.to) && parsed.to.text === email) mail = parsed
+    }
+    expect(mail).toBeDefined()
+  }).toPass({ timeout: 15_000 })
+  expect(mail?.subject).toMatch(/^Ваш заказ [0-9a-f]{8} в Stablecart SOFTWARE: лицензионные ключи внутри$/)
+  expect(mail?.text).toContain('Спасибо за покупку')
+  const link = /http:\/\/\S+\/dashboard\/[\w-]+\?lang=ru/.exec(mail?.text ?? '')?.[0]
+  expect(link).toBeDefined()
+
+  // Opened in another browser that speaks English: the link's language wins.
+  const other = await context(browser, 'en-US,en;q=0.9')
+  const dashboard = await other.newPage()
+  await dashboard.goto(link as string)
+  await expect(dashboard.getByRole('heading', { name: 'Ваша покупка' })).toBeVisible()
+  await expect(dashboard.getByRole('heading', { name: 'Ваш ключ' })).toBeVisible()
+  expect(await dashboard.evaluate(() => document.documentElement.lang)).toBe('ru')
+  await other.close()
+  await ctx.close()
+})
+
+test('screenshots: listing, payment page and admin orders at 375 and 1440 px in each language', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  for (const lang of Object.keys(words) as Lang[]) {
+    const ctx: BrowserContext = await context(browser, 'en', lang)
+    const page = await ctx.newPage()
+    await page.goto('/')
+    await shoot(page, `i18n-listing-${lang}`)
+    await toPayment(page, lang, `${lang}-screens@example.com`)
+    await shoot(page, `i18n-payment-${lang}`)
+    // Ends the order so its address is free for the next language.
+    await page.getByRole('button', { name: words[lang].cancel, exact: true }).click()
+    await page.getByRole('dialog').getByRole('button').last().click()
+    await expect(page).toHaveURL(/\/cart$/)
+
+    await ctx.addCookies([{ name: 'admin_lang', value: lang, url: BASE }])
+    await page.goto('/admin/login')
+    await page.locator('input[autocomplete="username"]').fill('admin')
+    await page.locator('input[type="password"]').fill(PASSWORD)
+    await page.locator('form button[type="submit"]').click()
+    await expect(page).toHaveURL(/\/admin$/)
+    await expect(page.getByRole('row').nth(1)).toBeVisible()
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang === 'zh' ? 'zh-CN' : lang)
+    await shoot(page, `i18n-admin-orders-${lang}`)
+    await ctx.close()
+  }
+})
