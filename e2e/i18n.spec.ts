@@ -4,7 +4,8 @@ import { simpleParser } from 'mailparser'
 import { E2E_PORT } from '../playwright.config'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
-import { type BrowserContext, expect, type Page, test } from './support/test'
+import type { Browser, BrowserContext } from '@playwright/test'
+import { expect, type Page, test } from './support/test'
 
 // Languages, on a shop of their own (its outbox is read as the buyer's mailbox).
 const PORT = E2E_PORT + 40
@@ -22,7 +23,7 @@ const words = {
 } as const
 type Lang = keyof typeof words
 
-async function context(browser: import('@playwright/test').Browser, acceptLanguage: string, lang?: Lang) {
+async function context(browser: Browser, acceptLanguage: string, lang?: Lang) {
   const ctx = await browser.newContext({
     baseURL: BASE,
     extraHTTPHeaders: { 'Accept-Language': acceptLanguage },

@@ -34,19 +34,6 @@ export const adminMessages = {
   notHeld: 'This order holds no payment waiting for review',
 } as const
 
-/** Why a transfer pays no order, as the operator reads it. */
-export const unmatchedReasonLabels: Record<string, string> = {
-  no_order: 'No order held the address then',
-  after_paid: 'Overpayment: sent after the order was paid',
-  after_cancelled: 'Sent after the order was cancelled',
-  after_grace: 'Sent after the grace period ended',
-  trx_without_rate: 'TRX sent to an order that was placed without a TRX rate',
-  zero_value: 'Zero-value transfer (spam)',
-  order_deleted: 'Its order was deleted',
-  held_for_review: 'Held for review: the sender paid another order at this address before',
-  reused_address: 'Refused: sent to a reused address by the payer of an earlier order',
-}
-
 export const adminOrderStatuses = ['pending', 'paid', 'completed', 'cancelled'] as const
 export type AdminOrderStatus = (typeof adminOrderStatuses)[number]
 

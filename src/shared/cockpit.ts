@@ -36,36 +36,6 @@ export const auditActions = [
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 
-export const auditActionLabels: Record<AuditAction, string> = {
-  login: 'Login',
-  login_failed: 'Login failed',
-  login_locked: 'Login locked out',
-  logout: 'Logout',
-  order_status: 'Order status changed',
-  order_delete: 'Order deleted',
-  mail_resend: 'E-mail resent',
-  payment_assign: 'Payment assigned',
-  order_review: 'Held order reviewed',
-  product_create: 'Product added',
-  product_update: 'Product changed',
-  product_delete: 'Product deleted',
-  product_stock_settings: 'Stock settings changed',
-  key_stock_upload: 'Keys uploaded',
-  wallet_add: 'Wallet addresses added',
-  wallet_remove: 'Wallet addresses removed',
-  content_update: 'Site content changed',
-  credentials_change: 'Credentials changed',
-  credentials_change_failed: 'Credentials change refused',
-  export: 'Export',
-  webhook_add: 'Webhook added',
-  webhook_update: 'Webhook changed',
-  webhook_delete: 'Webhook deleted',
-  webhook_resend: 'Webhook delivery resent',
-  settings_update: 'Settings changed',
-  two_factor_enable: 'Two-factor login switched on',
-  two_factor_disable: 'Two-factor login switched off',
-}
-
 export const AUDIT_PAGE_SIZE = 50
 
 export const fetchAuditLogInputSchema = z

@@ -15,15 +15,6 @@ export const alertKinds = [
 ] as const
 export type AlertKind = (typeof alertKinds)[number]
 
-export const alertKindLabels: Record<AlertKind, string> = {
-  order_paid: 'An order is paid',
-  payment_unmatched: 'A transfer matches no order',
-  stock_low: 'Licence keys of a product run low',
-  pool_low: 'The address pool is below 20 % free or runs dry within a day',
-  mail_failing: 'Order e-mails are failing',
-  scanner_stalled: 'The payment scanner has stalled',
-}
-
 const email = z.email('must be an e-mail address').max(200)
 
 /** What the server keeps (secrets included). */

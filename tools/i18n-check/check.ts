@@ -25,25 +25,13 @@ export const EMAIL_FILES = ['src/server/delivery/order-email.ts']
  * is a debt: convert the folder or file, delete it here, and the check covers it.
  */
 export const NOT_YET_CONVERTED: string[] = [
-  'src/web/app/admin-layout.tsx',
-  'src/web/features/admin/cockpit/audit-tab.tsx',
   'src/web/features/admin/cockpit/dashboard-tab.tsx',
-  'src/web/features/admin/cockpit/export-orders-link.tsx',
   'src/web/features/admin/cockpit/revenue-chart.tsx',
   'src/web/features/admin/cockpit/stock-tab.tsx',
-  'src/web/features/admin/components/confirm-dialog.tsx',
   'src/web/features/admin/content-tab.tsx',
-  'src/web/features/admin/integrations/settings-tab.tsx',
-  'src/web/features/admin/integrations/webhooks-tab.tsx',
-  'src/web/features/admin/login-page.tsx',
-  'src/web/features/admin/order-detail-modal.tsx',
-  'src/web/features/admin/orders-tab.tsx',
   'src/web/features/admin/products-tab.tsx',
-  'src/web/features/admin/reconcile-panel.tsx',
   'src/web/features/admin/security-tab.tsx',
   'src/web/features/admin/two-factor/two-factor-panel.tsx',
-  'src/web/features/admin/unmatched-payments.tsx',
-  'src/web/features/admin/wallets-tab.tsx',
 ]
 
 export interface Finding {
@@ -150,8 +138,15 @@ const USER_CALLS = /^(toast\.(error|success|message|info|warning)|window\.confir
 const NEUTRAL_WORDS =
   /\b(USDT-TRC20|USDT|TRC20|TRC-20|TRX|TRON|USD|URL|ID|SUN|HMAC|SHA-256|TOTP|CSV|JSON|SMTP|API)\b/g
 
+/** Letters left once product names, colours, URLs and e-mail addresses are taken out. */
 const hasWords = (text: string) =>
-  /\p{L}/u.test(text.replace(NEUTRAL_WORDS, '').replace(/#[0-9a-f]{3,8}\b/gi, ''))
+  /\p{L}/u.test(
+    text
+      .replace(NEUTRAL_WORDS, '')
+      .replace(/#[0-9a-f]{3,8}\b/gi, '')
+      .replace(/\bhttps?:\/\/\S+/g, '')
+      .replace(/\S+@\S+\.\w+/g, ''),
+  )
 
 type Node = { type: string; start: number; end: number; [key: string]: unknown }
 

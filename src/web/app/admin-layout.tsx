@@ -14,7 +14,6 @@ import {
 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router'
-import { adminMessages } from '../../shared/admin'
 import { Logo } from '../components/layout/logo'
 import { MenuToggle } from '../components/layout/menu-toggle'
 import { SkipLink } from '../components/layout/skip-link'
@@ -23,19 +22,21 @@ import { adminApi, adminKeys } from '../features/admin/api/admin-api'
 import { useSiteContent } from '../lib/api/get-site-content'
 import { UNAUTHORIZED_EVENT } from '../lib/rpc-client'
 import { toast } from '../lib/toast'
+import { type MessageId, useT } from '../i18n/i18n'
+import { LanguageSwitcher } from '../i18n/language-switcher'
 
 const tabs = [
-  { to: '/admin/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: false },
-  { to: '/admin', label: 'Orders', icon: ShoppingBag, end: true },
-  { to: '/admin/products', label: 'Products', icon: Package, end: false },
-  { to: '/admin/stock', label: 'Stock', icon: Boxes, end: false },
-  { to: '/admin/wallets', label: 'Wallets', icon: Wallet, end: false },
-  { to: '/admin/content', label: 'Content', icon: FileText, end: false },
-  { to: '/admin/webhooks', label: 'Webhooks', icon: Webhook, end: false },
-  { to: '/admin/settings', label: 'Settings', icon: Bell, end: false },
-  { to: '/admin/audit', label: 'Audit', icon: ScrollText, end: false },
-  { to: '/admin/security', label: 'Security', icon: KeyRound, end: false },
-]
+  { to: '/admin/dashboard', label: 'admin.tab.dashboard', icon: LayoutDashboard, end: false },
+  { to: '/admin', label: 'admin.tab.orders', icon: ShoppingBag, end: true },
+  { to: '/admin/products', label: 'admin.tab.products', icon: Package, end: false },
+  { to: '/admin/stock', label: 'admin.tab.stock', icon: Boxes, end: false },
+  { to: '/admin/wallets', label: 'admin.tab.wallets', icon: Wallet, end: false },
+  { to: '/admin/content', label: 'admin.tab.content', icon: FileText, end: false },
+  { to: '/admin/webhooks', label: 'admin.tab.webhooks', icon: Webhook, end: false },
+  { to: '/admin/settings', label: 'admin.tab.settings', icon: Bell, end: false },
+  { to: '/admin/audit', label: 'admin.tab.audit', icon: ScrollText, end: false },
+  { to: '/admin/security', label: 'admin.tab.security', icon: KeyRound, end: false },
+] as const satisfies { to: string; label: MessageId; icon: unknown; end: boolean }[]
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
   `flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium transition ${
@@ -44,6 +45,7 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
 
 /** Every /admin page: the server's session decides; without one the panel goes to /admin/login. */
 export function AdminLayout() {
+  const t = useT()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const { content } = useSiteContent()
@@ -66,12 +68,12 @@ export function AdminLayout() {
     }
     // A visitor who was never logged in is just sent to the login page; a session that ended says so.
     const expired = () => {
-      if (adminAuthFlag.get()) toast.error(adminMessages.sessionExpired, { id: 'session-expired' })
+      if (adminAuthFlag.get()) toast.error(t('admin.sessionExpired'), { id: 'session-expired' })
       leave()
     }
     window.addEventListener(UNAUTHORIZED_EVENT, expired)
     return () => window.removeEventListener(UNAUTHORIZED_EVENT, expired)
-  }, [navigate, queryClient])
+  }, [navigate, queryClient, t])
 
   // A refused browser (403) or an unreachable server also ends at the login page, which explains why.
   useEffect(() => {
@@ -90,7 +92,7 @@ export function AdminLayout() {
   if (!session.data) {
     return (
       <p role="status" className="py-32 text-center text-muted">
-        Loading...
+        {t('admin.loading')}
       </p>
     )
   }
@@ -98,7 +100,7 @@ export function AdminLayout() {
   const links = tabs.map(({ to, label, icon: Icon, end }) => (
     <NavLink key={to} to={to} end={end} className={tabClass}>
       <Icon className="size-4" aria-hidden />
-      {label}
+      {t(label)}
     </NavLink>
   ))
 
@@ -107,19 +109,20 @@ export function AdminLayout() {
       <SkipLink />
       <header className="sticky top-0 z-40 border-b border-line bg-background/90 backdrop-blur-md">
         <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-          <Logo mainText={content.logo.mainText} subText="ADMIN PANEL" />
-          <nav aria-label="Admin" className="hidden items-center gap-1 lg:flex">
+          <Logo mainText={content.logo.mainText} subText={t('admin.panel')} />
+          <nav aria-label={t('admin.nav')} className="hidden items-center gap-1 lg:flex">
             {links}
           </nav>
           <div className="flex items-center gap-1">
+            <LanguageSwitcher admin />
             <button
               type="button"
               onClick={logout}
               className="flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-muted hover:bg-white/5 hover:text-fg"
             >
               <LogOut className="size-4" aria-hidden />
-              <span className="hidden sm:inline">Logout</span>
-              <span className="sr-only sm:hidden">Logout</span>
+              <span className="hidden sm:inline">{t('admin.logout')}</span>
+              <span className="sr-only sm:hidden">{t('admin.logout')}</span>
             </button>
             <MenuToggle
               open={menuOpen}
@@ -130,7 +133,7 @@ export function AdminLayout() {
           </div>
         </div>
         {menuOpen && (
-          <nav id="admin-menu" aria-label="Admin mobile" className="border-t border-line px-4 py-3 lg:hidden">
+          <nav id="admin-menu" aria-label={t('admin.navMobile')} className="border-t border-line px-4 py-3 lg:hidden">
             <div className="flex flex-col gap-1">{links}</div>
           </nav>
         )}

@@ -5,6 +5,8 @@ import { useNavigate } from 'react-router'
 import { adminMessages, loginInputSchema } from '../../../shared/admin'
 import { Logo } from '../../components/layout/logo'
 import { Button } from '../../components/ui/button'
+import { useT } from '../../i18n/i18n'
+import { LanguageSwitcher } from '../../i18n/language-switcher'
 import { useSiteContent } from '../../lib/api/get-site-content'
 import { useSchemaForm } from '../../lib/form'
 import { RpcError } from '../../lib/rpc-client'
@@ -16,9 +18,13 @@ import { Field, TextInput } from './components/fields'
 const isAccessDenied = (err: unknown) =>
   err instanceof RpcError && err.status === 403 && err.message === adminMessages.accessDenied
 
-const labels = { p_username: 'Username', p_password: 'Password', p_code: 'Authentication Code' }
-
 export function AdminLoginPage() {
+  const t = useT()
+  const labels = {
+    p_username: t('admin.login.username'),
+    p_password: t('admin.login.password'),
+    p_code: t('admin.login.code'),
+  }
   const navigate = useNavigate()
   const queryClient = useQueryClient()
   const { content } = useSiteContent()
@@ -37,8 +43,8 @@ export function AdminLoginPage() {
     } else if (session.isError) adminAuthFlag.clear()
   }, [session.isSuccess, session.isError, navigate])
   useEffect(() => {
-    if (restricted) toast.error(adminMessages.accessDenied, { id: 'access-denied' })
-  }, [restricted])
+    if (restricted) toast.error(t('admin.accessDenied'), { id: 'access-denied' })
+  }, [restricted, t])
 
   const login = useMutation({
     mutationFn: (input: { username: string; password: string; code?: string }) =>
@@ -58,13 +64,13 @@ export function AdminLoginPage() {
         return
       }
       setNeedsCode(false)
-      toast.error(adminMessages.invalidCredentials, { id: 'login-error' })
+      toast.error(t('admin.invalidCredentials'), { id: 'login-error' })
     },
     onError: (err) => {
       if (isAccessDenied(err)) setRefused(true)
       else if (err instanceof RpcError && err.status === 429) toast.error(err.message, { id: 'login-error' })
       else if (!(err instanceof RpcError && err.network))
-        toast.error(adminMessages.loginFailed, { id: 'login-error' })
+        toast.error(t('admin.loginFailed'), { id: 'login-error' })
     },
   })
   const busy = login.isPending
@@ -83,18 +89,21 @@ export function AdminLoginPage() {
   return (
     <main className="grid min-h-dvh place-items-center px-4 py-10">
       <div className="w-full max-w-md">
+        <div className="mb-4 flex justify-end">
+          <LanguageSwitcher admin />
+        </div>
         <div className="mb-8 flex justify-center">
-          <Logo mainText={content.logo.mainText} subText="ADMIN PANEL" />
+          <Logo mainText={content.logo.mainText} subText={t('admin.panel')} />
         </div>
         {gate === 'checking' && (
           <p role="status" className="text-center text-muted">
-            Loading...
+            {t('admin.loading')}
           </p>
         )}
         {gate === 'restricted' && (
           <div className="rounded-2xl border border-red-500/30 bg-card p-8 text-center">
             <ShieldAlert className="mx-auto size-10 text-red-400" aria-hidden />
-            <h1 className="mt-4 text-lg font-semibold text-fg">{adminMessages.accessRestricted}</h1>
+            <h1 className="mt-4 text-lg font-semibold text-fg">{t('admin.accessRestricted')}</h1>
           </div>
         )}
         {gate === 'form' && (
@@ -103,10 +112,10 @@ export function AdminLoginPage() {
               <span className="grid size-10 place-items-center rounded-xl bg-primary/15 text-primary">
                 <Lock className="size-5" aria-hidden />
               </span>
-              <h1 className="text-xl font-semibold text-fg">Admin Login</h1>
+              <h1 className="text-xl font-semibold text-fg">{t('admin.login.title')}</h1>
             </div>
             <div className="flex flex-col gap-4">
-              <Field label="Username" error={form.errors.p_username}>
+              <Field label={labels.p_username} error={form.errors.p_username}>
                 <TextInput
                   name="username"
                   autoComplete="username"
@@ -118,7 +127,7 @@ export function AdminLoginPage() {
                   }}
                 />
               </Field>
-              <Field label="Password" error={form.errors.p_password}>
+              <Field label={labels.p_password} error={form.errors.p_password}>
                 <TextInput
                   name="password"
                   type="password"
@@ -129,11 +138,7 @@ export function AdminLoginPage() {
                 />
               </Field>
               {needsCode && (
-                <Field
-                  label="Authentication Code"
-                  hint="From your authenticator app, or a recovery code"
-                  error={form.errors.p_code}
-                >
+                <Field label={labels.p_code} hint={t('admin.login.codeHint')} error={form.errors.p_code}>
                   <TextInput
                     name="code"
                     inputMode="numeric"
@@ -147,7 +152,7 @@ export function AdminLoginPage() {
               )}
               <Button type="submit" disabled={busy} className="mt-2 w-full">
                 {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
-                {busy ? 'Logging in...' : 'Login'}
+                {busy ? t('admin.login.busy') : t('admin.login.submit')}
               </Button>
             </div>
           </form>

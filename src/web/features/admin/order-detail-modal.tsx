@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Mail } from 'lucide-react'
-import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { Modal } from '../../components/ui/modal'
+import { Msg, useFormat, useT } from '../../i18n/i18n'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Mark } from './components/mark'
-import { formatOrderDate, formatOrderItems } from './orders-format'
+import { useOrderFormat } from './orders-format'
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -18,60 +18,68 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClose: () => void }) {
+  const t = useT()
+  const { usd } = useFormat()
+  const orderFmt = useOrderFormat()
   const queryClient = useQueryClient()
   const detail = useQuery({ queryKey: adminKeys.order(orderId), queryFn: () => adminApi.order(orderId) })
   const resendMail = useMutation({
     mutationFn: () => adminApi.resendOrderEmail(orderId),
     onSuccess: async (answer) => {
-      if (answer.success) toast.success('E-mail queued for sending again', { duration: 2000 })
+      if (answer.success) toast.success(t('admin.order.queued'), { duration: 2000 })
       else toast.error(answer.error)
       await queryClient.invalidateQueries({ queryKey: adminKeys.order(orderId) })
     },
-    onError: () => toast.error('Failed to queue the e-mail'),
+    onError: () => toast.error(t('admin.order.queueFailed')),
   })
   const resending = resendMail.isPending
   const resend = () => resendMail.mutate()
 
   const data = detail.data
   return (
-    <Modal open onClose={onClose} title="Order details">
+    <Modal open onClose={onClose} title={t('admin.order.title')}>
       <div className="p-6 sm:p-8">
-        <h2 className="text-xl font-semibold text-fg">Order details</h2>
+        <h2 className="text-xl font-semibold text-fg">{t('admin.order.title')}</h2>
         {!data ? (
           <p role="status" className="py-8 text-muted">
-            {detail.isError ? 'Failed to load the order' : 'Loading...'}
+            {detail.isError ? t('admin.order.loadFailed') : t('admin.loading')}
           </p>
         ) : (
           <>
             <dl className="mt-4">
-              <Row label="Order ID">
+              <Row label={t('admin.order.id')}>
                 <span className="font-mono">{data.order.id}</span>
               </Row>
-              <Row label="Date">{formatOrderDate(data.order.created_at)}</Row>
-              <Row label="Email">{data.order.email}</Row>
-              <Row label="Status">
+              <Row label={t('admin.orders.col.date')}>{orderFmt.date(data.order.created_at)}</Row>
+              <Row label={t('admin.orders.col.email')}>{data.order.email}</Row>
+              <Row label={t('admin.orders.col.status')}>
                 <span className="flex flex-wrap items-center gap-2">
-                  {data.order.status}
-                  {data.order.late && <Mark tone="amber">Late</Mark>}
-                  {data.order.underpaid && <Mark tone="red">Underpaid</Mark>}
+                  {t(`admin.status.${data.order.status}`)}
+                  {data.order.late && <Mark tone="amber">{t('admin.late')}</Mark>}
+                  {data.order.underpaid && <Mark tone="red">{t('admin.underpaid')}</Mark>}
                 </span>
               </Row>
-              <Row label="Items">{formatOrderItems(data.order.items)}</Row>
-              <Row label="Total">{formatUsd(data.order.total)}</Row>
-              {data.order.trx_amount && <Row label="Total in TRX">{data.order.trx_amount} TRX</Row>}
-              <Row label="Received">
-                {formatUsd(data.order.amount_received)}
-                {data.order.trx_received !== '0.00' && ` (includes ${data.order.trx_received} TRX)`}
+              <Row label={t('admin.orders.col.items')}>{orderFmt.items(data.order.items)}</Row>
+              <Row label={t('admin.orders.col.total')}>{usd(data.order.total)}</Row>
+              {data.order.trx_amount && (
+                <Row label={t('admin.order.trxTotal')}>{data.order.trx_amount} TRX</Row>
+              )}
+              <Row label={t('admin.order.received')}>
+                {usd(data.order.amount_received)}
+                {data.order.trx_received !== '0.00' &&
+                  t('admin.order.includesTrx', { amount: data.order.trx_received })}
               </Row>
-              <Row label="Wallet">
+              <Row label={t('admin.orders.col.wallet')}>
                 <span className="font-mono">{data.order.wallet_address}</span>
               </Row>
-              <Row label="Paid at">{data.order.paid_at ? formatOrderDate(data.order.paid_at) : '—'}</Row>
+              <Row label={t('admin.order.paidAt')}>
+                {data.order.paid_at ? orderFmt.date(data.order.paid_at) : '—'}
+              </Row>
             </dl>
 
-            <h3 className="mt-6 font-semibold text-fg">Keys handed out</h3>
+            <h3 className="mt-6 font-semibold text-fg">{t('admin.order.keys')}</h3>
             {data.keys.length === 0 ? (
-              <p className="mt-1 text-sm text-muted">None</p>
+              <p className="mt-1 text-sm text-muted">{t('admin.order.none')}</p>
             ) : (
               <ul className="mt-2 space-y-1 font-mono text-sm">
                 {data.keys.map((k) => (
@@ -82,9 +90,9 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
               </ul>
             )}
 
-            <h3 className="mt-6 font-semibold text-fg">Payments</h3>
+            <h3 className="mt-6 font-semibold text-fg">{t('admin.order.payments')}</h3>
             {data.payments.length === 0 ? (
-              <p className="mt-1 text-sm text-muted">None</p>
+              <p className="mt-1 text-sm text-muted">{t('admin.order.none')}</p>
             ) : (
               <ul className="mt-2 space-y-2 text-sm">
                 {data.payments.map((p) => (
@@ -92,22 +100,25 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
                     <span className="font-semibold">
                       {p.amount} {p.token}
                     </span>{' '}
-                    {p.late && <Mark tone="amber">Late</Mark>}
+                    {p.late && <Mark tone="amber">{t('admin.late')}</Mark>}
                     <div className="font-mono text-xs break-all text-muted">{p.tx_id}</div>
                   </li>
                 ))}
               </ul>
             )}
 
-            <h3 className="mt-6 font-semibold text-fg">E-mail</h3>
+            <h3 className="mt-6 font-semibold text-fg">{t('admin.order.email')}</h3>
             {data.mails.length === 0 ? (
-              <p className="mt-1 text-sm text-muted">No e-mail queued</p>
+              <p className="mt-1 text-sm text-muted">{t('admin.order.noEmail')}</p>
             ) : (
               <ul className="mt-2 space-y-2 text-sm">
                 {data.mails.map((m) => (
                   <li key={m.id} className="rounded-lg border border-line p-2">
-                    {m.kind} to {m.to_email}: <span className="font-semibold">{m.status}</span> ({m.attempts}{' '}
-                    attempt{m.attempts === 1 ? '' : 's'})
+                    <Msg
+                      id="admin.order.mail"
+                      values={{ kind: m.kind, to: m.to_email, status: m.status, attempts: m.attempts }}
+                      components={{ 0: <span className="font-semibold" /> }}
+                    />
                     {m.last_error && <div className="text-xs text-red-300">{m.last_error}</div>}
                   </li>
                 ))}
@@ -116,7 +127,7 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
             {data.mails.length > 0 && (
               <Button variant="secondary" className="mt-3" onClick={resend} disabled={resending}>
                 <Mail className="size-4" aria-hidden />
-                Resend
+                {t('admin.order.resend')}
               </Button>
             )}
           </>

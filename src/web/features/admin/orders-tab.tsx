@@ -1,14 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ChevronLeft, ChevronRight, Search, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import {
-  type AdminOrder,
-  type AdminOrderStatus,
-  adminMessages,
-  adminOrderStatuses,
-} from '../../../shared/admin'
-import { formatUsd } from '../../../shared/money'
+import { type AdminOrder, type AdminOrderStatus, adminOrderStatuses } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
+import { useFormat, useT } from '../../i18n/i18n'
 import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
@@ -18,7 +13,7 @@ import { inputClass, Panel } from './components/fields'
 import { Mark } from './components/mark'
 import { HeldReview } from './held-review'
 import { OrderDetailModal } from './order-detail-modal'
-import { formatOrderDate, formatOrderItems } from './orders-format'
+import { useOrderFormat } from './orders-format'
 import { ReconcilePanel } from './reconcile-panel'
 import { UnmatchedPayments } from './unmatched-payments'
 
@@ -43,6 +38,9 @@ const statusColour: Record<AdminOrderStatus, string> = {
 }
 
 export function OrdersTab() {
+  const t = useT()
+  const { usd } = useFormat()
+  const orderFmt = useOrderFormat()
   const queryClient = useQueryClient()
   const [searchText, setSearchText] = useState('')
   const search = useDebounced(searchText.trim(), 300)
@@ -75,17 +73,17 @@ export function OrdersTab() {
   const statusChange = useMutation({
     mutationFn: async ({ order, next }: { order: AdminOrder; next: AdminOrderStatus }) => {
       const answer = await adminApi.updateOrderStatus(order.id, next)
-      if (!answer.success) throw new Error(answer.error || adminMessages.statusFailed)
+      if (!answer.success) throw new Error(answer.error || t('admin.orders.statusFailed'))
     },
     onMutate: ({ order, next }) => setPendingStatus((s) => ({ ...s, [order.id]: next })),
-    onSuccess: () => toast.success(adminMessages.statusUpdated, { duration: 2000 }),
+    onSuccess: () => toast.success(t('admin.orders.statusUpdated'), { duration: 2000 }),
     onError: (err) => {
       // A lost session goes to the login page; a network failure has shown its toast.
       if (err instanceof RpcError && (err.status === 401 || err.network)) {
-        if (err.network) toast.error(adminMessages.statusFailed)
+        if (err.network) toast.error(t('admin.orders.statusFailed'))
         return
       }
-      toast.error(err.message || adminMessages.statusFailed)
+      toast.error(err.message || t('admin.orders.statusFailed'))
     },
     onSettled: async (_data, _err, { order }) => {
       await queryClient.invalidateQueries({ queryKey: adminKeys.ordersAll })
@@ -101,8 +99,8 @@ export function OrdersTab() {
       return results.filter((r) => r.status === 'rejected' || !r.value.success).length
     },
     onSuccess: (failed, ids) => {
-      if (failed === 0) toast.success(`${ids.length} order(s) deleted successfully`, { duration: 2000 })
-      else toast.error('Failed to delete some orders')
+      if (failed === 0) toast.success(t('admin.orders.deleted', { count: ids.length }), { duration: 2000 })
+      else toast.error(t('admin.orders.deleteFailed'))
     },
     onSettled: async () => {
       setConfirming(false)
@@ -124,12 +122,12 @@ export function OrdersTab() {
   return (
     <div className="flex flex-col gap-6">
       <Panel
-        title="Orders"
+        title={t('admin.orders.title')}
         actions={
           selected.size > 0 && (
             <Button variant="danger" onClick={() => setConfirming(true)}>
               <Trash2 className="size-4" aria-hidden />
-              Delete selected ({selected.size})
+              {t('admin.orders.deleteSelected', { count: selected.size })}
             </Button>
           )
         }
@@ -142,23 +140,23 @@ export function OrdersTab() {
             />
             <input
               type="search"
-              aria-label="Search orders"
-              placeholder="Search by order ID, email or wallet address..."
+              aria-label={t('admin.orders.search')}
+              placeholder={t('admin.orders.searchPlaceholder')}
               value={searchText}
               onChange={(e) => setSearchText(e.target.value)}
               className={`${inputClass} pl-9`}
             />
           </div>
           <select
-            aria-label="Filter by status"
+            aria-label={t('admin.orders.filter')}
             value={status}
             onChange={(e) => setStatus(e.target.value as AdminOrderStatus | 'all')}
             className={`${inputClass} sm:w-48`}
           >
-            <option value="all">All statuses</option>
+            <option value="all">{t('admin.orders.allStatuses')}</option>
             {adminOrderStatuses.map((s) => (
               <option key={s} value={s}>
-                {s[0]!.toUpperCase() + s.slice(1)}
+                {t(`admin.statusFilter.${s}`)}
               </option>
             ))}
           </select>
@@ -167,10 +165,10 @@ export function OrdersTab() {
 
         {orders.isLoading ? (
           <p role="status" className="py-10 text-center text-muted">
-            Loading orders...
+            {t('admin.orders.loading')}
           </p>
         ) : rows.length === 0 ? (
-          <p className="py-10 text-center text-muted">No orders found</p>
+          <p className="py-10 text-center text-muted">{t('admin.orders.empty')}</p>
         ) : (
           <>
             {/* Small screens: one card per order. */}
@@ -181,7 +179,7 @@ export function OrdersTab() {
                     <input
                       type="checkbox"
                       className="mt-1"
-                      aria-label={`Select order ${order.id}`}
+                      aria-label={t('admin.orders.select', { id: order.id })}
                       checked={selected.has(order.id)}
                       onChange={() => toggle(order.id)}
                     />
@@ -194,18 +192,18 @@ export function OrdersTab() {
                         >
                           {order.id.slice(0, 8)}
                         </button>
-                        <span className="text-xs text-muted">{formatOrderDate(order.created_at)}</span>
+                        <span className="text-xs text-muted">{orderFmt.date(order.created_at)}</span>
                       </div>
                       <div className="mt-1 truncate">{order.email}</div>
-                      <div className="text-muted">{formatOrderItems(order.items)}</div>
+                      <div className="text-muted">{orderFmt.items(order.items)}</div>
                       <div className="mt-1 font-mono text-xs break-all text-muted">
                         {order.wallet_address}
                       </div>
                       <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
                         <span className="flex items-center gap-2 font-medium">
-                          {formatUsd(order.total)}
-                          {order.late && <Mark tone="amber">Late</Mark>}
-                          {order.underpaid && <Mark tone="red">Underpaid</Mark>}
+                          {usd(order.total)}
+                          {order.late && <Mark tone="amber">{t('admin.late')}</Mark>}
+                          {order.underpaid && <Mark tone="red">{t('admin.underpaid')}</Mark>}
                         </span>
                         <StatusSelect
                           order={order}
@@ -226,7 +224,7 @@ export function OrdersTab() {
                     <th className="px-3 py-2">
                       <input
                         type="checkbox"
-                        aria-label="Select all orders"
+                        aria-label={t('admin.orders.selectAll')}
                         checked={allSelected}
                         onChange={() =>
                           setSelected(
@@ -235,13 +233,13 @@ export function OrdersTab() {
                         }
                       />
                     </th>
-                    <th className="px-3 py-2">Order</th>
-                    <th className="px-3 py-2">Date</th>
-                    <th className="px-3 py-2">Email</th>
-                    <th className="px-3 py-2">Items</th>
-                    <th className="px-3 py-2">Total</th>
-                    <th className="px-3 py-2">Wallet</th>
-                    <th className="px-3 py-2">Status</th>
+                    <th className="px-3 py-2">{t('admin.orders.col.order')}</th>
+                    <th className="px-3 py-2">{t('admin.orders.col.date')}</th>
+                    <th className="px-3 py-2">{t('admin.orders.col.email')}</th>
+                    <th className="px-3 py-2">{t('admin.orders.col.items')}</th>
+                    <th className="px-3 py-2">{t('admin.orders.col.total')}</th>
+                    <th className="px-3 py-2">{t('admin.orders.col.wallet')}</th>
+                    <th className="px-3 py-2">{t('admin.orders.col.status')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -250,7 +248,7 @@ export function OrdersTab() {
                       <td className="px-3 py-3">
                         <input
                           type="checkbox"
-                          aria-label={`Select order ${order.id}`}
+                          aria-label={t('admin.orders.select', { id: order.id })}
                           checked={selected.has(order.id)}
                           onChange={() => toggle(order.id)}
                         />
@@ -265,21 +263,23 @@ export function OrdersTab() {
                           {order.id.slice(0, 8)}
                         </button>
                         <div className="mt-1 flex gap-1">
-                          {order.late && <Mark tone="amber">Late</Mark>}
-                          {order.underpaid && <Mark tone="red">Underpaid</Mark>}
+                          {order.late && <Mark tone="amber">{t('admin.late')}</Mark>}
+                          {order.underpaid && <Mark tone="red">{t('admin.underpaid')}</Mark>}
                         </div>
                       </td>
                       <td className="px-3 py-3 whitespace-nowrap text-muted">
-                        {formatOrderDate(order.created_at)}
+                        {orderFmt.date(order.created_at)}
                       </td>
                       <td className="max-w-48 truncate px-3 py-3" title={order.email}>
                         {order.email}
                       </td>
-                      <td className="max-w-56 px-3 py-3 text-muted">{formatOrderItems(order.items)}</td>
+                      <td className="max-w-56 px-3 py-3 text-muted">{orderFmt.items(order.items)}</td>
                       <td className="px-3 py-3 font-medium whitespace-nowrap">
-                        {formatUsd(order.total)}
+                        {usd(order.total)}
                         {order.trx_amount && (
-                          <div className="text-xs font-normal text-muted">or {order.trx_amount} TRX</div>
+                          <div className="text-xs font-normal text-muted">
+                            {t('admin.orders.orTrx', { amount: order.trx_amount })}
+                          </div>
                         )}
                       </td>
                       <td className="px-3 py-3 font-mono text-xs text-muted" title={order.wallet_address}>
@@ -302,15 +302,13 @@ export function OrdersTab() {
         )}
 
         <div className="mt-4 flex items-center justify-between gap-3 text-sm text-muted">
-          <span>
-            {total} order{total === 1 ? '' : 's'} · page {page} of {pages}
-          </span>
+          <span>{t('admin.orders.pages', { total, page, pages })}</span>
           <div className="flex gap-2">
             <Button
               variant="secondary"
               disabled={page <= 1}
               onClick={() => setPage((p) => p - 1)}
-              aria-label="Previous page"
+              aria-label={t('admin.orders.previous')}
             >
               <ChevronLeft className="size-4" aria-hidden />
             </Button>
@@ -318,7 +316,7 @@ export function OrdersTab() {
               variant="secondary"
               disabled={page >= pages}
               onClick={() => setPage((p) => p + 1)}
-              aria-label="Next page"
+              aria-label={t('admin.orders.next')}
             >
               <ChevronRight className="size-4" aria-hidden />
             </Button>
@@ -331,8 +329,8 @@ export function OrdersTab() {
 
       <ConfirmDialog
         open={confirming}
-        title="Delete orders"
-        message={`Are you sure you want to delete ${selected.size} order(s)? This cannot be undone.`}
+        title={t('admin.orders.deleteTitle')}
+        message={t('admin.orders.deleteConfirm', { count: selected.size })}
         busy={deleting}
         onConfirm={deleteSelected}
         onClose={() => setConfirming(false)}
@@ -351,10 +349,11 @@ function StatusSelect({
   pending: AdminOrderStatus | undefined
   onChange: (order: AdminOrder, next: AdminOrderStatus) => void
 }) {
+  const t = useT()
   const value = pending ?? order.status
   return (
     <select
-      aria-label={`Status of order ${order.id}`}
+      aria-label={t('admin.orders.statusOf', { id: order.id })}
       value={value}
       disabled={pending !== undefined}
       onChange={(e) => onChange(order, e.target.value as AdminOrderStatus)}
@@ -362,7 +361,7 @@ function StatusSelect({
     >
       {adminOrderStatuses.map((s) => (
         <option key={s} value={s}>
-          {s}
+          {t(`admin.status.${s}`)}
         </option>
       ))}
     </select>

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { ReconcileRowAnswer } from '../../../shared/reconcile'
 import { Button } from '../../components/ui/button'
+import { useT } from '../../i18n/i18n'
 import { type ReconcilePeriod, useChainCheck, useReconcile } from './api/reconcile'
 import { Panel, TextInput } from './components/fields'
 
@@ -12,6 +13,7 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
  * and, on request, what the chain says it received.
  */
 export function ReconcilePanel() {
+  const t = useT()
   const [period, setPeriod] = useState<ReconcilePeriod>(() => ({
     from: isoDay(Date.now() - 30 * DAY_MS),
     to: isoDay(Date.now() + DAY_MS),
@@ -23,10 +25,10 @@ export function ReconcilePanel() {
   const rows = report.data?.rows ?? []
 
   return (
-    <Panel title="Reconciliation">
+    <Panel title={t('admin.reconcile.title')}>
       <div className="mb-3 flex flex-col gap-2 sm:flex-row sm:items-end">
         <label htmlFor="reconcile-from" className="flex flex-col gap-1 text-sm">
-          From
+          {t('admin.from')}
           <TextInput
             id="reconcile-from"
             type="date"
@@ -35,7 +37,7 @@ export function ReconcilePanel() {
           />
         </label>
         <label htmlFor="reconcile-to" className="flex flex-col gap-1 text-sm">
-          To
+          {t('admin.to')}
           <TextInput
             id="reconcile-to"
             type="date"
@@ -46,20 +48,20 @@ export function ReconcilePanel() {
       </div>
       {report.isLoading ? (
         <p role="status" className="text-sm text-muted">
-          Loading...
+          {t('admin.loading')}
         </p>
       ) : report.isError ? (
         <p role="alert" className="text-sm text-red-400">
-          Could not load the reconciliation.
+          {t('admin.reconcile.failed')}
         </p>
       ) : rows.length === 0 ? (
-        <p className="text-sm text-muted">No transfers to your addresses in this period</p>
+        <p className="text-sm text-muted">{t('admin.reconcile.empty')}</p>
       ) : (
         <>
           <p
             className={`mb-2 text-sm font-semibold ${report.data?.ties ? 'text-emerald-300' : 'text-red-400'}`}
           >
-            {report.data?.ties ? 'The ledger ties out' : 'The ledger does not tie out'}
+            {report.data?.ties ? t('admin.reconcile.ties') : t('admin.reconcile.differs')}
           </p>
           <ul className="flex flex-col divide-y divide-line text-sm">
             {rows.map((row) => {
@@ -69,13 +71,26 @@ export function ReconcilePanel() {
                   <div className="font-mono text-xs break-all text-muted">{row.address}</div>
                   <div className="flex flex-wrap gap-x-4 gap-y-1">
                     <span>
-                      {row.ledger} {row.token} in {row.ledger_count} transfer(s)
+                      {t('admin.reconcile.row', {
+                        amount: row.ledger,
+                        token: row.token,
+                        count: row.ledger_count,
+                      })}
                     </span>
-                    <span className="text-emerald-300">credited {row.credited}</span>
-                    <span className="text-amber-300">unmatched {row.unmatched}</span>
+                    <span className="text-emerald-300">
+                      {t('admin.reconcile.credited', { amount: row.credited })}
+                    </span>
+                    <span className="text-amber-300">
+                      {t('admin.reconcile.unmatched', { amount: row.unmatched })}
+                    </span>
                     {chain && (
                       <span className={chain.ties ? 'text-emerald-300' : 'text-red-400'}>
-                        chain {chain.chain ?? '?'} — {chain.ties ? 'ties out' : 'differs'}
+                        {t('admin.reconcile.chain', {
+                          amount: chain.chain ?? '?',
+                          verdict: chain.ties
+                            ? t('admin.reconcile.chainTies')
+                            : t('admin.reconcile.chainDiffers'),
+                        })}
                       </span>
                     )}
                   </div>
@@ -85,9 +100,9 @@ export function ReconcilePanel() {
                         variant="ghost"
                         disabled={check.isPending}
                         onClick={() => check.mutate(row.address)}
-                        aria-label={`Check ${row.address} against the chain`}
+                        aria-label={t('admin.reconcile.checkLabel', { address: row.address })}
                       >
-                        Check against the chain
+                        {t('admin.reconcile.check')}
                       </Button>
                     </div>
                   )}
@@ -97,7 +112,7 @@ export function ReconcilePanel() {
           </ul>
           {check.isError && (
             <p role="alert" className="mt-2 text-sm text-red-400">
-              The chain could not be asked right now.
+              {t('admin.reconcile.chainFailed')}
             </p>
           )}
         </>

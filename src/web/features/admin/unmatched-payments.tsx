@@ -1,18 +1,33 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type AdminPayment, assignPaymentInputSchema, unmatchedReasonLabels } from '../../../shared/admin'
+import { type AdminPayment, assignPaymentInputSchema } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
+import { type MessageId, Msg, useT } from '../../i18n/i18n'
 import { useSchemaForm } from '../../lib/form'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Panel, TextInput } from './components/fields'
-import { formatOrderDate } from './orders-format'
+import { useOrderFormat } from './orders-format'
+
+const reasonIds: Record<string, MessageId> = Object.fromEntries(
+  [
+    'no_order',
+    'after_paid',
+    'after_cancelled',
+    'after_grace',
+    'trx_without_rate',
+    'zero_value',
+    'order_deleted',
+    'held_for_review',
+    'reused_address',
+  ].map((r) => [r, `admin.unmatched.reason.${r}` as MessageId]),
+)
 
 /** The order id rule of the assign call itself. */
 const assignFormSchema = assignPaymentInputSchema.pick({ p_order_id: true })
-const fullOrderId = 'Enter the full order ID'
 
 /** Transfers that matched no order: kept for the admin, who can assign each to an order. */
 export function UnmatchedPayments() {
+  const t = useT()
   const payments = useQuery({
     queryKey: adminKeys.unmatched,
     queryFn: adminApi.unmatchedPayments,
@@ -20,9 +35,9 @@ export function UnmatchedPayments() {
   })
   const list = payments.data?.payments ?? []
   return (
-    <Panel title={`Unmatched payments (${list.length})`}>
+    <Panel title={t('admin.unmatched.title', { count: list.length })}>
       {list.length === 0 ? (
-        <p className="text-sm text-muted">No unmatched payments</p>
+        <p className="text-sm text-muted">{t('admin.unmatched.empty')}</p>
       ) : (
         <ul className="flex flex-col gap-3">
           {list.map((p) => (
@@ -35,6 +50,9 @@ export function UnmatchedPayments() {
 }
 
 function UnmatchedRow({ payment }: { payment: AdminPayment }) {
+  const t = useT()
+  const orderFmt = useOrderFormat()
+  const fullOrderId = t('admin.unmatched.fullId')
   const queryClient = useQueryClient()
   const assignment = useMutation({
     mutationFn: (id: string) => adminApi.assignPayment(payment.id, id),
@@ -43,10 +61,10 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
         toast.error(answer.error)
         return
       }
-      toast.success('Payment assigned to the order', { duration: 2000 })
+      toast.success(t('admin.unmatched.assigned'), { duration: 2000 })
       await queryClient.invalidateQueries({ queryKey: adminKeys.all })
     },
-    onError: () => toast.error('Failed to assign the payment'),
+    onError: () => toast.error(t('admin.unmatched.assignFailed')),
   })
   const busy = assignment.isPending
   const form = useSchemaForm({
@@ -65,31 +83,39 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
         <span className="font-semibold">
           {payment.amount} {payment.token}
         </span>
-        <span className="text-muted">{formatOrderDate(new Date(payment.block_timestamp).toISOString())}</span>
+        <span className="text-muted">{orderFmt.date(new Date(payment.block_timestamp).toISOString())}</span>
       </div>
-      <div className="mt-1 font-mono text-xs break-all text-muted">tx {payment.tx_id}</div>
-      <div className="font-mono text-xs break-all text-muted">to {payment.to_address}</div>
+      <div className="mt-1 font-mono text-xs break-all text-muted">
+        {t('admin.unmatched.tx', { id: payment.tx_id })}
+      </div>
+      <div className="font-mono text-xs break-all text-muted">
+        {t('admin.unmatched.to', { address: payment.to_address })}
+      </div>
       {payment.reason && (
         <div className="mt-1 text-xs text-amber-300">
-          {unmatchedReasonLabels[payment.reason] ?? payment.reason}
+          {payment.reason in reasonIds ? t(reasonIds[payment.reason] as MessageId) : payment.reason}
           {payment.order_id ? (
             <>
               {' '}
-              (order <span className="font-mono">{payment.order_id}</span>)
+              <Msg
+                id="admin.unmatched.order"
+                values={{ id: payment.order_id }}
+                components={{ 0: <span className="font-mono" /> }}
+              />
             </>
           ) : null}
         </div>
       )}
       <form {...form.formProps} className="mt-2 flex flex-col gap-2 sm:flex-row">
         <TextInput
-          aria-label={`Order ID for payment ${payment.id}`}
-          placeholder="Order ID"
+          aria-label={t('admin.unmatched.orderIdFor', { id: payment.id })}
+          placeholder={t('admin.unmatched.orderId')}
           value={form.values.p_order_id}
           onChange={(e) => form.set('p_order_id', e.target.value)}
           {...form.control('p_order_id')}
         />
         <Button type="submit" variant="secondary" disabled={busy}>
-          Assign
+          {t('admin.unmatched.assign')}
         </Button>
       </form>
       {form.errors.p_order_id && (

@@ -1,19 +1,24 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { AlertTriangle, Plus, Trash2 } from 'lucide-react'
 import { useState } from 'react'
-import { walletLinesFormSchema } from '../../../shared/admin'
+import { type AdminOrderStatus, adminOrderStatuses, walletLinesFormSchema } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
+import { Msg, useT } from '../../i18n/i18n'
 import { useSchemaForm } from '../../lib/form'
 import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { Panel, TextArea } from './components/fields'
-import { formatOrderDate } from './orders-format'
+import { useOrderFormat } from './orders-format'
+
+const isStatus = (s: string): s is AdminOrderStatus => (adminOrderStatuses as readonly string[]).includes(s)
 
 type Pending = { kind: 'one'; address: string } | { kind: 'bulk'; addresses: string[] }
 
 export function WalletsTab() {
+  const t = useT()
+  const orderFmt = useOrderFormat()
   const queryClient = useQueryClient()
   const wallets = useQuery({
     queryKey: adminKeys.wallets,
@@ -29,16 +34,16 @@ export function WalletsTab() {
     mutationFn: adminApi.addWallets,
     onSuccess: async (answer) => {
       if (!answer.success) {
-        toast.error(answer.error || 'Failed to add wallet addresses')
+        toast.error(answer.error || t('admin.wallets.addFailed'))
         return
       }
-      toast.success(`Added ${answer.added_count} wallet address(es)`, { duration: 2000 })
+      toast.success(t('admin.wallets.added', { count: answer.added_count }), { duration: 2000 })
       form.reset({ addresses: '' })
       await refresh()
     },
     onError: (err) => {
       if (!(err instanceof RpcError && (err.status === 401 || err.network)))
-        toast.error('Failed to add wallet addresses')
+        toast.error(t('admin.wallets.addFailed'))
     },
   })
   const adding = addition.isPending
@@ -59,19 +64,19 @@ export function WalletsTab() {
     mutationFn: async (target: Pending) => {
       if (target.kind === 'one') {
         const answer = await adminApi.removeWallet(target.address)
-        if (answer.success) toast.success('Wallet address removed', { duration: 2000 })
-        else toast.error(answer.error || 'Failed to remove wallet address')
+        if (answer.success) toast.success(t('admin.wallets.removed'), { duration: 2000 })
+        else toast.error(answer.error || t('admin.wallets.removeFailed'))
       } else {
         const answer = await adminApi.removeWallets(target.addresses)
         if (answer.success)
-          toast.success(`${answer.removed_count} wallet address(es) removed`, { duration: 2000 })
-        else toast.error('Failed to delete some addresses')
+          toast.success(t('admin.wallets.removedMany', { count: answer.removed_count }), { duration: 2000 })
+        else toast.error(t('admin.wallets.removeManyFailed'))
         setSelected(new Set())
       }
     },
     onError: (_err, target) =>
       toast.error(
-        target.kind === 'one' ? 'Failed to remove wallet address' : 'Failed to delete some addresses',
+        target.kind === 'one' ? t('admin.wallets.removeFailed') : t('admin.wallets.removeManyFailed'),
       ),
     onSettled: async () => {
       setPending(null)
@@ -96,11 +101,11 @@ export function WalletsTab() {
 
   return (
     <div className="flex flex-col gap-6">
-      <Panel title="Add Wallet Addresses">
+      <Panel title={t('admin.wallets.addTitle')}>
         <form {...form.formProps}>
           <TextArea
-            aria-label="Wallet addresses, one per line"
-            placeholder="One TRON address per line (34 characters, starting with T)"
+            aria-label={t('admin.wallets.linesLabel')}
+            placeholder={t('admin.wallets.linesPlaceholder')}
             value={form.values.addresses}
             onChange={(e) => form.set('addresses', e.target.value)}
             {...form.control('addresses')}
@@ -113,19 +118,19 @@ export function WalletsTab() {
           <div className="mt-3 flex justify-end">
             <Button type="submit" disabled={adding}>
               <Plus className="size-4" aria-hidden />
-              {adding ? 'Adding...' : 'Add Addresses'}
+              {adding ? t('admin.wallets.adding') : t('admin.wallets.add')}
             </Button>
           </div>
         </form>
       </Panel>
 
       <Panel
-        title={`Wallet Addresses (${rows.length})`}
+        title={t('admin.wallets.title', { count: rows.length })}
         actions={
           selected.size > 0 && (
             <Button variant="danger" onClick={() => setPending({ kind: 'bulk', addresses: [...selected] })}>
               <Trash2 className="size-4" aria-hidden />
-              Delete selected ({selected.size})
+              {t('admin.orders.deleteSelected', { count: selected.size })}
             </Button>
           )
         }
@@ -136,23 +141,22 @@ export function WalletsTab() {
             className="mb-4 flex items-start gap-2 rounded-xl border border-amber-500/30 bg-amber-500/10 p-3 text-sm text-amber-200"
           >
             <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
-            Only {data.free_count} of {rows.length} addresses are free. Add more addresses so new orders can
-            still be placed.
+            {t('admin.wallets.low', { free: data.free_count, total: rows.length })}
           </p>
         )}
         {wallets.isLoading ? (
           <p role="status" className="py-10 text-center text-muted">
-            Loading...
+            {t('admin.loading')}
           </p>
         ) : rows.length === 0 ? (
-          <p className="py-10 text-center text-muted">No wallet addresses added yet</p>
+          <p className="py-10 text-center text-muted">{t('admin.wallets.empty')}</p>
         ) : (
           <ul className="flex flex-col divide-y divide-line">
             {rows.map((row) => (
               <li key={row.address} className="flex items-center gap-3 py-2.5">
                 <input
                   type="checkbox"
-                  aria-label={`Select ${row.address}`}
+                  aria-label={t('admin.wallets.select', { address: row.address })}
                   checked={selected.has(row.address)}
                   onChange={() => toggle(row.address)}
                 />
@@ -161,21 +165,27 @@ export function WalletsTab() {
                   <div className="text-xs text-muted">
                     {row.state === 'leased' && row.leased_order_id ? (
                       <>
-                        Leased to order <span className="font-mono">{row.leased_order_id.slice(0, 8)}</span>
-                        {row.order_status ? ` (${row.order_status})` : ''}
+                        <Msg
+                          id="admin.wallets.leased"
+                          values={{ id: row.leased_order_id.slice(0, 8) }}
+                          components={{ 0: <span className="font-mono" /> }}
+                        />
+                        {row.order_status && isStatus(row.order_status)
+                          ? ` (${t(`admin.status.${row.order_status}`)})`
+                          : ''}
                       </>
                     ) : row.state === 'cooling' ? (
                       <span className="text-amber-300">
-                        Cooling down until {formatOrderDate(row.cooldown_until)}
+                        {t('admin.wallets.cooling', { date: orderFmt.date(row.cooldown_until) })}
                       </span>
                     ) : (
-                      <span className="text-emerald-300">Free</span>
+                      <span className="text-emerald-300">{t('admin.wallets.free')}</span>
                     )}
                   </div>
                 </div>
                 <Button
                   variant="ghost"
-                  aria-label={`Delete ${row.address}`}
+                  aria-label={t('admin.wallets.delete', { address: row.address })}
                   onClick={() => setPending({ kind: 'one', address: row.address })}
                 >
                   <Trash2 className="size-4 text-red-400" aria-hidden />
@@ -188,11 +198,11 @@ export function WalletsTab() {
 
       <ConfirmDialog
         open={pending !== null}
-        title="Delete wallet addresses"
+        title={t('admin.wallets.deleteTitle')}
         message={
           pending?.kind === 'one'
-            ? `Are you sure you want to remove ${pending.address}?`
-            : `Are you sure you want to remove ${pending?.addresses.length ?? 0} wallet address(es)?`
+            ? t('admin.wallets.confirmOne', { address: pending.address })
+            : t('admin.wallets.confirmMany', { count: pending?.addresses.length ?? 0 })
         }
         busy={removing}
         onConfirm={remove}

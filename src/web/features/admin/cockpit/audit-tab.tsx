@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { ChevronLeft, ChevronRight } from 'lucide-react'
 import { useState } from 'react'
-import { type AuditAction, auditActionLabels, auditActions } from '../../../../shared/cockpit'
+import { type AuditAction, auditActions } from '../../../../shared/cockpit'
 import { Button } from '../../../components/ui/button'
+import { useT } from '../../../i18n/i18n'
 import { inputClass, Panel } from '../components/fields'
-import { formatOrderDate } from '../orders-format'
+import { useOrderFormat } from '../orders-format'
 import { type AuditQuery, cockpitApi, cockpitKeys } from './cockpit-api'
 
 // Who did what in the admin panel: newest first, filtered by action and time, 50 a page.
@@ -33,6 +34,8 @@ function detailsText(details: Record<string, unknown>): string {
 }
 
 export function AuditTab() {
+  const t = useT()
+  const orderFmt = useOrderFormat()
   const [action, setAction] = useState<AuditAction | ''>('')
   const [from, setFrom] = useState('')
   const [to, setTo] = useState('')
@@ -48,10 +51,10 @@ export function AuditTab() {
   const entries = data?.entries ?? []
 
   return (
-    <Panel title={`Audit log${data ? ` (${data.total_count})` : ''}`}>
+    <Panel title={data ? t('admin.audit.titleCount', { count: data.total_count }) : t('admin.audit.title')}>
       <div className="mb-4 grid gap-3 sm:grid-cols-3">
         <select
-          aria-label="Filter by action"
+          aria-label={t('admin.audit.filter')}
           value={action}
           onChange={(e) => {
             setAction(e.target.value as AuditAction | '')
@@ -59,16 +62,16 @@ export function AuditTab() {
           }}
           className={inputClass}
         >
-          <option value="">All actions</option>
+          <option value="">{t('admin.audit.all')}</option>
           {auditActions.map((a) => (
             <option key={a} value={a}>
-              {auditActionLabels[a]}
+              {t(`admin.audit.action.${a}`)}
             </option>
           ))}
         </select>
         <input
           type="datetime-local"
-          aria-label="From"
+          aria-label={t('admin.from')}
           value={from}
           onChange={(e) => {
             setFrom(e.target.value)
@@ -78,7 +81,7 @@ export function AuditTab() {
         />
         <input
           type="datetime-local"
-          aria-label="To"
+          aria-label={t('admin.to')}
           value={to}
           onChange={(e) => {
             setTo(e.target.value)
@@ -90,24 +93,28 @@ export function AuditTab() {
 
       {log.isLoading ? (
         <p role="status" className="py-10 text-center text-muted">
-          Loading...
+          {t('admin.loading')}
         </p>
       ) : entries.length === 0 ? (
-        <p className="py-10 text-center text-muted">No entries</p>
+        <p className="py-10 text-center text-muted">{t('admin.audit.empty')}</p>
       ) : (
-        <ul className="flex flex-col divide-y divide-line" aria-label="Audit entries">
+        <ul className="flex flex-col divide-y divide-line" aria-label={t('admin.audit.entries')}>
           {entries.map((e) => (
             <li key={e.id} className="grid gap-1 py-3 text-sm md:grid-cols-[10rem_12rem_1fr]">
-              <span className="text-muted">{formatOrderDate(e.at)}</span>
+              <span className="text-muted">{orderFmt.date(e.at)}</span>
               <span className="font-medium text-fg">
-                {auditActionLabels[e.action as AuditAction] ?? e.action}
-                <span className="block text-xs font-normal text-muted">by {e.actor}</span>
+                {(auditActions as readonly string[]).includes(e.action)
+                  ? t(`admin.audit.action.${e.action as AuditAction}`)
+                  : e.action}
+                <span className="block text-xs font-normal text-muted">
+                  {t('admin.audit.by', { actor: e.actor })}
+                </span>
               </span>
               <span className="min-w-0 text-fg/90">
                 {e.target && <span className="mr-2 font-mono text-xs break-all">{e.target}</span>}
                 <span className="break-words">{detailsText(e.details)}</span>
                 <span className="block truncate text-xs text-muted" title={e.user_agent}>
-                  {e.ip} · {e.user_agent || 'no browser given'}
+                  {e.ip} · {e.user_agent || t('admin.audit.noBrowser')}
                 </span>
               </span>
             </li>
@@ -117,17 +124,15 @@ export function AuditTab() {
 
       {pages > 1 && (
         <nav
-          aria-label="Audit pages"
+          aria-label={t('admin.audit.pages')}
           className="mt-4 flex items-center justify-between gap-3 text-sm text-muted"
         >
           <Button variant="secondary" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-            <ChevronLeft className="size-4" aria-hidden /> Previous
+            <ChevronLeft className="size-4" aria-hidden /> {t('admin.previous')}
           </Button>
-          <span>
-            Page {page} of {pages}
-          </span>
+          <span>{t('admin.pageOf', { page, pages })}</span>
           <Button variant="secondary" disabled={page >= pages} onClick={() => setPage((p) => p + 1)}>
-            Next <ChevronRight className="size-4" aria-hidden />
+            {t('admin.next')} <ChevronRight className="size-4" aria-hidden />
           </Button>
         </nav>
       )}

@@ -1,9 +1,11 @@
 import { Download } from 'lucide-react'
 import { buttonStyles } from '../../../components/ui/button'
+import { useT } from '../../../i18n/i18n'
 import { exportUrl } from './cockpit-api'
 
 /** Downloads the orders the Orders tab shows (its search and status) as CSV, all pages. */
 export function ExportOrdersLink({ search, status }: { search: string; status: string }) {
+  const t = useT()
   return (
     <a
       href={exportUrl('orders', { search, status })}
@@ -11,7 +13,7 @@ export function ExportOrdersLink({ search, status }: { search: string; status: s
       className={`${buttonStyles.secondary} shrink-0 whitespace-nowrap`}
     >
       <Download className="size-4" aria-hidden />
-      Export CSV
+      {t('admin.exportCsv')}
     </a>
   )
 }

@@ -1,13 +1,14 @@
 import { AlertTriangle } from 'lucide-react'
 import { Button } from '../../../components/ui/button'
 import { Modal } from '../../../components/ui/modal'
+import { useT } from '../../../i18n/i18n'
 
 /** The delete confirmation required for orders, products and wallets. */
 export function ConfirmDialog({
   open,
   title,
   message,
-  confirmLabel = 'Delete',
+  confirmLabel,
   busy = false,
   onConfirm,
   onClose,
@@ -20,6 +21,7 @@ export function ConfirmDialog({
   onConfirm: () => void
   onClose: () => void
 }) {
+  const t = useT()
   return (
     <Modal open={open} onClose={onClose} title={title} className="max-w-md">
       <div className="p-6 sm:p-8">
@@ -30,10 +32,10 @@ export function ConfirmDialog({
         <p className="mt-2 break-words text-muted">{message}</p>
         <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('admin.cancel')}
           </Button>
           <Button variant="danger" onClick={onConfirm} disabled={busy}>
-            {confirmLabel}
+            {confirmLabel ?? t('admin.delete')}
           </Button>
         </div>
       </div>

@@ -2,11 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   type AdminSettings,
   type AlertKind,
-  alertKindLabels,
   alertKinds,
   updateSettingsInputSchema,
 } from '../../../../shared/settings'
 import { Button } from '../../../components/ui/button'
+import { useFormat, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { integrationsApi, integrationsKeys } from '../api/integrations-api'
@@ -49,20 +49,14 @@ const fieldOfSetting: Record<string, keyof Form> = {
   low_stock_threshold: 'lowStock',
 }
 
-const labels = {
-  operatorEmail: 'Operator e-mail',
-  chatId: 'Telegram chat id',
-  newToken: 'Telegram bot token',
-  lowStock: 'Low-stock threshold',
-}
-
 /** Operator e-mail, Telegram, which alerts to send, low-stock threshold; kept in the database. */
 export function SettingsTab() {
+  const t = useT()
   const settings = useQuery({ queryKey: integrationsKeys.settings, queryFn: integrationsApi.settings })
   if (!settings.data) {
     return (
       <p role="status" className="py-16 text-center text-muted">
-        {settings.isError ? 'Could not load the settings.' : 'Loading...'}
+        {settings.isError ? t('admin.settings.loadFailed') : t('admin.loading')}
       </p>
     )
   }
@@ -70,6 +64,14 @@ export function SettingsTab() {
 }
 
 function SettingsForm({ saved }: { saved: AdminSettings }) {
+  const t = useT()
+  const { usd } = useFormat()
+  const labels = {
+    operatorEmail: t('admin.settings.email'),
+    chatId: t('admin.settings.chatId'),
+    newToken: t('admin.settings.token'),
+    lowStock: t('admin.settings.lowStock'),
+  }
   const queryClient = useQueryClient()
   const save = useMutation({
     mutationFn: integrationsApi.saveSettings,
@@ -77,9 +79,9 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
       if (!answer.success) return void toast.error(answer.error)
       queryClient.setQueryData(integrationsKeys.settings, answer)
       form.reset(formOf(answer.settings))
-      toast.success('Settings saved', { duration: 2000 })
+      toast.success(t('admin.settings.saved'), { duration: 2000 })
     },
-    onError: (err) => toast.error(err instanceof Error ? err.message : 'Failed to save the settings'),
+    onError: (err) => toast.error(err instanceof Error ? err.message : t('admin.settings.saveFailed')),
   })
   const form = useSchemaForm({
     schema: updateSettingsInputSchema.shape.p_settings,
@@ -95,12 +97,12 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
 
   return (
     <form {...form.formProps} className="grid gap-6">
-      <Panel title="Operator Notifications">
+      <Panel title={t('admin.settings.notifications')}>
         <div className="grid max-w-xl gap-4">
           <Field
-            label="Operator e-mail"
+            label={labels.operatorEmail}
             error={errors.operatorEmail}
-            hint="Alerts are e-mailed here (through the shop's mail sender)"
+            hint={t('admin.settings.emailHint')}
           >
             <TextInput
               type="email"
@@ -109,18 +111,16 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
             />
           </Field>
           <Field
-            label="Telegram bot token"
+            label={labels.newToken}
             error={errors.newToken}
             hint={
-              saved.telegram_bot_token_set
-                ? 'A token is saved (it is never shown again). Type a new one to replace it.'
-                : 'From @BotFather, like 123456:ABC…'
+              saved.telegram_bot_token_set ? t('admin.settings.tokenSaved') : t('admin.settings.tokenHint')
             }
           >
             <TextInput
               type="password"
               autoComplete="off"
-              placeholder={saved.telegram_bot_token_set ? '•••••••• saved' : ''}
+              placeholder={saved.telegram_bot_token_set ? t('admin.settings.tokenPlaceholder') : ''}
               value={values.newToken}
               disabled={values.removeToken}
               onChange={(e) => set('newToken', e.target.value)}
@@ -133,14 +133,14 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
                 checked={values.removeToken}
                 onChange={(e) => set('removeToken', e.target.checked)}
               />
-              Remove the saved token
+              {t('admin.settings.removeToken')}
             </label>
           )}
-          <Field label="Telegram chat id" hint="A numeric chat id, or @channelname" error={errors.chatId}>
+          <Field label={labels.chatId} hint={t('admin.settings.chatHint')} error={errors.chatId}>
             <TextInput value={values.chatId} onChange={(e) => set('chatId', e.target.value)} />
           </Field>
           <fieldset className="grid gap-2">
-            <legend className="mb-1 text-sm font-medium text-fg">Send an alert when</legend>
+            <legend className="mb-1 text-sm font-medium text-fg">{t('admin.settings.alertWhen')}</legend>
             {alertKinds.map((kind) => (
               <label key={kind} className="flex items-center gap-2 text-sm text-fg">
                 <input
@@ -148,22 +148,16 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
                   checked={values.alerts[kind]}
                   onChange={(e) => set(`alerts.${kind}`, e.target.checked)}
                 />
-                {alertKindLabels[kind]}
+                {t(`admin.settings.alert.${kind}`)}
               </label>
             ))}
-            <span className="text-xs text-muted">
-              The same alert about the same thing is sent at most once an hour.
-            </span>
+            <span className="text-xs text-muted">{t('admin.settings.alertOnce')}</span>
           </fieldset>
         </div>
       </Panel>
-      <Panel title="Stock and Payments">
+      <Panel title={t('admin.settings.stockPayments')}>
         <div className="grid max-w-xl gap-4">
-          <Field
-            label="Low-stock threshold"
-            error={errors.lowStock}
-            hint="Fewer free licence keys than this raises stock.low (0 turns it off)"
-          >
+          <Field label={labels.lowStock} error={errors.lowStock} hint={t('admin.settings.lowStockHint')}>
             <TextInput
               type="number"
               min={0}
@@ -172,21 +166,24 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
               onChange={(e) => set('lowStock', e.target.value)}
             />
           </Field>
-          <Field label="Payment tolerance" hint="Set on the server (PAYMENT_TOLERANCE); shown for reference">
+          <Field label={t('admin.settings.tolerance')} hint={t('admin.settings.toleranceHint')}>
             <TextInput
               readOnly
-              value={`$${saved.payment_tolerance_usd.toFixed(2)}${
+              value={
                 saved.payment_tolerance_percent !== null
-                  ? ` or ${saved.payment_tolerance_percent} % of the total, whichever is less`
-                  : ''
-              }`}
+                  ? t('admin.settings.tolerancePercent', {
+                      usd: usd(saved.payment_tolerance_usd),
+                      percent: saved.payment_tolerance_percent,
+                    })
+                  : usd(saved.payment_tolerance_usd)
+              }
             />
           </Field>
         </div>
       </Panel>
       <div>
         <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? 'Saving...' : 'Save Settings'}
+          {save.isPending ? t('admin.saving') : t('admin.settings.save')}
         </Button>
       </div>
     </form>

@@ -9,17 +9,20 @@ import {
 } from '../../../../shared/webhooks'
 import { Button } from '../../../components/ui/button'
 import { CopyField } from '../../../components/ui/copy-field'
+import { Msg, type Translate, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { integrationsApi, integrationsKeys } from '../api/integrations-api'
 import { ConfirmDialog } from '../components/confirm-dialog'
 import { Field, Panel, TextInput } from '../components/fields'
-import { formatOrderDate } from '../orders-format'
+import { useOrderFormat } from '../orders-format'
 
-const failMessage = (err: unknown) => (err instanceof Error ? err.message : 'The request failed')
+const failMessage = (err: unknown, t: Translate) =>
+  err instanceof Error ? err.message : t('admin.requestFailed')
 
 /** Signed webhooks: endpoints (secret shown once), their delivery log, resend. */
 export function WebhooksTab() {
+  const t = useT()
   const queryClient = useQueryClient()
   const endpoints = useQuery({
     queryKey: integrationsKeys.webhooks,
@@ -39,7 +42,7 @@ export function WebhooksTab() {
       form.reset({ ...form.values, p_url: '' })
       await refresh()
     },
-    onError: (err) => toast.error(failMessage(err)),
+    onError: (err) => toast.error(failMessage(err, t)),
   })
   const toggle = useMutation({
     mutationFn: (e: AdminWebhookEndpoint) =>
@@ -54,17 +57,17 @@ export function WebhooksTab() {
       if (!answer.success) toast.error(answer.error)
       await refresh()
     },
-    onError: (err) => toast.error(failMessage(err)),
+    onError: (err) => toast.error(failMessage(err, t)),
   })
   const remove = useMutation({
     mutationFn: (id: number) => integrationsApi.deleteWebhook(id),
     onSuccess: async (answer) => {
       if (!answer.success) toast.error(answer.error)
-      else toast.success('Webhook deleted', { duration: 2000 })
+      else toast.success(t('admin.webhooks.deleted'), { duration: 2000 })
       setDeleting(null)
       await refresh()
     },
-    onError: (err) => toast.error(failMessage(err)),
+    onError: (err) => toast.error(failMessage(err, t)),
   })
 
   const form = useSchemaForm({
@@ -75,9 +78,9 @@ export function WebhooksTab() {
       p_include_keys: false,
       p_enabled: true,
     },
-    labels: { p_url: 'Endpoint URL' },
+    labels: { p_url: t('admin.webhooks.url') },
     message: (issue, field) =>
-      field === 'p_events' && issue.code === 'too_small' ? 'Choose at least one event' : undefined,
+      field === 'p_events' && issue.code === 'too_small' ? t('admin.webhooks.atLeastOne') : undefined,
     onValid: (w) => {
       if (create.isPending) return
       create.mutate({ url: w.p_url, events: w.p_events, includeKeys: w.p_include_keys, enabled: w.p_enabled })
@@ -87,13 +90,9 @@ export function WebhooksTab() {
 
   return (
     <div className="grid gap-6">
-      <Panel title="Add a Webhook">
+      <Panel title={t('admin.webhooks.addTitle')}>
         <form {...form.formProps} className="grid max-w-2xl gap-4">
-          <Field
-            label="Endpoint URL"
-            hint="Each event is POSTed as JSON with a Stablecart-Signature header"
-            error={errors.p_url}
-          >
+          <Field label={t('admin.webhooks.url')} hint={t('admin.webhooks.urlHint')} error={errors.p_url}>
             <TextInput
               type="url"
               required
@@ -103,7 +102,7 @@ export function WebhooksTab() {
             />
           </Field>
           <fieldset className="grid gap-2 sm:grid-cols-2">
-            <legend className="mb-1 text-sm font-medium text-fg">Events</legend>
+            <legend className="mb-1 text-sm font-medium text-fg">{t('admin.webhooks.events')}</legend>
             {webhookEvents.map((name) => (
               <label key={name} className="flex items-center gap-2 font-mono text-sm text-fg">
                 <input
@@ -134,12 +133,12 @@ export function WebhooksTab() {
               checked={values.p_include_keys}
               onChange={(e) => form.set('p_include_keys', e.target.checked)}
             />
-            Include the delivered licence keys in order.paid
+            {t('admin.webhooks.includeKeys')}
           </label>
           <div>
             <Button type="submit" disabled={create.isPending}>
               <Plus className="size-4" aria-hidden />
-              Add Webhook
+              {t('admin.webhooks.add')}
             </Button>
           </div>
         </form>
@@ -149,31 +148,34 @@ export function WebhooksTab() {
             className="mt-6 grid max-w-2xl gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4"
           >
             <p className="text-sm text-fg">
-              Signing secret for <span className="break-all font-mono">{newSecret.url}</span>. It is shown
-              only now: store it with the receiver.
+              <Msg
+                id="admin.webhooks.secretFor"
+                values={{ url: newSecret.url }}
+                components={{ 0: <span className="break-all font-mono" /> }}
+              />
             </p>
             <CopyField
-              label="Signing secret"
+              label={t('admin.webhooks.secret')}
               value={newSecret.secret}
-              copiedMessage="Secret copied"
-              failedMessage="Could not copy the secret"
+              copiedMessage={t('admin.webhooks.secretCopied')}
+              failedMessage={t('admin.webhooks.secretCopyFailed')}
             />
             <div>
               <Button variant="secondary" onClick={() => setNewSecret(null)}>
-                Done
+                {t('admin.done')}
               </Button>
             </div>
           </div>
         )}
       </Panel>
 
-      <Panel title="Webhooks">
+      <Panel title={t('admin.webhooks.title')}>
         {!endpoints.data ? (
           <p role="status" className="text-sm text-muted">
-            {endpoints.isError ? 'Could not load the webhooks.' : 'Loading...'}
+            {endpoints.isError ? t('admin.webhooks.loadFailed') : t('admin.loading')}
           </p>
         ) : endpoints.data.endpoints.length === 0 ? (
-          <p className="text-sm text-muted">No webhooks yet.</p>
+          <p className="text-sm text-muted">{t('admin.webhooks.empty')}</p>
         ) : (
           <ul className="grid gap-3">
             {endpoints.data.endpoints.map((e) => (
@@ -183,21 +185,22 @@ export function WebhooksTab() {
                     <p className="break-all font-mono text-sm text-fg">{e.url}</p>
                     <p className="mt-1 text-xs text-muted">
                       {e.events.join(', ')}
-                      {e.include_keys ? ' · with keys' : ''} · {e.enabled ? 'enabled' : 'disabled'}
-                      {e.pending > 0 ? ` · ${e.pending} pending` : ''}
-                      {e.failed > 0 ? ` · ${e.failed} failed` : ''}
+                      {e.include_keys ? t('admin.webhooks.withKeys') : ''} ·{' '}
+                      {e.enabled ? t('admin.webhooks.enabled') : t('admin.webhooks.disabled')}
+                      {e.pending > 0 ? t('admin.webhooks.pending', { count: e.pending }) : ''}
+                      {e.failed > 0 ? t('admin.webhooks.failed', { count: e.failed }) : ''}
                     </p>
                   </div>
                   <div className="flex flex-wrap gap-2">
                     <Button variant="secondary" onClick={() => setOpen(open === e.id ? null : e.id)}>
-                      {open === e.id ? 'Hide Deliveries' : 'Deliveries'}
+                      {open === e.id ? t('admin.webhooks.hideDeliveries') : t('admin.webhooks.deliveries')}
                     </Button>
                     <Button variant="secondary" disabled={toggle.isPending} onClick={() => toggle.mutate(e)}>
-                      {e.enabled ? 'Disable' : 'Enable'}
+                      {e.enabled ? t('admin.webhooks.disable') : t('admin.webhooks.enable')}
                     </Button>
                     <Button
                       variant="ghost"
-                      aria-label={`Delete webhook ${e.url}`}
+                      aria-label={t('admin.webhooks.deleteLabel', { url: e.url })}
                       onClick={() => setDeleting(e)}
                     >
                       <Trash2 className="size-4" aria-hidden />
@@ -212,8 +215,8 @@ export function WebhooksTab() {
       </Panel>
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete webhook?"
-        message={`${deleting?.url ?? ''} and its delivery log will be deleted.`}
+        title={t('admin.webhooks.deleteTitle')}
+        message={t('admin.webhooks.deleteMessage', { url: deleting?.url ?? '' })}
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting.id)}
         onClose={() => setDeleting(null)}
@@ -223,6 +226,8 @@ export function WebhooksTab() {
 }
 
 function DeliveryLog({ endpointId }: { endpointId: number }) {
+  const t = useT()
+  const orderFmt = useOrderFormat()
   const queryClient = useQueryClient()
   const log = useQuery({
     queryKey: integrationsKeys.deliveries(endpointId),
@@ -233,25 +238,26 @@ function DeliveryLog({ endpointId }: { endpointId: number }) {
     mutationFn: integrationsApi.resend,
     onSuccess: async (answer) => {
       if (!answer.success) toast.error(answer.error)
-      else toast.success('Queued again', { duration: 2000 })
+      else toast.success(t('admin.webhooks.queued'), { duration: 2000 })
       await queryClient.invalidateQueries({ queryKey: integrationsKeys.deliveries(endpointId) })
     },
-    onError: (err) => toast.error(failMessage(err)),
+    onError: (err) => toast.error(failMessage(err, t)),
   })
-  if (!log.data) return <p className="mt-3 text-sm text-muted">Loading...</p>
-  if (log.data.deliveries.length === 0) return <p className="mt-3 text-sm text-muted">No deliveries yet.</p>
+  if (!log.data) return <p className="mt-3 text-sm text-muted">{t('admin.loading')}</p>
+  if (log.data.deliveries.length === 0)
+    return <p className="mt-3 text-sm text-muted">{t('admin.webhooks.noDeliveries')}</p>
   return (
     <div className="mt-3 overflow-x-auto">
       <table className="w-full text-left text-xs">
         <thead className="text-muted">
           <tr>
-            <th className="py-1 pr-3 font-medium">Event</th>
-            <th className="py-1 pr-3 font-medium">Status</th>
-            <th className="py-1 pr-3 font-medium">Attempts</th>
-            <th className="py-1 pr-3 font-medium">Last answer</th>
-            <th className="py-1 pr-3 font-medium">Created</th>
+            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.event')}</th>
+            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.status')}</th>
+            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.attempts')}</th>
+            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.last')}</th>
+            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.created')}</th>
             <th className="py-1 font-medium">
-              <span className="sr-only">Actions</span>
+              <span className="sr-only">{t('admin.webhooks.col.actions')}</span>
             </th>
           </tr>
         </thead>
@@ -264,7 +270,7 @@ function DeliveryLog({ endpointId }: { endpointId: number }) {
               <td className="max-w-64 truncate py-1.5 pr-3" title={d.last_response ?? ''}>
                 {d.last_status_code ?? '—'} {d.last_response ?? ''}
               </td>
-              <td className="py-1.5 pr-3 whitespace-nowrap">{formatOrderDate(d.created_at)}</td>
+              <td className="py-1.5 pr-3 whitespace-nowrap">{orderFmt.date(d.created_at)}</td>
               <td className="py-1.5">
                 <Button
                   variant="ghost"
@@ -273,7 +279,7 @@ function DeliveryLog({ endpointId }: { endpointId: number }) {
                   onClick={() => resend.mutate(d.id)}
                 >
                   <RotateCw className="size-3.5" aria-hidden />
-                  Resend
+                  {t('admin.order.resend')}
                 </Button>
               </td>
             </tr>
