@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Browser, BrowserContext } from '@playwright/test'
 import { simpleParser } from 'mailparser'
 import { E2E_PORT } from '../playwright.config'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
-import type { Browser, BrowserContext } from '@playwright/test'
 import { expect, type Page, test } from './support/test'
 
 // Languages, on a shop of their own (its outbox is read as the buyer's mailbox).

@@ -19,11 +19,11 @@ import { MenuToggle } from '../components/layout/menu-toggle'
 import { SkipLink } from '../components/layout/skip-link'
 import { adminAuthFlag } from '../features/admin/admin-auth-flag'
 import { adminApi, adminKeys } from '../features/admin/api/admin-api'
+import { type MessageId, useT } from '../i18n/i18n'
+import { LanguageSwitcher } from '../i18n/language-switcher'
 import { useSiteContent } from '../lib/api/get-site-content'
 import { UNAUTHORIZED_EVENT } from '../lib/rpc-client'
 import { toast } from '../lib/toast'
-import { type MessageId, useT } from '../i18n/i18n'
-import { LanguageSwitcher } from '../i18n/language-switcher'
 
 const tabs = [
   { to: '/admin/dashboard', label: 'admin.tab.dashboard', icon: LayoutDashboard, end: false },
@@ -133,7 +133,11 @@ export function AdminLayout() {
           </div>
         </div>
         {menuOpen && (
-          <nav id="admin-menu" aria-label={t('admin.navMobile')} className="border-t border-line px-4 py-3 lg:hidden">
+          <nav
+            id="admin-menu"
+            aria-label={t('admin.navMobile')}
+            className="border-t border-line px-4 py-3 lg:hidden"
+          >
             <div className="flex flex-col gap-1">{links}</div>
           </nav>
         )}
