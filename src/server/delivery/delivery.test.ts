@@ -178,7 +178,9 @@ describe.each(engines)('delivery on %s', (engine) => {
     const o = await paidOrder(2, 0, 'ru')
     const [mail] = await rows(sql`select subject, html, text_body from mail_outbox where order_id = ${o.id}`)
     const link = `https://shop.example.com/dashboard/${o.token}?lang=ru`
-    expect(mail?.subject).toBe(`Ваш заказ ${o.id.slice(0, 8)} в Stablecart SOFTWARE: лицензионные ключи внутри`)
+    expect(mail?.subject).toBe(
+      `Ваш заказ ${o.id.slice(0, 8)} в Stablecart SOFTWARE: лицензионные ключи внутри`,
+    )
     expect(mail?.text_body).toContain('Спасибо за покупку в Stablecart SOFTWARE.')
     expect(mail?.text_body).toContain(`Оплачено: ${o.total.toFixed(2).replace('.', ',')}\u00a0$`)
     expect(mail?.text_body).toContain(link)
