@@ -63,6 +63,10 @@ test('a first visit in Chinese is rendered in Chinese by the server, then the sw
   await expect(raw.getByRole('heading', { name: '移动代理软件，即时交付' })).toBeVisible()
   await expect(raw.getByPlaceholder('搜索产品…')).toBeVisible()
   expect(await raw.title()).toBe('Stablecart — 移动代理软件')
+  // The product's video is a poster until the page is idle: no player in what the server sends.
+  await raw.goto('/product/1')
+  await expect(raw.getByRole('button', { name: /^播放 .+ 的视频$/ })).toBeVisible()
+  await expect(raw.locator('iframe')).toHaveCount(0)
   await bare.close()
 
   const ctx = await context(browser, 'zh-CN')
@@ -81,6 +85,7 @@ test('a first visit in Chinese is rendered in Chinese by the server, then the sw
   // A shared link opens in its language.
   await page.goto('/product/1?lang=en')
   await expect(page.getByRole('link', { name: 'Back to Products' })).toBeVisible()
+  await expect(page.locator('iframe')).toHaveAttribute('title', /^4G Mobile Proxy Manager Pro video$/)
   await ctx.close()
 })
 

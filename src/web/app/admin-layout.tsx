@@ -39,7 +39,7 @@ const tabs = [
 ] as const satisfies { to: string; label: MessageId; icon: unknown; end: boolean }[]
 
 const tabClass = ({ isActive }: { isActive: boolean }) =>
-  `flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium transition ${
+  `flex shrink-0 items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium whitespace-nowrap transition ${
     isActive ? 'bg-primary/15 text-primary' : 'text-muted hover:bg-white/5 hover:text-fg'
   }`
 
@@ -109,11 +109,16 @@ export function AdminLayout() {
       <SkipLink />
       <header className="sticky top-0 z-40 border-b border-line bg-background/90 backdrop-blur-md">
         <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6">
-          <Logo mainText={content.logo.mainText} subText={t('admin.panel')} />
-          <nav aria-label={t('admin.nav')} className="hidden items-center gap-1 lg:flex">
+          <div className="shrink-0">
+            <Logo mainText={content.logo.mainText} subText={t('admin.panel')} />
+          </div>
+          <nav
+            aria-label={t('admin.nav')}
+            className="hidden min-w-0 items-center gap-1 overflow-x-auto lg:flex [&_svg]:hidden 2xl:[&_svg]:block"
+          >
             {links}
           </nav>
-          <div className="flex items-center gap-1">
+          <div className="flex shrink-0 items-center gap-1">
             <LanguageSwitcher admin />
             <button
               type="button"

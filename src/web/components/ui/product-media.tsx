@@ -1,5 +1,5 @@
-import { ImageOff } from 'lucide-react'
-import { useState } from 'react'
+import { ImageOff, Play } from 'lucide-react'
+import { useEffect, useState } from 'react'
 import { useT } from '../../i18n/i18n'
 
 /** The product's image with a calm placeholder when the URL does not load. */
@@ -30,19 +30,65 @@ export function ProductImage({ src, alt, className = '' }: { src: string; alt: s
   )
 }
 
-/** YouTube embed (privacy-enhanced host). Browsers only autoplay muted video. */
-export function VideoEmbed({ videoId, title }: { videoId: string; title: string }) {
+/**
+ * YouTube embed (privacy-enhanced host). Browsers only autoplay muted video. The player's frame
+ * costs seconds of main-thread time on a phone, so the page paints a poster (the product's own
+ * picture) and the player replaces it once the page has loaded and the browser is idle, or at once
+ * when the buyer presses play.
+ */
+export function VideoEmbed({ videoId, title, poster }: { videoId: string; title: string; poster: string }) {
   const t = useT()
+  const [playing, setPlaying] = useState(false)
+  useEffect(() => {
+    if (playing) return
+    let idle: number | undefined
+    const whenIdle = () => {
+      idle = window.requestIdleCallback
+        ? window.requestIdleCallback(() => setPlaying(true), { timeout: 4000 })
+        : window.setTimeout(() => setPlaying(true), 1000)
+    }
+    if (document.readyState === 'complete') whenIdle()
+    else window.addEventListener('load', whenIdle, { once: true })
+    return () => {
+      window.removeEventListener('load', whenIdle)
+      if (idle === undefined) return
+      if (window.cancelIdleCallback) window.cancelIdleCallback(idle)
+      else window.clearTimeout(idle)
+    }
+  }, [playing])
   const src = `https://www.youtube-nocookie.com/embed/${encodeURIComponent(videoId)}?autoplay=1&mute=1&rel=0`
   return (
     <div className="relative aspect-video w-full bg-black">
-      <iframe
-        src={src}
-        title={t('product.videoTitle', { name: title })}
-        allow="autoplay; encrypted-media; picture-in-picture"
-        allowFullScreen
-        className="absolute inset-0 size-full border-0"
-      />
+      {playing ? (
+        <iframe
+          src={src}
+          title={t('product.videoTitle', { name: title })}
+          allow="autoplay; encrypted-media; picture-in-picture"
+          allowFullScreen
+          className="absolute inset-0 size-full border-0"
+        />
+      ) : (
+        <button
+          type="button"
+          onClick={() => setPlaying(true)}
+          aria-label={t('product.playVideo', { name: title })}
+          className="group absolute inset-0 grid place-items-center"
+        >
+          {poster && (
+            <img
+              src={poster}
+              alt=""
+              decoding="async"
+              width={800}
+              height={450}
+              className="absolute inset-0 size-full object-cover opacity-80"
+            />
+          )}
+          <span className="relative grid size-16 place-items-center rounded-full bg-black/60 text-white transition group-hover:bg-primary group-hover:text-on-primary">
+            <Play className="size-7 translate-x-0.5" aria-hidden />
+          </span>
+        </button>
+      )}
     </div>
   )
 }

@@ -44,7 +44,7 @@ export function ProductPage() {
         <div className="space-y-8">
           <div className="overflow-hidden rounded-2xl border border-line bg-card">
             {product.video_id ? (
-              <VideoEmbed videoId={product.video_id} title={product.name} />
+              <VideoEmbed videoId={product.video_id} title={product.name} poster={product.image} />
             ) : (
               <ProductImage src={product.image} alt={product.name} className="aspect-[4/3] w-full" />
             )}

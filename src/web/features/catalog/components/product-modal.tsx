@@ -15,7 +15,7 @@ export function ProductModal({ product, onClose }: { product: Product | null; on
       {product && (
         <div>
           {product.video_id ? (
-            <VideoEmbed videoId={product.video_id} title={product.name} />
+            <VideoEmbed videoId={product.video_id} title={product.name} poster={product.image} />
           ) : (
             <ProductImage src={product.image} alt={product.name} className="aspect-[16/9] w-full" />
           )}
