@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from '@playwright/test'
 
-const PAGES = ['/', '/product/1', '/cart', '/admin/login']
+// Every page in English; the catalogue pages in Chinese and Russian too (a ?lang= link, as shared).
+const PAGES = [
+  '/',
+  '/product/1',
+  '/cart',
+  '/admin/login',
+  ...['zh', 'ru'].flatMap((lang) => [`/?lang=${lang}`, `/product/1?lang=${lang}`]),
+]
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const PORT = Number(process.env.BENCH_PORT ?? process.env.E2E_PORT ?? 4390)
 const CHROME = process.env.CHROME_PATH ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -142,7 +149,7 @@ try {
     `\nStorefront on a fresh visit (script bodies as compressed, and with their response headers; Lighthouse mobile, median of ${RUNS})`,
   )
   console.log(
-    'page'.padEnd(14) +
+    'page'.padEnd(20) +
       'JS body'.padStart(9) +
       '+headers'.padStart(9) +
       'files'.padStart(7) +
@@ -161,7 +168,7 @@ try {
     const n = (v: number | undefined, w: number, digits = 0) =>
       (v === undefined ? '-' : v.toFixed(digits)).padStart(w)
     console.log(
-      path.padEnd(14) +
+      path.padEnd(20) +
         n(js?.body, 9) +
         n(js?.transferred, 9) +
         n(js?.files, 7) +
