@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { adminMessages, credentialsFormSchema, MIN_PASSWORD_LENGTH } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
+import { useT } from '../../i18n/i18n'
 import { useSchemaForm } from '../../lib/form'
 import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
@@ -9,31 +10,33 @@ import { Field, Panel, TextInput } from './components/fields'
 import { TwoFactorPanel } from './two-factor/two-factor-panel'
 
 const empty = { p_current_password: '', p_new_username: '', p_new_password: '', p_confirm_password: '' }
-const labels = {
-  p_current_password: 'Current Password',
-  p_new_username: 'New Username',
-  p_new_password: 'New Password',
-  p_confirm_password: 'Confirm New Password',
-}
-const tooShort = `The new password must be at least ${MIN_PASSWORD_LENGTH} characters`
 
 export function SecurityTab() {
+  const t = useT()
+  const labels = {
+    p_current_password: t('admin.security.current'),
+    p_new_username: t('admin.security.newUsername'),
+    p_new_password: t('admin.security.newPassword'),
+    p_confirm_password: t('admin.security.confirm'),
+  }
+  const tooShort = t('admin.security.tooShort', { min: MIN_PASSWORD_LENGTH })
+  const mismatch = t('admin.security.mismatch')
   const queryClient = useQueryClient()
   const update = useMutation({
     mutationFn: adminApi.updateCredentials,
     onSuccess: async (answer) => {
       if (!answer.success) {
-        toast.error(answer.error || adminMessages.credentialsFailed)
+        toast.error(answer.error || t('admin.security.failed'))
         return
       }
-      toast.success(adminMessages.credentialsUpdated, { duration: 2000 })
+      toast.success(t('admin.security.updated'), { duration: 2000 })
       form.reset(empty)
       await queryClient.invalidateQueries({ queryKey: adminKeys.session })
     },
     onError: (err) => {
       // A lost session goes to the login page; a network failure has shown its toast.
       if (!(err instanceof RpcError && (err.status === 401 || err.network)))
-        toast.error(adminMessages.credentialsFailed)
+        toast.error(t('admin.security.failed'))
     },
   })
   const busy = update.isPending
@@ -42,7 +45,11 @@ export function SecurityTab() {
     initial: empty,
     labels,
     message: (issue, field) =>
-      field === 'p_new_password' && issue.code === 'too_small' ? tooShort : undefined,
+      field === 'p_new_password' && issue.code === 'too_small'
+        ? tooShort
+        : issue.message === adminMessages.passwordsDoNotMatch
+          ? mismatch
+          : undefined,
     onValid: (c) => {
       if (busy) return
       update.mutate({
@@ -54,8 +61,7 @@ export function SecurityTab() {
     },
     // The shop's toasts for these two, beside the errors at the fields.
     onInvalid: (errors) => {
-      if (errors.p_confirm_password === adminMessages.passwordsDoNotMatch)
-        toast.error(adminMessages.passwordsDoNotMatch)
+      if (errors.p_confirm_password === mismatch) toast.error(mismatch)
       else if (errors.p_new_password === tooShort) toast.error(tooShort)
     },
   })
@@ -66,9 +72,9 @@ export function SecurityTab() {
 
   return (
     <div className="grid gap-6">
-      <Panel title="Change Credentials">
+      <Panel title={t('admin.security.title')}>
         <form {...form.formProps} className="grid max-w-xl gap-4">
-          <Field label="Current Password" error={form.errors.p_current_password}>
+          <Field label={labels.p_current_password} error={form.errors.p_current_password}>
             <TextInput
               type="password"
               autoComplete="current-password"
@@ -76,17 +82,17 @@ export function SecurityTab() {
               {...field('p_current_password')}
             />
           </Field>
-          <Field label="New Username" error={form.errors.p_new_username}>
+          <Field label={labels.p_new_username} error={form.errors.p_new_username}>
             <TextInput autoComplete="username" required {...field('p_new_username')} />
           </Field>
           <Field
-            label="New Password"
+            label={labels.p_new_password}
             error={form.errors.p_new_password}
-            hint={`At least ${MIN_PASSWORD_LENGTH} characters`}
+            hint={t('admin.security.hint', { min: MIN_PASSWORD_LENGTH })}
           >
             <TextInput type="password" autoComplete="new-password" required {...field('p_new_password')} />
           </Field>
-          <Field label="Confirm New Password" error={form.errors.p_confirm_password}>
+          <Field label={labels.p_confirm_password} error={form.errors.p_confirm_password}>
             <TextInput
               type="password"
               autoComplete="new-password"
@@ -96,7 +102,7 @@ export function SecurityTab() {
           </Field>
           <div>
             <Button type="submit" disabled={busy}>
-              {busy ? 'Updating...' : 'Update Credentials'}
+              {busy ? t('admin.security.updating') : t('admin.security.submit')}
             </Button>
           </div>
         </form>
