@@ -60,7 +60,8 @@ try {
     try {
       if ((await fetch(`${base}/api/health`)).ok) break
     } catch {}
-    if (i > 300) throw new Error('the shop did not start')
+    // Migrations on a fresh embedded database take a while on a busy machine.
+    if (i > 1200) throw new Error('the shop did not start')
     await new Promise((r) => setTimeout(r, 100))
   }
 
