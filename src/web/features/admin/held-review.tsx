@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { AdminOrder } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
+import { type MessageId, useT } from '../../i18n/i18n'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 
@@ -10,11 +11,12 @@ import { adminApi, adminKeys } from './api/admin-api'
  * it (the order is paid with it and delivered) or refuses it (the transfer stays unmatched).
  */
 const decisions = [
-  { decision: 'release', label: 'Release', variant: 'secondary' },
-  { decision: 'refuse', label: 'Refuse', variant: 'ghost' },
-] as const
+  { decision: 'release', label: 'admin.held.release', aria: 'admin.held.releaseLabel', variant: 'secondary' },
+  { decision: 'refuse', label: 'admin.held.refuse', aria: 'admin.held.refuseLabel', variant: 'ghost' },
+] as const satisfies { decision: string; label: MessageId; aria: MessageId; variant: string }[]
 
 export function HeldReview({ order }: { order: AdminOrder }) {
+  const t = useT()
   const queryClient = useQueryClient()
   const review = useMutation({
     mutationFn: (decision: 'release' | 'refuse') => adminApi.reviewHeldOrder(order.id, decision),
@@ -23,30 +25,28 @@ export function HeldReview({ order }: { order: AdminOrder }) {
         toast.error(answer.error)
         return
       }
-      if (decision === 'refuse') toast.success('Payment refused; it stays under Unmatched payments')
-      else toast.success(answer.paid ? 'Payment released; the order is paid' : 'Payment released')
+      if (decision === 'refuse') toast.success(t('admin.held.refused'))
+      else toast.success(answer.paid ? t('admin.held.releasedPaid') : t('admin.held.released'))
     },
-    onError: () => toast.error('Failed to review the order'),
+    onError: () => toast.error(t('admin.held.failed')),
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
   })
   const busy = review.isPending
   return (
     <div className="mt-2 rounded-lg border border-amber-500/30 bg-amber-500/10 p-2 text-xs text-amber-200">
-      <p className="font-semibold">Held for review</p>
-      <p className="mt-0.5 text-amber-200/80">
-        Its sender paid another order at this address before. Release to deliver, or refuse.
-      </p>
+      <p className="font-semibold">{t('admin.held.title')}</p>
+      <p className="mt-0.5 text-amber-200/80">{t('admin.held.text')}</p>
       <div className="mt-2 flex gap-2">
-        {decisions.map(({ decision, label, variant }) => (
+        {decisions.map(({ decision, label, aria, variant }) => (
           <Button
             key={decision}
             variant={variant}
             className="px-2.5! py-1! text-xs"
             disabled={busy}
-            aria-label={`${label} held payment of order ${order.id}`}
+            aria-label={t(aria, { id: order.id })}
             onClick={() => review.mutate(decision)}
           >
-            {label}
+            {t(label)}
           </Button>
         ))}
       </div>

@@ -284,9 +284,7 @@ export function DashboardPage() {
                 </div>
               )}
             </dl>
-            <p className="mt-4 border-t border-line pt-3 text-xs text-muted">
-              The payment address was for this order only. For another purchase, please place a new order.
-            </p>
+            <p className="mt-4 border-t border-line pt-3 text-xs text-muted">{t('dashboard.addressNote')}</p>
           </section>
           <SupportCard />
         </div>
