@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
 import type { AdminOrder } from '../../../shared/admin'
 import { createQueryClient } from '../../app/app'
+import { WithI18n } from '../../test/i18n'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { OrdersTab } from './orders-tab'
 
@@ -40,9 +41,11 @@ describe('admin orders tab: an order held for review', () => {
     rpc.reply('secure_fetch_unmatched_payments', { success: true, payments: [] })
     rpc.reply('secure_review_held_order', { success: true, paid: true })
     render(
-      <QueryClientProvider client={createQueryClient()}>
-        <OrdersTab />
-      </QueryClientProvider>,
+      <WithI18n>
+        <QueryClientProvider client={createQueryClient()}>
+          <OrdersTab />
+        </QueryClientProvider>
+      </WithI18n>,
     )
     const release = await screen.findAllByRole('button', { name: `Release held payment of order ${HELD_ID}` })
     expect(screen.getAllByText('Held for review').length).toBeGreaterThan(0)
