@@ -286,26 +286,20 @@ export function findInlineEmailText(source: string, file: string): Finding[] {
       visit(node.value as Node, skip)
       return
     }
-    if (!skip && node.type === 'Literal' && typeof node.value === 'string' && !node.regex) {
-      const text = visibleText(node.value)
-      if (hasWords(text))
-        findings.push({
-          file,
-          line: lineOf(node.start),
-          text: text.replace(/\s+/g, ' ').trim().slice(0, 80),
-          rule: 'text in the e-mail',
-        })
-    }
-    if (!skip && node.type === 'TemplateLiteral') {
-      const markup = (node.quasis as Node[]).map((q) => (q.value as { cooked: string }).cooked).join(' ')
-      const text = visibleText(markup)
-      if (hasWords(text))
-        findings.push({
-          file,
-          line: lineOf(node.start),
-          text: text.replace(/\s+/g, ' ').trim().slice(0, 80),
-          rule: 'text in the e-mail',
-        })
+    const markup =
+      node.type === 'Literal' && typeof node.value === 'string' && !node.regex
+        ? node.value
+        : node.type === 'TemplateLiteral'
+          ? (node.quasis as Node[]).map((q) => (q.value as { cooked: string }).cooked).join(' ')
+          : undefined
+    const text = markup === undefined ? '' : visibleText(markup)
+    if (!skip && hasWords(text)) {
+      findings.push({
+        file,
+        line: lineOf(node.start),
+        text: text.replace(/\s+/g, ' ').trim().slice(0, 80),
+        rule: 'text in the e-mail',
+      })
     }
     for (const child of children(node)) visit(child, skip)
   }
