@@ -9,7 +9,6 @@
 // Goals: PostgreSQL ≥ 1,000 orders/s with p99 < 50 ms; PGlite p99 ≤ 250 ms and event-loop delay
 // p99 ≤ 50 ms. With 50 clients always waiting, mean latency is 50 ÷ throughput (decision 018).
 
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,49 +21,12 @@ import { seedOnce } from '../src/server/db/seed'
 import { parseEnv } from '../src/server/env'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { testAddresses } from '../tests/support/test-addresses'
+import { paidProducts, quantile, runLoad } from './support/run-load'
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50)
 const POOL = Number(process.env.BENCH_POOL ?? 5000)
 const ORDERS = Number(process.env.BENCH_ORDERS_TOTAL ?? 4000)
 const WARM_UP = 200
-
-/** Runs the buyers' process (bench/support/order-load.mjs) and reads its one-line report. */
-function runLoad(
-  base: string,
-  products: { id: number; price: number }[],
-  total = ORDERS,
-  firstBuyer = 0,
-): Promise<{
-  latencies: number[]
-  failures: number
-  firstFailure?: unknown
-  elapsed: number
-  cpuSeconds: number
-}> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        join(import.meta.dirname, 'support', 'order-load.mjs'),
-        base,
-        String(CLIENTS),
-        String(total),
-        JSON.stringify(products),
-        String(firstBuyer),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    )
-    let out = ''
-    child.stdout.on('data', (chunk) => {
-      out += chunk
-    })
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      if (code !== 0) reject(new Error(`the load process exited with ${code}`))
-      else resolve(JSON.parse(out))
-    })
-  })
-}
 
 /**
  * CPU seconds used so far by the PostgreSQL backends serving the bench's database (the server runs
@@ -85,10 +47,6 @@ async function backendCpu(admin: pg.Client, dbName: string, seen: Map<number, nu
     }
   }
   return [...seen.values()].reduce((a, b) => a + b, 0)
-}
-
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
 }
 
 async function run(kind: 'pglite' | 'postgres'): Promise<void> {
@@ -125,19 +83,11 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     await app.listen({ port: 0, host: '127.0.0.1' })
     const address = app.server.address()
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-    const listed = await fetch(`${base}/rpc/fetch_products`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    })
-    const body = (await listed.json()) as { products: unknown }
-    const products = (body.products as { id: number; price: number; is_free: boolean }[]).filter(
-      (p) => !p.is_free && p.price > 0,
-    )
+    const products = await paidProducts(base)
 
     // Warm-up: connections, the functions' plans, and one burst of checkouts, from buyers of their
     // own (numbered from 2^20, so their addresses and e-mails never meet the measured ones).
-    await runLoad(base, products, WARM_UP, 1 << 20)
+    await runLoad(base, products, { clients: CLIENTS, total: WARM_UP, firstBuyer: 1 << 20 })
 
     const loop = monitorEventLoopDelay({ resolution: 5 })
     const health: number[] = []
@@ -158,7 +108,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
       }
     })()
     // The buyers are another process, as on a real network: their HTTP work is not the server's.
-    const load = await runLoad(base, products)
+    const load = await runLoad(base, products, { clients: CLIENTS, total: ORDERS })
     const { latencies, failures, elapsed } = load
     if (load.firstFailure) console.error('first failure:', JSON.stringify(load.firstFailure))
     const serverCpu = process.cpuUsage(serverCpu0)

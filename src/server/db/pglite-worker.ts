@@ -1,8 +1,12 @@
 // The embedded database's thread: PGlite runs its SQL here, so a slow statement or a commit's
 // disk writes never stall the server's event loop. The main thread talks to it through
 // pglite-proxy.ts; one message per query, and a transaction stays open across messages.
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction, types } from '@electric-sql/pglite'
+import { CLUSTER_TEMPLATE, pgliteOptions } from './pglite-options'
 import type { ProxyReply, ProxyRequest } from './pglite-proxy'
 
 const port = parentPort
@@ -16,7 +20,16 @@ const rawDates = {
   [types.DATE]: (value: string) => value,
 }
 
-const db = new PGlite(workerData.dataDir as string)
+const dataDir = workerData.dataDir as string
+// A first start unpacks the empty database cluster the build made (scripts/build-server.mjs)
+// instead of running initdb, which holds two more PostgreSQL instances and a copy of one's memory
+// (decision 026). From source, where there is no build, PGlite runs initdb itself.
+const template = fileURLToPath(new URL(`./${CLUSTER_TEMPLATE}`, import.meta.url))
+const fresh = !existsSync(join(dataDir, 'PG_VERSION')) && existsSync(template)
+const db = new PGlite(dataDir, {
+  ...pgliteOptions(),
+  ...(fresh ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
+})
 const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void; done: Promise<void> }>()
 let nextTx = 1
 
