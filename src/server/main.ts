@@ -5,6 +5,7 @@ import { ensureFirstAdmin } from './admin/admin-auth'
 import { buildApp } from './app'
 import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
+import { createStatisticsKeeper } from './db/statistics'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
 import { loadDotEnv } from './lib/dotenv'
@@ -64,6 +65,12 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'chain-scanner' }),
   })
 
+  // PostgreSQL's autovacuum keeps its planner statistics; the embedded PGlite has none.
+  const statistics =
+    database.kind === 'pglite'
+      ? createStatisticsKeeper({ db: database.db, logger: app.log.child({ module: 'statistics' }) })
+      : undefined
+
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -73,6 +80,7 @@ async function main(): Promise<void> {
     await mail.stop()
     await webhooks.stop()
     await notifier.stop()
+    await statistics?.stop()
     await app.close()
     await database.close()
     process.exit(0)
@@ -85,6 +93,7 @@ async function main(): Promise<void> {
   mail.start()
   webhooks.start()
   notifier.start()
+  statistics?.start()
   if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
   app.log.info(`Following the chain: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
