@@ -9,16 +9,24 @@ import { createStatisticsKeeper } from './db/statistics'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
 import { loadDotEnv } from './lib/dotenv'
+import { packageRoot } from './lib/paths'
 import { createNotifier } from './notifications/notifier'
 import { createChainScanner } from './payments/chain-scanner'
 import { paymentsHealthProbe } from './payments/payments-health'
+import { loadRenderer } from './web/render-page'
 import { createWebhookWorker } from './webhooks/delivery-worker'
 
 async function main(): Promise<void> {
   // .env in the working directory fills in what the real environment leaves unset.
   loadDotEnv()
   const env = parseEnv()
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  const opening = openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  // A failure is reported where it is awaited below, not as an unhandled rejection meanwhile.
+  opening.catch(() => {})
+  // The server-rendering bundle loads on this thread while the embedded database starts on its
+  // own; buildApp then finds the module loaded (a restart listens within 2 s, decision 026).
+  await loadRenderer(join(packageRoot(), 'dist', 'web')).catch(() => undefined)
+  const database = await opening
   await seedOnce(database.db)
   const admin = await ensureFirstAdmin(database.db, env)
   if (admin.generatedPassword) {
