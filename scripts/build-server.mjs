@@ -22,8 +22,9 @@ await build({
   logLevel: 'warning',
 })
 
-// Made once here: PGlite's own initdb, on a first start, needs about twice the memory the running
-// shop does (decision 026). The name is CLUSTER_TEMPLATE in src/server/db/pglite-options.ts.
+// The empty cluster a first start unpacks instead of running PGlite's initdb, which needs about
+// twice the memory the running shop does (decision 026). The name is CLUSTER_TEMPLATE in
+// src/server/db/cluster-template.ts.
 const cluster = new PGlite()
 // dumpDataDir on a PGlite that is still starting never settles.
 await cluster.waitReady

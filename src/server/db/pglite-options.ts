@@ -1,9 +1,6 @@
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 
-/** The empty database cluster the build writes next to the built worker, for first starts. */
-export const CLUSTER_TEMPLATE = 'pglite-cluster.tar.gz'
-
 /**
  * How every embedded database of the shop is opened: the server's thread, backups, restores and
  * the tests' databases, so all of them run the same PostgreSQL (decision 026).

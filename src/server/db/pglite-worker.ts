@@ -1,12 +1,13 @@
 // The embedded database's thread: PGlite runs its SQL here, so a slow statement or a commit's
 // disk writes never stall the server's event loop. The main thread talks to it through
 // pglite-proxy.ts; one message per query, and a transaction stays open across messages.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction, types } from '@electric-sql/pglite'
-import { CLUSTER_TEMPLATE, pgliteOptions } from './pglite-options'
+import { CLUSTER_TEMPLATE, unpackCluster } from './cluster-template'
+import { pgliteOptions } from './pglite-options'
 import type { ProxyReply, ProxyRequest } from './pglite-proxy'
 
 const port = parentPort
@@ -21,15 +22,11 @@ const rawDates = {
 }
 
 const dataDir = workerData.dataDir as string
-// A first start unpacks the empty database cluster the build made (scripts/build-server.mjs)
-// instead of running initdb, which holds two more PostgreSQL instances and a copy of one's memory
-// (decision 026). From source, where there is no build, PGlite runs initdb itself.
+// A first start unpacks the empty cluster the build made instead of running PGlite's initdb
+// (cluster-template.ts). From source, where there is no build, PGlite runs initdb itself.
 const template = fileURLToPath(new URL(`./${CLUSTER_TEMPLATE}`, import.meta.url))
-const fresh = !existsSync(join(dataDir, 'PG_VERSION')) && existsSync(template)
-const db = new PGlite(dataDir, {
-  ...pgliteOptions(),
-  ...(fresh ? { loadDataDir: new Blob([readFileSync(template)]) } : {}),
-})
+if (!existsSync(join(dataDir, 'PG_VERSION')) && existsSync(template)) unpackCluster(template, dataDir)
+const db = new PGlite(dataDir, pgliteOptions())
 const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void; done: Promise<void> }>()
 let nextTx = 1
 
