@@ -8,12 +8,10 @@
 //   npm run bench:admin                                       (PGlite, and PostgreSQL when set)
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:admin
 //   BENCH_ENGINES=pglite|postgres, BENCH_ORDERS, BENCH_RUNS (40), BENCH_CHECKOUT_ORDERS (1,000)
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import pg from 'pg'
 import { ensureFirstAdmin, SESSION_COOKIE } from '../src/server/admin/admin-auth'
 import { buildApp } from '../src/server/app'
 import { type Database, openDatabase } from '../src/server/db/client'
@@ -21,6 +19,7 @@ import { seedOnce } from '../src/server/db/seed'
 import { parseEnv } from '../src/server/env'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { testAddresses } from '../tests/support/test-addresses'
+import { createBenchDatabase, dropBenchDatabase, onEngines } from './support/bench-db'
 import { paidProducts, quantile, runLoad } from './support/run-load'
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000)
@@ -109,18 +108,9 @@ async function checkout(base: string, products: { id: number; price: number }[],
 
 async function run(kind: 'pglite' | 'postgres'): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-admin-'))
-  let dbName: string | undefined
-  let databaseUrl = ''
-  if (kind === 'postgres') {
-    dbName = `stablecart_bench_${randomBytes(4).toString('hex')}`
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await admin.connect()
-    await admin.query(`create database ${dbName}`)
-    await admin.end()
-    const url = new URL(process.env.DATABASE_URL as string)
-    url.pathname = `/${dbName}`
-    databaseUrl = url.toString()
-  }
+  const created = kind === 'postgres' ? await createBenchDatabase() : undefined
+  const dbName = created?.name
+  const databaseUrl = created?.url ?? ''
   const env = parseEnv({
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
@@ -250,18 +240,8 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
   } finally {
     await database.close()
     rmSync(dataDir, { recursive: true, force: true })
-    if (dbName) {
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-      await admin.connect()
-      await admin.query(`drop database if exists ${dbName} with (force)`)
-      await admin.end()
-    }
+    if (dbName) await dropBenchDatabase(dbName)
   }
 }
 
-const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',')
-if (engines.includes('pglite')) await run('pglite')
-if (engines.includes('postgres')) {
-  if (process.env.DATABASE_URL) await run('postgres')
-  else console.log('postgres  skipped: set DATABASE_URL to measure PostgreSQL too')
-}
+await onEngines(run)

@@ -11,12 +11,11 @@
 //   DATABASE_URL=postgres://... npm run bench:memory
 //   BENCH_ENGINES=pglite|postgres, BENCH_STEADY_MINUTES, BENCH_PORT (5150), BENCH_CHECKOUTS_PER_S (2)
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import { testAddresses } from '../tests/support/test-addresses'
+import { createBenchDatabase, dropBenchDatabase, onEngines } from './support/bench-db'
 
 const STEADY_MINUTES = Number(process.env.BENCH_STEADY_MINUTES ?? 10)
 const PORT = Number(process.env.BENCH_PORT ?? 5150)
@@ -102,18 +101,9 @@ async function buyer(i: number, product: { id: number; price: number }): Promise
 
 async function run(kind: 'pglite' | 'postgres'): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-memory-'))
-  let dbName: string | undefined
-  let databaseUrl = ''
-  if (kind === 'postgres') {
-    dbName = `stablecart_bench_${randomBytes(4).toString('hex')}`
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-    await admin.connect()
-    await admin.query(`create database ${dbName}`)
-    await admin.end()
-    const url = new URL(process.env.DATABASE_URL as string)
-    url.pathname = `/${dbName}`
-    databaseUrl = url.toString()
-  }
+  const created = kind === 'postgres' ? await createBenchDatabase() : undefined
+  const dbName = created?.name
+  const databaseUrl = created?.url ?? ''
   const env = {
     ...process.env,
     PORT: String(PORT),
@@ -189,18 +179,8 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     await stop(shop, pid)
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
-    if (dbName) {
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-      await admin.connect()
-      await admin.query(`drop database if exists ${dbName} with (force)`)
-      await admin.end()
-    }
+    if (dbName) await dropBenchDatabase(dbName)
   }
 }
 
-const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',')
-if (engines.includes('pglite')) await run('pglite')
-if (engines.includes('postgres')) {
-  if (process.env.DATABASE_URL) await run('postgres')
-  else console.log('postgres skipped: set DATABASE_URL to measure PostgreSQL too')
-}
+await onEngines(run)

@@ -9,7 +9,6 @@
 // Goals: PostgreSQL ≥ 1,000 orders/s with p99 < 50 ms; PGlite p99 ≤ 250 ms and event-loop delay
 // p99 ≤ 50 ms. With 50 clients always waiting, mean latency is 50 ÷ throughput (decision 018).
 
-import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,6 +20,7 @@ import { seedOnce } from '../src/server/db/seed'
 import { parseEnv } from '../src/server/env'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { testAddresses } from '../tests/support/test-addresses'
+import { createBenchDatabase, dropBenchDatabase, onEngines } from './support/bench-db'
 import { paidProducts, quantile, runLoad } from './support/run-load'
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50)
@@ -51,22 +51,12 @@ async function backendCpu(admin: pg.Client, dbName: string, seen: Map<number, nu
 
 async function run(kind: 'pglite' | 'postgres'): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-orders-'))
-  let dbName: string | undefined
-  let databaseUrl: string | undefined
-  if (kind === 'postgres') {
-    const base = process.env.DATABASE_URL as string
-    dbName = `stablecart_bench_${randomBytes(4).toString('hex')}`
-    const admin = new pg.Client({ connectionString: base })
-    await admin.connect()
-    await admin.query(`create database ${dbName}`)
-    await admin.end()
-    const url = new URL(base)
-    url.pathname = `/${dbName}`
-    databaseUrl = url.toString()
-  }
+  const created = kind === 'postgres' ? await createBenchDatabase() : undefined
+  const dbName = created?.name
+  const databaseUrl = created?.url ?? ''
   const env = parseEnv({
     DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl ?? '',
+    DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'silent',
     PRICE_SOURCE: 'fixed:0.25',
     // Each order comes from its own buyer (X-Forwarded-For, e-mail): the default limits apply.
@@ -138,18 +128,8 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
   } finally {
     await database.close()
     rmSync(dataDir, { recursive: true, force: true })
-    if (dbName && !process.env.BENCH_KEEP_DB) {
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-      await admin.connect()
-      await admin.query(`drop database if exists ${dbName} with (force)`)
-      await admin.end()
-    }
+    if (dbName && !process.env.BENCH_KEEP_DB) await dropBenchDatabase(dbName)
   }
 }
 
-const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',')
-if (engines.includes('pglite')) await run('pglite')
-if (engines.includes('postgres')) {
-  if (process.env.DATABASE_URL) await run('postgres')
-  else console.log('postgres  skipped: set DATABASE_URL to measure PostgreSQL too')
-}
+await onEngines(run)

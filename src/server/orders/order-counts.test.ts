@@ -27,7 +27,9 @@ describe.each(engines)('orders per status on %s', (engine) => {
         completed: 10,
         cancelled: 10,
       })
-      await db.execute(sql`update orders set status = 'cancelled' where status = 'pending' and email like 'buyer1%'`)
+      await db.execute(
+        sql`update orders set status = 'cancelled' where status = 'pending' and email like 'buyer1%'`,
+      )
       await db.execute(sql`update orders set total_cents = 200 where status = 'paid'`)
       await db.execute(sql`delete from orders where status = 'completed' and email like 'buyer2%'`)
       await db
