@@ -158,6 +158,9 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     const end = started + STEADY_MINUTES * 60_000
     let placed = 0
     let highest = 0
+    const sampler = setInterval(() => {
+      highest = Math.max(highest, memory(pid).rss)
+    }, 1000)
     const inflight = new Set<Promise<void>>()
     while (performance.now() < end) {
       const due = started + (placed * 1000) / CHECKOUTS_PER_S
@@ -167,9 +170,9 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
         inflight.delete(p),
       )
       inflight.add(p)
-      highest = Math.max(highest, memory(pid).rss)
     }
     await Promise.all(inflight)
+    clearInterval(sampler)
     const loaded = memory(pid)
     line(`after ${STEADY_MINUTES} min of steady traffic (${placed} checkouts)`, mb(loaded.rss))
     line('highest while the traffic ran', mb(highest))
