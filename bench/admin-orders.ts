@@ -8,18 +8,15 @@
 //   npm run bench:admin                                       (PGlite, and PostgreSQL when set)
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:admin
 //   BENCH_ENGINES=pglite|postgres, BENCH_ORDERS, BENCH_RUNS (40), BENCH_CHECKOUT_ORDERS (1,000)
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
 import { ensureFirstAdmin, SESSION_COOKIE } from '../src/server/admin/admin-auth'
 import { buildApp } from '../src/server/app'
-import { type Database, openDatabase } from '../src/server/db/client'
+import type { Database } from '../src/server/db/client'
 import { seedOnce } from '../src/server/db/seed'
-import { parseEnv } from '../src/server/env'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { testAddresses } from '../tests/support/test-addresses'
-import { createBenchDatabase, dropBenchDatabase, onEngines } from './support/bench-db'
+import { onEngines, openBenchShop } from './support/bench-db'
 import { paidProducts, quantile, runLoad } from './support/run-load'
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000)
@@ -107,19 +104,8 @@ async function checkout(base: string, products: { id: number; price: number }[],
 }
 
 async function run(kind: 'pglite' | 'postgres'): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-admin-'))
-  const created = kind === 'postgres' ? await createBenchDatabase() : undefined
-  const dbName = created?.name
-  const databaseUrl = created?.url ?? ''
-  const env = parseEnv({
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
-    PRICE_SOURCE: 'fixed:0.25',
-    ADMIN_PASSWORD: 'bench-password',
-    TRUST_PROXY: 'true',
-  })
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  const shop = await openBenchShop(kind, { ADMIN_PASSWORD: 'bench-password', TRUST_PROXY: 'true' })
+  const { env, database } = shop
   try {
     await seedOnce(database.db)
     await ensureFirstAdmin(database.db, env)
@@ -238,9 +224,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     console.log(`checkout, ${ORDERS} orders: ${await checkout(base, products, (1 << 21) + CHECKOUT_ORDERS)}`)
     await app.close()
   } finally {
-    await database.close()
-    rmSync(dataDir, { recursive: true, force: true })
-    if (dbName) await dropBenchDatabase(dbName)
+    await shop.close()
   }
 }
 

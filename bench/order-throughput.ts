@@ -9,18 +9,14 @@
 // Goals: PostgreSQL ≥ 1,000 orders/s with p99 < 50 ms; PGlite p99 ≤ 250 ms and event-loop delay
 // p99 ≤ 50 ms. With 50 clients always waiting, mean latency is 50 ÷ throughput (decision 018).
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import pg from 'pg'
 import { buildApp } from '../src/server/app'
-import { type Database, openDatabase } from '../src/server/db/client'
 import { seedOnce } from '../src/server/db/seed'
-import { parseEnv } from '../src/server/env'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { testAddresses } from '../tests/support/test-addresses'
-import { createBenchDatabase, dropBenchDatabase, onEngines } from './support/bench-db'
+import { onEngines, openBenchShop } from './support/bench-db'
 import { paidProducts, quantile, runLoad } from './support/run-load'
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50)
@@ -50,19 +46,9 @@ async function backendCpu(admin: pg.Client, dbName: string, seen: Map<number, nu
 }
 
 async function run(kind: 'pglite' | 'postgres'): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-orders-'))
-  const created = kind === 'postgres' ? await createBenchDatabase() : undefined
-  const dbName = created?.name
-  const databaseUrl = created?.url ?? ''
-  const env = parseEnv({
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
-    PRICE_SOURCE: 'fixed:0.25',
-    // Each order comes from its own buyer (X-Forwarded-For, e-mail): the default limits apply.
-    TRUST_PROXY: 'true',
-  })
-  const database: Database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  // Each order comes from its own buyer (X-Forwarded-For, e-mail): the default limits apply.
+  const shop = await openBenchShop(kind, { TRUST_PROXY: 'true' })
+  const { env, database, dbName } = shop
   try {
     await seedOnce(database.db)
     const addresses = testAddresses(POOL, `bench orders ${Date.now()}`)
@@ -126,9 +112,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     )
     await app.close()
   } finally {
-    await database.close()
-    rmSync(dataDir, { recursive: true, force: true })
-    if (dbName && !process.env.BENCH_KEEP_DB) await dropBenchDatabase(dbName)
+    await shop.close()
   }
 }
 

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import pg from 'pg'
+import { openDatabase } from '../../src/server/db/client'
+import { parseEnv } from '../../src/server/env'
 
 export type Engine = 'pglite' | 'postgres'
 
@@ -29,5 +34,33 @@ export async function onEngines(run: (engine: Engine) => Promise<void>): Promise
   if (engines.includes('postgres')) {
     if (process.env.DATABASE_URL) await run('postgres')
     else console.log('postgres  skipped: set DATABASE_URL to measure PostgreSQL too')
+  }
+}
+
+/**
+ * A fresh shop database for an in-process benchmark: a data folder, and on PostgreSQL a database of
+ * its own; the env parsed from settings on top of those. close() removes both (BENCH_KEEP_DB keeps
+ * the PostgreSQL one).
+ */
+export async function openBenchShop(kind: Engine, settings: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-'))
+  const created = kind === 'postgres' ? await createBenchDatabase() : undefined
+  const env = parseEnv({
+    DATA_DIR: dataDir,
+    DATABASE_URL: created?.url ?? '',
+    LOG_LEVEL: 'silent',
+    PRICE_SOURCE: 'fixed:0.25',
+    ...settings,
+  })
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  return {
+    env,
+    database,
+    dbName: created?.name,
+    async close() {
+      await database.close()
+      rmSync(dataDir, { recursive: true, force: true })
+      if (created && !process.env.BENCH_KEEP_DB) await dropBenchDatabase(created.name)
+    },
   }
 }
