@@ -160,7 +160,8 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
       if (!res.ok) throw new Error(`${name}: ${res.status} ${JSON.stringify(body)}`)
       return { elapsed: performance.now() - t0, body }
     }
-    const sampleId = (await call('secure_fetch_orders', { p_page: 300 })).body.orders as {
+    const sampleId = (await call('secure_fetch_orders', { p_page: Math.min(300, Math.ceil(ORDERS / 1000)) }))
+      .body.orders as {
       id: string
       wallet_address: string
     }[]
