@@ -9,62 +9,20 @@
 // Goals: PostgreSQL ≥ 1,000 orders/s with p99 < 50 ms; PGlite p99 ≤ 250 ms and event-loop delay
 // p99 ≤ 50 ms. With 50 clients always waiting, mean latency is 50 ÷ throughput (decision 018).
 
-import { spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import pg from 'pg'
 import { buildApp } from '../src/server/app'
-import { type Database, openDatabase } from '../src/server/db/client'
 import { seedOnce } from '../src/server/db/seed'
-import { parseEnv } from '../src/server/env'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { testAddresses } from '../tests/support/test-addresses'
+import { onEngines, openBenchShop } from './support/bench-db'
+import { paidProducts, quantile, runLoad } from './support/run-load'
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50)
 const POOL = Number(process.env.BENCH_POOL ?? 5000)
 const ORDERS = Number(process.env.BENCH_ORDERS_TOTAL ?? 4000)
 const WARM_UP = 200
-
-/** Runs the buyers' process (bench/support/order-load.mjs) and reads its one-line report. */
-function runLoad(
-  base: string,
-  products: { id: number; price: number }[],
-  total = ORDERS,
-  firstBuyer = 0,
-): Promise<{
-  latencies: number[]
-  failures: number
-  firstFailure?: unknown
-  elapsed: number
-  cpuSeconds: number
-}> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        join(import.meta.dirname, 'support', 'order-load.mjs'),
-        base,
-        String(CLIENTS),
-        String(total),
-        JSON.stringify(products),
-        String(firstBuyer),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    )
-    let out = ''
-    child.stdout.on('data', (chunk) => {
-      out += chunk
-    })
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      if (code !== 0) reject(new Error(`the load process exited with ${code}`))
-      else resolve(JSON.parse(out))
-    })
-  })
-}
 
 /**
  * CPU seconds used so far by the PostgreSQL backends serving the bench's database (the server runs
@@ -87,34 +45,10 @@ async function backendCpu(admin: pg.Client, dbName: string, seen: Map<number, nu
   return [...seen.values()].reduce((a, b) => a + b, 0)
 }
 
-function quantile(sorted: number[], q: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
-}
-
 async function run(kind: 'pglite' | 'postgres'): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-orders-'))
-  let dbName: string | undefined
-  let databaseUrl: string | undefined
-  if (kind === 'postgres') {
-    const base = process.env.DATABASE_URL as string
-    dbName = `stablecart_bench_${randomBytes(4).toString('hex')}`
-    const admin = new pg.Client({ connectionString: base })
-    await admin.connect()
-    await admin.query(`create database ${dbName}`)
-    await admin.end()
-    const url = new URL(base)
-    url.pathname = `/${dbName}`
-    databaseUrl = url.toString()
-  }
-  const env = parseEnv({
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl ?? '',
-    LOG_LEVEL: 'silent',
-    PRICE_SOURCE: 'fixed:0.25',
-    // Each order comes from its own buyer (X-Forwarded-For, e-mail): the default limits apply.
-    TRUST_PROXY: 'true',
-  })
-  const database: Database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  // Each order comes from its own buyer (X-Forwarded-For, e-mail): the default limits apply.
+  const shop = await openBenchShop(kind, { TRUST_PROXY: 'true' })
+  const { env, database, dbName } = shop
   try {
     await seedOnce(database.db)
     const addresses = testAddresses(POOL, `bench orders ${Date.now()}`)
@@ -125,19 +59,11 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     await app.listen({ port: 0, host: '127.0.0.1' })
     const address = app.server.address()
     const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
-    const listed = await fetch(`${base}/rpc/fetch_products`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    })
-    const body = (await listed.json()) as { products: unknown }
-    const products = (body.products as { id: number; price: number; is_free: boolean }[]).filter(
-      (p) => !p.is_free && p.price > 0,
-    )
+    const products = await paidProducts(base)
 
     // Warm-up: connections, the functions' plans, and one burst of checkouts, from buyers of their
     // own (numbered from 2^20, so their addresses and e-mails never meet the measured ones).
-    await runLoad(base, products, WARM_UP, 1 << 20)
+    await runLoad(base, products, { clients: CLIENTS, total: WARM_UP, firstBuyer: 1 << 20 })
 
     const loop = monitorEventLoopDelay({ resolution: 5 })
     const health: number[] = []
@@ -158,7 +84,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
       }
     })()
     // The buyers are another process, as on a real network: their HTTP work is not the server's.
-    const load = await runLoad(base, products)
+    const load = await runLoad(base, products, { clients: CLIENTS, total: ORDERS })
     const { latencies, failures, elapsed } = load
     if (load.firstFailure) console.error('first failure:', JSON.stringify(load.firstFailure))
     const serverCpu = process.cpuUsage(serverCpu0)
@@ -186,20 +112,8 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     )
     await app.close()
   } finally {
-    await database.close()
-    rmSync(dataDir, { recursive: true, force: true })
-    if (dbName && !process.env.BENCH_KEEP_DB) {
-      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
-      await admin.connect()
-      await admin.query(`drop database if exists ${dbName} with (force)`)
-      await admin.end()
-    }
+    await shop.close()
   }
 }
 
-const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',')
-if (engines.includes('pglite')) await run('pglite')
-if (engines.includes('postgres')) {
-  if (process.env.DATABASE_URL) await run('postgres')
-  else console.log('postgres  skipped: set DATABASE_URL to measure PostgreSQL too')
-}
+await onEngines(run)

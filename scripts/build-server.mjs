@@ -1,4 +1,7 @@
-// Bundles the server (our code only; packages stay external) into dist/server.
+// Bundles the server (our code only; packages stay external) into dist/server, and writes the
+// empty database cluster the embedded database starts from.
+import { writeFileSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
 import { build } from 'esbuild'
 
 await build({
@@ -18,3 +21,13 @@ await build({
   sourcemap: true,
   logLevel: 'warning',
 })
+
+// The empty cluster a first start unpacks instead of running PGlite's initdb, which needs about
+// twice the memory the running shop does (decision 026). The name is CLUSTER_TEMPLATE in
+// src/server/db/cluster-template.ts.
+const cluster = new PGlite()
+// dumpDataDir on a PGlite that is still starting never settles.
+await cluster.waitReady
+const tarball = await cluster.dumpDataDir('gzip')
+await cluster.close()
+writeFileSync('dist/server/pglite-cluster.tar.gz', Buffer.from(await tarball.arrayBuffer()))

@@ -5,19 +5,28 @@ import { ensureFirstAdmin } from './admin/admin-auth'
 import { buildApp } from './app'
 import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
+import { createStatisticsKeeper } from './db/statistics'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
 import { loadDotEnv } from './lib/dotenv'
+import { packageRoot } from './lib/paths'
 import { createNotifier } from './notifications/notifier'
 import { createChainScanner } from './payments/chain-scanner'
 import { paymentsHealthProbe } from './payments/payments-health'
+import { loadRenderer } from './web/render-page'
 import { createWebhookWorker } from './webhooks/delivery-worker'
 
 async function main(): Promise<void> {
   // .env in the working directory fills in what the real environment leaves unset.
   loadDotEnv()
   const env = parseEnv()
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  const opening = openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  // A failure is reported where it is awaited below, not as an unhandled rejection meanwhile.
+  opening.catch(() => {})
+  // The server-rendering bundle loads on this thread while the embedded database starts on its
+  // own; buildApp then finds the module loaded (a restart listens within 2 s, decision 026).
+  await loadRenderer(join(packageRoot(), 'dist', 'web')).catch(() => undefined)
+  const database = await opening
   await seedOnce(database.db)
   const admin = await ensureFirstAdmin(database.db, env)
   if (admin.generatedPassword) {
@@ -64,6 +73,12 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'chain-scanner' }),
   })
 
+  // PostgreSQL's autovacuum keeps its planner statistics; the embedded PGlite has none.
+  const statistics =
+    database.kind === 'pglite'
+      ? createStatisticsKeeper({ db: database.db, logger: app.log.child({ module: 'statistics' }) })
+      : undefined
+
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -73,6 +88,7 @@ async function main(): Promise<void> {
     await mail.stop()
     await webhooks.stop()
     await notifier.stop()
+    await statistics?.stop()
     await app.close()
     await database.close()
     process.exit(0)
@@ -85,6 +101,7 @@ async function main(): Promise<void> {
   mail.start()
   webhooks.start()
   notifier.start()
+  statistics?.start()
   if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
   app.log.info(`Following the chain: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'

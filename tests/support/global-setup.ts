@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { openPglite, openPostgres } from '../../src/server/db/client'
+import { pgliteOptions } from '../../src/server/db/pglite-options'
 import { pgTestUrl } from './pg-url'
 
 declare module 'vitest' {
@@ -17,7 +18,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dir = join('.tmp', 'vitest')
   mkdirSync(dir, { recursive: true })
-  const client = new PGlite()
+  const client = new PGlite(pgliteOptions())
   const database = await openPglite(client)
   const dump = await client.dumpDataDir('none')
   const snapshot = join(dir, `pglite-snapshot-${process.pid}.tar`)

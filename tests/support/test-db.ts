@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { inject } from 'vitest'
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client'
+import { pgliteOptions } from '../../src/server/db/pglite-options'
 import { pgTestUrl } from './pg-url'
 
 export type Engine = 'pglite' | 'postgres'
@@ -23,7 +24,7 @@ export async function createTestDatabase(
 ): Promise<TestDatabase> {
   if (engine === 'pglite') {
     const blob = new Blob([readFileSync(inject('pgliteSnapshot'))])
-    const client = new PGlite('memory://', { loadDataDir: blob })
+    const client = new PGlite('memory://', { ...pgliteOptions(), loadDataDir: blob })
     return openPglite(client, { migrate: false })
   }
   const base = pgTestUrl()

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import type { DashboardAnswer, DashboardDay, DashboardStock, DashboardTotals } from '../../shared/cockpit'
 import { formatSun } from '../../shared/trx'
 import type { Db } from '../db/client'
+import { orderCountsByStatus } from '../orders/orders.repo'
 import { type ShopHealthSource, shopHealth, tableHealthSource } from './dashboard-health'
 
 // The sales dashboard: every figure is one indexed query (orders_paid_at_idx for the days,
@@ -74,7 +75,7 @@ export async function dashboard(
         and paid_at <= ${now.toISOString()}::timestamptz
         and status in ('paid', 'completed')
       group by 1`),
-    db.execute(sql`select status, count(*)::int as n from orders group by status`),
+    orderCountsByStatus(db),
     db.execute(sql`
       select count(*)::int as created,
              count(*) filter (where status in ('paid', 'completed'))::int as paid
@@ -133,7 +134,7 @@ export async function dashboard(
   }
 
   const byStatus = { pending: 0, paid: 0, completed: 0, cancelled: 0 }
-  for (const r of rowsOf<{ status: keyof typeof byStatus; n: number }>(statuses)) byStatus[r.status] = r.n
+  for (const [status, n] of statuses) byStatus[status] = n
 
   const [conv] = rowsOf<{ created: number; paid: number }>(conversion)
   const created = conv?.created ?? 0

@@ -1,8 +1,13 @@
 // The embedded database's thread: PGlite runs its SQL here, so a slow statement or a commit's
 // disk writes never stall the server's event loop. The main thread talks to it through
 // pglite-proxy.ts; one message per query, and a transaction stays open across messages.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction, types } from '@electric-sql/pglite'
+import { CLUSTER_TEMPLATE, unpackCluster } from './cluster-template'
+import { pgliteOptions } from './pglite-options'
 import type { ProxyReply, ProxyRequest } from './pglite-proxy'
 
 const port = parentPort
@@ -16,7 +21,12 @@ const rawDates = {
   [types.DATE]: (value: string) => value,
 }
 
-const db = new PGlite(workerData.dataDir as string)
+const dataDir = workerData.dataDir as string
+// A first start unpacks the empty cluster the build made instead of running PGlite's initdb
+// (cluster-template.ts). From source, where there is no build, PGlite runs initdb itself.
+const template = fileURLToPath(new URL(`./${CLUSTER_TEMPLATE}`, import.meta.url))
+if (!existsSync(join(dataDir, 'PG_VERSION')) && existsSync(template)) unpackCluster(template, dataDir)
+const db = new PGlite(dataDir, pgliteOptions())
 const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void; done: Promise<void> }>()
 let nextTx = 1
 

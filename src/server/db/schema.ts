@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -136,6 +137,21 @@ export const orders = pgTable(
     check('orders_status_ck', sql`${t.status} in ('pending', 'paid', 'completed', 'cancelled')`),
     check('orders_total_ck', sql`${t.totalCents} > 0`),
   ],
+)
+
+/**
+ * Orders per status, kept exact by triggers on orders (drizzle/0020_million_orders.sql): the admin
+ * list's total and the dashboard read these rows instead of counting every order. A status's count
+ * is the sum over its shards (one per writing connection, so concurrent checkouts do not queue).
+ */
+export const orderStatusCounts = pgTable(
+  'order_status_counts',
+  {
+    status: text('status').$type<OrderStatus>().notNull(),
+    shard: smallint('shard').notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'order_status_counts_pk', columns: [t.status, t.shard] })],
 )
 
 export const walletAddresses = pgTable(

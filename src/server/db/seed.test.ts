@@ -27,7 +27,9 @@ describe('the embedded database on disk', () => {
   const dir = mkdtempSync(join(tmpdir(), 'stablecart-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('a second start keeps what the first wrote', async () => {
+  // From source there is no built cluster: PGlite's initdb runs, which alone took 18 s of the 30 s
+  // default on a busy shared machine.
+  it('a second start keeps what the first wrote', { timeout: 60_000 }, async () => {
     const first = await openDatabase({ dataDir: dir })
     await seedOnce(first.db)
     await first.db.update(products).set({ name: 'Renamed by the merchant' }).where(eq(products.id, 1))

@@ -13,6 +13,7 @@ import {
 } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pgliteOptions } from '../db/pglite-options'
 
 /**
  * Backups of either engine, as one file:
@@ -111,7 +112,7 @@ export async function backupDatabase(target: BackupTarget, file: string, opts: {
   const dir = pgliteDir(target)
   if (!existsSync(join(dir, 'PG_VERSION'))) throw new BackupError(`No embedded database in ${dir}`)
   assertPgliteStopped(dir, opts.force ?? false)
-  const db = new PGlite(dir)
+  const db = new PGlite(dir, pgliteOptions())
   try {
     // dumpDataDir on a PGlite that is still starting never settles.
     await db.waitReady
@@ -170,7 +171,7 @@ export async function restoreDatabase(
   }
   mkdirSync(dir, { recursive: true })
   try {
-    const db = new PGlite(dir, { loadDataDir: new Blob([readFileSync(file)]) })
+    const db = new PGlite(dir, { ...pgliteOptions(), loadDataDir: new Blob([readFileSync(file)]) })
     await db.query('select 1')
     await db.close()
   } catch (error) {

@@ -1,0 +1,189 @@
+// The built shop's memory, as `top` shows it (resident memory of the whole process, the PGlite
+// thread included), on the embedded PGlite and (with DATABASE_URL) on PostgreSQL:
+//   1. a first start on an empty data folder (migrations, seeding): peak, and idle once it listens;
+//   2. a restart with `npm start` and a current build: how long until it listens, and idle;
+//   3. steady storefront and checkout traffic for BENCH_STEADY_MINUTES (10): pages, the catalogue,
+//      orders placed, polled and cancelled, from buyers of their own; memory at the end, after the
+//      traffic stops, and the peak of the whole run.
+// Targets on PGlite (decision 026): idle ≤ 200 MB, after steady traffic ≤ 250 MB, first-start peak ≤ 350 MB,
+// restart ≤ 2 s.
+//   npm run bench:memory                         (builds first when the build is stale)
+//   DATABASE_URL=postgres://... npm run bench:memory
+//   BENCH_ENGINES=pglite|postgres, BENCH_STEADY_MINUTES, BENCH_PORT (5150), BENCH_CHECKOUTS_PER_S (2)
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { testAddresses } from '../tests/support/test-addresses'
+import { createBenchDatabase, dropBenchDatabase, onEngines } from './support/bench-db'
+
+const STEADY_MINUTES = Number(process.env.BENCH_STEADY_MINUTES ?? 10)
+const PORT = Number(process.env.BENCH_PORT ?? 5150)
+const CHECKOUTS_PER_S = Number(process.env.BENCH_CHECKOUTS_PER_S ?? 2)
+const PAGES_PER_CHECKOUT = 5
+const base = `http://127.0.0.1:${PORT}`
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { stdio: 'inherit' })
+
+/** Resident memory now and at its highest so far, in MB, of a process (all its threads). */
+function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 }
+}
+
+/** The shop's own node process: `npm start` runs it as a child of npm's shell. */
+function shopPid(child: ChildProcess): number {
+  for (let pid = child.pid as number; ; ) {
+    const [program, script] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    if (program?.endsWith('node') && script === 'dist/server/main.js') return pid
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)
+    if (!children[0]) throw new Error('the shop process is not running')
+    pid = Number(children[0])
+  }
+}
+
+async function untilListening(child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return
+    } catch {}
+    await sleep(20)
+  }
+}
+
+/** Stops the shop (pid, when npm runs it) and waits for child to exit. */
+async function stop(child: ChildProcess, pid = child.pid as number): Promise<void> {
+  if (child.exitCode !== null) return
+  const exited = new Promise((r) => child.once('exit', r))
+  process.kill(pid, 'SIGTERM')
+  await exited
+}
+
+async function post(path: string, body: unknown, buyer: number): Promise<Record<string, unknown>> {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': `10.${(buyer >> 16) & 255}.${(buyer >> 8) & 255}.${buyer & 255}`,
+    },
+    body: JSON.stringify(body),
+  })
+  return (await res.json()) as Record<string, unknown>
+}
+
+/** One buyer: browses, orders, looks at the payment page's status a few times, then cancels. */
+async function buyer(i: number, product: { id: number; price: number }): Promise<void> {
+  for (const path of ['/', '/products', `/product/${product.id}`, '/cart', '/checkout'].slice(
+    0,
+    PAGES_PER_CHECKOUT,
+  )) {
+    await fetch(`${base}${path}`).then((r) => r.arrayBuffer())
+  }
+  await post('/rpc/fetch_products', {}, i)
+  await post('/rpc/secure_fetch_site_content', {}, i)
+  const order = await post(
+    '/rpc/secure_create_order',
+    {
+      p_email: `buyer${i}@example.com`,
+      p_items: [{ product: { id: product.id }, quantity: 1 }],
+      p_total: product.price,
+    },
+    i,
+  )
+  if (order.success !== true) throw new Error(`checkout refused: ${JSON.stringify(order)}`)
+  const ids = { p_order_id: order.order_id, p_order_secret: order.order_secret }
+  for (let poll = 0; poll < 3; poll++) await post('/rpc/secure_get_order_status', ids, i)
+  await post('/rpc/secure_cancel_order', ids, i)
+}
+
+async function run(kind: 'pglite' | 'postgres'): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-memory-'))
+  const created = kind === 'postgres' ? await createBenchDatabase() : undefined
+  const dbName = created?.name
+  const databaseUrl = created?.url ?? ''
+  const env = {
+    ...process.env,
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    PRICE_SOURCE: 'fixed:0.25',
+    TRUST_PROXY: 'true',
+    // Nobody pays: the chain follower only retries an explorer that is not there.
+    TRON_API_URL: 'http://127.0.0.1:9',
+  }
+  const line = (label: string, value: string) => console.log(`${kind.padEnd(9)}${label.padEnd(44)}${value}`)
+  const mb = (v: number) => `${v.toFixed(0)} MB`
+  try {
+    // 1. First start.
+    let shop = spawn(process.execPath, ['dist/server/main.js'], { env, stdio: 'ignore' })
+    await untilListening(shop)
+    await sleep(10_000)
+    const first = memory(shop.pid as number)
+    line('first start (migrations, seeding): peak', mb(first.peak))
+    line('idle 10 s after the first start', mb(first.rss))
+    await stop(shop)
+
+    // The pool for the steady traffic: every order holds its address, then the address cools down.
+    const orders = Math.ceil(STEADY_MINUTES * 60 * CHECKOUTS_PER_S)
+    const poolFile = join(dataDir, 'pool.txt')
+    writeFileSync(poolFile, testAddresses(orders + 100, `bench memory ${Date.now()}`).join('\n'))
+    execFileSync(process.execPath, ['dist/server/cli.js', 'wallets:add', '--file', poolFile], {
+      env,
+      stdio: 'ignore',
+    })
+
+    // 2. Restart through npm start with a current build.
+    const t0 = performance.now()
+    shop = spawn('npm', ['start', '--silent'], { env, stdio: 'ignore' })
+    await untilListening(shop)
+    line('restart with npm start: listening after', `${((performance.now() - t0) / 1000).toFixed(2)} s`)
+    const pid = shopPid(shop)
+    await sleep(10_000)
+    line('idle 10 s after the restart', mb(memory(pid).rss))
+
+    // 3. Steady traffic.
+    const products = (
+      (await post('/rpc/fetch_products', {}, 1)).products as {
+        id: number
+        price: number
+        is_free: boolean
+      }[]
+    ).filter((p) => !p.is_free && p.price > 0)
+    const started = performance.now()
+    const end = started + STEADY_MINUTES * 60_000
+    let placed = 0
+    let highest = 0
+    const sampler = setInterval(() => {
+      highest = Math.max(highest, memory(pid).rss)
+    }, 1000)
+    const inflight = new Set<Promise<void>>()
+    while (performance.now() < end) {
+      const due = started + (placed * 1000) / CHECKOUTS_PER_S
+      if (performance.now() < due) await sleep(due - performance.now())
+      const i = placed++
+      const p = buyer(i, products[i % products.length] as { id: number; price: number }).finally(() =>
+        inflight.delete(p),
+      )
+      inflight.add(p)
+    }
+    await Promise.all(inflight)
+    clearInterval(sampler)
+    const loaded = memory(pid)
+    line(`after ${STEADY_MINUTES} min of steady traffic (${placed} checkouts)`, mb(loaded.rss))
+    line('highest while the traffic ran', mb(highest))
+    await sleep(10_000)
+    line('idle 10 s after the traffic', mb(memory(pid).rss))
+    line('peak of the restarted process', mb(memory(pid).peak))
+    await stop(shop, pid)
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+    if (dbName) await dropBenchDatabase(dbName)
+  }
+}
+
+await onEngines(run)

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import { openDatabase } from '../../src/server/db/client'
+import { parseEnv } from '../../src/server/env'
+
+export type Engine = 'pglite' | 'postgres'
+
+/** A fresh database of its own on the PostgreSQL server at DATABASE_URL: its name and URL. */
+export async function createBenchDatabase(): Promise<{ name: string; url: string }> {
+  const name = `stablecart_bench_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  const url = new URL(process.env.DATABASE_URL as string)
+  url.pathname = `/${name}`
+  return { name, url: url.toString() }
+}
+
+export async function dropBenchDatabase(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await admin.connect()
+  await admin.query(`drop database if exists ${name} with (force)`)
+  await admin.end()
+}
+
+/** Runs the benchmark on the engines BENCH_ENGINES names (both by default; PostgreSQL needs DATABASE_URL). */
+export async function onEngines(run: (engine: Engine) => Promise<void>): Promise<void> {
+  const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',')
+  if (engines.includes('pglite')) await run('pglite')
+  if (engines.includes('postgres')) {
+    if (process.env.DATABASE_URL) await run('postgres')
+    else console.log('postgres  skipped: set DATABASE_URL to measure PostgreSQL too')
+  }
+}
+
+/**
+ * A fresh shop database for an in-process benchmark: a data folder, and on PostgreSQL a database of
+ * its own; the env parsed from settings on top of those. close() removes both (BENCH_KEEP_DB keeps
+ * the PostgreSQL one).
+ */
+export async function openBenchShop(kind: Engine, settings: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-'))
+  const created = kind === 'postgres' ? await createBenchDatabase() : undefined
+  const env = parseEnv({
+    DATA_DIR: dataDir,
+    DATABASE_URL: created?.url ?? '',
+    LOG_LEVEL: 'silent',
+    PRICE_SOURCE: 'fixed:0.25',
+    ...settings,
+  })
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
+  return {
+    env,
+    database,
+    dbName: created?.name,
+    async close() {
+      await database.close()
+      rmSync(dataDir, { recursive: true, force: true })
+      if (created && !process.env.BENCH_KEEP_DB) await dropBenchDatabase(created.name)
+    },
+  }
+}

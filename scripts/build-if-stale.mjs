@@ -1,0 +1,54 @@
+// `npm start` runs this first: it builds (npm run build) only when a built file is missing or
+// older than what it is built from, so a restart with a current build starts the server at once.
+// CI and the browser tests call `npm run build` themselves and always build fresh.
+import { spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
+// What `npm run build` reads: the sources, the build's configuration and the installed packages.
+const INPUTS = [
+  'src',
+  'scripts/build-server.mjs',
+  'vite.config.ts',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+]
+// What it writes; the oldest of them must be newer than every input.
+const OUTPUTS = [
+  'dist/web/index.html',
+  'dist/ssr/entry-server.js',
+  'dist/server/main.js',
+  'dist/server/cli.js',
+  'dist/server/backup-cli.js',
+  'dist/server/pglite-worker.js',
+  'dist/server/pglite-cluster.tar.gz',
+]
+
+/** Newest modification time under path, skipping tests (they are not built into dist). */
+function newest(path) {
+  if (!existsSync(path)) return 0
+  const stat = statSync(path)
+  if (!stat.isDirectory()) return stat.mtimeMs
+  let latest = stat.mtimeMs
+  for (const name of readdirSync(path)) {
+    if (/\.test\.tsx?$/.test(name)) continue
+    latest = Math.max(latest, newest(join(path, name)))
+  }
+  return latest
+}
+
+const missing = OUTPUTS.filter((file) => !existsSync(file))
+const builtAt = missing.length ? 0 : Math.min(...OUTPUTS.map((file) => statSync(file).mtimeMs))
+const changedAt = Math.max(...INPUTS.map(newest))
+if (missing.length === 0 && builtAt >= changedAt) {
+  console.log('The build in dist/ is current; starting it.')
+} else {
+  console.log(
+    missing.length
+      ? `No complete build in dist/ (${missing.join(', ')} missing): building first.`
+      : 'Sources changed since the last build: building first.',
+  )
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' })
+  if (build.status !== 0) process.exit(build.status ?? 1)
+}
