@@ -32,8 +32,8 @@ import { ordersRpcs } from './orders/orders.routes'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
 import { ledgerHealthSource } from './payments/payments-health'
+import { createProviderPool, type ProviderPool } from './payments/provider-pool'
 import { reconcileRpcs } from './payments/reconcile.routes'
-import { createTronClient, type TronClient } from './payments/tron-client'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
@@ -50,8 +50,8 @@ export interface AppServices {
   rpc: RpcRegistry
   /** TRX/USD rate, shared by checkout and the payment watcher. */
   prices: TrxPriceSource
-  /** The chain explorer; one request budget (EXPLORER_MAX_RPS) for the watcher and confirm calls. */
-  tron: TronClient
+  /** The chain providers (TRON_PROVIDER_<n>_*), shared by the follower, hash checks and reconciliation. */
+  tron: ProviderPool
   /** Tolerance, cool-down, windows and the dashboard link's base: what every path to paid shares. */
   rules: PaymentRules
   /** The payments module's health figures for the admin dashboard. */
@@ -135,12 +135,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     content: createContentService(database, cacheTtl),
     rpc: new RpcRegistry(),
     prices: createTrxPriceSource({ source: env.PRICE_SOURCE, baseUrl: env.PRICE_API_URL }),
-    tron: createTronClient({
-      baseUrl: env.TRON_API_URL,
-      apiKey: env.TRON_API_KEY,
+    tron: createProviderPool({
+      providers: env.TRON_PROVIDERS,
       usdtContract: env.USDT_CONTRACT,
-      maxRps: env.EXPLORER_MAX_RPS,
       fetch: metrics.explorerFetch(fetch),
+      onSetAside: (name, reason) =>
+        app.log.error({ provider: name, reason }, 'chain provider set aside: its blocks disagree with ours'),
     }),
     rules: paymentRulesOf(env),
     health: ledgerHealthSource,

@@ -86,7 +86,8 @@ async function main(): Promise<void> {
   webhooks.start()
   notifier.start()
   if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
-  app.log.info(`Following the chain: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
+  const providers = env.TRON_PROVIDERS.map((p) => `${p.name} (${p.keys.length} key(s))`).join(', ')
+  app.log.info(`Following the chain through ${providers}; USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
   app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)
   const demoWallets = await countDemoWallets(database.db)
