@@ -31,8 +31,9 @@ import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
-import { ledgerHealthSource } from './payments/payments-health'
-import { createProviderPool, type ProviderPool } from './payments/provider-pool'
+import { createPaymentDelay, ledgerHealthSource } from './payments/payments-health'
+import { createProviderPool, type ProviderPool, registerProviderGauges } from './payments/provider-pool'
+import { providersRpcs } from './payments/providers.routes'
 import { reconcileRpcs } from './payments/reconcile.routes'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
@@ -184,12 +185,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerStorableTextCheck(app)
   await app.register(fastifyCookie)
 
+  const paymentDelay = createPaymentDelay(database.db, env.PAYMENT_DELAY_NOTICE_MINUTES * 60)
   services.rpc.add(
     ...catalogRpcs(services.catalog, database.db),
     ...contentRpcs(services.content),
-    ...ordersRpcs(database, env, services.rules, services.prices),
+    ...ordersRpcs(database, env, services.rules, services.prices, paymentDelay),
     ...dashboardRpcs(database),
-    ...paymentsRpcs(database, services.tron, { rules: services.rules, onPaid: services.orderPaid.emit }),
+    ...paymentsRpcs(database, services.tron, {
+      rules: services.rules,
+      delay: paymentDelay,
+      onPaid: services.orderPaid.emit,
+    }),
+    ...providersRpcs(database.db, services.tron),
     ...withAudit(database.db, [
       ...adminRpcs(services),
       ...cockpitRpcs(services),
@@ -206,6 +213,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerExportRoutes(app, database.db, services.rpc)
 
   registerShopGauges(metrics, database.db)
+  registerProviderGauges(metrics, services.tron)
   registerMetricsRoutes(app, metrics, {
     token: env.METRICS_TOKEN,
     rpcLabel: (name) => (services.rpc.has(name) ? `/rpc/${name}` : '/rpc/unknown'),

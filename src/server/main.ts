@@ -47,7 +47,8 @@ async function main(): Promise<void> {
   const notifier = createNotifier({
     db: database.db,
     telegramBaseUrl: env.TELEGRAM_API_URL,
-    probe: paymentsHealthProbe(database.db),
+    probe: paymentsHealthProbe(database.db, app.services.tron),
+    scannerStallS: env.FOLLOWER_LAG_ALERT_MINUTES * 60,
     logger: app.log.child({ module: 'notifier' }),
   })
   app.services.orderPaid.on(() => notifier.wake())

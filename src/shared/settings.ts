@@ -12,6 +12,9 @@ export const alertKinds = [
   'pool_low',
   'mail_failing',
   'scanner_stalled',
+  'providers_down',
+  'provider_quota',
+  'provider_set_aside',
 ] as const
 export type AlertKind = (typeof alertKinds)[number]
 
@@ -22,6 +25,9 @@ export const alertKindLabels: Record<AlertKind, string> = {
   pool_low: 'The address pool is below 20 % free or runs dry within a day',
   mail_failing: 'Order e-mails are failing',
   scanner_stalled: 'The payment scanner has stalled',
+  providers_down: 'Every chain provider has failed for over a minute',
+  provider_quota: "A chain provider has used 80 % of its day's requests",
+  provider_set_aside: 'A chain provider was set aside (its blocks disagree with ours)',
 }
 
 const email = z.email('must be an e-mail address').max(200)
@@ -41,6 +47,8 @@ export const storedSettingsSchema = z.object({
     .prefault({}),
   /** A product with fewer free keys than this raises stock.low (0 turns it off). */
   lowStockThreshold: z.number().int().min(0).max(100_000).default(5),
+  /** While payment detection lags, new checkouts are refused instead of warned about. */
+  refuseCheckoutsWhileDelayed: z.boolean().default(false),
 })
 export type StoredSettings = z.infer<typeof storedSettingsSchema>
 
@@ -51,6 +59,7 @@ export interface AdminSettings {
   telegram_bot_token_set: boolean
   alerts: Record<AlertKind, boolean>
   low_stock_threshold: number
+  refuse_checkouts_while_delayed: boolean
   /** From the environment, shown read-only. */
   payment_tolerance_usd: number
   payment_tolerance_percent: number | null
@@ -84,6 +93,8 @@ export const updateSettingsInputSchema = z
           .int('must be a whole number')
           .min(0)
           .max(100_000),
+        /** Omitted keeps the saved choice. */
+        refuse_checkouts_while_delayed: z.boolean().optional(),
       })
       .strict(),
   })

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   Bell,
+  Blocks,
   Boxes,
   FileText,
   KeyRound,
@@ -32,6 +33,7 @@ const tabs = [
   { to: '/admin/wallets', label: 'Wallets', icon: Wallet, end: false },
   { to: '/admin/content', label: 'Content', icon: FileText, end: false },
   { to: '/admin/webhooks', label: 'Webhooks', icon: Webhook, end: false },
+  { to: '/admin/chain', label: 'Chain', icon: Blocks, end: false },
   { to: '/admin/settings', label: 'Settings', icon: Bell, end: false },
   { to: '/admin/audit', label: 'Audit', icon: ScrollText, end: false },
   { to: '/admin/security', label: 'Security', icon: KeyRound, end: false },

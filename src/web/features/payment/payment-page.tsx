@@ -1,4 +1,4 @@
-import { Info, Loader2, ShieldCheck, X } from 'lucide-react'
+import { Clock, Info, Loader2, ShieldCheck, X } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { formatUsd } from '../../../shared/money'
@@ -172,18 +172,33 @@ export function PaymentPage() {
             </p>
           )}
 
-          <div
-            role="status"
-            aria-live="polite"
-            className="flex items-center gap-3 rounded-xl border border-primary/25 bg-primary/5 px-4 py-3 text-sm text-fg"
-          >
-            {paid ? (
-              <ShieldCheck className="size-5 text-primary" aria-hidden />
-            ) : (
-              <Loader2 className="size-5 animate-spin text-primary" aria-hidden />
-            )}
-            {paid ? 'Payment confirmed' : 'Waiting for your payment…'}
-          </div>
+          {!paid && data?.detection_delayed ? (
+            <div
+              role="status"
+              aria-live="polite"
+              className="flex items-start gap-3 rounded-xl border border-amber-500/30 bg-amber-500/10 px-4 py-3 text-sm text-amber-100"
+            >
+              <Clock className="mt-0.5 size-5 shrink-0 text-amber-300" aria-hidden />
+              <span>
+                <strong className="block font-semibold text-amber-200">Payment detection is delayed</strong>
+                The TRON network is answering us slowly right now. A payment you make now is safe: it is on
+                the chain and will be credited to this order as soon as the network answers.
+              </span>
+            </div>
+          ) : (
+            <div
+              role="status"
+              aria-live="polite"
+              className="flex items-center gap-3 rounded-xl border border-primary/25 bg-primary/5 px-4 py-3 text-sm text-fg"
+            >
+              {paid ? (
+                <ShieldCheck className="size-5 text-primary" aria-hidden />
+              ) : (
+                <Loader2 className="size-5 animate-spin text-primary" aria-hidden />
+              )}
+              {paid ? 'Payment confirmed' : 'Waiting for your payment…'}
+            </div>
+          )}
 
           <ul className="space-y-2.5 text-sm text-muted">
             <li className="flex gap-2.5">
