@@ -19,6 +19,8 @@ describe('parseEnv', () => {
   })
 
   it('TRON_API_URL / TRON_API_KEY are the one-provider case; several keys separated by commas', () => {
+    // As .env.example leaves it.
+    expect(parseEnv({ TRON_API_PER_DAY: '', TRON_API_KEY: '' }).TRON_PROVIDERS[0]?.perDay).toBeNull()
     expect(parseEnv({}).TRON_PROVIDERS).toEqual([
       { name: 'api.trongrid.io', url: 'https://api.trongrid.io', keys: [], rps: 5, perDay: null },
     ])

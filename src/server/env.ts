@@ -41,7 +41,9 @@ const envSchema = z.object({
   /** One key, or several separated by commas (they take turns). */
   TRON_API_KEY: optionalString,
   /** Requests a day each key of TRON_API_URL may make; unset = no daily limit. */
-  TRON_API_PER_DAY: z.coerce.number().int().positive().max(1_000_000_000).optional(),
+  TRON_API_PER_DAY: optionalString.pipe(
+    z.coerce.number<string | undefined>().int().positive().max(1_000_000_000).optional(),
+  ),
   USDT_CONTRACT: z
     .string()
     .regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'must be a TRON base58 address')

@@ -48,8 +48,13 @@ export interface ChainScannerOptions {
   /** First pause after an explorer failure; doubles up to maxBackoffMs. */
   backoffBaseMs?: number
   maxBackoffMs?: number
-  /** How often the solidified head is asked for, for the lag figure. Default 30 000. */
+  /** How often the solidified head is asked for, for the lag figure, while behind. Default 30 000. */
   headEveryMs?: number
+  /**
+   * The same once caught up: each commit then carries the head already, so the look only guards a
+   * stalled chain. Default 300 000 (decision 022: it is most of the budget's spare room).
+   */
+  caughtUpHeadEveryMs?: number
   logger?: WorkerLogger
   /** After commit, for each order this process saw paid (wakes the mail worker). */
   onPaid?: (orderId: string) => void
@@ -129,6 +134,8 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
   const backoffBase = opts.backoffBaseMs ?? 1000
   const maxBackoff = opts.maxBackoffMs ?? 30_000
   const headEveryMs = opts.headEveryMs ?? 30_000
+  const caughtUpHeadEveryMs = opts.caughtUpHeadEveryMs ?? 300_000
+  let behind = true
   const log = opts.logger ?? quietLogger
   let running = false
   let loop: Promise<void> | null = null
@@ -196,7 +203,7 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
   }
 
   async function refreshHead(): Promise<void> {
-    if (Date.now() - lastHeadAt < headEveryMs) return
+    if (Date.now() - lastHeadAt < (behind ? headEveryMs : caughtUpHeadEveryMs)) return
     const head = await client.getSolidHead()
     if (head.status === 'error') return
     lastHeadAt = Date.now()
@@ -338,6 +345,7 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
     }
     await refreshHead()
     const { fetched, more, error } = await fetchBlocks(state)
+    behind = more || Boolean(error)
     if (fetched.length === 0) return idle({ error, checkpoint: state.checkpointBlock })
     try {
       const done = await commit(state, fetched)
