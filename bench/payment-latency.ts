@@ -150,6 +150,17 @@ async function paidAt(ids: string[]): Promise<Map<string, number>> {
   return new Map(rows.rows.map((r) => [r.id, now]))
 }
 
+/** Waits until every order sent for is paid; answers when each was first seen paid. */
+async function waitUntilPaid(sent: { id: string }[], started: number): Promise<Map<string, number>> {
+  const seen = new Map<string, number>()
+  while (seen.size < sent.length) {
+    for (const [id, at] of await paidAt(sent.map((s) => s.id).filter((id) => !seen.has(id)))) seen.set(id, at)
+    if (Date.now() - started > 10 * 60_000) throw new Error('payments were not seen within 10 minutes')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return seen
+}
+
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
 }
@@ -183,12 +194,7 @@ for (const target of SCENARIOS) {
       sent.push({ id: o.id, solidAt: t.block_timestamp + LAG * BLOCK_MS })
     }),
   )
-  const seen = new Map<string, number>()
-  while (seen.size < sent.length) {
-    for (const [id, at] of await paidAt(sent.map((s) => s.id).filter((id) => !seen.has(id)))) seen.set(id, at)
-    if (Date.now() - started > 10 * 60_000) throw new Error('payments were not seen within 10 minutes')
-    await new Promise((r) => setTimeout(r, 20))
-  }
+  const seen = await waitUntilPaid(sent, started)
   const minutes = (Date.now() - started) / 60_000
   const stats = await sim<{ requests: number; peakPerSecond: number; byPath: Record<string, number> }>(
     '/_sim/stats',
@@ -227,7 +233,9 @@ if (process.env.BENCH_FAILOVER !== '0') {
   // no answer within the timeout, the listener gone), the second stays healthy.
   const chain = await createDevchain({ blockIntervalMs: BLOCK_MS, solidifyLag: LAG, noisePerBlock: NOISE })
   const flaky = await chain.addFace()
-  chain.mine(LAG + 1)
+  // Blocks on the wall clock from the start (mining ahead would stop the clock until it caught up).
+  const firstHead = chain.heights().head
+  while (chain.heights().solid <= firstHead) await new Promise((r) => setTimeout(r, 500))
   await database.db.execute(sql`delete from scanner_state`)
   const pool = createProviderPool({
     providers: [
@@ -272,12 +280,7 @@ if (process.env.BENCH_FAILOVER !== '0') {
       sent.push({ id: o.id, solidAt: t.block_timestamp + LAG * BLOCK_MS })
     }),
   )
-  const seen = new Map<string, number>()
-  while (seen.size < sent.length) {
-    for (const [id, at] of await paidAt(sent.map((s) => s.id).filter((id) => !seen.has(id)))) seen.set(id, at)
-    if (Date.now() - started > 10 * 60_000) throw new Error('payments were not seen within 10 minutes')
-    await new Promise((r) => setTimeout(r, 20))
-  }
+  const seen = await waitUntilPaid(sent, started)
   failing = false
   await failures
   await follower.stop()

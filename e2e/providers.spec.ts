@@ -2,6 +2,7 @@ import { E2E_PORT } from '../playwright.config'
 import { messages } from '../src/shared/checkout-rules'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
+import { adminLogin, startCheckout } from './support/shop'
 import { expect, type Page, test } from './support/test'
 
 // The chain seen by the buyer and the operator when payment detection lags. Its own shop, whose
@@ -33,22 +34,7 @@ async function mine(page: Page, blocks: number) {
   expect(response.ok()).toBe(true)
 }
 
-async function startCheckout(page: Page, email: string) {
-  await page.goto('/')
-  const cards = page.getByRole('article').filter({ has: page.getByRole('button', { name: 'Add to Cart' }) })
-  await cards.first().getByRole('button', { name: 'Add to Cart' }).click()
-  await page.goto('/checkout')
-  await page.getByLabel('Email address').fill(email)
-  await page.getByRole('button', { name: 'Continue to Payment' }).click()
-}
-
-async function login(page: Page) {
-  await page.goto('/admin/login')
-  await page.getByLabel('Username').fill('admin')
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Login' }).click()
-  await expect(page).toHaveURL(/\/admin$/)
-}
+const login = (page: Page) => adminLogin(page, PASSWORD)
 
 test('the payment page says when detection lags, and the payment is credited once it catches up', async ({
   page,
