@@ -271,7 +271,7 @@ if (process.env.BENCH_FAILOVER !== '0') {
   chain.resetStats()
   const startBlock = chain.heights().head
   const started = Date.now()
-  const payers = pending.splice(0, Math.max(ROUNDS, 20))
+  const payers = await placeMany(Math.max(ROUNDS, 20))
   const sent: { id: string; solidAt: number }[] = []
   await Promise.all(
     payers.map(async (o) => {

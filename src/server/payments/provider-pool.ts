@@ -189,12 +189,12 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
   }
   const isSetAside = (p: Provider) => p.setAside !== null && p.setAside.until > Date.now()
 
-  /** The next usable key of a provider, in turn; null when every key is suspended or spent. */
-  function slotOf(p: Provider): Slot | null {
+  /** The next usable key of a provider, in turn (peek: without taking the turn); null when every key is suspended or spent. */
+  function slotOf(p: Provider, peek = false): Slot | null {
     for (let i = 0; i < p.slots.length; i++) {
       const slot = p.slots[(p.nextSlot + i) % p.slots.length] as Slot
       if (slot.client.pausedUntil() === 0 && hasBudget(p, slot)) {
-        p.nextSlot = (p.nextSlot + i + 1) % p.slots.length
+        if (!peek) p.nextSlot = (p.nextSlot + i + 1) % p.slots.length
         return slot
       }
     }
@@ -202,14 +202,14 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
   }
 
   /** Healthy providers in the operator's order, then those cooling down after a fault. */
-  function choose(tried: Set<Provider>): Pick | null {
+  function choose(tried: Set<Provider>, peek = false): Pick | null {
     const open = providers.filter((p) => !tried.has(p) && !isSetAside(p))
     const now = Date.now()
     for (const p of [
       ...open.filter((q) => q.coolingUntil <= now),
       ...open.filter((q) => q.coolingUntil > now),
     ]) {
-      const slot = slotOf(p)
+      const slot = slotOf(p, peek)
       if (slot) return { provider: p, slot }
     }
     return null
@@ -396,7 +396,7 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
     getHead: (opts) => route((c) => c.getHead(opts)),
 
     pausedUntil() {
-      if (choose(new Set()) !== null) return 0
+      if (choose(new Set(), true) !== null) return 0
       const e = unavailable()
       return e.retryAfterMs ? Date.now() + e.retryAfterMs : 0
     },
