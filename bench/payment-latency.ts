@@ -17,12 +17,12 @@ import { createDevchain } from '../tools/devchain/devchain'
 // requests per minute in each; then the catch-up time after 1,200 missed blocks. Default settings:
 // EXPLORER_MAX_RPS 5, blocks every 3 s, solidified 19 blocks later, some unrelated traffic in every
 // block (as on mainnet, so every block costs a receipt request). Fresh embedded database, or
-// DATABASE_URL. BENCH_PENDING=1,100 picks scenarios; BENCH_ROUNDS payments per scenario.
+// DATABASE_URL. BENCH_PENDING=1,100 picks scenarios (empty: none); BENCH_ROUNDS payments per scenario.
 // Then two providers where the first fails every few seconds (BENCH_FAILOVER=0 skips it): the
 // same latency, and each provider's requests and bytes a day extrapolated to mainnet volume.
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
-const SCENARIOS = (process.env.BENCH_PENDING ?? '1,100,1000,10000').split(',').map(Number)
+const SCENARIOS = (process.env.BENCH_PENDING ?? '1,100,1000,10000').split(',').filter(Boolean).map(Number)
 const BLOCK_MS = 3000
 const LAG = 19
 const NOISE = 4
@@ -63,7 +63,7 @@ async function sim<T>(path: string, body?: unknown): Promise<T> {
   return (await response.json()) as T
 }
 
-const maxPending = Math.max(...SCENARIOS)
+const maxPending = Math.max(0, ...SCENARIOS)
 const dataDir = `.tmp/bench-${Date.now()}`
 const env = parseEnv({
   DATA_DIR: dataDir,

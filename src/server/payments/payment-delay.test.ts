@@ -62,15 +62,13 @@ describe.each(engines)('payment detection delay on %s', (engine) => {
       ...(await loadSettings(t.database.db)),
       refuseCheckoutsWhileDelayed: true,
     })
-    await waitFor('checkouts to be refused', async () => (await order()).body.error === unavailable, 5000)
+    // Asking for an address changes nothing: it is how the wait looks without placing orders.
+    const addressAnswer = async () => (await rpc(t.app, 'secure_get_wallet_address')).body
+    await waitFor('checkouts to be refused', async () => (await addressAnswer()).error === unavailable, 5000)
     const before = (await t.database.db.execute(sql`select count(*)::int as n from orders`)) as unknown as {
       rows: { n: number }[]
     }
     expect((await order()).body).toEqual({ success: false, error: unavailable })
-    expect((await rpc(t.app, 'secure_get_wallet_address')).body).toEqual({
-      success: false,
-      error: unavailable,
-    })
     const after = (await t.database.db.execute(sql`select count(*)::int as n from orders`)) as unknown as {
       rows: { n: number }[]
     }
@@ -78,7 +76,8 @@ describe.each(engines)('payment detection delay on %s', (engine) => {
 
     // Caught up again: orders are taken and the notice is gone.
     await lastBlockAgo(1)
-    await waitFor('checkouts to be taken', async () => (await order()).body.success === true, 5000)
+    await waitFor('checkouts to be taken', async () => (await addressAnswer()).success === true, 5000)
+    expect((await order()).body.success).toBe(true)
     expect(await delayedFor(id, secret)).toBe(false)
   })
 })

@@ -229,11 +229,12 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
     failingSince = null
   }
 
-  function faulted(p: Provider, message: string) {
+  /** A provider that did not answer in time is left alone longer: each read it gets costs a whole timeout. */
+  function faulted(p: Provider, message: string, kind?: TronError['kind']) {
     remember(p, false)
     p.consecutiveFaults += 1
-    p.coolingUntil =
-      Date.now() + Math.min(maxCoolingMs, coolingBaseMs * 2 ** Math.min(p.consecutiveFaults - 1, 16))
+    const base = kind === 'timeout' ? coolingBaseMs * 4 : coolingBaseMs
+    p.coolingUntil = Date.now() + Math.min(maxCoolingMs, base * 2 ** Math.min(p.consecutiveFaults - 1, 16))
     p.lastError = { message: message.slice(0, 300), at: Date.now() }
   }
 
@@ -293,7 +294,7 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
       const started = Date.now()
       const res = await call(pick.slot.client, provider)
       if (res.status === 'error') {
-        faulted(provider, res.message)
+        faulted(provider, res.message, res.kind)
         last = res
         continue
       }
@@ -447,7 +448,7 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
       const res = await slot.client.getSolidHead({ urgent: true })
       const latencyMs = Date.now() - started
       if (res.status === 'error') {
-        faulted(p, res.message)
+        faulted(p, res.message, res.kind)
         return { ok: false, latencyMs, solidHead: null, error: res.message }
       }
       sawHead(p, res.number)
@@ -462,7 +463,7 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
         if (!slot) continue
         const started = Date.now()
         const res = await slot.client.getSolidHead()
-        if (res.status === 'error') faulted(p, res.message)
+        if (res.status === 'error') faulted(p, res.message, res.kind)
         else {
           sawHead(p, res.number)
           succeeded(p, Date.now() - started)
