@@ -212,6 +212,16 @@ describe('keys and daily limits', () => {
     })
   })
 
+  it('a caller who stops waiting ends the read without blaming any provider', async () => {
+    const tron = pool([provider('slow', face.url), provider('spare', chain.url)])
+    face.setFault('timeout', 1)
+    chain.resetStats()
+    const answer = await tron.getTransactionInfo('ab'.repeat(32), { signal: AbortSignal.timeout(100) })
+    expect(answer.status).toBe('error')
+    expect(chain.stats().requests).toBe(0)
+    expect(tron.health().map((h) => h.lastError)).toEqual([null, null])
+  })
+
   it('the operator test reads one provider, whatever its state', async () => {
     const tron = pool([provider('a', face.url), provider('b', chain.url)])
     face.setFault('http500', 1)

@@ -281,6 +281,8 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
       answer: { status: 'success' } & T,
       p: Provider,
     ) => { fault: string; disagrees?: boolean; doubtful?: boolean } | null,
+    /** The caller's: once it aborts, the read stops without blaming any provider. */
+    signal?: AbortSignal,
   ): Promise<TronResult<T>> {
     const tried = new Set<Provider>()
     const disagreeing: { provider: Provider; reason: string }[] = []
@@ -294,6 +296,7 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
       const started = Date.now()
       const res = await call(pick.slot.client, provider)
       if (res.status === 'error') {
+        if (signal?.aborted) return res
         faulted(provider, res.message, res.kind)
         last = res
         continue
@@ -331,7 +334,8 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
 
     listTrc20Incoming: (address, opts) => route((c) => c.listTrc20Incoming(address, opts)),
     listTrxIncoming: (address, opts) => route((c) => c.listTrxIncoming(address, opts)),
-    getTransactionInfo: (txid, opts) => route((c) => c.getTransactionInfo(txid, opts)),
+    getTransactionInfo: (txid, opts) =>
+      route((c) => c.getTransactionInfo(txid, opts), undefined, opts?.signal),
 
     getSolidBlocks(start, endExclusive, opts = {}) {
       return route(
@@ -366,6 +370,7 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
           }
           return null
         },
+        opts.signal,
       )
     },
 
@@ -383,6 +388,7 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
                 fault: `receipts of block ${blockNumber} list ${answer.infos.length} of its ${ids.length} transactions`,
               }
         },
+        opts.signal,
       )
     },
 
@@ -393,8 +399,9 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
           sawHead(p, answer.number)
           return null
         },
+        opts?.signal,
       ),
-    getHead: (opts) => route((c) => c.getHead(opts)),
+    getHead: (opts) => route((c) => c.getHead(opts), undefined, opts?.signal),
 
     pausedUntil() {
       if (choose(new Set(), true) !== null) return 0
