@@ -1,5 +1,6 @@
 import { E2E_PORT } from '../playwright.config'
 import { messages } from '../src/shared/checkout-rules'
+import { buyerWallet } from './support/buyer-wallet'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
 import { adminLogin, startCheckout } from './support/shop'
@@ -48,7 +49,9 @@ test('the payment page says when detection lags, and the payment is credited onc
 
   const address = await page.getByLabel('Wallet address', { exact: true }).inputValue()
   const amount = (await page.getByTestId('pay-amount').textContent())?.replace('$', '') ?? ''
-  const sent = await page.request.post(`${devchainUrl}/_sim/transfers`, { data: { to: address, amount } })
+  const sent = await page.request.post(`${devchainUrl}/_sim/transfers`, {
+    data: { to: address, amount, from: buyerWallet() },
+  })
   expect(sent.ok()).toBe(true)
   await mine(page, 20)
   await expect(page.getByText('Payment confirmed! Redirecting...')).toBeVisible({ timeout: 15_000 })
