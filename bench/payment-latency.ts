@@ -5,6 +5,7 @@ import { openDatabase } from '../src/server/db/client'
 import { seedOnce } from '../src/server/db/seed'
 import { parseEnv } from '../src/server/env'
 import { createChainScanner } from '../src/server/payments/chain-scanner'
+import { createProviderPool } from '../src/server/payments/provider-pool'
 import { createTronClient } from '../src/server/payments/tron-client'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { testAddresses } from '../tests/support/test-addresses'
@@ -16,13 +17,20 @@ import { createDevchain } from '../tools/devchain/devchain'
 // requests per minute in each; then the catch-up time after 1,200 missed blocks. Default settings:
 // EXPLORER_MAX_RPS 5, blocks every 3 s, solidified 19 blocks later, some unrelated traffic in every
 // block (as on mainnet, so every block costs a receipt request). Fresh embedded database, or
-// DATABASE_URL. BENCH_PENDING=1,100 picks scenarios; BENCH_ROUNDS payments per scenario.
+// DATABASE_URL. BENCH_PENDING=1,100 picks scenarios (empty: none); BENCH_ROUNDS payments per scenario.
+// Then two providers where the first fails every few seconds (BENCH_FAILOVER=0 skips it): the
+// same latency, and each provider's requests and bytes a day extrapolated to mainnet volume.
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
-const SCENARIOS = (process.env.BENCH_PENDING ?? '1,100,1000,10000').split(',').map(Number)
+const SCENARIOS = (process.env.BENCH_PENDING ?? '1,100,1000,10000').split(',').filter(Boolean).map(Number)
 const BLOCK_MS = 3000
 const LAG = 19
 const NOISE = 4
+/** Mainnet: ~8.8 M transactions a day, ~305 a block, a block every 3 s (28,800 a day). */
+const MAINNET_TX_PER_BLOCK = 305
+const BLOCKS_PER_DAY = 28_800
+/** Routes whose answers grow with the transactions in a block. */
+const PER_TX_ROUTES = ['getblockbylimitnext', 'gettransactioninfobyblocknum']
 
 // The devchain runs in its own process, as TronGrid would: its clock and request counting are not
 // held up by this process's database work.
@@ -55,7 +63,7 @@ async function sim<T>(path: string, body?: unknown): Promise<T> {
   return (await response.json()) as T
 }
 
-const maxPending = Math.max(...SCENARIOS)
+const maxPending = Math.max(0, ...SCENARIOS)
 const dataDir = `.tmp/bench-${Date.now()}`
 const env = parseEnv({
   DATA_DIR: dataDir,
@@ -142,6 +150,17 @@ async function paidAt(ids: string[]): Promise<Map<string, number>> {
   return new Map(rows.rows.map((r) => [r.id, now]))
 }
 
+/** Waits until every order sent for is paid; answers when each was first seen paid. */
+async function waitUntilPaid(sent: { id: string }[], started: number): Promise<Map<string, number>> {
+  const seen = new Map<string, number>()
+  while (seen.size < sent.length) {
+    for (const [id, at] of await paidAt(sent.map((s) => s.id).filter((id) => !seen.has(id)))) seen.set(id, at)
+    if (Date.now() - started > 10 * 60_000) throw new Error('payments were not seen within 10 minutes')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  return seen
+}
+
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
 }
@@ -175,23 +194,129 @@ for (const target of SCENARIOS) {
       sent.push({ id: o.id, solidAt: t.block_timestamp + LAG * BLOCK_MS })
     }),
   )
-  const seen = new Map<string, number>()
-  while (seen.size < sent.length) {
-    for (const [id, at] of await paidAt(sent.map((s) => s.id).filter((id) => !seen.has(id)))) seen.set(id, at)
-    if (Date.now() - started > 10 * 60_000) throw new Error('payments were not seen within 10 minutes')
-    await new Promise((r) => setTimeout(r, 20))
-  }
+  const seen = await waitUntilPaid(sent, started)
   const minutes = (Date.now() - started) / 60_000
   const stats = await sim<{ requests: number; peakPerSecond: number; byPath: Record<string, number> }>(
     '/_sim/stats',
   )
   const times = sent.map((s) => Math.max(0, (seen.get(s.id) ?? 0) - s.solidAt)).sort((a, b) => a - b)
   console.log(
-    `${String(target).padStart(6)} pending  n=${times.length}  median ${(quantile(times, 0.5) / 1000).toFixed(2)} s  worst ${((times[times.length - 1] ?? 0) / 1000).toFixed(2)} s  explorer ${(stats.requests / minutes).toFixed(1)} req/min  peak ${stats.peakPerSecond}/s`,
+    `${String(target).padStart(6)} pending  n=${times.length}  median ${(quantile(times, 0.5) / 1000).toFixed(2)} s  worst ${((times[times.length - 1] ?? 0) / 1000).toFixed(2)} s  explorer ${(stats.requests / minutes).toFixed(1)} req/min (${Math.round((stats.requests / minutes) * 1440).toLocaleString('en')}/day)  peak ${stats.peakPerSecond}/s`,
   )
   if (process.env.BENCH_VERBOSE) console.log('   ', JSON.stringify(stats.byPath), `${minutes.toFixed(2)} min`)
 }
 await scanner.stop()
+
+/**
+ * A provider's day at mainnet volume from what it served here: requests scale with blocks (the
+ * devchain makes one every 3 s, as mainnet does); block and receipt bytes also with the
+ * transactions in a block (mainnet ~305, here NOISE plus the payments).
+ */
+function perDay(
+  stats: { byPath: Record<string, number>; bytesByPath: Record<string, number> },
+  blocks: number,
+  txPerBlock: number,
+) {
+  let requests = 0
+  let bytes = 0
+  for (const [route, n] of Object.entries(stats.byPath)) {
+    const scale = BLOCKS_PER_DAY / blocks
+    requests += n * scale
+    const grows = PER_TX_ROUTES.some((r) => route.includes(r))
+    bytes += (stats.bytesByPath[route] ?? 0) * scale * (grows ? MAINNET_TX_PER_BLOCK / txPerBlock : 1)
+  }
+  return { requests: Math.round(requests), bytes }
+}
+
+if (process.env.BENCH_FAILOVER !== '0') {
+  // Two faces of one chain; the first fails for 2 s every 5 s (HTTP 500, a 429 "suspended for 1 s",
+  // no answer within the timeout, the listener gone), the second stays healthy.
+  const chain = await createDevchain({ blockIntervalMs: BLOCK_MS, solidifyLag: LAG, noisePerBlock: NOISE })
+  const flaky = await chain.addFace()
+  // Blocks on the wall clock from the start (mining ahead would stop the clock until it caught up).
+  const firstHead = chain.heights().head
+  while (chain.heights().solid <= firstHead) await new Promise((r) => setTimeout(r, 500))
+  await database.db.execute(sql`delete from scanner_state`)
+  const pool = createProviderPool({
+    providers: [
+      { name: 'first', url: flaky.url, keys: [], rps: env.EXPLORER_MAX_RPS, perDay: null },
+      { name: 'second', url: chain.url, keys: [], rps: env.EXPLORER_MAX_RPS, perDay: null },
+    ],
+    usdtContract: env.USDT_CONTRACT,
+    timeoutMs: 2000,
+  })
+  const follower = createChainScanner({
+    db: database.db,
+    client: pool,
+    rules: app.services.rules,
+    batchBlocks: env.SCAN_BATCH_BLOCKS,
+    intervalMs: env.SCAN_INTERVAL_MS,
+  })
+  follower.start()
+  const faults = ['http500', 'http429', 'timeout', 'down'] as const
+  let failing = true
+  const failures = (async () => {
+    for (let i = 0; failing; i++) {
+      await new Promise((r) => setTimeout(r, 3000))
+      const fault = faults[i % faults.length]
+      if (fault === 'down') await flaky.stop()
+      else flaky.setFault(fault ?? 'http500')
+      await new Promise((r) => setTimeout(r, 2000))
+      flaky.setFault('none')
+      await flaky.start()
+    }
+  })()
+  await new Promise((r) => setTimeout(r, 2 * BLOCK_MS))
+  flaky.resetStats()
+  chain.resetStats()
+  const startBlock = chain.heights().head
+  const started = Date.now()
+  const payers = await placeMany(Math.max(ROUNDS, 20))
+  const sent: { id: string; solidAt: number }[] = []
+  await Promise.all(
+    payers.map(async (o) => {
+      await new Promise((r) => setTimeout(r, Math.random() * 60_000))
+      const t = chain.transfer({ to: o.address, amount: product.price.toFixed(2) })
+      sent.push({ id: o.id, solidAt: t.block_timestamp + LAG * BLOCK_MS })
+    }),
+  )
+  const seen = await waitUntilPaid(sent, started)
+  failing = false
+  await failures
+  await follower.stop()
+  const blocks = chain.heights().head - startBlock
+  const txPerBlock = NOISE + sent.length / blocks
+  const times = sent.map((s) => Math.max(0, (seen.get(s.id) ?? 0) - s.solidAt)).sort((a, b) => a - b)
+  console.log(
+    `two providers, the first failing 2 s in every 5 s: n=${times.length}  median ${(quantile(times, 0.5) / 1000).toFixed(2)} s  worst ${((times[times.length - 1] ?? 0) / 1000).toFixed(2)} s  over ${blocks} blocks`,
+  )
+  for (const [name, stats] of [
+    ['first', flaky.stats()],
+    ['second', chain.stats()],
+  ] as const) {
+    const day = perDay(stats, blocks, txPerBlock)
+    console.log(
+      `   ${name.padEnd(6)} ${stats.requests} requests (${stats.faulted} faulted) → at mainnet volume ≈ ${day.requests.toLocaleString('en')} requests/day, ${(day.bytes / 1e9).toFixed(1)} GB/day`,
+    )
+    if (process.env.BENCH_VERBOSE) console.log('   ', JSON.stringify(stats.byPath))
+  }
+  const total = perDay(
+    {
+      byPath: Object.fromEntries(
+        [...new Set([...Object.keys(flaky.stats().byPath), ...Object.keys(chain.stats().byPath)])].map(
+          (k) => [k, (flaky.stats().byPath[k] ?? 0) + (chain.stats().byPath[k] ?? 0)],
+        ),
+      ),
+      bytesByPath: {},
+    },
+    blocks,
+    txPerBlock,
+  )
+  console.log(
+    `   both   ≈ ${total.requests.toLocaleString('en')} requests/day in all (budget: 70,000 on one key)`,
+  )
+  await chain.close()
+}
 
 // Catch-up: 1,200 solidified blocks the follower has not read (the shop was down), at the budget.
 const catchup = await createDevchain({

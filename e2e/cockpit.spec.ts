@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { E2E_PORT } from '../playwright.config'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
+import { adminLogin } from './support/shop'
 import { expect, type Page, test } from './support/test'
 
 // The operator's cockpit in the browser: the sales dashboard and its chart at both widths, the CSV
@@ -11,13 +12,7 @@ const PASSWORD = 'e2e-cockpit-password'
 
 ownShopForThisFile(PORT, { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'cockpit')
 
-async function login(page: Page) {
-  await page.goto('/admin/login')
-  await page.getByLabel('Username').fill('admin')
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Login' }).click()
-  await expect(page).toHaveURL(/\/admin$/)
-}
+const login = (page: Page) => adminLogin(page, PASSWORD)
 
 async function call(page: Page, name: string, data: Record<string, unknown> = {}) {
   const res = await page.request.post(`/rpc/${name}`, { data })

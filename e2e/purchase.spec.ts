@@ -1,17 +1,13 @@
 import { E2E_PORT } from '../playwright.config'
 import { buyerWallet } from './support/buyer-wallet'
 import { shoot } from './support/screens'
+import { startCheckout } from './support/shop'
 import { expect, type Page, test } from './support/test'
 
 const devchainUrl = `http://127.0.0.1:${E2E_PORT + 1000}`
 
 async function checkoutFirstProduct(page: Page, email: string) {
-  await page.goto('/')
-  const cards = page.getByRole('article').filter({ has: page.getByRole('button', { name: 'Add to Cart' }) })
-  await cards.first().getByRole('button', { name: 'Add to Cart' }).click()
-  await page.goto('/checkout')
-  await page.getByLabel('Email address').fill(email)
-  await page.getByRole('button', { name: 'Continue to Payment' }).click()
+  await startCheckout(page, email)
   await expect(page).toHaveURL(/\/payment$/)
   const address = await page.getByLabel('Wallet address', { exact: true }).inputValue()
   const amount = (await page.getByTestId('pay-amount').textContent())?.replace('$', '') ?? ''

@@ -31,6 +31,8 @@ await startShopWithDevchain({
     CHECKOUT_CREATIONS_PER_MINUTE: '100000',
     CHECKOUT_HELD_PER_NETWORK: '100000',
     CHECKOUT_RESERVE_PERCENT: '0',
+    // Blocks come only when a test mines them, so the chain's own clock says nothing about delays here.
+    PAYMENT_DELAY_NOTICE_MINUTES: process.env.PAYMENT_DELAY_NOTICE_MINUTES ?? '10080',
     ...(process.env.PRICE_SOURCE ? { PRICE_SOURCE: process.env.PRICE_SOURCE } : {}),
     ...(process.env.PRICE_API_URL ? { PRICE_API_URL: process.env.PRICE_API_URL } : {}),
   },

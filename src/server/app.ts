@@ -32,9 +32,10 @@ import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
-import { ledgerHealthSource } from './payments/payments-health'
+import { createPaymentDelay, ledgerHealthSource } from './payments/payments-health'
+import { createProviderPool, type ProviderPool, registerProviderGauges } from './payments/provider-pool'
+import { providersRpcs } from './payments/providers.routes'
 import { reconcileRpcs } from './payments/reconcile.routes'
-import { createTronClient, type TronClient } from './payments/tron-client'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
@@ -51,8 +52,8 @@ export interface AppServices {
   rpc: RpcRegistry
   /** TRX/USD rate, shared by checkout and the payment watcher. */
   prices: TrxPriceSource
-  /** The chain explorer; one request budget (EXPLORER_MAX_RPS) for the watcher and confirm calls. */
-  tron: TronClient
+  /** The chain providers (TRON_PROVIDER_<n>_*), shared by the follower, hash checks and reconciliation. */
+  tron: ProviderPool
   /** Tolerance, cool-down, windows and the dashboard link's base: what every path to paid shares. */
   rules: PaymentRules
   /** The payments module's health figures for the admin dashboard. */
@@ -136,12 +137,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     content: createContentService(database, cacheTtl),
     rpc: new RpcRegistry(),
     prices: createTrxPriceSource({ source: env.PRICE_SOURCE, baseUrl: env.PRICE_API_URL }),
-    tron: createTronClient({
-      baseUrl: env.TRON_API_URL,
-      apiKey: env.TRON_API_KEY,
+    tron: createProviderPool({
+      providers: env.TRON_PROVIDERS,
       usdtContract: env.USDT_CONTRACT,
-      maxRps: env.EXPLORER_MAX_RPS,
       fetch: metrics.explorerFetch(fetch),
+      onSetAside: (name, reason) =>
+        app.log.error({ provider: name, reason }, 'chain provider set aside: its blocks disagree with ours'),
     }),
     rules: paymentRulesOf(env),
     health: ledgerHealthSource,
@@ -185,12 +186,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerStorableTextCheck(app)
   await app.register(fastifyCookie)
 
+  const paymentDelay = createPaymentDelay(database.db, env.PAYMENT_DELAY_NOTICE_MINUTES * 60)
   services.rpc.add(
     ...catalogRpcs(services.catalog, database.db),
     ...contentRpcs(services.content),
-    ...ordersRpcs(database, env, services.rules, services.prices),
+    ...ordersRpcs(database, env, services.rules, services.prices, paymentDelay),
     ...dashboardRpcs(database),
-    ...paymentsRpcs(database, services.tron, { rules: services.rules, onPaid: services.orderPaid.emit }),
+    ...paymentsRpcs(database, services.tron, {
+      rules: services.rules,
+      delay: paymentDelay,
+      onPaid: services.orderPaid.emit,
+    }),
+    ...providersRpcs(database.db, services.tron),
     ...withAudit(database.db, [
       ...adminRpcs(services),
       ...cockpitRpcs(services),
@@ -207,6 +214,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerExportRoutes(app, database.db, services.rpc)
 
   registerShopGauges(metrics, database.db)
+  registerProviderGauges(metrics, services.tron)
   registerMetricsRoutes(app, metrics, {
     token: env.METRICS_TOKEN,
     rpcLabel: (name) => (services.rpc.has(name) ? `/rpc/${name}` : '/rpc/unknown'),

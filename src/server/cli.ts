@@ -6,8 +6,8 @@ import { openDatabase } from './db/client'
 import { EnvError, parseEnv } from './env'
 import { addKeyStock, parseKeyLines } from './keys/key-stock'
 import { loadDotEnv } from './lib/dotenv'
+import { createProviderPool } from './payments/provider-pool'
 import { formatReport, reconcile } from './payments/reconcile'
-import { createTronClient } from './payments/tron-client'
 import { addWalletAddresses } from './wallets/wallets.repo'
 
 type Command = (
@@ -65,13 +65,7 @@ export const commands: Record<string, Command> = {
     const addresses = rest.filter((a) => !a.startsWith('--'))
     const client = ledgerOnly
       ? undefined
-      : createTronClient({
-          baseUrl: env.TRON_API_URL,
-          apiKey: env.TRON_API_KEY,
-          usdtContract: env.USDT_CONTRACT,
-          maxRps: env.EXPLORER_MAX_RPS,
-          maxPages: 50,
-        })
+      : createProviderPool({ providers: env.TRON_PROVIDERS, usdtContract: env.USDT_CONTRACT, maxPages: 50 })
     const report = await reconcile(database.db, {
       fromMs,
       toMs,

@@ -18,6 +18,81 @@ describe('parseEnv', () => {
     expect(env.DATABASE_URL).toBeUndefined()
   })
 
+  it('TRON_API_URL / TRON_API_KEY are the one-provider case; several keys separated by commas', () => {
+    // As .env.example leaves it.
+    expect(parseEnv({ TRON_API_PER_DAY: '', TRON_API_KEY: '' }).TRON_PROVIDERS[0]?.perDay).toBeNull()
+    expect(parseEnv({}).TRON_PROVIDERS).toEqual([
+      { name: 'api.trongrid.io', url: 'https://api.trongrid.io', keys: [], rps: 5, perDay: null },
+    ])
+    const env = parseEnv({
+      TRON_API_URL: 'https://api.trongrid.io',
+      TRON_API_KEY: 'k1, k2',
+      TRON_API_PER_DAY: '100000',
+      EXPLORER_MAX_RPS: '10',
+    })
+    expect(env.TRON_PROVIDERS).toEqual([
+      {
+        name: 'api.trongrid.io',
+        url: 'https://api.trongrid.io',
+        keys: ['k1', 'k2'],
+        rps: 10,
+        perDay: 100_000,
+      },
+    ])
+  })
+
+  it('TRON_PROVIDER_<n>_* list providers in order, each with its keys and limits', () => {
+    const env = parseEnv({
+      TRON_PROVIDER_1_URL: 'http://10.0.0.5:8090',
+      TRON_PROVIDER_1_NAME: 'own node',
+      TRON_PROVIDER_2_URL: 'https://api.trongrid.io',
+      TRON_PROVIDER_2_KEYS: 'a,b',
+      TRON_PROVIDER_2_RPS: '15',
+      TRON_PROVIDER_2_PER_DAY: '100000',
+      TRON_API_URL: 'https://ignored.example',
+    })
+    expect(env.TRON_PROVIDERS).toEqual([
+      { name: 'own node', url: 'http://10.0.0.5:8090', keys: [], rps: 5, perDay: null },
+      {
+        name: '2: api.trongrid.io',
+        url: 'https://api.trongrid.io',
+        keys: ['a', 'b'],
+        rps: 15,
+        perDay: 100_000,
+      },
+    ])
+  })
+
+  it('bad provider configuration stops start-up naming the variable', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ TRON_PROVIDER_1_URL: 'ftp://x' }, /TRON_PROVIDER_1_URL: must be an http/],
+      [{ TRON_PROVIDER_1_URL: 'https://a.example', TRON_PROVIDER_1_RPS: '0' }, /TRON_PROVIDER_1_RPS/],
+      [
+        { TRON_PROVIDER_1_URL: 'https://a.example', TRON_PROVIDER_1_PER_DAY: 'lots' },
+        /TRON_PROVIDER_1_PER_DAY/,
+      ],
+      [
+        { TRON_PROVIDER_1_URL: 'https://a.example', TRON_PROVIDER_1_KEY: 'k' },
+        /TRON_PROVIDER_1_KEY: unknown setting/,
+      ],
+      [{ TRON_PROVIDER_2_URL: 'https://a.example' }, /TRON_PROVIDER_1_URL: missing/],
+      [{ TRON_PROVIDER_1_KEYS: 'k' }, /TRON_PROVIDER_1_URL: required/],
+      [
+        {
+          TRON_PROVIDER_1_URL: 'https://a.example',
+          TRON_PROVIDER_1_NAME: 'x',
+          TRON_PROVIDER_2_URL: 'https://b.example',
+          TRON_PROVIDER_2_NAME: 'x',
+        },
+        /TRON_PROVIDER_2_NAME: "x" is used twice/,
+      ],
+      [{ TRON_API_PER_DAY: '-1' }, /TRON_API_PER_DAY/],
+    ]
+    for (const [source, message] of cases) {
+      expect(() => parseEnv(source), JSON.stringify(source)).toThrow(message)
+    }
+  })
+
   it('lists every bad key by name', () => {
     let error: unknown
     try {

@@ -56,7 +56,8 @@ async function main(): Promise<void> {
   const notifier = createNotifier({
     db: database.db,
     telegramBaseUrl: env.TELEGRAM_API_URL,
-    probe: paymentsHealthProbe(database.db),
+    probe: paymentsHealthProbe(database.db, app.services.tron),
+    scannerStallS: env.FOLLOWER_LAG_ALERT_MINUTES * 60,
     logger: app.log.child({ module: 'notifier' }),
   })
   app.services.orderPaid.on(() => notifier.wake())
@@ -103,7 +104,8 @@ async function main(): Promise<void> {
   notifier.start()
   statistics?.start()
   if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
-  app.log.info(`Following the chain: ${env.TRON_API_URL}, USDT contract ${env.USDT_CONTRACT}`)
+  const providers = env.TRON_PROVIDERS.map((p) => `${p.name} (${p.keys.length} key(s))`).join(', ')
+  app.log.info(`Following the chain through ${providers}; USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
   app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)
   const demoWallets = await countDemoWallets(database.db)

@@ -31,6 +31,8 @@ export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
     grace_until: z.string(),
     paid_at: z.string().nullable(),
     late: z.boolean(),
+    /** The server reads the chain late (its providers are slow or down): payments are seen later. */
+    detection_delayed: z.boolean(),
   }),
   z.object({ success: z.literal(false), error: z.string() }),
 ])

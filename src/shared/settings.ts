@@ -12,6 +12,9 @@ export const alertKinds = [
   'pool_low',
   'mail_failing',
   'scanner_stalled',
+  'providers_down',
+  'provider_quota',
+  'provider_set_aside',
 ] as const
 export type AlertKind = (typeof alertKinds)[number]
 
@@ -32,6 +35,8 @@ export const storedSettingsSchema = z.object({
     .prefault({}),
   /** A product with fewer free keys than this raises stock.low (0 turns it off). */
   lowStockThreshold: z.number().int().min(0).max(100_000).default(5),
+  /** While payment detection lags, new checkouts are refused instead of warned about. */
+  refuseCheckoutsWhileDelayed: z.boolean().default(false),
 })
 export type StoredSettings = z.infer<typeof storedSettingsSchema>
 
@@ -42,6 +47,7 @@ export interface AdminSettings {
   telegram_bot_token_set: boolean
   alerts: Record<AlertKind, boolean>
   low_stock_threshold: number
+  refuse_checkouts_while_delayed: boolean
   /** From the environment, shown read-only. */
   payment_tolerance_usd: number
   payment_tolerance_percent: number | null
@@ -75,6 +81,8 @@ export const updateSettingsInputSchema = z
           .int('must be a whole number')
           .min(0)
           .max(100_000),
+        /** Omitted keeps the saved choice. */
+        refuse_checkouts_while_delayed: z.boolean().optional(),
       })
       .strict(),
   })

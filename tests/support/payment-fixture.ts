@@ -3,6 +3,7 @@ import { seedOnce } from '../../src/server/db/seed'
 import {
   type ChainScanner,
   createChainScanner,
+  type FollowerClient,
   type ScanResult,
 } from '../../src/server/payments/chain-scanner'
 import { createTronClient, type TronClient } from '../../src/server/payments/tron-client'
@@ -70,6 +71,8 @@ export interface FixtureOptions {
   pool?: number
   blockIntervalMs?: number
   solidifyLag?: number
+  /** What the follower reads through (the provider pool in its tests); default `client`. */
+  follower?: (chain: Devchain, usdtContract: string) => Promise<FollowerClient>
 }
 
 export async function createPaymentFixture(
@@ -114,7 +117,7 @@ export async function createPaymentFixture(
   })
   const scanner = createChainScanner({
     db: database.db,
-    client,
+    client: opts.follower ? await opts.follower(chain, t.env.USDT_CONTRACT) : client,
     rules: t.app.services.rules,
     batchBlocks: 20,
     intervalMs: 20,

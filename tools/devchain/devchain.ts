@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { z } from 'zod'
@@ -130,6 +131,24 @@ export interface Devchain {
   reset(): void
   stats(): DevchainStats
   resetStats(): void
+  /**
+   * Another listener on the same chain (a second provider in tests), with its own faults, stats,
+   * stop/start and, if asked, a fork.
+   */
+  addFace(): Promise<DevchainFace>
+}
+
+/** One more HTTP face of the same chain. */
+export interface DevchainFace {
+  url: string
+  port: number
+  setFault(mode: FaultMode, count?: number, path?: string, suspendSeconds?: number): void
+  stats(): DevchainStats
+  resetStats(): void
+  stop(): Promise<void>
+  start(): Promise<void>
+  /** From this block on, the face serves a fork: other blockIDs, each linked to the previous. null ends it. */
+  fork(fromBlock: number | null): void
 }
 
 /** A bad control request (invalid address, amount, field…); answered over HTTP as 400. */
@@ -282,15 +301,24 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
   const autoMine = opts.autoMine ?? true
   const initialPrice = validatePrice(opts.priceUsd ?? DEFAULT_PRICE)
   let price = initialPrice
-  let fault: { mode: FaultMode; remaining: number | null; path: string | null; suspendSeconds: number } = {
-    mode: 'none',
-    remaining: null,
-    path: null,
-    suspendSeconds: 1,
+  interface Face {
+    fault: { mode: FaultMode; remaining: number | null; path: string | null; suspendSeconds: number }
+    stats: ReturnType<typeof emptyStats>
+    // Responses held open by the "timeout" fault; stop() and close() destroy them so they never wait on a client.
+    held: Set<ServerResponse>
+    server: Server | null
+    forkFrom: number | null
   }
-  let stats = emptyStats()
-  // Responses held open by the "timeout" fault; stop() and close() destroy them so they never wait on a client.
-  const held = new Set<ServerResponse>()
+  const newFace = (): Face => ({
+    fault: { mode: 'none', remaining: null, path: null, suspendSeconds: 1 },
+    stats: emptyStats(),
+    held: new Set(),
+    server: null,
+    forkFrom: null,
+  })
+  const main = newFace()
+  const faces: Face[] = [main]
+  const faceOf = new WeakMap<ServerResponse, Face>()
   const routeOf = new WeakMap<ServerResponse, string>()
   let closed = false
   let timer: NodeJS.Timeout | null = null
@@ -364,8 +392,8 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     return missing > 0 ? mine(missing) : heights()
   }
 
-  function setFault(mode: FaultMode, count?: number, path?: string, suspendSeconds = 1) {
-    fault =
+  function setFault(mode: FaultMode, count?: number, path?: string, suspendSeconds = 1, face = main) {
+    face.fault =
       mode === 'none'
         ? { mode, remaining: null, path: null, suspendSeconds: 1 }
         : { mode, remaining: count ?? null, path: path ?? null, suspendSeconds }
@@ -374,8 +402,11 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
   function reset() {
     chain.reset()
     price = initialPrice
-    setFault('none')
-    stats = emptyStats()
+    for (const face of faces) {
+      setFault('none', undefined, undefined, 1, face)
+      face.stats = emptyStats()
+      face.forkFrom = null
+    }
     if (timer) {
       clearTimeout(timer)
       timer = null
@@ -383,7 +414,8 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     }
   }
 
-  function statsView(): DevchainStats {
+  function statsView(face = main): DevchainStats {
+    const stats = face.stats
     return {
       requests: stats.requests,
       byPath: { ...stats.byPath },
@@ -397,7 +429,8 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
   function send(res: ServerResponse, status: number, body: unknown, contentType = 'application/json') {
     const text = typeof body === 'string' ? body : toNodeJson(body)
     const route = routeOf.get(res)
-    if (route !== undefined) {
+    const stats = faceOf.get(res)?.stats
+    if (route !== undefined && stats) {
       stats.bytesByPath[route] = (stats.bytesByPath[route] ?? 0) + Buffer.byteLength(text)
     }
     res.writeHead(status, {
@@ -443,7 +476,7 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
       case 'POST /_sim/faults': {
         const body = parseBody(faultSchema, await readJson(req))
         setFault(body.mode, body.count, body.path, body.suspend_seconds)
-        return send(res, 200, fault)
+        return send(res, 200, main.fault)
       }
       case 'POST /_sim/price': {
         const body = parseBody(priceSchema, await readJson(req))
@@ -459,12 +492,12 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
           auto_mine: autoMine,
           usdt_contract: usdtContract,
           price_usd: price,
-          fault,
+          fault: main.fault,
         })
       case 'GET /_sim/stats':
         return send(res, 200, statsView())
       case 'POST /_sim/stats/reset':
-        stats = emptyStats()
+        main.stats = emptyStats()
         return send(res, 200, { success: true })
       default:
         throw new HttpError(404, `no control route ${route}`)
@@ -474,12 +507,14 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
   // ---- explorer API ----
 
   function injectFault(res: ServerResponse, path: string): boolean {
+    const face = faceOf.get(res) ?? main
+    const { fault, stats, held } = face
     if (fault.mode === 'none') return false
     if (fault.path !== null && !path.includes(fault.path)) return false
     const { mode, suspendSeconds } = fault
     if (fault.remaining !== null) {
       fault.remaining -= 1
-      if (fault.remaining <= 0) setFault('none')
+      if (fault.remaining <= 0) setFault('none', undefined, undefined, 1, face)
     }
     stats.faulted += 1
     switch (mode) {
@@ -710,7 +745,9 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
         // getnowblock reads no parameters; its body is drained and ignored.
         if (nodeMethod === 'getnowblock') await readBody(req)
         else params = await nodeParams(req, url)
-        return send(res, 200, nodeAnswer(nodeMethod, node[1] === 'walletsolidity', params))
+        const answer = nodeAnswer(nodeMethod, node[1] === 'walletsolidity', params)
+        const forkFrom = faceOf.get(res)?.forkFrom ?? null
+        return send(res, 200, forkFrom === null ? answer : forkBlocks(answer, forkFrom))
       } catch (err) {
         if (err instanceof NodeError) return send(res, 200, { Error: err.message })
         throw err
@@ -752,6 +789,7 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     }
     if (path.startsWith('/_sim/')) return handleControl(req, res, path)
 
+    const stats = (faceOf.get(res) ?? main).stats
     stats.requests += 1
     const key = routeKey(path)
     if (key in stats.byPath || Object.keys(stats.byPath).length < MAX_TRACKED_PATHS) {
@@ -768,11 +806,44 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     return handleExplorer(req, res, url, path)
   }
 
-  const host = opts.host ?? '127.0.0.1'
-  let server: Server | null = null
+  /** The id a forked face gives block n: the same number prefix, other hash bytes. */
+  function forkedId(n: number): string {
+    const real = chain.getBlock(n)?.id ?? String(n)
+    return (
+      n.toString(16).padStart(16, '0') +
+      createHash('sha256').update(`fork:${real}`).digest('hex').slice(0, 48)
+    )
+  }
 
-  function listen(port: number): Promise<Server> {
+  /** Block bodies in a node answer as a face forked at forkFrom serves them. */
+  function forkBlocks(answer: unknown, forkFrom: number): unknown {
+    const rewrite = (body: unknown): unknown => {
+      if (!isObject(body) || typeof body.blockID !== 'string') return body
+      const header = body.block_header as { raw_data: { number: number; parentHash: string } }
+      const n = header.raw_data.number
+      if (n < forkFrom) return body
+      return {
+        ...body,
+        blockID: forkedId(n),
+        block_header: {
+          ...header,
+          raw_data: {
+            ...header.raw_data,
+            parentHash: n - 1 >= forkFrom ? forkedId(n - 1) : header.raw_data.parentHash,
+          },
+        },
+      }
+    }
+    if (isObject(answer) && Array.isArray(answer.block))
+      return { ...answer, block: answer.block.map(rewrite) }
+    return rewrite(answer)
+  }
+
+  const host = opts.host ?? '127.0.0.1'
+
+  function listen(port: number, face: Face): Promise<Server> {
     const created = createServer((req, res) => {
+      faceOf.set(res, face)
       handle(req, res).catch((err: unknown) => {
         if (res.headersSent) return res.destroy()
         if (err instanceof HttpError) return send(res, err.status, { success: false, error: err.message })
@@ -790,23 +861,48 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     })
   }
 
-  function stopServer(): Promise<void> {
-    const current = server
-    server = null
+  function stopServer(face = main): Promise<void> {
+    const current = face.server
+    face.server = null
     if (!current) return Promise.resolve()
     return new Promise<void>((resolve, reject) => {
-      for (const res of held) res.destroy()
-      held.clear()
+      for (const res of face.held) res.destroy()
+      face.held.clear()
       current.close((err) => (err ? reject(err) : resolve()))
       current.closeAllConnections()
     })
   }
 
-  server = await listen(opts.port ?? 0)
-  const address = server.address() as AddressInfo
+  main.server = await listen(opts.port ?? 0, main)
+  const address = main.server.address() as AddressInfo
   const port = address.port
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
   scheduleTick()
+
+  async function addFace(): Promise<DevchainFace> {
+    if (closed) throw new Error('the devchain is closed')
+    const face = newFace()
+    face.server = await listen(0, face)
+    faces.push(face)
+    const facePort = (face.server.address() as AddressInfo).port
+    return {
+      url: `http://${urlHost}:${facePort}`,
+      port: facePort,
+      setFault: (mode, count, path, suspendSeconds) => setFault(mode, count, path, suspendSeconds, face),
+      stats: () => statsView(face),
+      resetStats: () => {
+        face.stats = emptyStats()
+      },
+      stop: () => stopServer(face),
+      async start() {
+        if (closed) throw new Error('the devchain is closed')
+        if (!face.server) face.server = await listen(facePort, face)
+      },
+      fork(fromBlock) {
+        face.forkFrom = fromBlock
+      },
+    }
+  }
 
   return {
     url: `http://${urlHost}:${port}`,
@@ -823,18 +919,19 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     reset,
     stats: statsView,
     resetStats: () => {
-      stats = emptyStats()
+      main.stats = emptyStats()
     },
-    stop: stopServer,
+    addFace,
+    stop: () => stopServer(main),
     async start() {
       if (closed) throw new Error('the devchain is closed')
-      if (!server) server = await listen(port)
+      if (!main.server) main.server = await listen(port, main)
     },
     async close() {
       closed = true
       if (timer) clearTimeout(timer)
       timer = null
-      await stopServer()
+      await Promise.all(faces.map((face) => stopServer(face)))
     },
   }
 }

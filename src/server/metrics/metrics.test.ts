@@ -153,6 +153,11 @@ describe.each(engines)('GET /metrics on %s', (engine) => {
     const text = await scrape()
     expect(sample(text, 'stablecart_explorer_requests_total{status="503"}')).toBeGreaterThanOrEqual(1)
     expect(sample(text, 'stablecart_explorer_errors_total{reason="http"}')).toBeGreaterThanOrEqual(1)
+    // The same per provider (one here, named after its host).
+    const provider = `provider="127.0.0.1:${new URL(t.env.TRON_API_URL).port}"`
+    expect(sample(text, `stablecart_provider_requests_today{${provider}}`)).toBeGreaterThanOrEqual(1)
+    expect(sample(text, `stablecart_provider_success_ratio{${provider}}`)).toBe(0)
+    expect(sample(text, `stablecart_provider_healthy{${provider}}`)).toBe(0)
   })
 
   it('a gauge registered by another module is read at scrape time; one that throws reads NaN', async () => {

@@ -17,6 +17,13 @@ export interface Metrics {
    * gauge reads NaN in that scrape (unknown) instead of failing the whole scrape. Names must be unique.
    */
   gauge(name: string, help: string, collect: () => number | Promise<number>): void
+  /** A gauge with one series per label value (one per chain provider, …), read at scrape time. */
+  labeledGauge(
+    name: string,
+    help: string,
+    label: string,
+    collect: () => { label: string; value: number }[],
+  ): void
   /** Wraps fetch so that every call to the chain explorer is counted, and failures separately. */
   explorerFetch(inner: typeof fetch): typeof fetch
 }
@@ -63,6 +70,18 @@ export function createMetrics(opts: MetricsOptions): Metrics {
             this.set(Number.NaN)
             logger.warn({ err: error, metric: name }, 'metric collection failed')
           }
+        },
+      })
+    },
+    labeledGauge(name, help, label, collect) {
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers: [registry],
+        collect() {
+          this.reset()
+          for (const s of collect()) this.set({ [label]: s.label }, s.value)
         },
       })
     },

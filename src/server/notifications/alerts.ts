@@ -23,6 +23,9 @@ export const alertTitles: Record<AlertKind, string> = {
   pool_low: 'Address pool running low',
   mail_failing: 'Order e-mails failing',
   scanner_stalled: 'Payment scanner stalled',
+  providers_down: 'Chain providers down',
+  provider_quota: 'Chain provider near its daily limit',
+  provider_set_aside: 'Chain provider set aside',
 }
 
 const escapeHtml = (text: string) =>

@@ -8,6 +8,7 @@ import { ensureFirstAdmin, SESSION_COOKIE } from '../admin/admin-auth'
 import { mailOutbox, operatorAlerts } from '../db/schema'
 import { seedOnce } from '../db/seed'
 import { addKeyStock } from '../keys/key-stock'
+import type { ProviderHealth } from '../payments/provider-pool'
 import { saveSettings } from '../settings/settings'
 import { addWalletAddresses } from '../wallets/wallets.repo'
 import { recordStockLow, recordUnmatchedPayment } from '../webhooks/events'
@@ -24,6 +25,9 @@ const allOn = {
   pool_low: true,
   mail_failing: true,
   scanner_stalled: true,
+  providers_down: true,
+  provider_quota: true,
+  provider_set_aside: true,
 }
 
 describe.each(engines)('operator notifications on %s', (engine) => {
@@ -68,6 +72,7 @@ describe.each(engines)('operator notifications on %s', (engine) => {
       telegramChatId: '-1001234',
       alerts: { ...allOn },
       lowStockThreshold: 5,
+      refuseCheckoutsWhileDelayed: false,
     })
   })
 
@@ -111,6 +116,7 @@ describe.each(engines)('operator notifications on %s', (engine) => {
       telegramChatId: '-1001234',
       alerts: { ...allOn, order_paid: false },
       lowStockThreshold: 5,
+      refuseCheckoutsWhileDelayed: false,
     })
     await payOrder()
     expect(await t.database.db.select().from(operatorAlerts)).toHaveLength(0)
@@ -120,6 +126,7 @@ describe.each(engines)('operator notifications on %s', (engine) => {
       telegramChatId: null,
       alerts: { ...allOn },
       lowStockThreshold: 5,
+      refuseCheckoutsWhileDelayed: false,
     })
     await payOrder()
     expect(await t.database.db.select().from(operatorAlerts)).toHaveLength(0)
@@ -163,6 +170,7 @@ describe.each(engines)('operator notifications on %s', (engine) => {
     const probe: HealthProbe = {
       pool: async () => ({ free: 1, total: 10, hoursToDry: null }),
       scannerLagSeconds: async () => 900,
+      providers: async () => ({ failingSince: null, list: [] }),
     }
     await t.database.db.insert(mailOutbox).values({
       kind: 'order_paid',
@@ -184,6 +192,64 @@ describe.each(engines)('operator notifications on %s', (engine) => {
     expect(texts).toContain('1 of 10 addresses free (10 %)')
     expect(texts).toContain('ECONNREFUSED')
     expect(texts).toContain('15 min')
+  })
+
+  it('health: every provider failing over a minute, a day 80 % used and a provider set aside each alert once', async () => {
+    const health = (over: Partial<ProviderHealth>): ProviderHealth => ({
+      name: 'grid',
+      url: 'https://api.trongrid.io',
+      keys: 1,
+      state: 'healthy',
+      successRate: 1,
+      latencyMs: 80,
+      lastError: null,
+      suspendedUntil: null,
+      suspendedKeys: 0,
+      setAside: null,
+      requestsToday: 10,
+      bytesToday: 1000,
+      perDay: 100,
+      solidHead: 100,
+      lagBlocks: 0,
+      ...over,
+    })
+    const probe: HealthProbe = {
+      pool: async () => ({ free: 10, total: 10, hoursToDry: null }),
+      scannerLagSeconds: async () => 30,
+      providers: async () => ({
+        failingSince: Date.now() - 90_000,
+        list: [
+          health({
+            name: 'grid',
+            requestsToday: 80,
+            lastError: { message: 'HTTP 500 from /walletsolidity/getblockbylimitnext', at: Date.now() },
+          }),
+          health({
+            name: 'own node',
+            perDay: null,
+            setAside: { reason: 'block 101 does not follow the checkpoint 100', until: Date.now() + 60_000 },
+          }),
+        ],
+      }),
+    }
+    expect((await checkHealth(t.database.db, probe)).sort()).toEqual([
+      'provider_quota',
+      'provider_set_aside',
+      'providers_down',
+    ])
+    expect(await checkHealth(t.database.db, probe)).toEqual([])
+    const texts = (await t.database.db.select().from(operatorAlerts)).map((a) => a.text).join('\n')
+    expect(texts).toContain('grid has used 80 of its 100 requests today')
+    expect(texts).toContain('own node was set aside: block 101 does not follow the checkpoint 100')
+    expect(texts).toContain('HTTP 500 from')
+
+    // Under a minute of failures, or a day at 79 %, is not worth a message.
+    await t.database.db.execute(sql`delete from operator_alerts`)
+    const calm: HealthProbe = {
+      ...probe,
+      providers: async () => ({ failingSince: Date.now() - 30_000, list: [health({ requestsToday: 79 })] }),
+    }
+    expect(await checkHealth(t.database.db, calm)).toEqual([])
   })
 
   it('the default probe forecasts the pool running dry from the last hour of orders', async () => {

@@ -3,6 +3,7 @@ import type { Db } from '../db/client'
 import { mailOutbox, orders, walletAddresses } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
+import type { ProviderHealth } from '../payments/provider-pool'
 import { raiseAlert } from './alerts'
 import { drainTelegram } from './telegram'
 
@@ -18,7 +19,14 @@ export interface HealthProbe {
   pool(): Promise<{ free: number; total: number; hoursToDry: number | null }>
   /** Seconds since the scanner last advanced, or null when there is no scanner to watch. */
   scannerLagSeconds(): Promise<number | null>
+  /** The chain providers' health, and since when every one has failed (epoch ms; null: one answers). */
+  providers(): Promise<{ failingSince: number | null; list: ProviderHealth[] }>
 }
+
+/** A provider's day is nearly used up at this share. */
+export const PROVIDER_QUOTA_SHARE = 0.8
+/** Every provider failing for this long alerts the operator. */
+export const PROVIDERS_DOWN_MS = 60_000
 
 export const POOL_LOW_SHARE = 0.2
 
@@ -41,6 +49,9 @@ export function defaultHealthProbe(db: Db): HealthProbe {
     },
     async scannerLagSeconds() {
       return null
+    },
+    async providers() {
+      return { failingSince: null, list: [] }
     },
   }
 }
@@ -88,6 +99,24 @@ export async function checkHealth(
     const text = `The payment scanner has not advanced for ${Math.round(lag / 60)} min: payments are not being detected.`
     if (await raise('scanner_stalled', 'scanner', text)) raised.push('scanner_stalled')
   }
+
+  const providers = await probe.providers()
+  if (providers.failingSince !== null && Date.now() - providers.failingSince > PROVIDERS_DOWN_MS) {
+    const last = providers.list.map((p) => `${p.name}: ${p.lastError?.message ?? 'no answer'}`).join('\n')
+    const minutes = Math.max(1, Math.round((Date.now() - providers.failingSince) / 60_000))
+    const text = `Every chain provider has failed for ${minutes} min: payments are not being detected.\n${last}`
+    if (await raise('providers_down', 'providers', text)) raised.push('providers_down')
+  }
+  for (const p of providers.list) {
+    if (p.perDay !== null && p.requestsToday >= p.perDay * PROVIDER_QUOTA_SHARE) {
+      const text = `Chain provider ${p.name} has used ${p.requestsToday} of its ${p.perDay} requests today. Add a key or another provider (TRON_PROVIDER_<n>_*).`
+      if (await raise('provider_quota', `quota|${p.name}`, text)) raised.push('provider_quota')
+    }
+    if (p.setAside) {
+      const text = `Chain provider ${p.name} was set aside: ${p.setAside.reason}. Nothing it served was recorded; check that it follows TRON mainnet.`
+      if (await raise('provider_set_aside', `set_aside|${p.name}`, text)) raised.push('provider_set_aside')
+    }
+  }
   return raised
 }
 
@@ -98,6 +127,8 @@ export interface NotifierOptions {
   logger?: WorkerLogger
   pollMs?: number
   checkEveryMs?: number
+  /** The follower behind the chain by more than this alerts the operator. Default 300. */
+  scannerStallS?: number
 }
 
 export function createNotifier(opts: NotifierOptions) {
@@ -110,7 +141,7 @@ export function createNotifier(opts: NotifierOptions) {
   async function step() {
     if (Date.now() - lastCheck >= checkEveryMs) {
       lastCheck = Date.now()
-      await checkHealth(opts.db, probe)
+      await checkHealth(opts.db, probe, { scannerStallS: opts.scannerStallS })
     }
     await drainTelegram(opts.db, { baseUrl: opts.telegramBaseUrl, logger: log })
   }

@@ -7,6 +7,7 @@ import type { Env } from '../env'
 import { AppError } from '../errors'
 import { createWindowLimiter } from '../lib/window-limiter'
 import type { PaymentRules } from '../payments/payment-rules'
+import type { PaymentDelay } from '../payments/payments-health'
 import type { TrxPriceSource } from '../pricing/trx-price'
 import { defineRpc } from '../rpc'
 import { findFreeAddress } from '../wallets/wallets.repo'
@@ -18,7 +19,13 @@ import { createOrderPlacer } from './place-order'
 const MINUTE = 60_000
 const ORDER_BATCHES_IN_FLIGHT = 2
 
-export function ordersRpcs(database: Database, env: Env, rules: PaymentRules, prices: TrxPriceSource) {
+export function ordersRpcs(
+  database: Database,
+  env: Env,
+  rules: PaymentRules,
+  prices: TrxPriceSource,
+  delay: PaymentDelay,
+) {
   const { db } = database
   const placeOptions = {
     windowMs: Math.round(rules.windowMs),
@@ -47,6 +54,7 @@ export function ordersRpcs(database: Database, env: Env, rules: PaymentRules, pr
       name: 'secure_get_wallet_address',
       input: emptyPayloadSchema,
       handler: async () => {
+        if (await delay.refuseCheckouts()) return { success: false, error: messages.unavailable }
         const address = await findFreeAddress(db)
         return address
           ? { success: true, wallet_address: address }
@@ -59,6 +67,8 @@ export function ordersRpcs(database: Database, env: Env, rules: PaymentRules, pr
       handler: async (input, { request, reply }) => {
         const wait = creations.hit(clientAddressKey(request.ip))
         if (wait > 0) throw AppError.rateLimited(checkoutMessages.tooManyAttempts, wait)
+        // The operator's choice while payment detection lags: no new orders rather than a warning.
+        if (await delay.refuseCheckouts()) return { success: false, error: messages.unavailable }
         const header = request.headers['idempotency-key']
         const key =
           input.p_idempotency_key ?? (typeof header === 'string' && header !== '' ? header : undefined)

@@ -8,8 +8,9 @@ import { allPoolAddresses } from '../wallets/wallets.repo'
 import { extractTransfers, needsReceipts } from './extract-transfers'
 import { type ObservedTransfer, recordTransfer } from './ledger'
 import type { PaymentRules } from './payment-rules'
+import type { ProviderPool } from './provider-pool'
 import { settleOrder } from './settle-order'
-import type { ChainBlock, ChainTxInfo, TronClient, TronError } from './tron-client'
+import type { ChainBlock, ChainTxInfo, TronError } from './tron-client'
 
 // The chain follower. One process at a time (a leader lease in scanner_state) reads TRON's
 // solidified blocks in order from a checkpoint: every transfer to any of our addresses goes into
@@ -19,9 +20,15 @@ import type { ChainBlock, ChainTxInfo, TronClient, TronError } from './tron-clie
 // the ledger's unique key makes that harmless. Its cost does not depend on the number of orders or
 // addresses: one request per batch of blocks, one per block holding contract calls.
 
+/** What the follower reads; the provider pool, or one explorer client (which ignores the pool's checks). */
+export type FollowerClient = Pick<
+  ProviderPool,
+  'usdtContract' | 'getSolidBlocks' | 'getSolidTransactionInfos' | 'getSolidHead'
+>
+
 export interface ChainScannerOptions {
   db: Db
-  client: TronClient
+  client: FollowerClient
   rules: PaymentRules
   /** Blocks asked for at once (the explorer allows 100). Default 20. */
   batchBlocks?: number
@@ -41,8 +48,13 @@ export interface ChainScannerOptions {
   /** First pause after an explorer failure; doubles up to maxBackoffMs. */
   backoffBaseMs?: number
   maxBackoffMs?: number
-  /** How often the solidified head is asked for, for the lag figure. Default 30 000. */
+  /** How often the solidified head is asked for, for the lag figure, while behind. Default 30 000. */
   headEveryMs?: number
+  /**
+   * The same once caught up: each commit then carries the head already, so the look only guards a
+   * stalled chain. Default 300 000 (decision 022: it is most of the budget's spare room).
+   */
+  caughtUpHeadEveryMs?: number
   logger?: WorkerLogger
   /** After commit, for each order this process saw paid (wakes the mail worker). */
   onPaid?: (orderId: string) => void
@@ -122,6 +134,8 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
   const backoffBase = opts.backoffBaseMs ?? 1000
   const maxBackoff = opts.maxBackoffMs ?? 30_000
   const headEveryMs = opts.headEveryMs ?? 30_000
+  const caughtUpHeadEveryMs = opts.caughtUpHeadEveryMs ?? 300_000
+  let behind = true
   const log = opts.logger ?? quietLogger
   let running = false
   let loop: Promise<void> | null = null
@@ -189,7 +203,7 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
   }
 
   async function refreshHead(): Promise<void> {
-    if (Date.now() - lastHeadAt < headEveryMs) return
+    if (Date.now() - lastHeadAt < (behind ? headEveryMs : caughtUpHeadEveryMs)) return
     const head = await client.getSolidHead()
     if (head.status === 'error') return
     lastHeadAt = Date.now()
@@ -209,7 +223,11 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
     state: StateRow,
   ): Promise<{ fetched: FetchedBlock[]; more: boolean; error?: TronError }> {
     const start = state.checkpointBlock + 1
-    const res = await client.getSolidBlocks(start, start + batch)
+    // The pool sets aside a provider whose first block does not follow the checkpoint.
+    const follows = state.checkpointBlockId
+      ? { number: state.checkpointBlock, blockId: state.checkpointBlockId }
+      : undefined
+    const res = await client.getSolidBlocks(start, start + batch, { follows })
     if (res.status === 'error') return { fetched: [], more: false, error: res }
     const blocks = res.blocks
     const first = blocks[0]
@@ -233,10 +251,10 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
         fetched.push({ block, infos: null })
         continue
       }
-      const infos = await client.getSolidTransactionInfos(block.number)
+      const ids = block.transactions.map((t) => t.txId)
+      const infos = await client.getSolidTransactionInfos(block.number, { expectTxIds: ids })
       if (infos.status === 'error') return { fetched, more: false, error: infos }
       // A back-end node that has not got this block yet answers []; never read a block half.
-      const ids = block.transactions.map((t) => t.txId)
       const same = infos.infos.length === ids.length && infos.infos.every((info, i) => info.txId === ids[i])
       if (!same) {
         return {
@@ -327,6 +345,7 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
     }
     await refreshHead()
     const { fetched, more, error } = await fetchBlocks(state)
+    behind = more || Boolean(error)
     if (fetched.length === 0) return idle({ error, checkpoint: state.checkpointBlock })
     try {
       const done = await commit(state, fetched)

@@ -2,9 +2,12 @@ import { eq, sql } from 'drizzle-orm'
 import type { ShopHealthSource } from '../admin/dashboard-health'
 import type { Db } from '../db/client'
 import { orders, payments, scannerState } from '../db/schema'
+import { cachedValue } from '../lib/cached-value'
 import type { HealthProbe } from '../notifications/notifier'
+import { loadSettings } from '../settings/settings'
 import { countAddressStates } from '../wallets/wallets.repo'
 import { readScannerStatus } from './chain-scanner'
+import type { ProviderPool } from './provider-pool'
 
 // The payments module's answers to "how is the shop doing": the address pool as leases and
 // cool-downs leave it, unmatched transfers waiting in the ledger, and how far the chain follower is
@@ -36,25 +39,48 @@ export async function unmatchedTransferCount(db: Db): Promise<number> {
 }
 
 /**
- * Seconds since the follower last moved its checkpoint; the chain makes a block every 3 s, so more
- * than that means it is behind or stalled. Null before it has ever run.
+ * How far the follower is behind the chain: seconds between now and the block time of its
+ * checkpoint (solidified blocks are about a minute old when read). Null before it has read a block.
  */
-export async function scannerStalledSeconds(db: Db): Promise<number | null> {
+export async function followerLagSeconds(db: Db): Promise<number | null> {
   const [row] = await db
-    .select({ seconds: sql<number>`extract(epoch from now() - ${scannerState.updatedAt})::float8` })
+    .select({ time: scannerState.checkpointTime })
     .from(scannerState)
     .where(eq(scannerState.id, 1))
-  return row ? Math.max(0, Math.round(row.seconds)) : null
+  if (!row || row.time <= 0) return null
+  return Math.max(0, Math.round((Date.now() - row.time) / 1000))
 }
 
-/** The operator alerts' view of the pool and the follower. */
-export function paymentsHealthProbe(db: Db): HealthProbe {
+/**
+ * Whether payment detection is delayed (the follower more than thresholdS behind the chain), and
+ * whether the operator wants new checkouts refused meanwhile. Buyers poll; the answer is kept 2 s.
+ */
+export function createPaymentDelay(db: Db, thresholdS: number) {
+  const state = cachedValue(async () => {
+    const lag = await followerLagSeconds(db)
+    const delayed = lag !== null && lag > thresholdS
+    return { delayed, refuseCheckouts: delayed && (await loadSettings(db)).refuseCheckoutsWhileDelayed }
+  }, 2000)
+  return {
+    delayed: async () => (await state.get()).delayed,
+    refuseCheckouts: async () => (await state.get()).refuseCheckouts,
+  }
+}
+export type PaymentDelay = ReturnType<typeof createPaymentDelay>
+
+/** The operator alerts' view of the pool, the follower and the chain providers. */
+export function paymentsHealthProbe(db: Db, providers: ProviderPool): HealthProbe {
   return {
     async pool() {
       const pool = await addressPoolHealth(db)
       return { free: pool.free, total: pool.total, hoursToDry: pool.hoursToDry }
     },
-    scannerLagSeconds: () => scannerStalledSeconds(db),
+    scannerLagSeconds: () => followerLagSeconds(db),
+    async providers() {
+      // Heads older than a minute are asked for, so the lag figures stay current.
+      await providers.refreshHeads(60_000)
+      return { failingSince: providers.failingSince(), list: providers.health() }
+    },
   }
 }
 

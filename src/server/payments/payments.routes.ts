@@ -14,6 +14,7 @@ import { defineRpc } from '../rpc'
 import { confirmTransfersOfTransaction } from './confirm-transaction'
 import { paysOrder } from './ledger'
 import type { PaymentRules } from './payment-rules'
+import type { PaymentDelay } from './payments-health'
 import type { TronClient } from './tron-client'
 
 /**
@@ -28,6 +29,8 @@ function receivedMicros(order: OrderRow): bigint {
 
 export interface PaymentsRpcOptions {
   rules: PaymentRules
+  /** Tells a buyer waiting for detection that it lags. */
+  delay: PaymentDelay
   /** Told after an order is paid here (wakes the mail worker). */
   onPaid?: (orderId: string) => void
 }
@@ -67,6 +70,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
           grace_until: order.graceUntil.toISOString(),
           paid_at: order.paidAt?.toISOString() ?? null,
           late: order.late,
+          detection_delayed: order.status === 'pending' && (await opts.delay.delayed()),
         }
       },
     }),

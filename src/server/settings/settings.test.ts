@@ -13,6 +13,9 @@ const alerts = {
   pool_low: true,
   mail_failing: true,
   scanner_stalled: false,
+  providers_down: true,
+  provider_quota: false,
+  provider_set_aside: true,
 }
 
 describe.each(engines)('settings on %s', (engine) => {
@@ -39,6 +42,7 @@ describe.each(engines)('settings on %s', (engine) => {
         telegram_bot_token_set: false,
         alerts: Object.fromEntries(Object.keys(alerts).map((k) => [k, true])),
         low_stock_threshold: 5,
+        refuse_checkouts_while_delayed: false,
         payment_tolerance_usd: 1.5,
         payment_tolerance_percent: 10,
       },
@@ -62,8 +66,14 @@ describe.each(engines)('settings on %s', (engine) => {
     expect(read.body.settings).toMatchObject({ ...base, telegram_bot_token_set: true })
     expect((await loadSettings(t.database.db)).telegramBotToken).toBe(TOKEN)
 
+    await admin('secure_update_settings', {
+      p_settings: { ...base, refuse_checkouts_while_delayed: true },
+    })
+    expect((await loadSettings(t.database.db)).refuseCheckoutsWhileDelayed).toBe(true)
+    // Omitted (an older form) keeps the choice.
     await admin('secure_update_settings', { p_settings: { ...base, low_stock_threshold: 7 } })
     expect((await loadSettings(t.database.db)).telegramBotToken).toBe(TOKEN)
+    expect((await loadSettings(t.database.db)).refuseCheckoutsWhileDelayed).toBe(true)
     await admin('secure_update_settings', { p_settings: { ...base, telegram_bot_token: '' } })
     expect((await loadSettings(t.database.db)).telegramBotToken).toBeNull()
   })

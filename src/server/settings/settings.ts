@@ -35,6 +35,7 @@ export function toAdminSettings(
     telegram_bot_token_set: Boolean(s.telegramBotToken),
     alerts: s.alerts,
     low_stock_threshold: s.lowStockThreshold,
+    refuse_checkouts_while_delayed: s.refuseCheckoutsWhileDelayed,
     payment_tolerance_usd: env.PAYMENT_TOLERANCE,
     payment_tolerance_percent: env.PAYMENT_TOLERANCE_PERCENT,
   }
@@ -51,6 +52,7 @@ export function applyUpdate(
       input.telegram_bot_token === undefined ? current.telegramBotToken : input.telegram_bot_token || null,
     alerts: input.alerts,
     lowStockThreshold: input.low_stock_threshold,
+    refuseCheckoutsWhileDelayed: input.refuse_checkouts_while_delayed ?? current.refuseCheckoutsWhileDelayed,
   }
 }
 

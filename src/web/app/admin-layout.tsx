@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   Bell,
+  Blocks,
   Boxes,
   FileText,
   KeyRound,
@@ -33,6 +34,7 @@ const tabs = [
   { to: '/admin/wallets', label: 'admin.tab.wallets', icon: Wallet, end: false },
   { to: '/admin/content', label: 'admin.tab.content', icon: FileText, end: false },
   { to: '/admin/webhooks', label: 'admin.tab.webhooks', icon: Webhook, end: false },
+  { to: '/admin/chain', label: 'admin.tab.chain', icon: Blocks, end: false },
   { to: '/admin/settings', label: 'admin.tab.settings', icon: Bell, end: false },
   { to: '/admin/audit', label: 'admin.tab.audit', icon: ScrollText, end: false },
   { to: '/admin/security', label: 'admin.tab.security', icon: KeyRound, end: false },
@@ -114,7 +116,7 @@ export function AdminLayout() {
           </div>
           <nav
             aria-label={t('admin.nav')}
-            className="hidden min-w-0 items-center gap-1 overflow-x-auto lg:flex [&_svg]:hidden 2xl:[&_svg]:block"
+            className="hidden min-w-0 items-center gap-1 overflow-x-auto xl:flex [&_svg]:hidden 2xl:[&_svg]:block"
           >
             {links}
           </nav>
@@ -133,7 +135,7 @@ export function AdminLayout() {
               open={menuOpen}
               controls="admin-menu"
               onToggle={() => setMenuOpen((v) => !v)}
-              className="lg:hidden"
+              className="xl:hidden"
             />
           </div>
         </div>
@@ -141,7 +143,7 @@ export function AdminLayout() {
           <nav
             id="admin-menu"
             aria-label={t('admin.navMobile')}
-            className="border-t border-line px-4 py-3 lg:hidden"
+            className="border-t border-line px-4 py-3 xl:hidden"
           >
             <div className="flex flex-col gap-1">{links}</div>
           </nav>

@@ -1,4 +1,6 @@
 // Everything the admin panel renders, in one chunk that only /admin visits download.
+
+export { ChainTab } from '../features/admin/chain/providers-tab'
 export { AuditTab } from '../features/admin/cockpit/audit-tab'
 export { DashboardTab } from '../features/admin/cockpit/dashboard-tab'
 export { StockTab } from '../features/admin/cockpit/stock-tab'

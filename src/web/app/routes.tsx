@@ -40,6 +40,7 @@ const StockTab = later(admin, (m) => m.StockTab)
 const AuditTab = later(admin, (m) => m.AuditTab)
 const WebhooksTab = later(admin, (m) => m.WebhooksTab)
 const SettingsTab = later(admin, (m) => m.SettingsTab)
+const ChainTab = later(admin, (m) => m.ChainTab)
 
 /** Paths the server renders to HTML (with the catalogue and site content). */
 export const serverRenderedPaths = /^\/(products|support|product\/[1-9]\d{0,9})?$/
@@ -76,6 +77,7 @@ const routes: RouteObject[] = [
           { path: 'audit', element: <AuditTab /> },
           { path: 'webhooks', element: <WebhooksTab /> },
           { path: 'settings', element: <SettingsTab /> },
+          { path: 'chain', element: <ChainTab /> },
           { path: 'security', element: <SecurityTab /> },
           { path: '*', element: <Navigate to="/admin" replace /> },
         ],

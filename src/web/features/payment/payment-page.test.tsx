@@ -30,6 +30,7 @@ const status = (over: Record<string, unknown>) => ({
   grace_until: new Date(Date.now() + 90 * 60_000).toISOString(),
   paid_at: null,
   late: false,
+  detection_delayed: false,
   ...over,
 })
 
@@ -106,6 +107,14 @@ describe('payment page', () => {
     expect(
       screen.getByText('This address is for this order only. For another purchase, place a new order.'),
     ).toBeTruthy()
+  })
+
+  it('detection delayed: says a payment made now is safe, instead of a silent spinner', async () => {
+    answer = status({ detection_delayed: true })
+    renderPayment()
+    await waitFor(() => expect(screen.getByText('Payment detection is delayed')).toBeTruthy())
+    expect(screen.getByRole('status').textContent).toMatch(/A payment you make now is safe/)
+    expect(screen.queryByText('Waiting for your payment…')).toBeNull()
   })
 
   it('underpaid: says what arrived and what is left', async () => {

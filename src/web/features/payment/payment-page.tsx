@@ -1,4 +1,4 @@
-import { Info, Loader2, ShieldCheck, X } from 'lucide-react'
+import { Clock, Info, Loader2, ShieldCheck, X } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Button } from '../../components/ui/button'
@@ -179,18 +179,32 @@ export function PaymentPage() {
             </p>
           )}
 
-          <div
-            role="status"
-            aria-live="polite"
-            className="flex items-center gap-3 rounded-xl border border-primary/25 bg-primary/5 px-4 py-3 text-sm text-fg"
-          >
-            {paid ? (
-              <ShieldCheck className="size-5 text-primary" aria-hidden />
-            ) : (
-              <Loader2 className="size-5 animate-spin text-primary" aria-hidden />
-            )}
-            {paid ? t('payment.confirmed') : t('payment.waiting')}
-          </div>
+          {!paid && data?.detection_delayed ? (
+            <div
+              role="status"
+              aria-live="polite"
+              className="flex items-start gap-3 rounded-xl border border-amber-500/30 bg-amber-500/10 px-4 py-3 text-sm text-amber-100"
+            >
+              <Clock className="mt-0.5 size-5 shrink-0 text-amber-300" aria-hidden />
+              <span>
+                <strong className="block font-semibold text-amber-200">{t('payment.delayed.title')}</strong>
+                {t('payment.delayed.body')}
+              </span>
+            </div>
+          ) : (
+            <div
+              role="status"
+              aria-live="polite"
+              className="flex items-center gap-3 rounded-xl border border-primary/25 bg-primary/5 px-4 py-3 text-sm text-fg"
+            >
+              {paid ? (
+                <ShieldCheck className="size-5 text-primary" aria-hidden />
+              ) : (
+                <Loader2 className="size-5 animate-spin text-primary" aria-hidden />
+              )}
+              {paid ? t('payment.confirmed') : t('payment.waiting')}
+            </div>
+          )}
 
           <ul className="space-y-2.5 text-sm text-muted">
             <li className="flex gap-2.5">

@@ -20,6 +20,7 @@ interface Form {
   removeToken: boolean
   alerts: Record<AlertKind, boolean>
   lowStock: string
+  refuseWhileDelayed: boolean
 }
 
 const formOf = (s: AdminSettings): Form => ({
@@ -29,6 +30,7 @@ const formOf = (s: AdminSettings): Form => ({
   removeToken: false,
   alerts: { ...s.alerts },
   lowStock: String(s.low_stock_threshold),
+  refuseWhileDelayed: s.refuse_checkouts_while_delayed,
 })
 
 /** What the server's settings call checks, from the form. */
@@ -38,6 +40,7 @@ const settingsOf = (form: Form) => ({
   telegram_bot_token: form.removeToken ? '' : form.newToken.trim() || undefined,
   alerts: form.alerts,
   low_stock_threshold: form.lowStock.trim() === '' ? 0 : Number(form.lowStock),
+  refuse_checkouts_while_delayed: form.refuseWhileDelayed,
 })
 
 /** The form field each of the call's fields comes from. */
@@ -47,6 +50,7 @@ const fieldOfSetting: Record<string, keyof Form> = {
   telegram_bot_token: 'newToken',
   alerts: 'alerts',
   low_stock_threshold: 'lowStock',
+  refuse_checkouts_while_delayed: 'refuseWhileDelayed',
 }
 
 /** Operator e-mail, Telegram, which alerts to send, low-stock threshold; kept in the database. */
@@ -166,6 +170,18 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
               onChange={(e) => set('lowStock', e.target.value)}
             />
           </Field>
+          <label className="flex items-start gap-2 text-sm text-fg">
+            <input
+              type="checkbox"
+              className="mt-1"
+              checked={values.refuseWhileDelayed}
+              onChange={(e) => set('refuseWhileDelayed', e.target.checked)}
+            />
+            <span>
+              {t('admin.settings.refuseWhileDelayed')}
+              <span className="block text-xs text-muted">{t('admin.settings.refuseWhileDelayedHint')}</span>
+            </span>
+          </label>
           <Field label={t('admin.settings.tolerance')} hint={t('admin.settings.toleranceHint')}>
             <TextInput
               readOnly

@@ -1,0 +1,71 @@
+import {
+  fetchProvidersInputSchema,
+  type ProviderAnswer,
+  type ProvidersAnswer,
+  type ProviderTestAnswer,
+  testProviderInputSchema,
+} from '../../shared/providers'
+import type { Db } from '../db/client'
+import { AppError } from '../errors'
+import { defineRpc } from '../rpc'
+import { readScannerStatus } from './chain-scanner'
+import { followerLagSeconds } from './payments-health'
+import type { ProviderHealth, ProviderPool } from './provider-pool'
+
+const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null)
+
+function answerOf(h: ProviderHealth): ProviderAnswer {
+  const url = new URL(h.url)
+  return {
+    name: h.name,
+    host: `${url.protocol}//${url.host}`,
+    keys: h.keys,
+    state: h.state,
+    success_rate: h.successRate,
+    latency_ms: h.latencyMs,
+    last_error: h.lastError?.message ?? null,
+    last_error_at: iso(h.lastError?.at),
+    suspended_until: iso(h.suspendedUntil),
+    suspended_keys: h.suspendedKeys,
+    set_aside_reason: h.setAside?.reason ?? null,
+    requests_today: h.requestsToday,
+    per_day: h.perDay,
+    lag_blocks: h.lagBlocks,
+    solid_head: h.solidHead,
+  }
+}
+
+/** The admin's chain page: every provider's health, and a test of one. */
+export function providersRpcs(db: Db, pool: ProviderPool) {
+  return [
+    defineRpc({
+      name: 'secure_fetch_providers',
+      input: fetchProvidersInputSchema,
+      admin: true,
+      handler: async (): Promise<ProvidersAnswer> => {
+        const status = await readScannerStatus(db)
+        return {
+          success: true,
+          providers: pool.health().map(answerOf),
+          follower: { checkpoint: status.checkpointBlock, lag_seconds: await followerLagSeconds(db) },
+        }
+      },
+    }),
+    defineRpc({
+      name: 'secure_test_provider',
+      input: testProviderInputSchema,
+      admin: true,
+      handler: async (input): Promise<ProviderTestAnswer> => {
+        const result = await pool.test(input.p_name)
+        if (!result) throw new AppError('not_found', `No provider named ${input.p_name}`)
+        return {
+          success: true,
+          ok: result.ok,
+          latency_ms: result.latencyMs,
+          solid_head: result.solidHead,
+          error: result.error,
+        }
+      },
+    }),
+  ]
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod'
+import { adminKeyField } from './rpc'
+
+// The admin's view of the chain providers (TRON HTTP APIs) and of the chain follower reading them.
+
+export const providerNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'must name a provider')
+  .max(40)
+  .regex(/^[\w .:-]+$/, 'must be a provider name')
+
+export const fetchProvidersInputSchema = z.object({ ...adminKeyField }).strict()
+export const testProviderInputSchema = z.object({ ...adminKeyField, p_name: providerNameSchema }).strict()
+
+export interface ProviderAnswer {
+  name: string
+  /** Scheme and host only: a key in a path or query never reaches the browser. */
+  host: string
+  keys: number
+  state: 'healthy' | 'cooling' | 'suspended' | 'exhausted' | 'set_aside'
+  /** 0–1; null before any request. */
+  success_rate: number | null
+  latency_ms: number | null
+  last_error: string | null
+  /** ISO time. */
+  last_error_at: string | null
+  suspended_until: string | null
+  suspended_keys: number
+  set_aside_reason: string | null
+  requests_today: number
+  per_day: number | null
+  lag_blocks: number | null
+  solid_head: number | null
+}
+
+export interface ProvidersAnswer {
+  success: true
+  providers: ProviderAnswer[]
+  follower: { checkpoint: number | null; lag_seconds: number | null }
+}
+
+export interface ProviderTestAnswer {
+  success: true
+  ok: boolean
+  latency_ms: number
+  solid_head: number | null
+  error: string | null
+}
