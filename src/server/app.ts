@@ -22,6 +22,8 @@ import { contentRpcs } from './content/content.routes'
 import { type ContentService, createContentService } from './content/content.service'
 import type { Database } from './db/client'
 import { dashboardRpcs } from './delivery/dashboard.routes'
+import { orderLinkRpcs } from './delivery/order-links.routes'
+import { discountRpcs } from './discounts/discounts.routes'
 import type { Env } from './env'
 import { AppError } from './errors'
 import { cachedValue } from './lib/cached-value'
@@ -60,6 +62,8 @@ export interface AppServices {
   health: ShopHealthSource
   /** An order became paid in this process (main.ts wakes the mail worker on it). */
   orderPaid: Signal<string>
+  /** A mail other than an order's went into the outbox (main.ts wakes the mail worker on it). */
+  mailQueued: Signal<void>
   /** The admin queued a webhook delivery again (main.ts wakes the webhook worker). */
   webhookQueued: Signal<void>
   /** Prometheus registry: metrics.gauge(name, help, collect) adds a gauge read at scrape time. */
@@ -147,6 +151,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     rules: paymentRulesOf(env),
     health: ledgerHealthSource,
     orderPaid: createSignal<string>(),
+    mailQueued: createSignal<void>(),
     webhookQueued: createSignal<void>(),
     metrics,
   }
@@ -192,6 +197,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...contentRpcs(services.content),
     ...ordersRpcs(database, env, services.rules, services.prices, paymentDelay),
     ...dashboardRpcs(database),
+    ...orderLinkRpcs(database, env, services.mailQueued),
     ...paymentsRpcs(database, services.tron, {
       rules: services.rules,
       delay: paymentDelay,
@@ -203,6 +209,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       ...cockpitRpcs(services),
       ...reconcileRpcs(database, services.tron),
       ...settingsRpcs(database.db, env),
+      ...discountRpcs(database),
       ...webhookRpcs(database.db, {
         allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
         onQueued: services.webhookQueued.emit,

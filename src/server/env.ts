@@ -91,6 +91,9 @@ const envSchema = z.object({
    * networks holding none. */
   CHECKOUT_HELD_PER_NETWORK: z.coerce.number().int().min(1).max(100_000).default(10),
   CHECKOUT_RESERVE_PERCENT: z.coerce.number().int().min(0).max(90).default(50),
+  /** "E-mail me my orders": asks per client address per 15 minutes, and per e-mail address per hour. */
+  ORDER_LINKS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(5),
+  ORDER_LINKS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(3),
   PRICE_SOURCE: z
     .string()
     .regex(/^(coingecko|binance|fixed:\d+(\.\d+)?)$/, 'must be coingecko, binance or fixed:<usd per TRX>')

@@ -34,3 +34,11 @@ export class AppError extends Error {
     return errorStatus[this.code]
   }
 }
+
+/** Whether a database error (or one it caused) is a unique violation (SQLSTATE 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true
+  }
+  return false
+}

@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'mail' }),
   })
   app.services.orderPaid.on(() => mail.wake())
+  app.services.mailQueued.on(() => mail.wake())
   const webhooks = createWebhookWorker({
     db: database.db,
     allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,

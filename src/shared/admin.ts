@@ -221,6 +221,9 @@ export interface AdminOrder {
   underpaid: boolean
   /** A transfer to it waits for the operator: its sender paid another order at this address before. */
   held: boolean
+  /** The discount code the order was placed with, and what it took off (dollars; total is after it). */
+  discount_code: string | null
+  discount: number
 }
 
 export interface FetchOrdersAnswer {

@@ -20,6 +20,16 @@ export const emailSchema = z
   .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
   .refine(isValidEmail, 'Please enter a valid email address')
 
+export const DISCOUNT_CODE_PATTERN = /^[A-Za-z0-9_-]{3,40}$/
+
+/** A discount code as a buyer or the admin types it; matched case-insensitively. */
+export const discountCodeSchema = z
+  .string()
+  .trim()
+  .min(3, 'must be at least 3 characters')
+  .max(40, 'must be at most 40 characters')
+  .regex(DISCOUNT_CODE_PATTERN, 'letters, digits, - and _ only')
+
 /** A cart line as the browser holds it; the server reads only the product id and the quantity. */
 export const orderLineSchema = z.object({
   product: z.looseObject({ id: rowIdSchema }),
@@ -50,6 +60,8 @@ export const createOrderInputSchema = z
       .max(100)
       .regex(/^[\w-]+$/, 'letters, digits, - and _ only')
       .optional(),
+    /** A discount code; the server checks it and takes the discount off before comparing p_total. */
+    p_discount_code: discountCodeSchema.optional(),
   })
   .strict()
 export type CreateOrderInput = z.infer<typeof createOrderInputSchema>
@@ -68,6 +80,10 @@ export const createOrderAnswerSchema = z.discriminatedUnion('success', [
     trx_amount: z.string().optional(),
     /** The locked rate, USD per TRX (decimal string). */
     trx_rate: z.string().optional(),
+    /** With a discount code: the code, the lines' sum and what was taken off it (dollars). */
+    discount_code: z.string().optional(),
+    subtotal: z.number().optional(),
+    discount: z.number().optional(),
   }),
   z.object({ success: z.literal(false), error: z.string() }),
 ])

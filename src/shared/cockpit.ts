@@ -33,6 +33,10 @@ export const auditActions = [
   'settings_update',
   'two_factor_enable',
   'two_factor_disable',
+  'discount_create',
+  'discount_update',
+  'discount_disable',
+  'discount_enable',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

@@ -29,7 +29,11 @@ export const dashboardOrderSchema = z.object({
   paid_at: z.string().nullable(),
   status: z.enum(['pending', 'paid', 'completed', 'cancelled']),
   email: z.string(),
+  /** Dollars due, after the discount. */
   total: z.number(),
+  discount_code: z.string().nullable(),
+  /** Dollars the discount code took off (0 without one). */
+  discount: z.number(),
   amount_received: z.number(),
   tx_hash: z.string().nullable(),
   /** A public explorer page for the transaction. */

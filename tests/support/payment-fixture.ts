@@ -46,6 +46,8 @@ export interface PaymentFixture {
     address?: string
     /** The buyer's language (p_locale). */
     locale?: string
+    /** A discount code and the discounted total the buyer was shown (dollars). */
+    discount?: { code: string; total: number }
   }): Promise<PlacedOrder>
   /** The secret secure_create_order answered for the order (what the buyer's browser keeps). */
   secretOf(id: string): string | undefined
@@ -183,13 +185,14 @@ export async function createPaymentFixture(
         ? (listed.find((p) => p.id === o.productId) as { id: number; price: number })
         : (products[0] as { id: number; price: number })
       const quantity = o.quantity ?? 1
-      const total = Math.round(product.price * quantity * 100) / 100
+      const total = o.discount?.total ?? Math.round(product.price * quantity * 100) / 100
       const { body } = await rpc(t.app, 'secure_create_order', {
         p_email: o.email ?? 'buyer@example.com',
         p_items: [{ product: { id: product.id }, quantity }],
         p_total: total,
         ...(o.address ? { p_wallet_address: o.address } : {}),
         ...(o.locale ? { p_locale: o.locale } : {}),
+        ...(o.discount ? { p_discount_code: o.discount.code } : {}),
       })
       if (body.success !== true) throw new Error(`order refused: ${JSON.stringify(body)}`)
       secrets.set(body.order_id as string, body.order_secret as string)

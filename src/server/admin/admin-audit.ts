@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import { productInputSchema } from '../../shared/admin'
+import { saveDiscountInputSchema } from '../../shared/discounts'
 import { centsToDollars } from '../../shared/money'
 import { mergeSiteContent } from '../../shared/site-content'
 import { parseWalletAddressLines } from '../../shared/wallet-addresses'
@@ -9,6 +10,7 @@ import { toProduct } from '../catalog/catalog.repo'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
 import { orders, products } from '../db/schema'
+import { findDiscount } from '../discounts/discounts.repo'
 import { AppError } from '../errors'
 import type { RpcDefinition } from '../rpc'
 import { findSession, sessionOf } from './admin-auth'
@@ -47,6 +49,46 @@ function productFields(row: typeof products.$inferSelect | undefined): Record<st
   if (!row) return undefined
   const { id: _id, has_details: _details, created_at: _created, ...fields } = toProduct(row)
   return fields
+}
+
+/** A code's fields under the names of the admin's form, to say which changed. */
+function discountFields(row: Awaited<ReturnType<typeof findDiscount>>): Record<string, unknown> | undefined {
+  if (!row) return undefined
+  return {
+    code: row.code,
+    kind: row.kind,
+    percent_bp: row.percentBp,
+    amount_cents: row.amountCents,
+    min_total_cents: row.minTotalCents,
+    max_discount_cents: row.maxDiscountCents,
+    product_ids: row.productIds,
+    starts_at: row.startsAt?.toISOString() ?? null,
+    ends_at: row.endsAt?.toISOString() ?? null,
+    max_uses: row.maxUses,
+    max_uses_per_email: row.maxUsesPerEmail,
+    disabled: row.disabled,
+  }
+}
+
+function discountFieldsOfInput(input: Input): Record<string, unknown> {
+  const parsed = saveDiscountInputSchema.safeParse(input)
+  if (!parsed.success) return {}
+  const v = parsed.data
+  const iso = (at: string | null) => (at ? new Date(at).toISOString() : null)
+  return {
+    code: v.p_code,
+    kind: v.p_kind,
+    percent_bp: v.p_kind === 'percent' ? v.p_percent_bp : null,
+    amount_cents: v.p_kind === 'fixed' ? v.p_amount_cents : null,
+    min_total_cents: v.p_min_total_cents,
+    max_discount_cents: v.p_max_discount_cents,
+    product_ids: v.p_product_ids && v.p_product_ids.length > 0 ? [...new Set(v.p_product_ids)] : null,
+    starts_at: iso(v.p_starts_at),
+    ends_at: iso(v.p_ends_at),
+    max_uses: v.p_max_uses,
+    max_uses_per_email: v.p_max_uses_per_email,
+    disabled: v.p_disabled,
+  }
 }
 
 function changedKeys(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
@@ -262,6 +304,31 @@ const auditHooks: Record<string, AuditHook> = {
         },
       ]
     },
+  },
+  secure_save_discount: {
+    before: async (db, input) =>
+      typeof input.p_id === 'number' && Number.isInteger(input.p_id) && input.p_id > 0
+        ? discountFields(await findDiscount(db, input.p_id))
+        : undefined,
+    after: onSuccess((input, result, actor, before) => {
+      const after = discountFieldsOfInput(input)
+      const previous = before as Record<string, unknown> | undefined
+      return previous
+        ? {
+            action: 'discount_update',
+            actor,
+            target: String(result.id),
+            details: { code: after.code, fields: changedKeys(previous, after) },
+          }
+        : { action: 'discount_create', actor, target: String(result.id), details: after }
+    }),
+  },
+  secure_set_discount_disabled: {
+    after: onSuccess((input, _result, actor) => ({
+      action: input.p_disabled ? 'discount_disable' : 'discount_enable',
+      actor,
+      target: String(input.p_id),
+    })),
   },
   secure_update_site_content: {
     before: async (db) => mergeSiteContent(await readStoredContent(db)),

@@ -52,6 +52,8 @@ function toAdminOrder(row: OrderRow, held: ReadonlySet<string>): AdminOrder {
     late: row.late,
     underpaid: row.status === 'pending' && receivedCents > 0 && receivedCents < row.totalCents,
     held: held.has(row.id),
+    discount_code: row.discountCode,
+    discount: centsToDollars(row.discountCents),
   }
 }
 

@@ -50,6 +50,8 @@ async function* orderRows(db: Db, where: SQL | undefined): AsyncGenerator<string
       'transaction_ids',
       'late',
       'overpaid',
+      'discount_code',
+      'discount_usd',
     ])
   let cursor: { ts: string; id: string } | null = null
   for (;;) {
@@ -95,6 +97,8 @@ async function* orderRows(db: Db, where: SQL | undefined): AsyncGenerator<string
         txIds.join(' '),
         row.late ? 'late' : '',
         received > BigInt(row.totalCents) * 10_000n ? 'overpaid' : '',
+        row.discountCode ?? '',
+        row.discountCode ? formatCents(row.discountCents) : '',
       ])
     }
     yield chunk

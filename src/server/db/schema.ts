@@ -119,6 +119,11 @@ export const orders = pgTable(
     cancelReason: text('cancel_reason').$type<CancelReason>(),
     /** The buyer's language when ordering: the e-mail and the dashboard link speak it. */
     locale: text('locale').$type<Locale>().notNull().default('en'),
+    /** The discount code the order was placed with (its id and its text then); null without one. */
+    discountCodeId: integer('discount_code_id'),
+    discountCode: text('discount_code'),
+    /** Integer cents taken off the lines' sum; total_cents is what is due after it. */
+    discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -136,6 +141,13 @@ export const orders = pgTable(
     index('orders_pending_browser_idx').on(t.browserKey).where(sql`status = 'pending'`),
     check('orders_status_ck', sql`${t.status} in ('pending', 'paid', 'completed', 'cancelled')`),
     check('orders_total_ck', sql`${t.totalCents} > 0`),
+    check('orders_discount_ck', sql`${t.discountCents} >= 0`),
+    // A code's uses (per code, and per code and e-mail) are counted from its orders.
+    index('orders_discount_code_idx')
+      .on(t.discountCodeId, sql`lower(${t.email})`)
+      .where(sql`discount_code_id is not null`),
+    // "E-mail me my orders" lists an address's paid orders.
+    index('orders_paid_email_idx').on(sql`lower(${t.email})`).where(sql`status in ('paid', 'completed')`),
   ],
 )
 
@@ -468,4 +480,59 @@ export const auditLog = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
   },
   (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_action_at_idx').on(t.action, t.at)],
+)
+
+export const discountKinds = ['percent', 'fixed'] as const
+export type DiscountKind = (typeof discountKinds)[number]
+
+/** Discount codes (src/server/discounts). A code's uses are its orders that are not cancelled. */
+export const discountCodes = pgTable(
+  'discount_codes',
+  {
+    id: serial('id').primaryKey(),
+    /** As the admin typed it; matched case-insensitively and unique that way. */
+    code: text('code').notNull(),
+    kind: text('kind').$type<DiscountKind>().notNull(),
+    /** Percentage in basis points (1 = 0.01 %, 10000 = 100 %), for kind percent. */
+    percentBp: integer('percent_bp'),
+    /** Integer cents off, for kind fixed. */
+    amountCents: bigint('amount_cents', { mode: 'number' }),
+    /** The cart's sum before the discount must reach this (cents). */
+    minTotalCents: bigint('min_total_cents', { mode: 'number' }),
+    /** The discount never exceeds this (cents). */
+    maxDiscountCents: bigint('max_discount_cents', { mode: 'number' }),
+    /** Products the code applies to; null = every product. */
+    productIds: jsonb('product_ids').$type<number[]>(),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    maxUses: integer('max_uses'),
+    maxUsesPerEmail: integer('max_uses_per_email'),
+    disabled: boolean('disabled').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('discount_codes_code_uq').on(sql`lower(${t.code})`),
+    check(
+      'discount_codes_kind_ck',
+      sql`(${t.kind} = 'percent' AND ${t.percentBp} BETWEEN 1 AND 10000 AND ${t.amountCents} IS NULL)
+        OR (${t.kind} = 'fixed' AND ${t.amountCents} > 0 AND ${t.percentBp} IS NULL)`,
+    ),
+  ],
+)
+
+/**
+ * "E-mail me my orders" links (src/server/order-links): only the sha256 of the token is kept; a
+ * link works until expires_at, once.
+ */
+export const orderLinks = pgTable(
+  'order_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('order_links_expires_idx').on(t.expiresAt)],
 )

@@ -52,6 +52,8 @@ export function dashboardRpcs(database: Database) {
             status: order.status,
             email: order.email,
             total: centsToDollars(order.totalCents),
+            discount_code: order.discountCode,
+            discount: centsToDollars(order.discountCents),
             amount_received: microsToDollars(received),
             tx_hash: order.txHash,
             tx_url: order.txHash ? explorerTxUrl(order.txHash) : null,

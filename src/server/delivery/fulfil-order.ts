@@ -86,6 +86,7 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
     orderId,
     items,
     totalPaidCents: order.totalCents,
+    ...(order.discountCode ? { discount: { code: order.discountCode, cents: order.discountCents } } : {}),
     txHash: order.txHash ?? '',
     // The link opens the dashboard in the buyer's language (and remembers it).
     dashboardUrl: `${base}/dashboard/${order.accessToken}${order.locale === 'en' ? '' : `?lang=${order.locale}`}`,

@@ -16,8 +16,10 @@ export interface OrderEmailInput {
   content: SiteContent
   orderId: string
   items: OrderEmailItem[]
-  /** Integer cents. */
+  /** Integer cents, after the discount. */
   totalPaidCents: number
+  /** The discount code and what it took off (integer cents); absent without a code. */
+  discount?: { code: string; cents: number }
   txHash: string
   dashboardUrl: string
   locale: Locale
@@ -29,14 +31,14 @@ export interface RenderedEmail {
   text: string
 }
 
-const escapeHtml = (value: string) =>
+export const escapeHtml = (value: string) =>
   value.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   )
 
 /** A colour fit for an inline style attribute; anything else falls back to the default blue. */
-function safeColour(value: string): string {
+export function safeColour(value: string): string {
   return /^#[0-9a-fA-F]{3,8}$|^rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)$/.test(value)
     ? value
     : '#3b82f6'
@@ -52,6 +54,13 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   const shortId = input.orderId.slice(0, 8)
   const subject = t('email.subject', { shop, id: shortId })
   const support = input.content.support.email
+  const discount = input.discount
+    ? {
+        code: input.discount.code,
+        amount: formatUsdCents(input.discount.cents, input.locale),
+        subtotal: formatUsdCents(input.totalPaidCents + input.discount.cents, input.locale),
+      }
+    : null
 
   const textItems = input.items
     .map((item) => {
@@ -65,6 +74,12 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
     t('email.thanksText', { shop }),
     '',
     t('email.order', { id: input.orderId }),
+    ...(discount
+      ? [
+          t('email.subtotal', { amount: discount.subtotal }),
+          t('email.discount', { code: discount.code, amount: discount.amount }),
+        ]
+      : []),
     t('email.totalText', { total, tx: input.txHash }),
     '',
     textItems,
@@ -103,6 +118,7 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
   <tr><td style="padding:24px">
     <h1 style="margin:0 0 8px;font-size:20px;color:#111827">${escapeHtml(t('email.heading'))}</h1>
     <p style="margin:0 0 4px;color:#374151;font-size:14px">${t('email.orderHtml', { id: escapeHtml(input.orderId) })}</p>
+    ${discount ? `<p style="margin:0 0 4px;color:#374151;font-size:14px">${escapeHtml(t('email.subtotal', { amount: discount.subtotal }))}</p><p style="margin:0 0 4px;color:#047857;font-size:14px">${escapeHtml(t('email.discount', { code: discount.code, amount: discount.amount }))}</p>` : ''}
     <p style="margin:0 0 16px;color:#374151;font-size:14px">${t('email.totalHtml', { total: escapeHtml(total) })}</p>
     <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${htmlItems}</table>
     <p style="margin:24px 0 8px;color:#374151;font-size:14px">${escapeHtml(t('email.dashboardHtml'))}</p>

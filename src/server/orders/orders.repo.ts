@@ -186,3 +186,85 @@ export async function orderStatuses(db: Db, ids: readonly string[]): Promise<Map
     .where(inArray(orders.id, [...ids]))
   return new Map(rows.map((r) => [r.id, r.status]))
 }
+
+/**
+ * Uses of discount codes: orders placed with them that are not cancelled (a cancelled or expired
+ * order gives its use back by its status alone). Answers the count per code, and per code and
+ * lower-cased e-mail for the e-mails asked about.
+ */
+export async function countDiscountUses(
+  tx: Db,
+  codeIds: readonly number[],
+  emails: readonly string[],
+): Promise<{ total: Map<number, number>; byEmail: Map<string, number> }> {
+  const total = new Map<number, number>()
+  const byEmail = new Map<string, number>()
+  if (codeIds.length === 0) return { total, byEmail }
+  const ids = JSON.stringify(codeIds)
+  const lowered = JSON.stringify(emails.map((e) => e.trim().toLowerCase()))
+  const result = (await tx.execute(sql`
+    select discount_code_id as id, null as email, count(*)::int as n from ${orders}
+      where discount_code_id in (select value::int from jsonb_array_elements_text(${ids}::jsonb))
+        and status <> 'cancelled'
+      group by discount_code_id
+    union all
+    select discount_code_id, lower(email), count(*)::int from ${orders}
+      where discount_code_id in (select value::int from jsonb_array_elements_text(${ids}::jsonb))
+        and lower(email) in (select value from jsonb_array_elements_text(${lowered}::jsonb))
+        and status <> 'cancelled'
+      group by discount_code_id, lower(email)`)) as unknown as {
+    rows: { id: number; email: string | null; n: number }[]
+  }
+  for (const row of result.rows) {
+    if (row.email === null) total.set(Number(row.id), Number(row.n))
+    else byEmail.set(`${row.id} ${row.email}`, Number(row.n))
+  }
+  return { total, byEmail }
+}
+
+export interface DiscountUsage {
+  uses: number
+  paidOrders: number
+  revenueCents: number
+  discountCents: number
+}
+
+/** Per code: uses held, paid orders, their revenue (after the discount) and the discount given. */
+export async function discountUsage(db: Db): Promise<Map<number, DiscountUsage>> {
+  const result = (await db.execute(sql`
+    select discount_code_id as id,
+      count(*) filter (where status <> 'cancelled')::int as uses,
+      count(*) filter (where status in ('paid', 'completed'))::int as paid,
+      coalesce(sum(total_cents) filter (where status in ('paid', 'completed')), 0)::text as revenue,
+      coalesce(sum(discount_cents) filter (where status in ('paid', 'completed')), 0)::text as discount
+    from ${orders} where discount_code_id is not null group by discount_code_id`)) as unknown as {
+    rows: { id: number; uses: number; paid: number; revenue: string; discount: string }[]
+  }
+  return new Map(
+    result.rows.map((r) => [
+      Number(r.id),
+      {
+        uses: Number(r.uses),
+        paidOrders: Number(r.paid),
+        revenueCents: Number(r.revenue),
+        discountCents: Number(r.discount),
+      },
+    ]),
+  )
+}
+
+/** An address's paid orders, newest first (at most `limit`), for "e-mail me my orders". */
+export async function paidOrdersOf(db: Db, email: string, limit: number): Promise<OrderRow[]> {
+  return db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        sql`lower(${orders.email}) = ${email.trim().toLowerCase()}`,
+        // Written as the partial index's own predicate, so the planner uses it.
+        sql`${orders.status} in ('paid', 'completed')`,
+      ),
+    )
+    .orderBy(sql`${orders.createdAt} desc`, orders.id)
+    .limit(limit)
+}

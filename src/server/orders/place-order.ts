@@ -5,7 +5,8 @@ import { centsToDollars, dollarsToCents } from '../../shared/money'
 import { formatRateE8, formatSun, usdCentsToSun } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { type OrderItemSnapshot, orders, products } from '../db/schema'
-import { AppError } from '../errors'
+import { reserveDiscounts } from '../discounts/discounts.repo'
+import { AppError, isUniqueViolation } from '../errors'
 import { reserveKeys } from '../keys/reservation'
 import type { RateResult } from '../pricing/trx-price'
 import { leaseAddresses } from '../wallets/wallets.repo'
@@ -53,6 +54,9 @@ type PlacedOrder = Pick<
   | 'graceUntil'
   | 'trxAmountSun'
   | 'trxRateE8'
+  | 'discountCodeId'
+  | 'discountCode'
+  | 'discountCents'
 >
 
 interface Priced {
@@ -63,7 +67,17 @@ interface Priced {
 }
 
 function answerOf(
-  order: Pick<OrderRow, 'id' | 'walletAddress' | 'expiresAt' | 'totalCents' | 'trxAmountSun' | 'trxRateE8'>,
+  order: Pick<
+    OrderRow,
+    | 'id'
+    | 'walletAddress'
+    | 'expiresAt'
+    | 'totalCents'
+    | 'trxAmountSun'
+    | 'trxRateE8'
+    | 'discountCode'
+    | 'discountCents'
+  >,
   secret: string,
 ): CreateOrderAnswer {
   return {
@@ -76,14 +90,14 @@ function answerOf(
     ...(order.trxAmountSun !== null && order.trxRateE8 !== null
       ? { trx_amount: formatSun(order.trxAmountSun), trx_rate: formatRateE8(order.trxRateE8) }
       : {}),
+    ...(order.discountCode !== null
+      ? {
+          discount_code: order.discountCode,
+          subtotal: centsToDollars(order.totalCents + order.discountCents),
+          discount: centsToDollars(order.discountCents),
+        }
+      : {}),
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true
-  }
-  return false
 }
 
 /** Places one order (scripts and tests; the storefront goes through an OrderPlacer). */
@@ -228,14 +242,16 @@ async function price(
   const priced: Priced[] = []
   for (const { index, request } of fresh) {
     try {
-      priced.push({ index, request, ...priceOne(request.input, byId) })
+      priced.push({ index, request, ...priceOne(request.input.p_items, byId) })
     } catch (error) {
       settle(index, { ok: false, error })
       continue
     }
     const last = priced[priced.length - 1] as Priced
     const claimed = dollarsToCents(request.input.p_total)
-    if (last.totalCents <= 0 || claimed === null || claimed !== last.totalCents) {
+    // With a code, the total the buyer saw is the discounted one: checked when the code is applied.
+    const mismatch = !request.input.p_discount_code && claimed !== last.totalCents
+    if (last.totalCents <= 0 || claimed === null || mismatch) {
       priced.pop()
       settle(index, { ok: true, answer: { success: false, error: messages.invalidTotal } })
     }
@@ -243,13 +259,23 @@ async function price(
   return priced
 }
 
+/** Prices cart lines from the catalogue (the discount check prices a cart as placing it would). */
+export async function priceCart(
+  db: Db,
+  lines: CreateOrderInput['p_items'],
+): Promise<{ items: OrderItemSnapshot[]; totalCents: number }> {
+  const ids = [...new Set(lines.map((l) => l.product.id))]
+  const rows = await db.select().from(products).where(inArray(products.id, ids))
+  return priceOne(lines, new Map(rows.map((row) => [row.id, row])))
+}
+
 function priceOne(
-  input: CreateOrderInput,
+  lines: CreateOrderInput['p_items'],
   byId: Map<number, typeof products.$inferSelect>,
 ): { items: OrderItemSnapshot[]; totalCents: number } {
   // Lines of one product are merged, so a cart that repeats a product cannot exceed the limit twice.
   const quantities = new Map<number, number>()
-  for (const line of input.p_items) {
+  for (const line of lines) {
     quantities.set(line.product.id, (quantities.get(line.product.id) ?? 0) + line.quantity)
   }
   const unknown = [...quantities.keys()].filter((id) => !byId.has(id))
@@ -324,6 +350,32 @@ async function insertOrders(
       })
       admitted = prepared.filter((p) => !refused.has(p.index))
     }
+    // Discount codes: checked and their uses counted under the codes' row locks, in request order.
+    const discounts = new Map<number, { codeId: number; code: string; discountCents: number }>()
+    const withCode = admitted.filter((p) => p.request.input.p_discount_code)
+    if (withCode.length > 0) {
+      const reservations = await reserveDiscounts(
+        tx,
+        withCode.map((p) => ({
+          code: p.request.input.p_discount_code as string,
+          email: p.request.input.p_email,
+          items: p.items,
+          claimedTotalCents: dollarsToCents(p.request.input.p_total),
+        })),
+        now,
+      )
+      const refused = new Set<number>()
+      withCode.forEach((p, i) => {
+        const reservation = reservations[i]
+        if (reservation?.ok) discounts.set(p.index, reservation)
+        else {
+          refused.add(p.index)
+          const error = reservation?.error ?? messages.createFailed
+          answers.push({ index: p.index, outcome: { ok: true, answer: { success: false, error } } })
+        }
+      })
+      admitted = admitted.filter((p) => !refused.has(p.index))
+    }
     // The lease history starts when the order does: transfers from then on are the order's.
     const leased = await leaseAddresses(
       tx,
@@ -348,18 +400,25 @@ async function insertOrders(
       return false
     })
     if (placed.length === 0) return answers
-    const rows: PlacedOrder[] = placed.map((p) => ({
-      id: p.id,
-      status: 'pending',
-      createdAt: now,
-      email: p.request.input.p_email,
-      items: p.items,
-      totalCents: p.totalCents,
-      walletAddress: leased.get(p.id) as string,
-      expiresAt,
-      graceUntil,
-      ...trx(p.totalCents),
-    }))
+    const rows: PlacedOrder[] = placed.map((p) => {
+      const discount = discounts.get(p.index)
+      const totalCents = p.totalCents - (discount?.discountCents ?? 0)
+      return {
+        id: p.id,
+        status: 'pending',
+        createdAt: now,
+        email: p.request.input.p_email,
+        items: p.items,
+        totalCents,
+        walletAddress: leased.get(p.id) as string,
+        expiresAt,
+        graceUntil,
+        discountCodeId: discount?.codeId ?? null,
+        discountCode: discount?.code ?? null,
+        discountCents: discount?.discountCents ?? 0,
+        ...trx(totalCents),
+      }
+    })
     // One statement, one parameter: the rows as JSON (a query builder's per-value work would cost
     // more than the rest of the batch).
     const values = rows.map((row, i) => {
@@ -382,17 +441,23 @@ async function insertOrders(
         trx_amount_sun: row.trxAmountSun?.toString() ?? null,
         trx_rate_e8: row.trxRateE8?.toString() ?? null,
         locale: request.input.p_locale ?? 'en',
+        discount_code_id: row.discountCodeId,
+        discount_code: row.discountCode,
+        discount_cents: row.discountCents,
       }
     })
     await tx.execute(sql`
       insert into ${orders} (id, created_at, email, items, total_cents, wallet_address, expires_at,
-        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8, locale)
+        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8,
+        locale, discount_code_id, discount_code, discount_cents)
       select id, created_at, email, items, total_cents, wallet_address, expires_at,
-        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8, locale
+        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8,
+        locale, discount_code_id, discount_code, discount_cents
       from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as o(id uuid, created_at timestamptz,
         email text, items jsonb, total_cents bigint, wallet_address text, expires_at timestamptz,
         grace_until timestamptz, idempotency_key_hash text, secret_hash text, client_key text,
-        browser_key text, trx_amount_sun bigint, trx_rate_e8 bigint, locale text)`)
+        browser_key text, trx_amount_sun bigint, trx_rate_e8 bigint, locale text, discount_code_id int,
+        discount_code text, discount_cents bigint)`)
     await reserveKeys(tx, rows)
     await recordOrdersCreated(tx, rows) // webhook
     for (const [i, p] of placed.entries()) {

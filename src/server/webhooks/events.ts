@@ -72,7 +72,15 @@ export async function recordEvents(
 type OrderRow = typeof orders.$inferSelect
 type OrderFacts = Pick<
   OrderRow,
-  'id' | 'status' | 'email' | 'totalCents' | 'items' | 'walletAddress' | 'createdAt'
+  | 'id'
+  | 'status'
+  | 'email'
+  | 'totalCents'
+  | 'items'
+  | 'walletAddress'
+  | 'createdAt'
+  | 'discountCode'
+  | 'discountCents'
 >
 
 /** What every order event says about the order. */
@@ -82,6 +90,10 @@ function orderEventData(order: OrderFacts): Record<string, unknown> {
     status: order.status,
     email: order.email,
     total_usd: formatCents(order.totalCents),
+    // total_usd is what is due after the discount; subtotal_usd the lines' sum before it.
+    subtotal_usd: formatCents(order.totalCents + order.discountCents),
+    discount_code: order.discountCode,
+    discount_usd: formatCents(order.discountCents),
     items: order.items.map((item) => ({
       product_id: item.product.id,
       name: item.product.name,

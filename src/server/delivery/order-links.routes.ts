@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto'
+import { centsToDollars } from '../../shared/money'
+import {
+  ORDER_LINK_TOKEN,
+  openOrderLinksInputSchema,
+  orderLinkMessages,
+  requestOrderLinksInputSchema,
+} from '../../shared/order-links'
+import type { Database } from '../db/client'
+import type { Env } from '../env'
+import { AppError } from '../errors'
+import type { Signal } from '../lib/signal'
+import { createWindowLimiter } from '../lib/window-limiter'
+import { clientAddressKey } from '../orders/checkout-limits'
+import { defineRpc } from '../rpc'
+import { openOrderLinks, sendOrderLinks } from './order-links'
+
+const MINUTE = 60_000
+
+export function orderLinkRpcs(database: Database, env: Env, mailQueued: Signal<void>) {
+  const { db } = database
+  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`
+  // Per client: a few asks a quarter of an hour. Per address: a few an hour, whoever asks, so
+  // nobody can fill a buyer's inbox.
+  const perClient = createWindowLimiter({ limit: env.ORDER_LINKS_PER_CLIENT, windowMs: 15 * MINUTE })
+  const perAddress = createWindowLimiter({ limit: env.ORDER_LINKS_PER_ADDRESS, windowMs: 60 * MINUTE })
+  const failures = createWindowLimiter({ limit: 20, windowMs: 10 * MINUTE })
+  return [
+    defineRpc({
+      name: 'secure_request_order_links',
+      input: requestOrderLinksInputSchema,
+      handler: async (input, { request }) => {
+        const address = createHash('sha256').update(input.p_email.trim().toLowerCase()).digest('hex')
+        const wait = Math.max(perClient.hit(clientAddressKey(request.ip)), perAddress.hit(address))
+        if (wait > 0) throw AppError.rateLimited(orderLinkMessages.tooMany, wait)
+        if (await sendOrderLinks(db, input.p_email, publicUrl)) mailQueued.emit()
+        return { success: true, message: orderLinkMessages.sent }
+      },
+    }),
+    defineRpc({
+      name: 'secure_open_order_links',
+      input: openOrderLinksInputSchema,
+      handler: async (input, { request }) => {
+        const wait = failures.hit(request.ip)
+        if (wait > 0) throw AppError.rateLimited(orderLinkMessages.tooMany, wait)
+        const opened = ORDER_LINK_TOKEN.test(input.p_token) ? await openOrderLinks(db, input.p_token) : null
+        if (!opened) return { success: false, error: orderLinkMessages.invalid }
+        failures.refund(request.ip)
+        return {
+          success: true,
+          email: opened.email,
+          orders: opened.orders.map((o) => ({
+            id: o.id,
+            created_at: o.createdAt.toISOString(),
+            paid_at: o.paidAt?.toISOString() ?? null,
+            total: centsToDollars(o.totalCents),
+            discount: centsToDollars(o.discountCents),
+            items: o.items.map((i) => ({ name: i.product.name, quantity: i.quantity })),
+            dashboard_path: `/dashboard/${o.accessToken}`,
+          })),
+        }
+      },
+    }),
+  ]
+}

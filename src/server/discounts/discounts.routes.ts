@@ -1,0 +1,75 @@
+import { z } from 'zod'
+import {
+  checkDiscountInputSchema,
+  discountAdminMessages,
+  discountMessages,
+  saveDiscountInputSchema,
+} from '../../shared/discounts'
+import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import type { Database } from '../db/client'
+import { AppError } from '../errors'
+import { createWindowLimiter } from '../lib/window-limiter'
+import { clientAddressKey } from '../orders/checkout-limits'
+import { priceCart } from '../orders/place-order'
+import { defineRpc } from '../rpc'
+import { listDiscounts, previewDiscount, saveDiscount, setDiscountDisabled } from './discounts.repo'
+
+const MINUTE = 60_000
+/** Checks one client may make a minute: enough for a buyer, too few to guess codes. */
+const CHECKS_PER_MINUTE = 20
+
+export const setDiscountDisabledInputSchema = z
+  .object({
+    ...adminKeyField,
+    p_id: z.number().int().positive().max(2_147_483_647),
+    p_disabled: z.boolean(),
+  })
+  .strict()
+
+export function discountRpcs(database: Database) {
+  const { db } = database
+  const checks = createWindowLimiter({ limit: CHECKS_PER_MINUTE, windowMs: MINUTE })
+  return [
+    defineRpc({
+      name: 'secure_check_discount',
+      input: checkDiscountInputSchema,
+      handler: async (input, { request }) => {
+        const wait = checks.hit(clientAddressKey(request.ip))
+        if (wait > 0) throw AppError.rateLimited(discountMessages.tooMany, wait)
+        const { items, totalCents } = await priceCart(db, input.p_items)
+        const found = await previewDiscount(db, { code: input.p_code, email: input.p_email, items })
+        if (!found) return { success: false, error: discountMessages.unknown }
+        if (!found.verdict.ok) return { success: false, error: found.verdict.error }
+        return {
+          success: true,
+          code: found.row.code,
+          subtotal_cents: totalCents,
+          discount_cents: found.verdict.discountCents,
+          total_cents: totalCents - found.verdict.discountCents,
+        }
+      },
+    }),
+    defineRpc({
+      name: 'secure_fetch_discounts',
+      admin: true,
+      input: emptyPayloadSchema.extend(adminKeyField).strict(),
+      handler: async () => ({ success: true, codes: await listDiscounts(db) }),
+    }),
+    defineRpc({
+      name: 'secure_save_discount',
+      admin: true,
+      input: saveDiscountInputSchema,
+      handler: async (input) => ({ success: true, id: await saveDiscount(db, input) }),
+    }),
+    defineRpc({
+      name: 'secure_set_discount_disabled',
+      admin: true,
+      input: setDiscountDisabledInputSchema,
+      handler: async (input) => {
+        if (!(await setDiscountDisabled(db, input.p_id, input.p_disabled)))
+          throw new AppError('not_found', discountAdminMessages.notFound)
+        return { success: true }
+      },
+    }),
+  ]
+}
