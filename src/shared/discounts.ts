@@ -126,9 +126,44 @@ export const discountAdminMessages = {
   notFound: 'Discount code not found',
 } as const
 
-/** "12.5 %" from basis points, by integer arithmetic. */
-export function formatPercentBp(bp: number): string {
-  const whole = Math.floor(bp / 100)
+export const setDiscountDisabledInputSchema = z
+  .object({
+    ...adminKeyField,
+    p_id: z.number().int().positive().max(2_147_483_647),
+    p_disabled: z.boolean(),
+  })
+  .strict()
+
+/** "12.5" from basis points, by integer arithmetic. */
+export function basisPointsToText(bp: number | null): string {
+  if (bp === null) return ''
   const rest = bp % 100
-  return rest === 0 ? `${whole} %` : `${whole}.${String(rest).padStart(2, '0').replace(/0$/, '')} %`
+  return rest === 0
+    ? String(Math.floor(bp / 100))
+    : `${Math.floor(bp / 100)}.${String(rest).padStart(2, '0').replace(/0$/, '')}`
+}
+
+/** A number typed with at most two decimals as hundredths ("12.5" → 1250): '' is null, else NaN. */
+export function hundredthsFromText(text: string): number | null {
+  const typed = text.trim()
+  if (typed === '') return null
+  const match = /^(\d{1,10})(?:[.,](\d{1,2}))?$/.exec(typed)
+  if (!match) return Number.NaN
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'))
+}
+
+/** A whole number typed in a field: '' is null, anything else NaN. */
+export function countFromText(text: string): number | null {
+  const typed = text.trim()
+  if (typed === '') return null
+  return /^\d{1,10}$/.test(typed) ? Number(typed) : Number.NaN
+}
+
+/** What a code gives, as the admin list and the buyer read it: "15 % off" or "$5.00 off". */
+export function describeDiscount(
+  code: Pick<DiscountCodeRow, 'kind' | 'percent_bp' | 'amount_cents'>,
+): string {
+  return code.kind === 'percent'
+    ? `${basisPointsToText(code.percent_bp)} % off`
+    : `$${formatCents(code.amount_cents ?? 0)} off`
 }

@@ -30,6 +30,7 @@ export const NOT_YET_CONVERTED: string[] = [
   'src/web/features/admin/cockpit/stock-tab.tsx',
   'src/web/features/admin/chain/providers-tab.tsx',
   'src/web/features/admin/content-tab.tsx',
+  'src/web/features/admin/discounts-tab.tsx',
   'src/web/features/admin/products-tab.tsx',
   'src/web/features/admin/two-factor/two-factor-panel.tsx',
 ]

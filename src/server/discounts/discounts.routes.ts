@@ -1,9 +1,9 @@
-import { z } from 'zod'
 import {
   checkDiscountInputSchema,
   discountAdminMessages,
   discountMessages,
   saveDiscountInputSchema,
+  setDiscountDisabledInputSchema,
 } from '../../shared/discounts'
 import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
 import type { Database } from '../db/client'
@@ -17,14 +17,6 @@ import { listDiscounts, previewDiscount, saveDiscount, setDiscountDisabled } fro
 const MINUTE = 60_000
 /** Checks one client may make a minute: enough for a buyer, too few to guess codes. */
 const CHECKS_PER_MINUTE = 20
-
-export const setDiscountDisabledInputSchema = z
-  .object({
-    ...adminKeyField,
-    p_id: z.number().int().positive().max(2_147_483_647),
-    p_disabled: z.boolean(),
-  })
-  .strict()
 
 export function discountRpcs(database: Database) {
   const { db } = database

@@ -10,6 +10,7 @@ import {
   Package,
   ScrollText,
   ShoppingBag,
+  TicketPercent,
   Wallet,
   Webhook,
 } from 'lucide-react'
@@ -31,6 +32,7 @@ const tabs = [
   { to: '/admin', label: 'admin.tab.orders', icon: ShoppingBag, end: true },
   { to: '/admin/products', label: 'admin.tab.products', icon: Package, end: false },
   { to: '/admin/stock', label: 'admin.tab.stock', icon: Boxes, end: false },
+  { to: '/admin/discounts', label: 'admin.tab.discounts', icon: TicketPercent, end: false },
   { to: '/admin/wallets', label: 'admin.tab.wallets', icon: Wallet, end: false },
   { to: '/admin/content', label: 'admin.tab.content', icon: FileText, end: false },
   { to: '/admin/webhooks', label: 'admin.tab.webhooks', icon: Webhook, end: false },

@@ -28,6 +28,10 @@ const DashboardPage = later(
   (m) => m.DashboardPage,
 )
 const AdminScope = later(admin, (m) => m.AdminScope)
+const MyOrdersPage = later(
+  () => import('../features/order-links/my-orders-page'),
+  (m) => m.MyOrdersPage,
+)
 const AdminLoginPage = later(admin, (m) => m.AdminLoginPage)
 const AdminLayout = later(admin, (m) => m.AdminLayout)
 const OrdersTab = later(admin, (m) => m.OrdersTab)
@@ -37,6 +41,7 @@ const ContentTab = later(admin, (m) => m.ContentTab)
 const SecurityTab = later(admin, (m) => m.SecurityTab)
 const DashboardTab = later(admin, (m) => m.DashboardTab)
 const StockTab = later(admin, (m) => m.StockTab)
+const DiscountsTab = later(admin, (m) => m.DiscountsTab)
 const AuditTab = later(admin, (m) => m.AuditTab)
 const WebhooksTab = later(admin, (m) => m.WebhooksTab)
 const SettingsTab = later(admin, (m) => m.SettingsTab)
@@ -57,6 +62,7 @@ const routes: RouteObject[] = [
       { path: '/checkout', element: <CheckoutPage /> },
       { path: '/payment', element: <PaymentPage /> },
       { path: '/dashboard/:token', element: <DashboardPage /> },
+      { path: '/orders/:token', element: <MyOrdersPage /> },
     ],
   },
   // The admin has its own header, no public header or footer, and its own language.
@@ -73,6 +79,7 @@ const routes: RouteObject[] = [
           { path: 'wallets', element: <WalletsTab /> },
           { path: 'dashboard', element: <DashboardTab /> },
           { path: 'stock', element: <StockTab /> },
+          { path: 'discounts', element: <DiscountsTab /> },
           { path: 'content', element: <ContentTab /> },
           { path: 'audit', element: <AuditTab /> },
           { path: 'webhooks', element: <WebhooksTab /> },

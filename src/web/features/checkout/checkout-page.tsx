@@ -1,7 +1,8 @@
-import { ArrowRight, Loader2, Lock, Mail } from 'lucide-react'
-import { useEffect, useRef } from 'react'
+import { ArrowRight, Loader2, Lock, Mail, Tag, X } from 'lucide-react'
+import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
-import { createOrderInputSchema } from '../../../shared/checkout'
+import { z } from 'zod'
+import { createOrderInputSchema, discountCodeSchema } from '../../../shared/checkout'
 import { centsToDollars } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
 import { ProductImage } from '../../components/ui/product-media'
@@ -12,10 +13,13 @@ import { useSchemaForm } from '../../lib/form'
 import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
 import { useCatalogSync } from '../../lib/use-catalog-sync'
+import { useDiscountCheck } from './api/check-discount'
 import { CheckoutError, useCreateOrder } from './api/create-order'
 
 /** The checkout form checks the e-mail with the order call's own rule. */
 const checkoutFormSchema = createOrderInputSchema.pick({ p_email: true })
+/** The discount field checks the code's shape with the server's rule; the server checks the rest. */
+const discountFormSchema = z.object({ code: discountCodeSchema })
 
 function newIdempotencyKey(): string {
   return crypto.randomUUID()
@@ -41,6 +45,17 @@ export function CheckoutPage() {
     onValid: ({ p_email }) => placeOrder(p_email),
   })
   const email = form.values.p_email
+  // The code the buyer applied; the server says what it takes off this cart (or why it does not).
+  const [applied, setApplied] = useState<string | null>(null)
+  const check = useDiscountCheck(applied, lines)
+  const accepted = check.data?.success ? check.data : null
+  const refusal = check.data && !check.data.success ? check.data.error : check.error?.message
+  const codeForm = useSchemaForm({
+    schema: discountFormSchema,
+    initial: { code: '' },
+    labels: { code: 'Discount code' },
+    onValid: ({ code }) => setApplied(code),
+  })
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new cart or e-mail is a new attempt
   useEffect(() => {
     attemptKey.current = newIdempotencyKey()
@@ -52,16 +67,24 @@ export function CheckoutPage() {
   }, [state.isActive, lines.length, busy, navigate])
 
   if (lines.length === 0) return null
-  const totalCents = cartTotalCents(lines)
+  const subtotalCents = cartTotalCents(lines)
+  const totalCents = accepted ? accepted.total_cents : subtotalCents
 
   function placeOrder(value: string) {
-    if (busy) return
+    if (busy || check.isFetching) return
     if (totalCents <= 0) {
       toast.error(t('checkout.invalidTotal'), { id: 'checkout-error' })
       return
     }
     create.mutate(
-      { email: value, lines, total: centsToDollars(totalCents), idempotencyKey: attemptKey.current, locale },
+      {
+        email: value,
+        lines,
+        total: centsToDollars(totalCents),
+        idempotencyKey: attemptKey.current,
+        locale,
+        ...(accepted ? { discountCode: accepted.code } : {}),
+      },
       {
         onSuccess(order) {
           checkout.start({
@@ -165,6 +188,83 @@ export function CheckoutPage() {
               </li>
             ))}
           </ul>
+          <form {...codeForm.formProps} aria-label="Discount code" className="mt-5 border-t border-line pt-4">
+            <label htmlFor="discount-code" className="block text-sm font-medium text-fg">
+              Discount code
+            </label>
+            <div className="mt-2 flex gap-2">
+              <div className="relative min-w-0 flex-1">
+                <Tag
+                  className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted"
+                  aria-hidden
+                />
+                <input
+                  id="discount-code"
+                  name="discount-code"
+                  autoComplete="off"
+                  autoCapitalize="characters"
+                  spellCheck={false}
+                  maxLength={40}
+                  value={codeForm.values.code}
+                  onChange={(e) => codeForm.set('code', e.target.value)}
+                  {...codeForm.control('code')}
+                  {...(!codeForm.errors.code && refusal
+                    ? { 'aria-invalid': true, 'aria-describedby': 'discount-refusal' }
+                    : {})}
+                  className="w-full rounded-xl border border-line bg-background py-2.5 pr-3 pl-9 font-mono text-sm uppercase text-fg placeholder:font-sans placeholder:normal-case placeholder:text-muted/60 focus:border-primary focus:outline-none aria-[invalid]:border-red-500"
+                  placeholder="Enter a code"
+                />
+              </div>
+              <Button
+                type="submit"
+                variant="secondary"
+                disabled={check.isFetching}
+                aria-busy={check.isFetching}
+              >
+                {check.isFetching ? <Loader2 className="size-4 animate-spin" aria-hidden /> : null}
+                Apply
+              </Button>
+            </div>
+            {codeForm.errors.code ? (
+              <p id={codeForm.errorId('code')} role="alert" className="mt-2 text-sm text-red-400">
+                {codeForm.errors.code}
+              </p>
+            ) : refusal && applied ? (
+              <p id="discount-refusal" role="alert" className="mt-2 text-sm text-red-400">
+                {refusal}
+              </p>
+            ) : null}
+          </form>
+          {accepted && (
+            <dl className="mt-4 space-y-2 text-sm">
+              <div className="flex justify-between text-muted">
+                <dt>Subtotal</dt>
+                <dd className="tabular-nums">{usd(centsToDollars(accepted.subtotal_cents))}</dd>
+              </div>
+              <div className="flex items-center justify-between text-emerald-400">
+                <dt className="flex items-center gap-2">
+                  Discount{' '}
+                  <span className="rounded-md bg-emerald-500/15 px-1.5 py-0.5 font-mono text-xs">
+                    {accepted.code}
+                  </span>
+                  <button
+                    type="button"
+                    className="rounded p-0.5 text-muted hover:text-fg"
+                    aria-label={`Remove discount code ${accepted.code}`}
+                    onClick={() => {
+                      setApplied(null)
+                      codeForm.reset({ code: '' })
+                    }}
+                  >
+                    <X className="size-3.5" aria-hidden />
+                  </button>
+                </dt>
+                <dd className="tabular-nums" data-testid="checkout-discount">
+                  −{usd(centsToDollars(accepted.discount_cents))}
+                </dd>
+              </div>
+            </dl>
+          )}
           <div className="mt-5 flex justify-between border-t border-line pt-4 text-base font-semibold text-fg">
             <span>{t('order.total')}</span>
             <span className="tabular-nums" data-testid="checkout-total">

@@ -18,6 +18,7 @@ import { type Formatters, type MessageId, Msg, type Translate, useFormat, useT }
 import { useSiteContent } from '../../lib/api/get-site-content'
 import { cart } from '../../lib/cart-store'
 import { checkout } from '../../lib/checkout-store'
+import { EmailMyOrders } from '../order-links/email-my-orders'
 import { useDashboard } from './api/get-dashboard'
 
 function formatDate(iso: string | null, t: Translate, format: Formatters): string {
@@ -90,7 +91,8 @@ function NotFound({ message, limited }: { message: string; limited: boolean }) {
       <Link to="/" className={`${buttonStyles.primary} mt-8 inline-flex`}>
         {t('dashboard.back')}
       </Link>
-      <div className="mt-10 text-left">
+      <div className="mt-10 space-y-6 text-left">
+        <EmailMyOrders />
         <SupportCard />
       </div>
     </div>
@@ -245,6 +247,20 @@ export function DashboardPage() {
               {t('dashboard.receipt')}
             </h2>
             <dl className="mt-4 space-y-3 text-sm">
+              {order.discount_code && (
+                <>
+                  <div className="flex justify-between gap-4">
+                    <dt className="text-muted">{t('order.subtotal')}</dt>
+                    <dd className="text-fg tabular-nums">{format.usd(order.total + order.discount)}</dd>
+                  </div>
+                  <div className="flex justify-between gap-4">
+                    <dt className="text-muted">
+                      {t('order.discount')} <span className="font-mono text-xs">{order.discount_code}</span>
+                    </dt>
+                    <dd className="text-emerald-400 tabular-nums">−{format.usd(order.discount)}</dd>
+                  </div>
+                </>
+              )}
               <div className="flex justify-between gap-4">
                 <dt className="text-muted">{t('order.total')}</dt>
                 <dd className="font-semibold text-fg tabular-nums">{format.usd(order.total)}</dd>

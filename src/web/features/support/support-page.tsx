@@ -1,5 +1,5 @@
 import { Clock, Mail, MessageCircle, Shield } from 'lucide-react'
-import type { ReactNode } from 'react'
+import { lazy, type ReactNode, Suspense } from 'react'
 import type { SiteContent, SupportIcon } from '../../../shared/site-content'
 import { useT } from '../../i18n/i18n'
 import { useSiteContent } from '../../lib/api/get-site-content'
@@ -12,6 +12,11 @@ const icons: Record<SupportIcon, typeof Mail> = {
 }
 
 type Section = SiteContent['support']['sections'][number]
+
+// The form brings the schema library: loaded after the page, so the first load stays small.
+const EmailMyOrders = lazy(async () => ({
+  default: (await import('../order-links/email-my-orders')).EmailMyOrders,
+}))
 
 function SectionCard({ section, extra }: { section: Section; extra?: ReactNode }) {
   const Icon = icons[section.icon]
@@ -70,6 +75,11 @@ export function SupportPage() {
           ))}
         </div>
       )}
+      <div className="mx-auto mt-6 max-w-2xl">
+        <Suspense fallback={null}>
+          <EmailMyOrders />
+        </Suspense>
+      </div>
     </div>
   )
 }

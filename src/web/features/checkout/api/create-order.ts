@@ -18,6 +18,8 @@ export interface CreateOrderInput {
   idempotencyKey: string
   /** The language the buyer shops in: the order e-mail and dashboard link use it. */
   locale: Locale
+  /** A code the server accepted for this cart; `total` is then the discounted total. */
+  discountCode?: string
 }
 
 /** The checkout's one write: TanStack Query tracks it; the RPC client does the retrying. */
@@ -54,6 +56,7 @@ export async function createOrder(
           p_wallet_address: address,
           p_idempotency_key: input.idempotencyKey,
           p_locale: input.locale,
+          ...(input.discountCode ? { p_discount_code: input.discountCode } : {}),
         },
         // The key makes a retried request answer the same order, so retrying is safe.
         { idempotent: true },

@@ -1,0 +1,145 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testAddresses } from '../../../tests/support/test-addresses'
+import { createTestApp, type TestApp } from '../../../tests/support/test-app'
+import { createTestDatabase, engines } from '../../../tests/support/test-db'
+import { orderLinkMessages } from '../../shared/order-links'
+import { seedOnce } from '../db/seed'
+import { placeOrder } from '../orders/place-order'
+import { settleOrder } from '../payments/settle-order'
+import { addWalletAddresses } from '../wallets/wallets.repo'
+
+describe.each(engines)('e-mail me my orders on %s', (engine) => {
+  let t: TestApp
+  let product: { id: number; price: number }
+
+  beforeAll(async () => {
+    const database = await createTestDatabase(engine)
+    await seedOnce(database.db)
+    await database.db.execute(sql`delete from wallet_addresses`)
+    await addWalletAddresses(database.db, testAddresses(8, `links-${engine}-${Math.random()}`))
+    t = await createTestApp(
+      engine,
+      { PUBLIC_URL: 'https://shop.example', ORDER_LINKS_PER_CLIENT: '3', ORDER_LINKS_PER_ADDRESS: '2' },
+      { database },
+    )
+    const [row] = (
+      (await database.db.execute(
+        sql`select id, price_cents from products where not is_free and price_cents > 0 order by id limit 1`,
+      )) as unknown as { rows: { id: number; price_cents: number }[] }
+    ).rows
+    product = { id: Number(row?.id), price: Number(row?.price_cents) / 100 }
+  })
+  afterAll(() => t.close())
+
+  let client = 0
+  /** Each call from its own client address unless one is given (the per-client limit has its test). */
+  const call = async (
+    name: string,
+    payload: object,
+    ip = `10.0.${Math.floor(++client / 250)}.${client % 250}`,
+  ) => {
+    const res = await t.app.inject({ method: 'POST', url: `/rpc/${name}`, payload, remoteAddress: ip })
+    return { status: res.statusCode, body: res.json() as Record<string, unknown> }
+  }
+  const ask = (email: string, ip?: string) => call('secure_request_order_links', { p_email: email }, ip)
+  const open = (token: string) => call('secure_open_order_links', { p_token: token })
+
+  async function order(email: string, paid: boolean): Promise<string> {
+    const answer = await placeOrder(
+      t.database.db,
+      { p_email: email, p_items: [{ product: { id: product.id }, quantity: 1 }], p_total: product.price },
+      { windowMs: 60_000, graceMs: 60_000 },
+    )
+    if (!answer.success) throw new Error(answer.error)
+    if (paid) {
+      await t.database.db.transaction((tx) =>
+        settleOrder(tx, answer.order_id, t.app.services.rules, { manual: true }),
+      )
+    }
+    return answer.order_id
+  }
+  const mails = async (kind = 'order_links') =>
+    (
+      (await t.database.db.execute(
+        sql`select to_email, text_body, html from mail_outbox where kind = ${kind} order by id`,
+      )) as unknown as { rows: { to_email: string; text_body: string; html: string }[] }
+    ).rows
+  const tokenIn = (text: string) =>
+    /https:\/\/shop\.example\/orders\/([A-Za-z0-9_-]{43})/.exec(text)?.[1] as string
+
+  it('answers known and unknown addresses alike; mails only the asker’s paid orders; the link works once', async () => {
+    const mine = [await order('Lost@Example.com', true), await order('lost@example.com', true)]
+    const pending = await order('lost@example.com', false)
+    const theirs = await order('other@example.com', true)
+
+    const known = await ask('LOST@example.com')
+    const unknown = await ask('nobody@example.com')
+    const unpaidOnly = await ask('pending-only@example.com')
+    expect(known).toEqual({ status: 200, body: { success: true, message: orderLinkMessages.sent } })
+    expect(unknown).toEqual(known)
+    expect(unpaidOnly).toEqual(known)
+
+    const sent = await mails()
+    expect(sent).toHaveLength(1)
+    const mail = sent[0] as { to_email: string; text_body: string; html: string }
+    expect(mail.to_email.toLowerCase()).toBe('lost@example.com')
+    for (const id of mine) expect(mail.text_body).toContain(id.slice(0, 8))
+    expect(mail.text_body).not.toContain(theirs.slice(0, 8))
+    expect(mail.text_body).not.toContain(pending.slice(0, 8))
+    const token = tokenIn(mail.text_body)
+    expect(mail.html).toContain(token)
+    // Only the hash is stored.
+    const stored = (
+      (await t.database.db.execute(sql`select token_hash from order_links`)) as unknown as {
+        rows: { token_hash: string }[]
+      }
+    ).rows
+    expect(stored.map((r) => r.token_hash)).not.toContain(token)
+
+    const first = await open(token)
+    expect(first.body).toMatchObject({ success: true, email: 'lost@example.com' })
+    const listed = first.body.orders as { id: string; dashboard_path: string }[]
+    expect(listed.map((o) => o.id).sort()).toEqual([...mine].sort())
+    for (const o of listed) expect(o.dashboard_path).toMatch(/^\/dashboard\/[A-Za-z0-9_-]{32}$/)
+    // The dashboard link it gives works.
+    const dash = await call('secure_fetch_dashboard', {
+      p_access_token: (listed[0] as { dashboard_path: string }).dashboard_path.split('/')[2],
+    })
+    expect(dash.body).toMatchObject({ success: true })
+
+    expect((await open(token)).body).toEqual({ success: false, error: orderLinkMessages.invalid })
+    expect((await open('x'.repeat(43))).body).toEqual({ success: false, error: orderLinkMessages.invalid })
+    expect((await open('x'.repeat(201))).status).toBe(400)
+    expect((await ask('not an address')).status).toBe(400)
+  })
+
+  it('a link expires', async () => {
+    await order('late@example.com', true)
+    await ask('late@example.com')
+    const token = tokenIn((await mails()).at(-1)?.text_body ?? '')
+    await t.database.db.execute(
+      sql`update order_links set expires_at = now() - interval '1 second' where used_at is null`,
+    )
+    expect((await open(token)).body).toEqual({ success: false, error: orderLinkMessages.invalid })
+  })
+
+  it('limits asks per client and per address, the same for known and unknown addresses', async () => {
+    await order('limited@example.com', true)
+    const before = (await mails()).length
+    // Per address (2 an hour here), whoever asks.
+    expect((await ask('limited@example.com')).status).toBe(200)
+    expect((await ask('limited@example.com')).status).toBe(200)
+    const third = await ask('limited@example.com')
+    expect(third.status).toBe(429)
+    expect(third.body).toEqual({ success: false, error: orderLinkMessages.tooMany })
+    expect((await ask('unknown-limited@example.com')).status).toBe(200)
+    expect((await ask('unknown-limited@example.com')).status).toBe(200)
+    expect((await ask('unknown-limited@example.com')).status).toBe(429)
+    expect(await mails()).toHaveLength(before + 2)
+    // Per client (3 a quarter of an hour here), whatever the address.
+    const ip = '192.0.2.77'
+    for (let i = 0; i < 3; i++) expect((await ask(`client${i}@example.com`, ip)).status).toBe(200)
+    expect((await ask('client9@example.com', ip)).status).toBe(429)
+  })
+})

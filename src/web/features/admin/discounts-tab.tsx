@@ -1,0 +1,415 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { Pencil, Plus, X } from 'lucide-react'
+import { useState } from 'react'
+import {
+  basisPointsToText,
+  countFromText,
+  type DiscountCodeRow,
+  describeDiscount,
+  hundredthsFromText,
+  saveDiscountInputSchema,
+} from '../../../shared/discounts'
+import { formatCents } from '../../../shared/money'
+import { Button } from '../../components/ui/button'
+import { useSchemaForm } from '../../lib/form'
+import { toast } from '../../lib/toast'
+import { adminApi, adminKeys } from './api/admin-api'
+import { discountsApi, discountsKeys } from './api/discounts-api'
+import { Field, Panel, TextInput } from './components/fields'
+import { useOrderFormat } from './orders-format'
+
+const failMessage = (err: unknown) => (err instanceof Error ? err.message : 'The request failed')
+
+/** The form's values: what the admin types, turned into the call's integers by toInput. */
+interface DiscountForm {
+  id: number | null
+  code: string
+  kind: 'percent' | 'fixed'
+  percent: string
+  amount: string
+  minTotal: string
+  maxDiscount: string
+  productIds: number[]
+  startsAt: string
+  endsAt: string
+  maxUses: string
+  maxUsesPerEmail: string
+  disabled: boolean
+}
+
+const blank: DiscountForm = {
+  id: null,
+  code: '',
+  kind: 'percent',
+  percent: '',
+  amount: '',
+  minTotal: '',
+  maxDiscount: '',
+  productIds: [],
+  startsAt: '',
+  endsAt: '',
+  maxUses: '',
+  maxUsesPerEmail: '',
+  disabled: false,
+}
+
+const centsText = (cents: number | null) => (cents === null ? '' : formatCents(cents))
+/** An ISO time as a datetime-local value in the admin's own time zone. */
+function localInput(iso: string | null): string {
+  if (!iso) return ''
+  const d = new Date(iso)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+const isoOf = (local: string) => {
+  if (local === '') return null
+  const time = new Date(local)
+  return Number.isNaN(time.getTime()) ? local : time.toISOString()
+}
+
+function formOf(code: DiscountCodeRow): DiscountForm {
+  return {
+    id: code.id,
+    code: code.code,
+    kind: code.kind,
+    percent: basisPointsToText(code.percent_bp),
+    amount: centsText(code.amount_cents),
+    minTotal: centsText(code.min_total_cents),
+    maxDiscount: centsText(code.max_discount_cents),
+    productIds: code.product_ids ?? [],
+    startsAt: localInput(code.starts_at),
+    endsAt: localInput(code.ends_at),
+    maxUses: code.max_uses === null ? '' : String(code.max_uses),
+    maxUsesPerEmail: code.max_uses_per_email === null ? '' : String(code.max_uses_per_email),
+    disabled: code.disabled,
+  }
+}
+
+const toInput = (v: DiscountForm) => ({
+  ...(v.id !== null ? { p_id: v.id } : {}),
+  p_code: v.code,
+  p_kind: v.kind,
+  p_percent_bp: v.kind === 'percent' ? hundredthsFromText(v.percent) : null,
+  p_amount_cents: v.kind === 'fixed' ? hundredthsFromText(v.amount) : null,
+  p_min_total_cents: hundredthsFromText(v.minTotal),
+  p_max_discount_cents: hundredthsFromText(v.maxDiscount),
+  p_product_ids: v.productIds.length > 0 ? v.productIds : null,
+  p_starts_at: isoOf(v.startsAt),
+  p_ends_at: isoOf(v.endsAt),
+  p_max_uses: countFromText(v.maxUses),
+  p_max_uses_per_email: countFromText(v.maxUsesPerEmail),
+  p_disabled: v.disabled,
+})
+
+/** The schema's fields are the call's; the form shows each error at the control that made it. */
+const fieldNames: Record<string, keyof DiscountForm> = {
+  p_code: 'code',
+  p_percent_bp: 'percent',
+  p_amount_cents: 'amount',
+  p_min_total_cents: 'minTotal',
+  p_max_discount_cents: 'maxDiscount',
+  p_product_ids: 'productIds',
+  p_starts_at: 'startsAt',
+  p_ends_at: 'endsAt',
+  p_max_uses: 'maxUses',
+  p_max_uses_per_email: 'maxUsesPerEmail',
+}
+
+function statusOf(code: DiscountCodeRow, now: number): { label: string; tone: string } {
+  if (code.disabled) return { label: 'Disabled', tone: 'bg-white/10 text-muted' }
+  if (code.ends_at && Date.parse(code.ends_at) <= now)
+    return { label: 'Expired', tone: 'bg-white/10 text-muted' }
+  if (code.starts_at && Date.parse(code.starts_at) > now)
+    return { label: 'Scheduled', tone: 'bg-sky-500/15 text-sky-300' }
+  if (code.max_uses !== null && code.uses >= code.max_uses)
+    return { label: 'Used up', tone: 'bg-amber-500/15 text-amber-300' }
+  return { label: 'Active', tone: 'bg-emerald-500/15 text-emerald-300' }
+}
+
+/** Discount codes: create, edit, disable; each with its uses and the revenue of its paid orders. */
+export function DiscountsTab() {
+  const queryClient = useQueryClient()
+  const codes = useQuery({ queryKey: discountsKeys.list, queryFn: discountsApi.list })
+  const products = useQuery({ queryKey: adminKeys.products, queryFn: adminApi.products })
+  const [editing, setEditing] = useState<string | null>(null)
+  const refresh = () => queryClient.invalidateQueries({ queryKey: discountsKeys.list })
+
+  const save = useMutation({
+    mutationFn: discountsApi.save,
+    onSuccess: async (answer, input) => {
+      if (!answer.success) return void toast.error(answer.error)
+      toast.success(
+        input.p_id ? `Discount code ${input.p_code} saved` : `Discount code ${input.p_code} added`,
+        {
+          duration: 2000,
+        },
+      )
+      form.reset(blank)
+      setEditing(null)
+      await refresh()
+    },
+    onError: (err) => toast.error(failMessage(err)),
+  })
+  const toggle = useMutation({
+    mutationFn: (code: DiscountCodeRow) => discountsApi.setDisabled(code.id, !code.disabled),
+    onSuccess: async (answer) => {
+      if (!answer.success) toast.error(answer.error)
+      await refresh()
+    },
+    onError: (err) => toast.error(failMessage(err)),
+  })
+
+  const form = useSchemaForm({
+    schema: saveDiscountInputSchema,
+    initial: blank,
+    toInput,
+    fieldOf: (path) => fieldNames[String(path[0])] ?? String(path[0]),
+    message: (issue) => (issue.code === 'invalid_type' ? 'Enter a number (at most two decimals)' : undefined),
+    labels: {
+      code: 'Code',
+      percent: 'Percentage',
+      amount: 'Amount',
+      minTotal: 'Minimum order total',
+      maxDiscount: 'Maximum discount',
+      startsAt: 'Start',
+      endsAt: 'End',
+      maxUses: 'Total uses',
+      maxUsesPerEmail: 'Uses per e-mail',
+    },
+    onValid: (input) => {
+      if (!save.isPending) save.mutate(input)
+    },
+  })
+  const { values, errors } = form
+  const { date } = useOrderFormat()
+  const now = Date.now()
+  const paidProducts = (products.data?.products ?? []).filter((p) => !p.is_free && p.price > 0)
+
+  return (
+    <div className="grid gap-6">
+      <Panel
+        title={editing ? `Edit ${editing}` : 'Add a Discount Code'}
+        actions={
+          editing && (
+            <Button
+              variant="ghost"
+              onClick={() => {
+                form.reset(blank)
+                setEditing(null)
+              }}
+            >
+              <X className="size-4" aria-hidden /> Cancel editing
+            </Button>
+          )
+        }
+      >
+        <form {...form.formProps} className="grid max-w-3xl gap-4 sm:grid-cols-2">
+          <Field
+            label="Code"
+            hint="Letters, digits, - and _; buyers may type it in any case"
+            error={errors.code}
+          >
+            <TextInput
+              value={values.code}
+              maxLength={40}
+              autoComplete="off"
+              className="font-mono uppercase"
+              onChange={(e) => form.set('code', e.target.value)}
+            />
+          </Field>
+          <fieldset className="flex flex-col gap-1.5">
+            <legend className="mb-1.5 text-sm font-medium text-fg">Type</legend>
+            <div className="flex gap-4 pt-2">
+              {(['percent', 'fixed'] as const).map((kind) => (
+                <label key={kind} className="flex items-center gap-2 text-sm text-fg">
+                  <input
+                    type="radio"
+                    name="discount-kind"
+                    checked={values.kind === kind}
+                    onChange={() => form.set('kind', kind)}
+                  />
+                  {kind === 'percent' ? 'Percentage' : 'Fixed amount (USD)'}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          {values.kind === 'percent' ? (
+            <Field label="Percentage" hint="e.g. 15 or 12.5" error={errors.percent}>
+              <TextInput
+                inputMode="decimal"
+                value={values.percent}
+                onChange={(e) => form.set('percent', e.target.value)}
+              />
+            </Field>
+          ) : (
+            <Field label="Amount (USD)" hint="e.g. 5.00" error={errors.amount}>
+              <TextInput
+                inputMode="decimal"
+                value={values.amount}
+                onChange={(e) => form.set('amount', e.target.value)}
+              />
+            </Field>
+          )}
+          <Field label="Maximum discount (USD)" hint="Optional cap" error={errors.maxDiscount}>
+            <TextInput
+              inputMode="decimal"
+              value={values.maxDiscount}
+              onChange={(e) => form.set('maxDiscount', e.target.value)}
+            />
+          </Field>
+          <Field label="Minimum order total (USD)" hint="Optional" error={errors.minTotal}>
+            <TextInput
+              inputMode="decimal"
+              value={values.minTotal}
+              onChange={(e) => form.set('minTotal', e.target.value)}
+            />
+          </Field>
+          <Field label="Total uses" hint="Optional; empty is unlimited" error={errors.maxUses}>
+            <TextInput
+              inputMode="numeric"
+              value={values.maxUses}
+              onChange={(e) => form.set('maxUses', e.target.value)}
+            />
+          </Field>
+          <Field label="Uses per e-mail" hint="Optional" error={errors.maxUsesPerEmail}>
+            <TextInput
+              inputMode="numeric"
+              value={values.maxUsesPerEmail}
+              onChange={(e) => form.set('maxUsesPerEmail', e.target.value)}
+            />
+          </Field>
+          <Field label="Start" hint="Optional; your local time" error={errors.startsAt}>
+            <TextInput
+              type="datetime-local"
+              value={values.startsAt}
+              onChange={(e) => form.set('startsAt', e.target.value)}
+            />
+          </Field>
+          <Field label="End" hint="Optional" error={errors.endsAt}>
+            <TextInput
+              type="datetime-local"
+              value={values.endsAt}
+              onChange={(e) => form.set('endsAt', e.target.value)}
+            />
+          </Field>
+          <fieldset className="sm:col-span-2">
+            <legend className="mb-1.5 text-sm font-medium text-fg">Applies to</legend>
+            <p className="mb-2 text-xs text-muted">None ticked: every product.</p>
+            <div className="grid max-h-48 gap-2 overflow-y-auto rounded-xl border border-line p-3 sm:grid-cols-2">
+              {paidProducts.map((p) => (
+                <label key={p.id} className="flex items-center gap-2 text-sm text-fg">
+                  <input
+                    type="checkbox"
+                    checked={values.productIds.includes(p.id)}
+                    onChange={(e) =>
+                      form.set(
+                        'productIds',
+                        e.target.checked
+                          ? [...values.productIds, p.id]
+                          : values.productIds.filter((id) => id !== p.id),
+                      )
+                    }
+                  />
+                  <span className="truncate">{p.name}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <label className="flex items-center gap-2 text-sm text-fg sm:col-span-2">
+            <input
+              type="checkbox"
+              checked={values.disabled}
+              onChange={(e) => form.set('disabled', e.target.checked)}
+            />
+            Disabled (buyers cannot use it)
+          </label>
+          <div className="sm:col-span-2">
+            <Button type="submit" disabled={save.isPending}>
+              {editing ? <Pencil className="size-4" aria-hidden /> : <Plus className="size-4" aria-hidden />}
+              {editing ? 'Save Discount Code' : 'Add Discount Code'}
+            </Button>
+          </div>
+        </form>
+      </Panel>
+
+      <Panel title="Discount Codes">
+        {!codes.data ? (
+          <p role="status" className="text-sm text-muted">
+            {codes.isError ? 'Could not load the discount codes.' : 'Loading...'}
+          </p>
+        ) : codes.data.codes.length === 0 ? (
+          <p className="text-sm text-muted">No discount codes yet.</p>
+        ) : (
+          <ul className="grid gap-3" aria-label="Discount codes">
+            {codes.data.codes.map((code) => {
+              const status = statusOf(code, now)
+              const limits = [
+                code.min_total_cents !== null ? `min $${formatCents(code.min_total_cents)}` : null,
+                code.max_discount_cents !== null ? `at most $${formatCents(code.max_discount_cents)}` : null,
+                code.product_ids ? `${code.product_ids.length} product(s)` : 'all products',
+                code.starts_at ? `from ${date(code.starts_at)}` : null,
+                code.ends_at ? `until ${date(code.ends_at)}` : null,
+                code.max_uses_per_email !== null ? `${code.max_uses_per_email} per e-mail` : null,
+              ].filter(Boolean)
+              return (
+                <li key={code.id} className="rounded-xl border border-line p-4">
+                  <div className="flex flex-wrap items-start justify-between gap-3">
+                    <div className="min-w-0">
+                      <p className="flex flex-wrap items-center gap-2">
+                        <span className="font-mono text-base font-semibold text-fg">{code.code}</span>
+                        <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${status.tone}`}>
+                          {status.label}
+                        </span>
+                      </p>
+                      <p className="mt-1 text-sm text-fg">{describeDiscount(code)}</p>
+                      <p className="mt-1 text-xs text-muted">{limits.join(' · ')}</p>
+                    </div>
+                    <div className="flex flex-wrap gap-2">
+                      <Button
+                        variant="secondary"
+                        aria-label={`Edit ${code.code}`}
+                        onClick={() => {
+                          form.reset(formOf(code))
+                          setEditing(code.code)
+                          window.scrollTo({ top: 0, behavior: 'smooth' })
+                        }}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        variant="secondary"
+                        aria-label={`${code.disabled ? 'Enable' : 'Disable'} ${code.code}`}
+                        disabled={toggle.isPending}
+                        onClick={() => toggle.mutate(code)}
+                      >
+                        {code.disabled ? 'Enable' : 'Disable'}
+                      </Button>
+                    </div>
+                  </div>
+                  <dl className="mt-3 grid grid-cols-2 gap-3 border-t border-line pt-3 text-sm sm:grid-cols-4">
+                    <Figure
+                      label="Uses"
+                      value={code.max_uses !== null ? `${code.uses} / ${code.max_uses}` : String(code.uses)}
+                    />
+                    <Figure label="Paid orders" value={String(code.paid_orders)} />
+                    <Figure label="Revenue" value={`$${formatCents(code.revenue_cents)}`} />
+                    <Figure label="Discount given" value={`$${formatCents(code.discount_given_cents)}`} />
+                  </dl>
+                </li>
+              )
+            })}
+          </ul>
+        )}
+      </Panel>
+    </div>
+  )
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-xs text-muted">{label}</dt>
+      <dd className="font-semibold tabular-nums text-fg">{value}</dd>
+    </div>
+  )
+}
