@@ -167,8 +167,8 @@ export function DiscountsTab() {
     message: (issue) => (issue.code === 'invalid_type' ? 'Enter a number (at most two decimals)' : undefined),
     labels: {
       code: 'Code',
-      percent: 'Percentage',
-      amount: 'Amount',
+      percent: 'Percent off',
+      amount: 'Amount off',
       minTotal: 'Minimum order total',
       maxDiscount: 'Maximum discount',
       startsAt: 'Start',
@@ -234,7 +234,7 @@ export function DiscountsTab() {
             </div>
           </fieldset>
           {values.kind === 'percent' ? (
-            <Field label="Percentage" hint="e.g. 15 or 12.5" error={errors.percent}>
+            <Field label="Percent off" hint="e.g. 15 or 12.5" error={errors.percent}>
               <TextInput
                 inputMode="decimal"
                 value={values.percent}
@@ -242,7 +242,7 @@ export function DiscountsTab() {
               />
             </Field>
           ) : (
-            <Field label="Amount (USD)" hint="e.g. 5.00" error={errors.amount}>
+            <Field label="Amount off (USD)" hint="e.g. 5.00" error={errors.amount}>
               <TextInput
                 inputMode="decimal"
                 value={values.amount}

@@ -188,7 +188,7 @@ export function CheckoutPage() {
               </li>
             ))}
           </ul>
-          <form {...codeForm.formProps} aria-label="Discount code" className="mt-5 border-t border-line pt-4">
+          <form {...codeForm.formProps} className="mt-5 border-t border-line pt-4">
             <label htmlFor="discount-code" className="block text-sm font-medium text-fg">
               Discount code
             </label>
