@@ -160,6 +160,8 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         'transaction_ids',
         'late',
         'overpaid',
+        'discount_code',
+        'discount_usd',
       ],
       [
         paidId,
@@ -175,6 +177,8 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         'late',
         // 20 USDT + 40 TRX at 0.25 = 30 USD for 25.
         'overpaid',
+        '',
+        '',
       ],
       [
         evilId,
@@ -186,6 +190,8 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         '',
         '0.00',
         '0.00',
+        '',
+        '',
         '',
         '',
         '',

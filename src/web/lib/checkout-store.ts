@@ -18,6 +18,9 @@ export interface CheckoutState {
   /** TRX to send instead, locked at order time, and its rate (USD per TRX); null when not offered. */
   trxAmount: string | null
   trxRate: string | null
+  /** The discount code the order was placed with and what it took off (dollars); null without one. */
+  discountCode: string | null
+  discount: number | null
 }
 
 export const inactiveCheckout: CheckoutState = {
@@ -31,6 +34,8 @@ export const inactiveCheckout: CheckoutState = {
   total: null,
   trxAmount: null,
   trxRate: null,
+  discountCode: null,
+  discount: null,
 }
 
 function load(): CheckoutState {
@@ -47,6 +52,8 @@ function load(): CheckoutState {
     total: typeof raw.total === 'number' ? raw.total : null,
     trxAmount: typeof raw.trxAmount === 'string' ? raw.trxAmount : null,
     trxRate: typeof raw.trxRate === 'string' ? raw.trxRate : null,
+    discountCode: typeof raw.discountCode === 'string' ? raw.discountCode : null,
+    discount: typeof raw.discount === 'number' ? raw.discount : null,
   }
 }
 
@@ -69,8 +76,10 @@ export const checkout = {
     total: number
     trxAmount: string | null
     trxRate: string | null
+    discountCode?: string | null
+    discount?: number | null
   }): void {
-    commit({ ...order, startTime: Date.now(), isActive: true })
+    commit({ discountCode: null, discount: null, ...order, startTime: Date.now(), isActive: true })
   },
   reset(): void {
     commit(inactiveCheckout)

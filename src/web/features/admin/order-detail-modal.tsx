@@ -60,6 +60,11 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
                 </span>
               </Row>
               <Row label={t('admin.orders.col.items')}>{orderFmt.items(data.order.items)}</Row>
+              {data.order.discount_code && (
+                <Row label={t('admin.order.discount')}>
+                  <span className="font-mono">{data.order.discount_code}</span> −{usd(data.order.discount)}
+                </Row>
+              )}
               <Row label={t('admin.orders.col.total')}>{usd(data.order.total)}</Row>
               {data.order.trx_amount && (
                 <Row label={t('admin.order.trxTotal')}>{data.order.trx_amount} TRX</Row>

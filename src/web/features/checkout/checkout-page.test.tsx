@@ -112,3 +112,41 @@ describe('checkout form', () => {
     await waitFor(() => expect(checkout.get()).toMatchObject({ isActive: true, orderId: ORDER_ID }))
   })
 })
+
+describe('discount code', () => {
+  const code = () => screen.getByRole('textbox', { name: 'Discount code' })
+  const apply = () => fireEvent.click(screen.getByRole('button', { name: 'Apply' }))
+
+  it('shows the server’s refusal at the field and keeps the full total', async () => {
+    rpc.reply('secure_check_discount', { success: false, error: 'This discount code has expired' })
+    renderPage()
+    fireEvent.change(code(), { target: { value: 'OLD-CODE' } })
+    apply()
+    expect((await screen.findByRole('alert')).textContent).toBe('This discount code has expired')
+    expect(code().getAttribute('aria-invalid')).toBe('true')
+    expect(screen.getByTestId('checkout-total').textContent).toBe('$25.00')
+  })
+
+  it('an accepted code lowers the total, and the order goes with the code and that total', async () => {
+    rpc.reply('secure_check_discount', {
+      success: true,
+      code: 'Save5',
+      subtotal_cents: 2500,
+      discount_cents: 500,
+      total_cents: 2000,
+    })
+    renderPage()
+    fireEvent.change(code(), { target: { value: 'save5' } })
+    apply()
+    expect((await screen.findByTestId('checkout-discount')).textContent).toBe('−$5.00')
+    expect(screen.getByTestId('checkout-total').textContent).toBe('$20.00')
+    expect(rpc.callsTo('secure_check_discount')[0]).toEqual({
+      p_code: 'save5',
+      p_items: [{ product: { id: 3 }, quantity: 2 }],
+    })
+    fireEvent.change(email(), { target: { value: 'buyer@example.com' } })
+    submit()
+    await screen.findByText('payment page')
+    expect(rpc.callsTo('secure_create_order')[0]).toMatchObject({ p_total: 20, p_discount_code: 'Save5' })
+  })
+})

@@ -96,6 +96,8 @@ export function CheckoutPage() {
             total: order.total,
             trxAmount: order.trx_amount ?? null,
             trxRate: order.trx_rate ?? null,
+            discountCode: order.discount_code ?? null,
+            discount: order.discount ?? null,
           })
           navigate('/payment')
         },

@@ -145,6 +145,11 @@ export function PaymentPage() {
             <p className="mt-1 text-sm text-muted">
               {t('payment.sendExactly', { amount: total.toFixed(2) })}
             </p>
+            {state.discountCode && state.discount !== null && (
+              <p className="mt-1 text-sm text-emerald-400">
+                {t('payment.discountApplied', { code: state.discountCode, amount: usd(state.discount) })}
+              </p>
+            )}
           </div>
 
           {state.trxAmount ? (
