@@ -54,6 +54,7 @@ test('the admin adds a code; a buyer applies it at checkout and pays the discoun
   const codes = page.getByRole('list', { name: 'Discount codes' })
   await expect(codes.getByText('Launch20')).toBeVisible()
   await expect(codes.getByText('20 % off')).toBeVisible()
+  await page.evaluate(() => window.scrollTo(0, 0))
   await shoot(page, 'admin-discounts')
 
   // The buyer: a wrong code is refused with its reason, the right one (any case) lowers the total.
@@ -111,6 +112,7 @@ test('a buyer who lost their links gets their orders by e-mail, once', async ({ 
   await form.getByLabel('E-mail address').fill(BUYER)
   await form.getByRole('button', { name: 'Send me a link' }).click()
   await expect(form.getByRole('status')).toHaveText(neutral)
+  await page.evaluate(() => window.scrollTo(0, 0))
   await shoot(page, 'support-email-orders')
 
   const mail = await mailTo(BUYER, /orders$/)

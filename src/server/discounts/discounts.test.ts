@@ -60,7 +60,8 @@ describe.each(engines)('discount codes on %s', (engine) => {
     admin = await adminCookie(t)
     const listed = (await rpc(t.app, 'fetch_products')).body.products as (Product & { is_free: boolean })[]
     const paid = listed.filter((p) => !p.is_free && p.price > 0).sort((x, y) => x.price - y.price)
-    ;[a, b] = paid as unknown as [Product, Product]
+    a = paid[0] as Product
+    b = paid[1] as Product
   })
   afterAll(() => t.close())
 
