@@ -1,8 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { simpleParser } from 'mailparser'
 import { E2E_PORT } from '../playwright.config'
 import { buyerWallet } from './support/buyer-wallet'
+import { mailTo as mailToIn } from './support/outbox'
 import { shoot } from './support/screens'
 import { expect, test } from './support/test'
 
@@ -10,20 +9,7 @@ const devchainUrl = `http://127.0.0.1:${E2E_PORT + 1000}`
 // start-shop.mjs runs the shop without SMTP_URL, so mail lands as .eml files here.
 const outbox = join('.tmp', `e2e-${E2E_PORT}`, 'outbox')
 
-async function mailTo(address: string, timeoutMs = 15_000) {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    if (existsSync(outbox)) {
-      for (const name of readdirSync(outbox).filter((n) => n.endsWith('.eml'))) {
-        const mail = await simpleParser(readFileSync(join(outbox, name)))
-        const to = mail.to && !Array.isArray(mail.to) ? mail.to.text : ''
-        if (to === address) return mail
-      }
-    }
-    if (Date.now() > until) throw new Error(`no e-mail to ${address} in the outbox`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
-}
+const mailTo = (address: string) => mailToIn(outbox, address)
 
 test.describe('buyer dashboard', () => {
   test('the link in the delivered e-mail opens the dashboard with the keys', async ({ page }) => {

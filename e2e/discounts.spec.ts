@@ -1,14 +1,14 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { simpleParser } from 'mailparser'
 import { E2E_PORT } from '../playwright.config'
+import { adminLogin } from './support/shop'
+import { mailTo } from './support/outbox'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
-import { expect, type Page, test } from './support/test'
+import { expect, test } from './support/test'
 
 // Discount codes and "E-mail me my orders", on a shop of this file's own (known admin password,
 // its own outbox folder and devchain).
-const PORT = E2E_PORT + 20
+const PORT = E2E_PORT + 30
 const PASSWORD = 'e2e-discounts-password'
 const devchainUrl = `http://127.0.0.1:${PORT + 1000}`
 const outbox = join('.tmp', `e2e-${PORT}`, 'outbox')
@@ -16,33 +16,10 @@ const BUYER = 'discount-buyer@example.com'
 
 ownShopForThisFile(PORT, { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'discounts')
 
-async function login(page: Page) {
-  await page.goto('/admin/login')
-  await page.getByLabel('Username').fill('admin')
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Login' }).click()
-  await expect(page).toHaveURL(/\/admin$/)
-}
-
-async function mailTo(address: string, subject: RegExp) {
-  const until = Date.now() + 15_000
-  for (;;) {
-    if (existsSync(outbox)) {
-      for (const name of readdirSync(outbox).filter((n) => n.endsWith('.eml'))) {
-        const mail = await simpleParser(readFileSync(join(outbox, name)))
-        const to = mail.to && !Array.isArray(mail.to) ? mail.to.text : ''
-        if (to === address && subject.test(mail.subject ?? '')) return mail
-      }
-    }
-    if (Date.now() > until) throw new Error(`no e-mail to ${address} in the outbox`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
-}
-
 test('the admin adds a code; a buyer applies it at checkout and pays the discounted total', async ({
   page,
 }) => {
-  await login(page)
+  await adminLogin(page, PASSWORD)
   await page.getByRole('link', { name: 'Discounts' }).click()
   await expect(page).toHaveURL(/\/admin\/discounts$/)
   await page.getByRole('button', { name: 'Add Discount Code' }).click()
@@ -86,7 +63,7 @@ test('the admin adds a code; a buyer applies it at checkout and pays the discoun
   await expect(page.getByRole('dialog', { name: 'Payment Successful' })).toBeVisible({ timeout: 15_000 })
 
   // The order e-mail shows the discount; the admin's list counts the use and the revenue.
-  const mail = await mailTo(BUYER, /licence keys/)
+  const mail = await mailTo(outbox, BUYER, /licence keys/)
   expect(mail.text).toContain(`Discount (Launch20): −$${(discountCents / 100).toFixed(2)}`)
   await page.goto('/admin/discounts')
   const row = page.getByRole('listitem').filter({ hasText: 'Launch20' })
@@ -115,7 +92,7 @@ test('a buyer who lost their links gets their orders by e-mail, once', async ({ 
   await page.evaluate(() => window.scrollTo(0, 0))
   await shoot(page, 'support-email-orders')
 
-  const mail = await mailTo(BUYER, /orders$/)
+  const mail = await mailTo(outbox, BUYER, /orders$/)
   const link = /http:\/\/127\.0\.0\.1:\d+\/orders\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')?.[0] as string
   expect(link).toBeTruthy()
   await page.goto(new URL(link).pathname)

@@ -10,7 +10,7 @@ import { toProduct } from '../catalog/catalog.repo'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
 import { orders, products } from '../db/schema'
-import { findDiscount } from '../discounts/discounts.repo'
+import { discountFieldsOf, findDiscount } from '../discounts/discounts.repo'
 import { AppError } from '../errors'
 import type { RpcDefinition } from '../rpc'
 import { findSession, sessionOf } from './admin-auth'
@@ -49,25 +49,6 @@ function productFields(row: typeof products.$inferSelect | undefined): Record<st
   if (!row) return undefined
   const { id: _id, has_details: _details, created_at: _created, ...fields } = toProduct(row)
   return fields
-}
-
-/** A code's fields under the names of the admin's form, to say which changed. */
-function discountFields(row: Awaited<ReturnType<typeof findDiscount>>): Record<string, unknown> | undefined {
-  if (!row) return undefined
-  return {
-    code: row.code,
-    kind: row.kind,
-    percent_bp: row.percentBp,
-    amount_cents: row.amountCents,
-    min_total_cents: row.minTotalCents,
-    max_discount_cents: row.maxDiscountCents,
-    product_ids: row.productIds,
-    starts_at: row.startsAt?.toISOString() ?? null,
-    ends_at: row.endsAt?.toISOString() ?? null,
-    max_uses: row.maxUses,
-    max_uses_per_email: row.maxUsesPerEmail,
-    disabled: row.disabled,
-  }
 }
 
 function discountFieldsOfInput(input: Input): Record<string, unknown> {
@@ -306,10 +287,11 @@ const auditHooks: Record<string, AuditHook> = {
     },
   },
   secure_save_discount: {
-    before: async (db, input) =>
-      typeof input.p_id === 'number' && Number.isInteger(input.p_id) && input.p_id > 0
-        ? discountFields(await findDiscount(db, input.p_id))
-        : undefined,
+    before: async (db, input) => {
+      if (typeof input.p_id !== 'number' || !Number.isInteger(input.p_id) || input.p_id <= 0) return undefined
+      const row = await findDiscount(db, input.p_id)
+      return row ? discountFieldsOf(row) : undefined
+    },
     after: onSuccess((input, result, actor, before) => {
       const after = discountFieldsOfInput(input)
       const previous = before as Record<string, unknown> | undefined

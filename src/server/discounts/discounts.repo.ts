@@ -146,6 +146,24 @@ export async function findDiscount(db: Db, id: number): Promise<DiscountCodeRow 
   return row
 }
 
+/** A code's settings under the names of the admin's calls (the list, and the audit's changed fields). */
+export function discountFieldsOf(row: DiscountCodeRow) {
+  return {
+    code: row.code,
+    kind: row.kind,
+    percent_bp: row.percentBp,
+    amount_cents: row.amountCents,
+    min_total_cents: row.minTotalCents,
+    max_discount_cents: row.maxDiscountCents,
+    product_ids: row.productIds,
+    starts_at: row.startsAt?.toISOString() ?? null,
+    ends_at: row.endsAt?.toISOString() ?? null,
+    max_uses: row.maxUses,
+    max_uses_per_email: row.maxUsesPerEmail,
+    disabled: row.disabled,
+  }
+}
+
 /** Every code, newest first, with its uses, paid orders and their revenue. */
 export async function listDiscounts(db: Db): Promise<WireRow[]> {
   const [rows, usage] = await Promise.all([
@@ -156,18 +174,7 @@ export async function listDiscounts(db: Db): Promise<WireRow[]> {
     const used = usage.get(row.id)
     return {
       id: row.id,
-      code: row.code,
-      kind: row.kind,
-      percent_bp: row.percentBp,
-      amount_cents: row.amountCents,
-      min_total_cents: row.minTotalCents,
-      max_discount_cents: row.maxDiscountCents,
-      product_ids: row.productIds,
-      starts_at: row.startsAt?.toISOString() ?? null,
-      ends_at: row.endsAt?.toISOString() ?? null,
-      max_uses: row.maxUses,
-      max_uses_per_email: row.maxUsesPerEmail,
-      disabled: row.disabled,
+      ...discountFieldsOf(row),
       created_at: row.createdAt.toISOString(),
       uses: used?.uses ?? 0,
       paid_orders: used?.paidOrders ?? 0,
