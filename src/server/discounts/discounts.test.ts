@@ -8,6 +8,7 @@ import { discountMessages } from '../../shared/discounts'
 import { formatSun } from '../../shared/trx'
 import { ensureFirstAdmin } from '../admin/admin-auth'
 import { seedOnce } from '../db/seed'
+import { expireOrdersBefore } from '../orders/orders.repo'
 import { placeOrder } from '../orders/place-order'
 import { addWalletAddresses } from '../wallets/wallets.repo'
 
@@ -210,7 +211,7 @@ describe.each(engines)('discount codes on %s', (engine) => {
     expect(bad.body.error).toMatch(/p_code/)
   })
 
-  it('limits uses per e-mail address (any case), and a cancelled order gives its use back', async () => {
+  it('limits uses per e-mail address (any case); a cancelled or expired order gives its use back', async () => {
     await create({ p_code: 'PERMAIL', p_kind: 'fixed', p_amount_cents: 100, p_max_uses_per_email: 1 })
     const total = cents(a.price) - 100
     const first = await order('PERMAIL', [[a, 1]], total, 'Repeat@Example.com')
@@ -232,6 +233,23 @@ describe.each(engines)('discount codes on %s', (engine) => {
     })
     expect(cancelled.body).toEqual({ success: true })
     expect((await order('PERMAIL', [[a, 1]], total, 'repeat@example.com')).body).toMatchObject({
+      success: true,
+    })
+
+    // An order that expires unpaid gives its use back too.
+    await create({ p_code: 'EXPIRING', p_kind: 'fixed', p_amount_cents: 100, p_max_uses: 1 })
+    expect((await order('EXPIRING', [[a, 1]], total, 'slow@example.com')).body).toMatchObject({
+      success: true,
+    })
+    expect((await check('EXPIRING', [[a, 1]])).body).toEqual({
+      success: false,
+      error: discountMessages.usedUp,
+    })
+    const expired = await t.database.db.transaction((tx) =>
+      expireOrdersBefore(tx, Date.now() + 24 * 3_600_000, t.app.services.rules.cooldownMs),
+    )
+    expect(expired.length).toBeGreaterThan(0)
+    expect((await order('EXPIRING', [[a, 1]], total, 'next@example.com')).body).toMatchObject({
       success: true,
     })
   })
