@@ -20,7 +20,7 @@ export const emailSchema = z
   .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
   .refine(isValidEmail, 'Please enter a valid email address')
 
-export const DISCOUNT_CODE_PATTERN = /^[A-Za-z0-9_-]{3,40}$/
+const DISCOUNT_CODE_PATTERN = /^[A-Za-z0-9_-]{3,40}$/
 
 /** A discount code as a buyer or the admin types it; matched case-insensitively. */
 export const discountCodeSchema = z

@@ -7,8 +7,6 @@ import { adminKeyField } from './rpc'
 // Contracts of discount codes: the checkout's check, the order's code, and the admin's calls.
 // Amounts are integer cents and percentages integer basis points (1250 = 12.5 %), never floats.
 
-export { DISCOUNT_CODE_PATTERN, discountCodeSchema } from './checkout'
-
 /** The refusals a buyer reads next to the code field (and in the order call's answer). */
 export const discountMessages = {
   unknown: 'This discount code does not exist',
@@ -115,11 +113,6 @@ export const discountCodeRowSchema = z.object({
   discount_given_cents: z.number(),
 })
 export type DiscountCodeRow = z.infer<typeof discountCodeRowSchema>
-
-export const fetchDiscountsAnswerSchema = z.object({
-  success: z.literal(true),
-  codes: z.array(discountCodeRowSchema),
-})
 
 export const discountAdminMessages = {
   duplicate: 'A discount code with this name already exists',

@@ -15,9 +15,10 @@ import { admitCheckouts, type CheckoutClient, type CheckoutLimits } from './chec
 import { derivedOrderSecret, idempotencyKeyHash, newOrderSecret, orderSecretMatches } from './order-secret'
 
 // Placing orders. Requests that arrive together are placed together: one transaction, and one
-// statement per step for all of them (limits, addresses, rows, key reservations, webhook events),
-// so the database's round trips and commits are shared. Each request still gets exactly the answer
-// it would get alone: requests of one client or e-mail are counted against the limits in order, a
+// statement per step for all of them (limits, discount codes, addresses, rows, key reservations,
+// webhook events), so the database's round trips and commits are shared. Each request still gets
+// exactly the answer it would get alone: requests of one client or e-mail are counted against the
+// limits, and requests naming one discount code against its uses, in order, a
 // batch holds at most one request per browser and idempotency key, and when anything in the batch's transaction fails, each request is placed again
 // on its own, where the error belongs to that request only.
 
