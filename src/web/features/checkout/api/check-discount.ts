@@ -8,7 +8,8 @@ import { callRpc } from '../../../lib/rpc-client'
 
 export const discountKeys = {
   check: (code: string | null, lines: readonly CartItem[]) =>
-    ['discount', code, lines.map((l) => [l.product.id, l.quantity])] as const,
+    // The price is part of the key: a catalogue update that changes it asks the server again.
+    ['discount', code, lines.map((l) => [l.product.id, l.quantity, l.product.price])] as const,
 }
 
 export function useDiscountCheck(code: string | null, lines: readonly CartItem[]) {
