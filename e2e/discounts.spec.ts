@@ -31,6 +31,7 @@ test('the admin adds a code; a buyer applies it at checkout and pays the discoun
   const codes = page.getByRole('list', { name: 'Discount codes' })
   await expect(codes.getByText('Launch20')).toBeVisible()
   await expect(codes.getByText('20 % off')).toBeVisible()
+  await expect(page.getByText('Discount code Launch20 added')).toBeHidden()
   await page.evaluate(() => window.scrollTo(0, 0))
   await shoot(page, 'admin-discounts')
 
