@@ -31,7 +31,10 @@ test('the admin adds a code; a buyer applies it at checkout and pays the discoun
   const codes = page.getByRole('list', { name: 'Discount codes' })
   await expect(codes.getByText('Launch20')).toBeVisible()
   await expect(codes.getByText('20 % off')).toBeVisible()
-  await expect(page.getByText('Discount code Launch20 added')).toBeHidden()
+  // The toast is loaded and shown after the save: wait for it to come and go before the screenshot.
+  const added = page.getByText('Discount code Launch20 added')
+  await expect(added).toBeVisible()
+  await expect(added).toBeHidden()
   await page.evaluate(() => window.scrollTo(0, 0))
   await shoot(page, 'admin-discounts')
 
