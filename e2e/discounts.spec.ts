@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { E2E_PORT } from '../playwright.config'
+import { buyerWallet } from './support/buyer-wallet'
 import { adminLogin } from './support/shop'
 import { mailTo } from './support/outbox'
 import { ownShopForThisFile } from './support/own-shop'
@@ -61,7 +62,9 @@ test('the admin adds a code; a buyer applies it at checkout and pays the discoun
   const amount = (await page.getByTestId('pay-amount').textContent())?.replace('$', '') ?? ''
   expect(amount).toBe((afterCents / 100).toFixed(2))
   const address = await page.getByLabel('Wallet address', { exact: true }).inputValue()
-  const sent = await page.request.post(`${devchainUrl}/_sim/transfers`, { data: { to: address, amount } })
+  const sent = await page.request.post(`${devchainUrl}/_sim/transfers`, {
+    data: { to: address, amount, from: buyerWallet() },
+  })
   expect(sent.ok()).toBe(true)
   expect((await page.request.post(`${devchainUrl}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)
   await expect(page.getByRole('dialog', { name: 'Payment Successful' })).toBeVisible({ timeout: 15_000 })
