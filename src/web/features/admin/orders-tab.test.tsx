@@ -32,6 +32,8 @@ const order = (held: boolean, status: AdminOrder['status'] = 'pending'): AdminOr
   late: false,
   underpaid: false,
   held,
+  discount_code: null,
+  discount: 0,
 })
 const answer = (o: AdminOrder) => ({ success: true, orders: [o], total_count: 1, page: 1, page_size: 25 })
 
