@@ -1,10 +1,10 @@
 import { join } from 'node:path'
 import { E2E_PORT } from '../playwright.config'
 import { buyerWallet } from './support/buyer-wallet'
-import { adminLogin } from './support/shop'
 import { mailTo } from './support/outbox'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
+import { adminLogin } from './support/shop'
 import { expect, test } from './support/test'
 
 // Discount codes and "E-mail me my orders", on a shop of this file's own (known admin password,

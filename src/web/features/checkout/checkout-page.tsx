@@ -53,7 +53,7 @@ export function CheckoutPage() {
   const codeForm = useSchemaForm({
     schema: discountFormSchema,
     initial: { code: '' },
-    labels: { code: 'Discount code' },
+    labels: { code: t('discount.label') },
     onValid: ({ code }) => setApplied(code),
   })
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new cart or e-mail is a new attempt
@@ -192,7 +192,7 @@ export function CheckoutPage() {
           </ul>
           <form {...codeForm.formProps} className="mt-5 border-t border-line pt-4">
             <label htmlFor="discount-code" className="block text-sm font-medium text-fg">
-              Discount code
+              {t('discount.label')}
             </label>
             <div className="mt-2 flex gap-2">
               <div className="relative min-w-0 flex-1">
@@ -214,7 +214,7 @@ export function CheckoutPage() {
                     ? { 'aria-invalid': true, 'aria-describedby': 'discount-refusal' }
                     : {})}
                   className="w-full rounded-xl border border-line bg-background py-2.5 pr-3 pl-9 font-mono text-sm uppercase text-fg placeholder:font-sans placeholder:normal-case placeholder:text-muted/60 focus:border-primary focus:outline-none aria-[invalid]:border-red-500"
-                  placeholder="Enter a code"
+                  placeholder={t('discount.placeholder')}
                 />
               </div>
               <Button
@@ -224,7 +224,7 @@ export function CheckoutPage() {
                 aria-busy={check.isFetching}
               >
                 {check.isFetching ? <Loader2 className="size-4 animate-spin" aria-hidden /> : null}
-                Apply
+                {t('discount.apply')}
               </Button>
             </div>
             {codeForm.errors.code ? (
@@ -240,19 +240,19 @@ export function CheckoutPage() {
           {accepted && (
             <dl className="mt-4 space-y-2 text-sm">
               <div className="flex justify-between text-muted">
-                <dt>Subtotal</dt>
+                <dt>{t('order.subtotal')}</dt>
                 <dd className="tabular-nums">{usd(centsToDollars(accepted.subtotal_cents))}</dd>
               </div>
               <div className="flex items-center justify-between text-emerald-400">
                 <dt className="flex items-center gap-2">
-                  Discount{' '}
+                  {t('order.discount')}{' '}
                   <span className="rounded-md bg-emerald-500/15 px-1.5 py-0.5 font-mono text-xs">
                     {accepted.code}
                   </span>
                   <button
                     type="button"
                     className="rounded p-0.5 text-muted hover:text-fg"
-                    aria-label={`Remove discount code ${accepted.code}`}
+                    aria-label={t('discount.remove', { code: accepted.code })}
                     onClick={() => {
                       setApplied(null)
                       codeForm.reset({ code: '' })

@@ -1,7 +1,12 @@
 import { useMutation } from '@tanstack/react-query'
 import { Loader2, Mail, Send } from 'lucide-react'
-import { requestOrderLinksAnswerSchema, requestOrderLinksInputSchema } from '../../../shared/order-links'
+import {
+  ORDER_LINK_MINUTES,
+  requestOrderLinksAnswerSchema,
+  requestOrderLinksInputSchema,
+} from '../../../shared/order-links'
 import { Button } from '../../components/ui/button'
+import { type MessageId, useT } from '../../i18n/i18n'
 import { useSchemaForm } from '../../lib/form'
 import { callRpc } from '../../lib/rpc-client'
 
@@ -12,12 +17,13 @@ async function requestOrderLinks(email: string) {
   return requestOrderLinksAnswerSchema.parse(await callRpc('secure_request_order_links', { p_email: email }))
 }
 
-export function EmailMyOrders({ title = 'E-mail me my orders' }: { title?: string }) {
+export function EmailMyOrders({ title = 'orderLinks.title' }: { title?: MessageId }) {
+  const t = useT()
   const send = useMutation({ mutationFn: requestOrderLinks })
   const form = useSchemaForm({
     schema: requestOrderLinksInputSchema,
     initial: { p_email: '' },
-    labels: { p_email: 'E-mail address' },
+    labels: { p_email: t('orderLinks.email') },
     onValid: ({ p_email }) => {
       if (!send.isPending) send.mutate(p_email)
     },
@@ -28,15 +34,12 @@ export function EmailMyOrders({ title = 'E-mail me my orders' }: { title?: strin
       className="rounded-2xl border border-line bg-card p-5 text-left sm:p-6"
     >
       <h2 id="order-links-title" className="text-base font-semibold text-fg">
-        {title}
+        {t(title)}
       </h2>
-      <p className="mt-1 text-sm text-muted">
-        Lost your order e-mail or dashboard link? Enter the address you ordered with and we will e-mail you a
-        link to your paid orders.
-      </p>
+      <p className="mt-1 text-sm text-muted">{t('orderLinks.intro')}</p>
       <form {...form.formProps} className="mt-4 flex flex-col gap-2 sm:flex-row">
         <label htmlFor="order-links-email" className="sr-only">
-          E-mail address
+          {t('orderLinks.email')}
         </label>
         <div className="relative min-w-0 flex-1">
           <Mail
@@ -62,7 +65,7 @@ export function EmailMyOrders({ title = 'E-mail me my orders' }: { title?: strin
           ) : (
             <Send className="size-4" aria-hidden />
           )}
-          Send me a link
+          {t('orderLinks.send')}
         </Button>
       </form>
       {form.errors.p_email && (
@@ -75,12 +78,12 @@ export function EmailMyOrders({ title = 'E-mail me my orders' }: { title?: strin
           role="status"
           className="mt-3 rounded-xl border border-emerald-500/30 bg-emerald-500/10 p-3 text-sm text-fg"
         >
-          {send.data.message}
+          {t('orderLinks.sent', { minutes: ORDER_LINK_MINUTES })}
         </p>
       )}
       {send.isError && (
         <p role="alert" className="mt-3 text-sm text-red-400">
-          {send.error.message}
+          {t('orderLinks.tooMany')}
         </p>
       )}
     </section>

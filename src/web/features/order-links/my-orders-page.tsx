@@ -1,20 +1,18 @@
 import { useQuery } from '@tanstack/react-query'
 import { ArrowRight, Link2Off, Package } from 'lucide-react'
 import { Link, useParams } from 'react-router'
-import { formatUsd } from '../../../shared/money'
 import { type LinkedOrder, openOrderLinksAnswerSchema } from '../../../shared/order-links'
 import { buttonStyles } from '../../components/ui/button'
+import { Msg, useFormat, useT } from '../../i18n/i18n'
 import { callRpc } from '../../lib/rpc-client'
 import { EmailMyOrders } from './email-my-orders'
 
 // The page an "E-mail me my orders" link opens. Opening it uses the link up, so the answer is read
 // once and kept for as long as the page is open: never refetched on focus or remount.
 
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
-
 export function MyOrdersPage() {
   const { token = '' } = useParams()
+  const t = useT()
   const opened = useQuery({
     queryKey: ['order-links', token],
     queryFn: async () =>
@@ -31,21 +29,20 @@ export function MyOrdersPage() {
   if (opened.isPending) {
     return (
       <p role="status" className="py-32 text-center text-muted">
-        Loading...
+        {t('common.loading')}
       </p>
     )
   }
   if (!opened.data?.success) {
-    const message = opened.data && !opened.data.success ? opened.data.error : opened.error?.message
     return (
       <div className="mx-auto max-w-xl px-4 py-16 text-center sm:py-24">
         <div className="mx-auto grid size-14 place-items-center rounded-2xl border border-line bg-card">
           <Link2Off className="size-7 text-muted" aria-hidden />
         </div>
-        <h1 className="mt-6 text-2xl font-bold tracking-tight text-fg">Link not valid</h1>
-        <p className="mt-3 text-sm leading-relaxed text-muted">{message}</p>
+        <h1 className="mt-6 text-2xl font-bold tracking-tight text-fg">{t('myOrders.invalidTitle')}</h1>
+        <p className="mt-3 text-sm leading-relaxed text-muted">{t('myOrders.invalid')}</p>
         <div className="mt-10">
-          <EmailMyOrders title="Send me a new link" />
+          <EmailMyOrders title="orderLinks.newTitle" />
         </div>
       </div>
     )
@@ -53,15 +50,18 @@ export function MyOrdersPage() {
   const { email, orders } = opened.data
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 sm:px-6 sm:py-14">
-      <h1 className="text-3xl font-bold tracking-tight text-fg">Your orders</h1>
+      <h1 className="text-3xl font-bold tracking-tight text-fg">{t('myOrders.title')}</h1>
       <p className="mt-2 text-sm text-muted">
-        Paid orders of <span className="font-medium text-fg">{email}</span>. This link has now been used;
-        bookmark the dashboards you need.
+        <Msg
+          id="myOrders.intro"
+          values={{ email }}
+          components={{ 0: <span className="font-medium text-fg" /> }}
+        />
       </p>
       {orders.length === 0 ? (
-        <p className="mt-8 text-muted">No paid orders.</p>
+        <p className="mt-8 text-muted">{t('myOrders.none')}</p>
       ) : (
-        <ul className="mt-8 space-y-4" aria-label="Your paid orders">
+        <ul className="mt-8 space-y-4" aria-label={t('myOrders.list')}>
           {orders.map((order) => (
             <OrderCard key={order.id} order={order} />
           ))}
@@ -72,13 +72,15 @@ export function MyOrdersPage() {
 }
 
 function OrderCard({ order }: { order: LinkedOrder }) {
+  const t = useT()
+  const { usd, date } = useFormat()
+  const id = order.id.slice(0, 8)
   return (
     <li className="rounded-2xl border border-line bg-card p-5 sm:p-6">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0">
           <p className="text-xs text-muted">
-            {formatDate(order.paid_at ?? order.created_at)} · Order{' '}
-            <span className="font-mono">{order.id.slice(0, 8)}</span>
+            {t('myOrders.orderLine', { date: date(order.paid_at ?? order.created_at), id })}
           </p>
           <ul className="mt-2 space-y-1">
             {order.items.map((item) => (
@@ -91,18 +93,20 @@ function OrderCard({ order }: { order: LinkedOrder }) {
             ))}
           </ul>
           <p className="mt-2 text-sm text-fg tabular-nums">
-            {formatUsd(order.total)}
+            {usd(order.total)}
             {order.discount > 0 && (
-              <span className="ml-2 text-xs text-emerald-400">({formatUsd(order.discount)} discount)</span>
+              <span className="ml-2 text-xs text-emerald-400">
+                {t('myOrders.discount', { amount: usd(order.discount) })}
+              </span>
             )}
           </p>
         </div>
         <Link
           to={order.dashboard_path}
           className={`${buttonStyles.primary} shrink-0`}
-          aria-label={`Open the dashboard of order ${order.id.slice(0, 8)}`}
+          aria-label={t('myOrders.openLabel', { id })}
         >
-          Open dashboard <ArrowRight className="size-4" aria-hidden />
+          {t('myOrders.open')} <ArrowRight className="size-4" aria-hidden />
         </Link>
       </div>
     </li>
