@@ -30,7 +30,6 @@ export const NOT_YET_CONVERTED: string[] = [
   'src/web/features/admin/cockpit/stock-tab.tsx',
   'src/web/features/admin/content-tab.tsx',
   'src/web/features/admin/products-tab.tsx',
-  'src/web/features/admin/two-factor/two-factor-panel.tsx',
 ]
 
 export interface Finding {
