@@ -6,7 +6,6 @@ import { Trans, useLingui } from '@lingui/react'
 import { type ReactElement, useMemo } from 'react'
 import { messages as checkoutMessages } from '../../shared/checkout-rules'
 import { defaultLocale, isLocale, type Locale, localeTags } from '../../shared/locale'
-import { twoFactorMessages } from '../../shared/two-factor'
 import type adminEn from './messages/admin/en.json'
 import type shopEn from './messages/shop/en.json'
 
@@ -123,12 +122,6 @@ const sharedTexts: Record<string, MessageId> = {
   [checkoutMessages.unavailable]: 'checkout.unavailable',
   [checkoutMessages.createFailed]: 'checkout.createFailed',
   [checkoutMessages.expired]: 'checkout.expired',
-  [twoFactorMessages.codeRequired]: 'admin.twoFactor.codeRequired',
-  [twoFactorMessages.invalidCode]: 'admin.twoFactor.invalidCode',
-  [twoFactorMessages.enabled]: 'admin.twoFactor.enabled',
-  [twoFactorMessages.disabled]: 'admin.twoFactor.disabled',
-  [twoFactorMessages.noSetup]: 'admin.twoFactor.noSetup',
-  [twoFactorMessages.alreadyEnabled]: 'admin.twoFactor.alreadyEnabled',
 }
 
 /** A shared rule's English text in the language shown; any other text (the server's own words) as it is. */

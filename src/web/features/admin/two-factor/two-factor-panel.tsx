@@ -1,16 +1,31 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { QRCodeSVG } from 'qrcode.react'
 import { useState } from 'react'
-import { confirmTwoFactorInputSchema, disableTwoFactorInputSchema } from '../../../../shared/two-factor'
+import {
+  confirmTwoFactorInputSchema,
+  disableTwoFactorInputSchema,
+  twoFactorMessages,
+} from '../../../../shared/two-factor'
 import { Button } from '../../../components/ui/button'
 import { CopyField } from '../../../components/ui/copy-field'
-import { knownMessage, Msg, useT } from '../../../i18n/i18n'
+import { type MessageId, Msg, type Translate, useT } from '../../../i18n/i18n'
 import { type SchemaForm, useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { twoFactorApi, twoFactorKeys } from '../api/two-factor-api'
 import { Field, Panel, TextInput } from '../components/fields'
 
 type Setup = { secret: string; uri: string }
+
+const serverTexts: Record<string, MessageId> = {
+  [twoFactorMessages.codeRequired]: 'admin.twoFactor.codeRequired',
+  [twoFactorMessages.invalidCode]: 'admin.twoFactor.invalidCode',
+  [twoFactorMessages.disabled]: 'admin.twoFactor.disabled',
+  [twoFactorMessages.noSetup]: 'admin.twoFactor.noSetup',
+  [twoFactorMessages.alreadyEnabled]: 'admin.twoFactor.alreadyEnabled',
+}
+
+/** The server's two-factor answers in the admin's language; any other text as the server wrote it. */
+const serverText = (t: Translate, text: string) => (serverTexts[text] ? t(serverTexts[text]) : text)
 
 /** Switching two-factor login on or off asks for the current password: one field for both forms. */
 function PasswordField({
@@ -47,14 +62,14 @@ export function TwoFactorPanel() {
     mutationFn: twoFactorApi.begin,
     onSuccess: (answer) => {
       if (answer.success) setSetup({ secret: answer.secret, uri: answer.otpauth_uri })
-      else toast.error(knownMessage(t, answer.error))
+      else toast.error(serverText(t, answer.error))
     },
   })
   const enable = useMutation({
     mutationFn: (input: { password: string; code: string }) =>
       twoFactorApi.enable(input.password, input.code),
     onSuccess: async (answer) => {
-      if (!answer.success) return void toast.error(knownMessage(t, answer.error))
+      if (!answer.success) return void toast.error(serverText(t, answer.error))
       setRecoveryCodes(answer.recovery_codes)
       setSetup(null)
       confirmForm.reset({ p_password: '', p_code: '' })
@@ -66,7 +81,7 @@ export function TwoFactorPanel() {
     mutationFn: (input: { password: string; code: string }) =>
       twoFactorApi.disable(input.password, input.code),
     onSuccess: async (answer) => {
-      if (!answer.success) return void toast.error(knownMessage(t, answer.error))
+      if (!answer.success) return void toast.error(serverText(t, answer.error))
       disableForm.reset({ p_password: '', p_code: '' })
       setRecoveryCodes(null)
       toast.success(t('admin.twoFactor.disabled'))
