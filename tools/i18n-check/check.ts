@@ -28,7 +28,6 @@ export const NOT_YET_CONVERTED: string[] = [
   'src/web/features/admin/cockpit/dashboard-tab.tsx',
   'src/web/features/admin/cockpit/revenue-chart.tsx',
   'src/web/features/admin/cockpit/stock-tab.tsx',
-  'src/web/features/admin/content-tab.tsx',
 ]
 
 export interface Finding {
