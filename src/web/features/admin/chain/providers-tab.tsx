@@ -14,8 +14,8 @@ const stateLabels: Record<ProviderAnswer['state'], { text: MessageId; className:
 
 function minutesText(t: Translate, seconds: number): string {
   return seconds < 120
-    ? t('admin.chain.seconds', { seconds })
-    : t('admin.chain.minutes', { minutes: Math.round(seconds / 60) })
+    ? t('admin.seconds', { seconds })
+    : t('admin.minutes', { minutes: Math.round(seconds / 60) })
 }
 
 function ProviderRow({ provider }: { provider: ProviderAnswer }) {
@@ -55,7 +55,7 @@ function ProviderRow({ provider }: { provider: ProviderAnswer }) {
           <dd className="text-fg">
             {provider.success_rate === null
               ? '—'
-              : t('admin.chain.percent', { percent: number(Math.round(provider.success_rate * 100)) })}
+              : t('admin.percent', { percent: number(Math.round(provider.success_rate * 100)) })}
           </dd>
         </div>
         <div>
