@@ -73,12 +73,6 @@ export interface FetchAuditLogAnswer {
 
 export const deliveryModeOptions = ['stock_only', 'stock_then_generated', 'none'] as const
 export type DeliveryModeOption = (typeof deliveryModeOptions)[number]
-export const deliveryModeLabels: Record<DeliveryModeOption, string> = {
-  stock_only: 'Keys from stock only (reserved at order)',
-  stock_then_generated: 'Stock, then generated keys',
-  none: 'No key (download only)',
-}
-
 export const updateStockSettingsInputSchema = z
   .object({
     ...adminKeyField,

@@ -88,6 +88,7 @@ export function formatters(locale: Locale) {
   const usd = new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 })
   const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' })
   const date = new Intl.DateTimeFormat(tag, { dateStyle: 'medium' })
+  const time = new Intl.DateTimeFormat(tag, { timeStyle: 'medium' })
   return {
     /** Dollars as the answers carry them, e.g. 49.99 → "$49.99", "US$49.99", "49,99 $". */
     usd: (dollars: number) => usd.format(dollars),
@@ -95,6 +96,7 @@ export function formatters(locale: Locale) {
       new Intl.NumberFormat(tag, options).format(value),
     dateTime: (value: Date | string | number) => dateTime.format(new Date(value)),
     date: (value: Date | string | number) => date.format(new Date(value)),
+    time: (value: Date | string | number) => time.format(new Date(value)),
   }
 }
 export type Formatters = ReturnType<typeof formatters>

@@ -3,31 +3,33 @@ import { Plus, Trash2 } from 'lucide-react'
 import { useEffect } from 'react'
 import { type SiteContent, siteContentSchema, supportIcons } from '../../../shared/site-content'
 import { Button } from '../../components/ui/button'
+import { type MessageId, useT } from '../../i18n/i18n'
 import { getSiteContent, siteContentKeys } from '../../lib/api/get-site-content'
 import { useSchemaForm } from '../../lib/form'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
 import { Field, inputClass, Panel, TextArea, TextInput } from './components/fields'
 
-const themeLabels: Record<keyof SiteContent['theme'], string> = {
-  primary: 'Primary',
-  primaryDark: 'Primary (dark)',
-  background: 'Background',
-  card: 'Card',
-  accent: 'Accent',
+const themeLabels: Record<keyof SiteContent['theme'], MessageId> = {
+  primary: 'admin.content.theme.primary',
+  primaryDark: 'admin.content.theme.primaryDark',
+  background: 'admin.content.theme.background',
+  card: 'admin.content.theme.card',
+  accent: 'admin.content.theme.accent',
 }
 
 export function ContentTab() {
+  const t = useT()
   // Always the server's current content, never the storefront's cached copy.
   const stored = useQuery({ queryKey: adminKeys.content, queryFn: getSiteContent, staleTime: 0 })
   useEffect(() => {
-    if (stored.isError) toast.error('Failed to fetch content')
-  }, [stored.isError])
+    if (stored.isError) toast.error(t('admin.content.fetchFailed'))
+  }, [stored.isError, t])
 
   if (!stored.data) {
     return (
       <p role="status" className="py-10 text-center text-muted">
-        Loading...
+        {t('admin.loading')}
       </p>
     )
   }
@@ -36,6 +38,7 @@ export function ContentTab() {
 
 /** Every text, image and colour of the storefront, checked with the shared site-content schema. */
 export function ContentForm({ initial }: { initial: SiteContent }) {
+  const t = useT()
   const queryClient = useQueryClient()
   const update = useMutation({
     mutationFn: async (next: SiteContent) => {
@@ -44,11 +47,11 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
       return next
     },
     onSuccess: async (next) => {
-      toast.success('Content updated successfully', { duration: 2000 })
+      toast.success(t('admin.content.updated'), { duration: 2000 })
       queryClient.setQueryData(siteContentKeys.all, next)
       await queryClient.invalidateQueries({ queryKey: siteContentKeys.all })
     },
-    onError: () => toast.error('Failed to update site content'),
+    onError: () => toast.error(t('admin.content.updateFailed')),
   })
   const saving = update.isPending
   const form = useSchemaForm({
@@ -59,7 +62,7 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
     },
     onInvalid: (errors) => {
       const [field, text] = Object.entries(errors)[0] ?? []
-      toast.error(`Failed to update site content: ${field} ${text}`)
+      toast.error(t('admin.content.invalid', { field: String(field), error: String(text) }))
     },
   })
   const { values: content, errors, set } = form
@@ -68,21 +71,21 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
   return (
     // The shared schema validates, so a path such as /images/hero-bg.svg passes as an image URL.
     <form {...form.formProps} className="flex flex-col gap-6">
-      <Panel title="Logo and navigation">
+      <Panel title={t('admin.content.logoNav')}>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Logo main text" error={errors['logo.mainText']}>
+          <Field label={t('admin.content.logoMain')} error={errors['logo.mainText']}>
             <TextInput value={content.logo.mainText} onChange={(e) => set('logo.mainText', e.target.value)} />
           </Field>
-          <Field label="Logo sub text" error={errors['logo.subText']}>
+          <Field label={t('admin.content.logoSub')} error={errors['logo.subText']}>
             <TextInput value={content.logo.subText} onChange={(e) => set('logo.subText', e.target.value)} />
           </Field>
-          <Field label="Navigation: products" error={errors['navigation.products']}>
+          <Field label={t('admin.content.navProducts')} error={errors['navigation.products']}>
             <TextInput
               value={content.navigation.products}
               onChange={(e) => set('navigation.products', e.target.value)}
             />
           </Field>
-          <Field label="Navigation: support" error={errors['navigation.support']}>
+          <Field label={t('admin.content.navSupport')} error={errors['navigation.support']}>
             <TextInput
               value={content.navigation.support}
               onChange={(e) => set('navigation.support', e.target.value)}
@@ -91,45 +94,45 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
         </div>
       </Panel>
 
-      <Panel title="Hero and page title">
+      <Panel title={t('admin.content.heroSection')}>
         <div className="grid gap-4">
-          <Field label="Hero title" error={errors['hero.title']}>
+          <Field label={t('admin.content.heroTitle')} error={errors['hero.title']}>
             <TextInput value={content.hero.title} onChange={(e) => set('hero.title', e.target.value)} />
           </Field>
-          <Field label="Hero subtitle" error={errors['hero.subtitle']}>
+          <Field label={t('admin.content.heroSubtitle')} error={errors['hero.subtitle']}>
             <TextArea
               className="min-h-20 font-sans"
               value={content.hero.subtitle}
               onChange={(e) => set('hero.subtitle', e.target.value)}
             />
           </Field>
-          <Field label="Hero background image URL" error={errors['hero.backgroundImage']}>
+          <Field label={t('admin.content.heroImage')} error={errors['hero.backgroundImage']}>
             <TextInput
               type="url"
               value={content.hero.backgroundImage}
               onChange={(e) => set('hero.backgroundImage', e.target.value)}
             />
           </Field>
-          <Field label="Meta title" error={errors['meta.title']}>
+          <Field label={t('admin.content.metaTitle')} error={errors['meta.title']}>
             <TextInput value={content.meta.title} onChange={(e) => set('meta.title', e.target.value)} />
           </Field>
         </div>
       </Panel>
 
-      <Panel title="Theme colours">
+      <Panel title={t('admin.content.theme')}>
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
           {(Object.keys(themeLabels) as (keyof SiteContent['theme'])[]).map((key) => (
             <div key={key} className="flex items-start gap-2">
               {/* The picker and the text box edit the same colour; the text box carries the label and the error. */}
               <input
                 type="color"
-                aria-label={`${themeLabels[key]} colour picker`}
+                aria-label={t('admin.content.colourPicker', { name: t(themeLabels[key]) })}
                 value={content.theme[key]}
                 onChange={(e) => set(`theme.${key}`, e.target.value)}
                 className="mt-7 h-10 w-12 shrink-0 cursor-pointer rounded-lg border border-line bg-background"
               />
               <div className="min-w-0 flex-1">
-                <Field label={themeLabels[key]} error={errors[`theme.${key}`]}>
+                <Field label={t(themeLabels[key])} error={errors[`theme.${key}`]}>
                   <TextInput
                     value={content.theme[key]}
                     onChange={(e) => set(`theme.${key}`, e.target.value)}
@@ -141,12 +144,12 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
         </div>
       </Panel>
 
-      <Panel title="Support page">
+      <Panel title={t('admin.content.support')}>
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Support title" error={errors['support.title']}>
+          <Field label={t('admin.content.supportTitle')} error={errors['support.title']}>
             <TextInput value={content.support.title} onChange={(e) => set('support.title', e.target.value)} />
           </Field>
-          <Field label="Support e-mail" error={errors['support.email']}>
+          <Field label={t('admin.content.supportEmail')} error={errors['support.email']}>
             <TextInput
               type="email"
               value={content.support.email}
@@ -154,7 +157,7 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
             />
           </Field>
           <div className="sm:col-span-2">
-            <Field label="Support subtitle" error={errors['support.subtitle']}>
+            <Field label={t('admin.content.supportSubtitle')} error={errors['support.subtitle']}>
               <TextArea
                 className="min-h-20 font-sans"
                 value={content.support.subtitle}
@@ -162,27 +165,30 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
               />
             </Field>
           </div>
-          <Field label="Response time" error={errors['support.response']}>
+          <Field label={t('admin.content.response')} error={errors['support.response']}>
             <TextInput
               value={content.support.response}
               onChange={(e) => set('support.response', e.target.value)}
             />
           </Field>
         </div>
-        <h3 className="mt-6 mb-3 font-semibold text-fg">Sections</h3>
+        <h3 className="mt-6 mb-3 font-semibold text-fg">{t('admin.content.sections')}</h3>
         <ul className="flex flex-col gap-4">
           {sections.map((section, i) => (
             <li
               key={i}
               className="grid gap-3 rounded-xl border border-line p-3 sm:grid-cols-[1fr_10rem_auto]"
             >
-              <Field label={`Section ${i + 1} title`} error={errors[`support.sections.${i}.title`]}>
+              <Field
+                label={t('admin.content.sectionTitle', { n: i + 1 })}
+                error={errors[`support.sections.${i}.title`]}
+              >
                 <TextInput
                   value={section.title}
                   onChange={(e) => set(`support.sections.${i}.title`, e.target.value)}
                 />
               </Field>
-              <Field label="Icon">
+              <Field label={t('admin.content.icon')}>
                 <select
                   value={section.icon}
                   onChange={(e) =>
@@ -200,7 +206,7 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
               <div className="flex items-end">
                 <Button
                   variant="ghost"
-                  aria-label={`Remove section ${i + 1}`}
+                  aria-label={t('admin.content.removeSection', { n: i + 1 })}
                   onClick={() =>
                     set(
                       'support.sections',
@@ -213,7 +219,7 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
               </div>
               <div className="sm:col-span-3">
                 <Field
-                  label={`Section ${i + 1} description`}
+                  label={t('admin.content.sectionDescription', { n: i + 1 })}
                   error={errors[`support.sections.${i}.description`]}
                 >
                   <TextArea
@@ -235,14 +241,14 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
             }
           >
             <Plus className="size-4" aria-hidden />
-            Add section
+            {t('admin.content.addSection')}
           </Button>
         )}
       </Panel>
 
       <div className="flex justify-end">
         <Button type="submit" disabled={saving}>
-          {saving ? 'Saving...' : 'Save Content'}
+          {saving ? t('admin.saving') : t('admin.content.save')}
         </Button>
       </div>
     </form>

@@ -2,8 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Pencil, Plus, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { type AdminProduct, adminMessages, productInputSchema } from '../../../shared/admin'
-import { formatUsd } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
+import { useFormat, useT } from '../../i18n/i18n'
 import { productKeys } from '../../lib/api/get-products'
 import { useSchemaForm } from '../../lib/form'
 import { toast } from '../../lib/toast'
@@ -75,11 +75,13 @@ function productOf(form: FormState) {
 }
 
 export function ProductsTab() {
+  const t = useT()
+  const { usd } = useFormat()
   const queryClient = useQueryClient()
   const products = useQuery({ queryKey: adminKeys.products, queryFn: adminApi.products })
   useEffect(() => {
-    if (products.isError) toast.error('Failed to fetch products', { ...TOAST, id: 'products-error' })
-  }, [products.isError])
+    if (products.isError) toast.error(t('admin.products.fetchFailed'), { ...TOAST, id: 'products-error' })
+  }, [products.isError, t])
   // The product being added (emptyForm) or edited; null shows the list.
   const [editing, setEditing] = useState<FormState | null>(null)
   const [deleting, setDeleting] = useState<AdminProduct | null>(null)
@@ -95,11 +97,11 @@ export function ProductsTab() {
   const deleteProduct = useMutation({
     mutationFn: (product: AdminProduct) => adminApi.deleteProduct(product.id),
     onSuccess: async (answer) => {
-      if (answer.success) toast.success('Product deleted successfully', TOAST)
-      else toast.error('Failed to delete product', TOAST)
+      if (answer.success) toast.success(t('admin.products.deleted'), TOAST)
+      else toast.error(t('admin.products.deleteFailed'), TOAST)
       await refresh()
     },
-    onError: () => toast.error('Failed to delete product', TOAST),
+    onError: () => toast.error(t('admin.products.deleteFailed'), TOAST),
     onSettled: () => setDeleting(null),
   })
   const busyDelete = deleteProduct.isPending
@@ -126,20 +128,20 @@ export function ProductsTab() {
   const list = products.data?.products ?? []
   return (
     <Panel
-      title="Products"
+      title={t('admin.products.title')}
       actions={
         <Button onClick={() => setEditing(emptyForm)}>
           <Plus className="size-4" aria-hidden />
-          Add Product
+          {t('admin.products.add')}
         </Button>
       }
     >
       {products.isLoading ? (
         <p role="status" className="py-10 text-center text-muted">
-          Loading products...
+          {t('admin.products.loading')}
         </p>
       ) : list.length === 0 ? (
-        <p className="py-10 text-center text-muted">No products found</p>
+        <p className="py-10 text-center text-muted">{t('admin.products.empty')}</p>
       ) : (
         <ul className="grid grid-cols-1 gap-3 md:grid-cols-2">
           {list.map((p) => (
@@ -149,15 +151,26 @@ export function ProductsTab() {
                 <h3 className="truncate font-semibold text-fg">{p.name}</h3>
                 <p className="line-clamp-2 text-sm text-muted">{p.description}</p>
                 <p className="mt-1 text-sm">
-                  {p.is_free || p.price === 0 ? 'Free' : formatUsd(p.price)}
-                  <span className="text-muted"> · {p.key_stock} key(s) left</span>
+                  {p.is_free || p.price === 0 ? t('admin.products.free') : usd(p.price)}
+                  <span className="text-muted">
+                    {' '}
+                    · {t('admin.products.keysLeft', { count: p.key_stock })}
+                  </span>
                 </p>
               </div>
               <div className="flex shrink-0 flex-col gap-1">
-                <Button variant="ghost" aria-label={`Edit ${p.name}`} onClick={() => setEditing(formOf(p))}>
+                <Button
+                  variant="ghost"
+                  aria-label={t('admin.products.edit', { name: p.name })}
+                  onClick={() => setEditing(formOf(p))}
+                >
                   <Pencil className="size-4" aria-hidden />
                 </Button>
-                <Button variant="ghost" aria-label={`Delete ${p.name}`} onClick={() => setDeleting(p)}>
+                <Button
+                  variant="ghost"
+                  aria-label={t('admin.products.delete', { name: p.name })}
+                  onClick={() => setDeleting(p)}
+                >
                   <Trash2 className="size-4 text-red-400" aria-hidden />
                 </Button>
               </div>
@@ -167,8 +180,8 @@ export function ProductsTab() {
       )}
       <ConfirmDialog
         open={deleting !== null}
-        title="Delete product"
-        message={`Are you sure you want to delete "${deleting?.name ?? ''}"? Orders keep their own copy of it.`}
+        title={t('admin.products.deleteTitle')}
+        message={t('admin.products.deleteConfirm', { name: deleting?.name ?? '' })}
         busy={busyDelete}
         onConfirm={confirmDelete}
         onClose={() => setDeleting(null)}
@@ -190,18 +203,26 @@ export function ProductForm({
   onClose: () => void
   onSaved: () => void | Promise<void>
 }) {
+  const t = useT()
+  const priceRequired = t('admin.products.priceRequired')
+  const downloadUrlRequired = t('admin.products.downloadUrlRequired')
   const saveProduct = useMutation({
     mutationFn: (input: { product: unknown; keys: string; isNew: boolean }) =>
       adminApi.saveProduct(input.product, input.keys),
     onSuccess: async (answer, { isNew }) => {
       if (!answer.success) {
-        toast.error(answer.error || 'Failed to save product', TOAST)
+        toast.error(
+          answer.error === adminMessages.downloadUrlRequired
+            ? downloadUrlRequired
+            : answer.error || t('admin.products.saveFailed'),
+          TOAST,
+        )
         return
       }
-      toast.success(isNew ? 'Product added successfully' : 'Product updated successfully', TOAST)
+      toast.success(isNew ? t('admin.products.added') : t('admin.products.updated'), TOAST)
       await onSaved()
     },
-    onError: () => toast.error('Failed to save product', TOAST),
+    onError: () => toast.error(t('admin.products.saveFailed'), TOAST),
   })
   const saving = saveProduct.isPending
   const form = useSchemaForm({
@@ -211,26 +232,29 @@ export function ProductForm({
     // Features are checked line by line; any line's error is the features field's.
     fieldOf: (path) => String(path[0] ?? ''),
     message: (issue, field) =>
-      field === 'price' && issue.code === 'invalid_type' ? 'Price is required' : undefined,
+      field === 'price' && issue.code === 'invalid_type'
+        ? priceRequired
+        : issue.message === adminMessages.downloadUrlRequired
+          ? downloadUrlRequired
+          : undefined,
     onValid: (product, values) => {
       if (saving) return
       saveProduct.mutate({ product, keys: values.keys, isNew: !values.id })
     },
     onInvalid: (errors) => {
-      if (errors.download_url === adminMessages.downloadUrlRequired)
-        toast.error(adminMessages.downloadUrlRequired, TOAST)
+      if (errors.download_url === downloadUrlRequired) toast.error(downloadUrlRequired, TOAST)
     },
   })
   const { values, errors, set } = form
 
   return (
-    <Panel title={values.id ? 'Edit Product' : 'Add Product'}>
+    <Panel title={values.id ? t('admin.products.editTitle') : t('admin.products.add')}>
       {/* Validation is the shared rules, so relative image paths (/images/...) pass as URLs. */}
       <form {...form.formProps} className="grid gap-4 md:grid-cols-2">
-        <Field label="Name" error={errors.name}>
+        <Field label={t('admin.products.name')} error={errors.name}>
           <TextInput required value={values.name} onChange={(e) => set('name', e.target.value)} />
         </Field>
-        <Field label="Image URL" error={errors.image}>
+        <Field label={t('admin.products.image')} error={errors.image}>
           <TextInput
             type="url"
             required
@@ -239,7 +263,7 @@ export function ProductForm({
           />
         </Field>
         <div className="md:col-span-2">
-          <Field label="Description" error={errors.description}>
+          <Field label={t('admin.products.description')} error={errors.description}>
             <TextArea
               required
               className="font-sans"
@@ -248,7 +272,7 @@ export function ProductForm({
             />
           </Field>
         </div>
-        <Field label="Price (USD)" error={errors.price}>
+        <Field label={t('admin.products.price')} error={errors.price}>
           <TextInput
             type="number"
             min={0}
@@ -259,7 +283,7 @@ export function ProductForm({
             onChange={(e) => set('price', e.target.value)}
           />
         </Field>
-        <Field label="Video ID" hint="Optional, e.g. a YouTube video id" error={errors.video_id}>
+        <Field label={t('admin.products.video')} hint={t('admin.products.videoHint')} error={errors.video_id}>
           <TextInput value={values.video_id} onChange={(e) => set('video_id', e.target.value)} />
         </Field>
         <div className="flex flex-wrap gap-6 md:col-span-2">
@@ -270,7 +294,7 @@ export function ProductForm({
               // The price field shows 0 while free; the typed price comes back when unticked.
               onChange={(e) => set('is_free', e.target.checked)}
             />
-            Free Product
+            {t('admin.products.isFree')}
           </label>
           <label className="flex items-center gap-2 text-sm">
             <input
@@ -278,11 +302,15 @@ export function ProductForm({
               checked={values.featured}
               onChange={(e) => set('featured', e.target.checked)}
             />
-            Featured
+            {t('admin.products.featured')}
           </label>
         </div>
         <div className="md:col-span-2">
-          <Field label="Download URL" hint="Required for free products" error={errors.download_url}>
+          <Field
+            label={t('admin.products.downloadUrl')}
+            hint={t('admin.products.downloadUrlHint')}
+            error={errors.download_url}
+          >
             <TextInput
               type="url"
               value={values.download_url}
@@ -290,21 +318,25 @@ export function ProductForm({
             />
           </Field>
         </div>
-        <Field label="Features (one per line)" error={errors.features}>
+        <Field label={t('admin.products.features')} error={errors.features}>
           <TextArea required value={values.features} onChange={(e) => set('features', e.target.value)} />
         </Field>
         <Field
-          label="Add licence keys (one per line)"
-          hint={`${stock} key(s) left in stock${values.keys.trim() ? ` · ${parseKeyLinesCount(values.keys)} to add` : ''}`}
+          label={t('admin.products.keys')}
+          hint={
+            values.keys.trim()
+              ? t('admin.products.stockAdding', { count: stock, adding: parseKeyLinesCount(values.keys) })
+              : t('admin.products.stock', { count: stock })
+          }
         >
           <TextArea value={values.keys} onChange={(e) => set('keys', e.target.value)} />
         </Field>
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end md:col-span-2">
           <Button variant="secondary" onClick={onClose}>
-            Cancel
+            {t('admin.cancel')}
           </Button>
           <Button type="submit" disabled={saving}>
-            {saving ? 'Saving...' : values.id ? 'Update Product' : 'Add Product'}
+            {saving ? t('admin.saving') : values.id ? t('admin.products.update') : t('admin.products.add')}
           </Button>
         </div>
       </form>

@@ -1,38 +1,37 @@
 import { useQuery } from '@tanstack/react-query'
 import { AlertTriangle, Download } from 'lucide-react'
 import { lazy, Suspense } from 'react'
-import { type DashboardTotals, deliveryModeLabels } from '../../../../shared/cockpit'
+import type { DashboardTotals } from '../../../../shared/cockpit'
 import { buttonStyles } from '../../../components/ui/button'
+import { type Formatters, Msg, type Translate, useFormat, useT } from '../../../i18n/i18n'
 import { Panel } from '../components/fields'
 import { cockpitApi, cockpitKeys, exportUrl } from './cockpit-api'
+import { deliveryModeLabels } from './delivery-modes'
 
 // The operator's first look: sales of the last 30 days, orders by status, conversion, the shop's
 // health and the keys left per product. The chart library comes with the chart's own chunk.
 const RevenueChart = lazy(() => import('./revenue-chart'))
 
-const usd = (text: string) =>
-  `$${Number(text).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`
-const amount = (text: string) =>
-  Number(text).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 6 })
-
 function TotalsCard({ title, totals }: { title: string; totals: DashboardTotals }) {
+  const t = useT()
+  const { usd, number } = useFormat()
+  const amount = (text: string) =>
+    number(Number(text), { minimumFractionDigits: 2, maximumFractionDigits: 6 })
   return (
     <section aria-label={title} className="rounded-2xl border border-line bg-card p-4">
       <h3 className="text-sm font-medium text-muted">{title}</h3>
-      <p className="mt-1 text-2xl font-bold text-fg">{usd(totals.revenue_usd)}</p>
-      <p className="text-sm text-muted">
-        {totals.paid_orders} paid order{totals.paid_orders === 1 ? '' : 's'}
-      </p>
+      <p className="mt-1 text-2xl font-bold text-fg">{usd(Number(totals.revenue_usd))}</p>
+      <p className="text-sm text-muted">{t('admin.dashboard.paidOrders', { count: totals.paid_orders })}</p>
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div>
-          <dt className="text-xs text-muted">USDT received</dt>
+          <dt className="text-xs text-muted">{t('admin.dashboard.usdtReceived')}</dt>
           <dd className="font-medium text-fg">{amount(totals.revenue_usdt)}</dd>
         </div>
         <div>
-          <dt className="text-xs text-muted">TRX received</dt>
+          <dt className="text-xs text-muted">{t('admin.dashboard.trxReceived')}</dt>
           <dd className="font-medium text-fg">
             {amount(totals.revenue_trx)}{' '}
-            <span className="text-xs text-muted">≈ {usd(totals.revenue_trx_usd)}</span>
+            <span className="text-xs text-muted">≈ {usd(Number(totals.revenue_trx_usd))}</span>
           </dd>
         </div>
       </dl>
@@ -49,19 +48,29 @@ function Figure({ label, value, warn = false }: { label: string; value: string |
   )
 }
 
-function lagText(seconds: number | null): string {
+function lagText(t: Translate, seconds: number | null): string {
   if (seconds === null) return '—'
-  if (seconds < 90) return `${Math.round(seconds)} s`
-  return `${Math.round(seconds / 60)} min`
+  if (seconds < 90) return t('admin.seconds', { seconds: Math.round(seconds) })
+  return t('admin.minutes', { minutes: Math.round(seconds / 60) })
 }
 
-function forecastText(hours: number | null, perHour: number): string {
-  if (hours === null) return 'No orders in the last 7 days: no forecast.'
-  const span = hours >= 48 ? `${Math.round(hours / 24)} days` : `${Math.round(hours)} hours`
-  return `At the last 7 days' rate (${perHour} orders an hour) the free addresses are used up in about ${span}.`
+function forecastText(
+  t: Translate,
+  number: Formatters['number'],
+  hours: number | null,
+  perHour: number,
+): string {
+  if (hours === null) return t('admin.dashboard.noForecast')
+  const span =
+    hours >= 48
+      ? t('admin.dashboard.days', { count: Math.round(hours / 24) })
+      : t('admin.dashboard.hours', { count: Math.round(hours) })
+  return t('admin.dashboard.forecast', { perHour: number(perHour), span })
 }
 
 export function DashboardTab() {
+  const t = useT()
+  const { number } = useFormat()
   const dashboard = useQuery({
     queryKey: cockpitKeys.dashboard,
     queryFn: cockpitApi.dashboard,
@@ -73,14 +82,14 @@ export function DashboardTab() {
     <div className="flex flex-wrap gap-2">
       {(
         [
-          ['orders', 'Orders CSV'],
-          ['payments', 'Payments CSV'],
-          ['unmatched', 'Unmatched transfers CSV'],
+          ['orders', 'admin.dashboard.ordersCsv'],
+          ['payments', 'admin.dashboard.paymentsCsv'],
+          ['unmatched', 'admin.dashboard.unmatchedCsv'],
         ] as const
       ).map(([kind, label]) => (
         <a key={kind} href={exportUrl(kind)} download className={buttonStyles.secondary}>
           <Download className="size-4" aria-hidden />
-          {label}
+          {t(label)}
         </a>
       ))}
     </div>
@@ -89,31 +98,36 @@ export function DashboardTab() {
   if (!d) {
     return (
       <p role="status" className="py-20 text-center text-muted">
-        {dashboard.isError ? 'Failed to load the dashboard' : 'Loading...'}
+        {dashboard.isError ? t('admin.dashboard.loadFailed') : t('admin.loading')}
       </p>
     )
   }
 
   const { health } = d
-  const conversion = d.conversion.rate === null ? '—' : `${(d.conversion.rate * 100).toFixed(1)} %`
+  const conversion =
+    d.conversion.rate === null
+      ? '—'
+      : t('admin.percent', {
+          percent: number(d.conversion.rate * 100, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+        })
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-fg">Dashboard</h1>
+        <h1 className="text-2xl font-bold text-fg">{t('admin.tab.dashboard')}</h1>
         {exports}
       </div>
 
       <div className="grid gap-4 md:grid-cols-3">
-        <TotalsCard title="Today" totals={d.totals.today} />
-        <TotalsCard title="Last 7 days" totals={d.totals.last_7_days} />
-        <TotalsCard title="Last 30 days" totals={d.totals.last_30_days} />
+        <TotalsCard title={t('admin.dashboard.today')} totals={d.totals.today} />
+        <TotalsCard title={t('admin.dashboard.last7')} totals={d.totals.last_7_days} />
+        <TotalsCard title={t('admin.dashboard.last30')} totals={d.totals.last_30_days} />
       </div>
 
-      <Panel title="Revenue and paid orders per day (UTC)">
+      <Panel title={t('admin.dashboard.chartTitle')}>
         <Suspense
           fallback={
             <p role="status" className="py-24 text-center text-muted">
-              Loading chart...
+              {t('admin.dashboard.loadingChart')}
             </p>
           }
         >
@@ -122,31 +136,42 @@ export function DashboardTab() {
       </Panel>
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title="Orders">
+        <Panel title={t('admin.tab.orders')}>
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-            <Figure label="Pending" value={d.orders_by_status.pending} />
-            <Figure label="Paid" value={d.orders_by_status.paid} />
-            <Figure label="Completed" value={d.orders_by_status.completed} />
-            <Figure label="Cancelled" value={d.orders_by_status.cancelled} />
+            <Figure label={t('admin.statusFilter.pending')} value={d.orders_by_status.pending} />
+            <Figure label={t('admin.statusFilter.paid')} value={d.orders_by_status.paid} />
+            <Figure label={t('admin.statusFilter.completed')} value={d.orders_by_status.completed} />
+            <Figure label={t('admin.statusFilter.cancelled')} value={d.orders_by_status.cancelled} />
           </dl>
           <p className="mt-4 text-sm text-muted">
-            Conversion, last 30 days: <strong className="text-fg">{conversion}</strong> ({d.conversion.paid}{' '}
-            of {d.conversion.created} orders created were paid)
+            <Msg
+              id="admin.dashboard.conversion"
+              values={{ rate: conversion, paid: d.conversion.paid, created: d.conversion.created }}
+              components={{ 0: <strong className="text-fg" /> }}
+            />
           </p>
         </Panel>
 
-        <Panel title="Shop health">
+        <Panel title={t('admin.dashboard.health')}>
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-            <Figure label="Free addresses" value={health.addresses.free} warn={health.pool_warning} />
-            <Figure label="Leased" value={health.addresses.leased} />
-            <Figure label="Cooling down" value={health.addresses.cooling_down} />
             <Figure
-              label="Unmatched transfers"
+              label={t('admin.dashboard.freeAddresses')}
+              value={health.addresses.free}
+              warn={health.pool_warning}
+            />
+            <Figure label={t('admin.dashboard.leased')} value={health.addresses.leased} />
+            <Figure label={t('admin.dashboard.coolingDown')} value={health.addresses.cooling_down} />
+            <Figure
+              label={t('admin.dashboard.unmatched')}
               value={health.unmatched_transfers}
               warn={health.unmatched_transfers > 0}
             />
-            <Figure label="Mails failing" value={health.mails_failing} warn={health.mails_failing > 0} />
-            <Figure label="Scanner lag" value={lagText(health.scanner_lag_seconds)} />
+            <Figure
+              label={t('admin.dashboard.mailsFailing')}
+              value={health.mails_failing}
+              warn={health.mails_failing > 0}
+            />
+            <Figure label={t('admin.dashboard.scannerLag')} value={lagText(t, health.scanner_lag_seconds)} />
           </dl>
           <p
             role={health.pool_warning ? 'alert' : undefined}
@@ -154,26 +179,26 @@ export function DashboardTab() {
           >
             {health.pool_warning && <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />}
             {health.addresses.total === 0
-              ? 'No wallet addresses: no order can be placed. Add addresses in the Wallets tab.'
-              : forecastText(health.pool_dry_in_hours, health.leases_per_hour)}
+              ? t('admin.dashboard.noAddresses')
+              : forecastText(t, number, health.pool_dry_in_hours, health.leases_per_hour)}
           </p>
         </Panel>
       </div>
 
-      <Panel title="Keys left per product">
+      <Panel title={t('admin.dashboard.keysPerProduct')}>
         {d.stock.length === 0 ? (
-          <p className="py-6 text-center text-muted">No paid products</p>
+          <p className="py-6 text-center text-muted">{t('admin.cockpit.noPaidProducts')}</p>
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
               <thead className="text-xs text-muted">
                 <tr>
-                  <th className="py-2 font-medium">Product</th>
-                  <th className="hidden py-2 font-medium sm:table-cell">Delivery</th>
-                  <th className="py-2 pl-3 text-right font-medium">Left</th>
-                  <th className="py-2 pl-3 text-right font-medium">Reserved</th>
-                  <th className="py-2 pl-3 text-right font-medium">Sold</th>
-                  <th className="py-2 pl-2 text-right font-medium">Low below</th>
+                  <th className="py-2 font-medium">{t('admin.dashboard.product')}</th>
+                  <th className="hidden py-2 font-medium sm:table-cell">{t('admin.cockpit.delivery')}</th>
+                  <th className="py-2 pl-3 text-right font-medium">{t('admin.dashboard.left')}</th>
+                  <th className="py-2 pl-3 text-right font-medium">{t('admin.dashboard.reserved')}</th>
+                  <th className="py-2 pl-3 text-right font-medium">{t('admin.dashboard.sold')}</th>
+                  <th className="py-2 pl-2 text-right font-medium">{t('admin.cockpit.lowBelow')}</th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-line">
@@ -183,12 +208,12 @@ export function DashboardTab() {
                       {s.name}
                       {s.low && (
                         <span className="ml-2 rounded-full bg-amber-500/15 px-2 py-0.5 text-xs">
-                          Low stock
+                          {t('admin.dashboard.lowStock')}
                         </span>
                       )}
                     </td>
                     <td className="hidden py-2 text-muted sm:table-cell">
-                      {deliveryModeLabels[s.delivery_mode]}
+                      {t(deliveryModeLabels[s.delivery_mode])}
                     </td>
                     <td className="py-2 pl-3 text-right">{s.delivery_mode === 'none' ? '—' : s.keys_left}</td>
                     <td className="py-2 pl-3 text-right">{s.keys_reserved}</td>

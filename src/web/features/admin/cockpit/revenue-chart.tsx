@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 import type { DashboardDay } from '../../../../shared/cockpit'
+import { useFormat, useT } from '../../../i18n/i18n'
 
 // The last 30 days as bars of revenue (the paid orders' totals, USD) with the part received in USDT
 // drawn inside them, and paid orders as a line on a second scale. uPlot draws on a canvas and is loaded with this module only, which the dashboard
@@ -16,6 +17,8 @@ const HEIGHT = 260
 
 export default function RevenueChart({ days }: { days: DashboardDay[] }) {
   const holder = useRef<HTMLDivElement>(null)
+  const t = useT()
+  const { usd, number } = useFormat()
 
   useEffect(() => {
     const el = holder.current
@@ -45,34 +48,56 @@ export default function RevenueChart({ days }: { days: DashboardDay[] }) {
           n: { range: (_u, _min, max) => [0, Math.max(4, max * 1.2)] },
         },
         axes: [
-          { ...axis, values: (_u, ticks) => ticks.map((t) => new Date(t * 1000).toISOString().slice(5, 10)) },
-          { ...axis, scale: 'usd', values: (_u, ticks) => ticks.map((t) => `$${t}`), size: 56 },
+          {
+            ...axis,
+            values: (_u, ticks) => ticks.map((tick) => new Date(tick * 1000).toISOString().slice(5, 10)),
+          },
+          {
+            ...axis,
+            scale: 'usd',
+            values: (_u, ticks) =>
+              ticks.map((tick) =>
+                number(tick, {
+                  style: 'currency',
+                  currency: 'USD',
+                  minimumFractionDigits: 0,
+                  maximumFractionDigits: 2,
+                }),
+              ),
+            size: 56,
+          },
           { ...axis, scale: 'n', side: 1, grid: { show: false }, size: 36 },
         ],
         series: [
           {
-            label: 'Day',
+            label: t('admin.chart.day'),
             value: (_u, v) => (v == null ? '' : new Date(v * 1000).toISOString().slice(0, 10)),
           },
           {
-            label: 'Revenue',
+            label: t('admin.chart.revenue'),
             scale: 'usd',
             stroke: accent,
             fill: `${accent}99`,
             paths: bars,
             points: { show: false },
-            value: (_u, v) => (v == null ? '' : `$${v.toFixed(2)}`),
+            value: (_u, v) => (v == null ? '' : usd(v)),
           },
           {
-            label: 'of it in USDT',
+            label: t('admin.chart.usdt'),
             scale: 'usd',
             stroke: primary,
             fill: primary,
             paths: inner,
             points: { show: false },
-            value: (_u, v) => (v == null ? '' : `$${v.toFixed(2)}`),
+            value: (_u, v) => (v == null ? '' : usd(v)),
           },
-          { label: 'Paid orders', scale: 'n', stroke: '#f59e0b', width: 2, points: { size: 5 } },
+          {
+            label: t('admin.chart.paidOrders'),
+            scale: 'n',
+            stroke: '#f59e0b',
+            width: 2,
+            points: { size: 5 },
+          },
         ],
       },
       [xs, revenue, usdt, orders],
@@ -86,13 +111,13 @@ export default function RevenueChart({ days }: { days: DashboardDay[] }) {
       resize.disconnect()
       plot.destroy()
     }
-  }, [days])
+  }, [days, t, usd, number])
 
   return (
     <div
       ref={holder}
       role="img"
-      aria-label="Revenue and paid orders per day, last 30 days"
+      aria-label={t('admin.chart.label')}
       data-testid="revenue-chart"
       className="w-full [&_.u-legend_.u-series:first-child]:hidden"
     />

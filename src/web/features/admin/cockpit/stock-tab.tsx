@@ -2,16 +2,17 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   type DashboardStock,
   type DeliveryModeOption,
-  deliveryModeLabels,
   deliveryModeOptions,
   updateStockSettingsInputSchema,
 } from '../../../../shared/cockpit'
 import { Button } from '../../../components/ui/button'
+import { useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { adminKeys } from '../api/admin-api'
 import { inputClass, Panel } from '../components/fields'
 import { cockpitApi, cockpitKeys } from './cockpit-api'
+import { deliveryModeLabels } from './delivery-modes'
 
 // How each paid product delivers its keys, and below how many keys left it counts as low stock.
 // Keys themselves are uploaded in the Products tab.
@@ -24,19 +25,21 @@ const stockFormSchema = updateStockSettingsInputSchema.pick({
 const thresholdOf = (text: string) => (text.trim() === '' ? null : Number(text))
 
 function StockRow({ stock }: { stock: DashboardStock }) {
+  const t = useT()
+  const thresholdInvalid = t('admin.stock.thresholdInvalid')
   const queryClient = useQueryClient()
   const save = useMutation({
     mutationFn: (input: { mode: DeliveryModeOption; threshold: number | null }) =>
       cockpitApi.updateStockSettings(stock.product_id, input.mode, input.threshold),
     onSuccess: async (answer) => {
-      if (answer.success) toast.success(`${stock.name}: stock settings saved`, { duration: 2000 })
+      if (answer.success) toast.success(t('admin.stock.saved', { name: stock.name }), { duration: 2000 })
       else toast.error(answer.error)
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: cockpitKeys.dashboard }),
         queryClient.invalidateQueries({ queryKey: adminKeys.products }),
       ])
     },
-    onError: () => toast.error('Failed to save the stock settings'),
+    onError: () => toast.error(t('admin.stock.saveFailed')),
   })
   const form = useSchemaForm({
     schema: stockFormSchema,
@@ -45,7 +48,7 @@ function StockRow({ stock }: { stock: DashboardStock }) {
       p_low_stock_threshold: stock.low_stock_threshold?.toString() ?? '',
     },
     toInput: (v) => ({ ...v, p_low_stock_threshold: thresholdOf(v.p_low_stock_threshold) }),
-    message: () => 'A whole number from 0 to 1000000, or empty',
+    message: () => thresholdInvalid,
     onValid: (v) => {
       if (!save.isPending) save.mutate({ mode: v.p_delivery_mode, threshold: v.p_low_stock_threshold })
     },
@@ -60,30 +63,34 @@ function StockRow({ stock }: { stock: DashboardStock }) {
         <div>
           <p className="font-medium text-fg">{stock.name}</p>
           <p className="text-xs text-muted">
-            {stock.keys_left} left · {stock.keys_reserved} reserved · {stock.keys_sold} sold
+            {t('admin.stock.counts', {
+              left: stock.keys_left,
+              reserved: stock.keys_reserved,
+              sold: stock.keys_sold,
+            })}
           </p>
         </div>
         <label className="flex flex-col gap-1 text-xs text-muted">
-          Delivery
+          {t('admin.cockpit.delivery')}
           <select
-            aria-label={`Delivery of ${stock.name}`}
+            aria-label={t('admin.stock.deliveryOf', { name: stock.name })}
             value={mode}
             onChange={(e) => form.set('p_delivery_mode', e.target.value as DeliveryModeOption)}
             className={inputClass}
           >
             {deliveryModeOptions.map((m) => (
               <option key={m} value={m}>
-                {deliveryModeLabels[m]}
+                {t(deliveryModeLabels[m])}
               </option>
             ))}
           </select>
         </label>
         <label className="flex flex-col gap-1 text-xs text-muted">
-          Low below
+          {t('admin.cockpit.lowBelow')}
           <input
-            aria-label={`Low-stock threshold of ${stock.name}`}
+            aria-label={t('admin.stock.thresholdOf', { name: stock.name })}
             inputMode="numeric"
-            placeholder="No warning"
+            placeholder={t('admin.stock.noWarning')}
             value={threshold}
             onChange={(e) => form.set('p_low_stock_threshold', e.target.value)}
             className={inputClass}
@@ -96,7 +103,7 @@ function StockRow({ stock }: { stock: DashboardStock }) {
           )}
         </label>
         <Button type="submit" disabled={!changed || save.isPending}>
-          {save.isPending ? 'Saving...' : 'Save'}
+          {save.isPending ? t('admin.saving') : t('admin.save')}
         </Button>
       </form>
     </li>
@@ -104,21 +111,18 @@ function StockRow({ stock }: { stock: DashboardStock }) {
 }
 
 export function StockTab() {
+  const t = useT()
   const dashboard = useQuery({ queryKey: cockpitKeys.dashboard, queryFn: cockpitApi.dashboard })
   const stock = dashboard.data?.stock ?? []
   return (
-    <Panel title="Stock and delivery">
-      <p className="mb-2 text-sm text-muted">
-        Keys from stock only: an order reserves its keys when it is placed, and the product shows "Sold out"
-        once every key is sold or reserved. Stock, then generated: stock first, then a generated key. No key:
-        the buyer gets the download only.
-      </p>
+    <Panel title={t('admin.stock.title')}>
+      <p className="mb-2 text-sm text-muted">{t('admin.stock.intro')}</p>
       {dashboard.isLoading ? (
         <p role="status" className="py-10 text-center text-muted">
-          Loading...
+          {t('admin.loading')}
         </p>
       ) : stock.length === 0 ? (
-        <p className="py-10 text-center text-muted">No paid products</p>
+        <p className="py-10 text-center text-muted">{t('admin.cockpit.noPaidProducts')}</p>
       ) : (
         <ul className="flex flex-col divide-y divide-line">
           {stock.map((s) => (

@@ -8,12 +8,24 @@ import {
 } from '../../../../shared/two-factor'
 import { Button } from '../../../components/ui/button'
 import { CopyField } from '../../../components/ui/copy-field'
+import { type MessageId, Msg, type Translate, useT } from '../../../i18n/i18n'
 import { type SchemaForm, useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { twoFactorApi, twoFactorKeys } from '../api/two-factor-api'
 import { Field, Panel, TextInput } from '../components/fields'
 
 type Setup = { secret: string; uri: string }
+
+const serverTexts: Record<string, MessageId> = {
+  [twoFactorMessages.codeRequired]: 'admin.twoFactor.codeRequired',
+  [twoFactorMessages.invalidCode]: 'admin.twoFactor.invalidCode',
+  [twoFactorMessages.disabled]: 'admin.twoFactor.disabled',
+  [twoFactorMessages.noSetup]: 'admin.twoFactor.noSetup',
+  [twoFactorMessages.alreadyEnabled]: 'admin.twoFactor.alreadyEnabled',
+}
+
+/** The server's two-factor answers in the admin's language; any other text as the server wrote it. */
+const serverText = (t: Translate, text: string) => (serverTexts[text] ? t(serverTexts[text]) : text)
 
 /** Switching two-factor login on or off asks for the current password: one field for both forms. */
 function PasswordField({
@@ -23,8 +35,9 @@ function PasswordField({
   form: SchemaForm<{ p_password: string; p_code: string }>
   hint?: string
 }) {
+  const t = useT()
   return (
-    <Field label="Current Password" hint={hint} error={form.errors.p_password}>
+    <Field label={t('admin.security.current')} hint={hint} error={form.errors.p_password}>
       <TextInput
         type="password"
         autoComplete="current-password"
@@ -38,6 +51,7 @@ function PasswordField({
 
 /** Security tab: switch two-factor login (TOTP) on with a QR code and a code, or off again. */
 export function TwoFactorPanel() {
+  const t = useT()
   const queryClient = useQueryClient()
   const status = useQuery({ queryKey: twoFactorKeys.status, queryFn: twoFactorApi.status })
   const [setup, setSetup] = useState<Setup | null>(null)
@@ -48,18 +62,18 @@ export function TwoFactorPanel() {
     mutationFn: twoFactorApi.begin,
     onSuccess: (answer) => {
       if (answer.success) setSetup({ secret: answer.secret, uri: answer.otpauth_uri })
-      else toast.error(answer.error)
+      else toast.error(serverText(t, answer.error))
     },
   })
   const enable = useMutation({
     mutationFn: (input: { password: string; code: string }) =>
       twoFactorApi.enable(input.password, input.code),
     onSuccess: async (answer) => {
-      if (!answer.success) return void toast.error(answer.error)
+      if (!answer.success) return void toast.error(serverText(t, answer.error))
       setRecoveryCodes(answer.recovery_codes)
       setSetup(null)
       confirmForm.reset({ p_password: '', p_code: '' })
-      toast.success(twoFactorMessages.enabled)
+      toast.success(t('admin.twoFactor.enabled'))
       await refresh()
     },
   })
@@ -67,10 +81,10 @@ export function TwoFactorPanel() {
     mutationFn: (input: { password: string; code: string }) =>
       twoFactorApi.disable(input.password, input.code),
     onSuccess: async (answer) => {
-      if (!answer.success) return void toast.error(answer.error)
+      if (!answer.success) return void toast.error(serverText(t, answer.error))
       disableForm.reset({ p_password: '', p_code: '' })
       setRecoveryCodes(null)
-      toast.success(twoFactorMessages.disabled)
+      toast.success(t('admin.twoFactor.disabled'))
       await refresh()
     },
   })
@@ -78,9 +92,9 @@ export function TwoFactorPanel() {
   const confirmForm = useSchemaForm({
     schema: confirmTwoFactorInputSchema,
     initial: { p_password: '', p_code: '' },
-    labels: { p_password: 'Current Password' },
+    labels: { p_password: t('admin.security.current') },
     message: (issue, field) =>
-      field === 'p_code' && issue.code === 'too_small' ? twoFactorMessages.codeRequired : undefined,
+      field === 'p_code' && issue.code === 'too_small' ? t('admin.twoFactor.codeRequired') : undefined,
     onValid: ({ p_password, p_code }) => {
       if (!enable.isPending) enable.mutate({ password: p_password, code: p_code })
     },
@@ -88,7 +102,7 @@ export function TwoFactorPanel() {
   const disableForm = useSchemaForm({
     schema: disableTwoFactorInputSchema,
     initial: { p_password: '', p_code: '' },
-    labels: { p_password: 'Current Password', p_code: 'Authentication Code' },
+    labels: { p_password: t('admin.security.current'), p_code: t('admin.twoFactor.code') },
     onValid: ({ p_password, p_code }) => {
       if (!disable.isPending) disable.mutate({ password: p_password, code: p_code })
     },
@@ -96,29 +110,30 @@ export function TwoFactorPanel() {
 
   if (!status.data) {
     return (
-      <Panel title="Two-Factor Login">
+      <Panel title={t('admin.twoFactor.title')}>
         <p role="status" className="text-sm text-muted">
-          {status.isError ? 'Could not load the two-factor state.' : 'Loading...'}
+          {status.isError ? t('admin.twoFactor.loadFailed') : t('admin.loading')}
         </p>
       </Panel>
     )
   }
 
   return (
-    <Panel title="Two-Factor Login">
+    <Panel title={t('admin.twoFactor.title')}>
       {recoveryCodes && (
         <div className="mb-6 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4">
-          <h3 className="font-semibold text-fg">Recovery codes</h3>
-          <p className="mt-1 text-sm text-muted">
-            Each code logs in once without the app. They are shown only now: keep them somewhere safe.
-          </p>
-          <ul aria-label="Recovery codes" className="mt-3 grid grid-cols-2 gap-2 font-mono text-sm text-fg">
+          <h3 className="font-semibold text-fg">{t('admin.twoFactor.recoveryTitle')}</h3>
+          <p className="mt-1 text-sm text-muted">{t('admin.twoFactor.recoveryHint')}</p>
+          <ul
+            aria-label={t('admin.twoFactor.recoveryTitle')}
+            className="mt-3 grid grid-cols-2 gap-2 font-mono text-sm text-fg"
+          >
             {recoveryCodes.map((c) => (
               <li key={c}>{c}</li>
             ))}
           </ul>
           <Button variant="secondary" className="mt-3" onClick={() => setRecoveryCodes(null)}>
-            I have saved them
+            {t('admin.twoFactor.saved')}
           </Button>
         </div>
       )}
@@ -126,12 +141,16 @@ export function TwoFactorPanel() {
       {status.data.enabled ? (
         <form {...disableForm.formProps} className="grid max-w-xl gap-4">
           <p className="text-sm text-fg">
-            Two-factor login is <strong>on</strong>. {status.data.recovery_codes_left} recovery code(s) left.
+            <Msg
+              id="admin.twoFactor.on"
+              values={{ count: status.data.recovery_codes_left }}
+              components={{ 0: <strong /> }}
+            />
           </p>
           <PasswordField form={disableForm} />
           <Field
-            label="Authentication Code"
-            hint="From your authenticator app, or a recovery code"
+            label={t('admin.twoFactor.code')}
+            hint={t('admin.twoFactor.codeHint')}
             error={disableForm.errors.p_code}
           >
             <TextInput
@@ -143,27 +162,24 @@ export function TwoFactorPanel() {
           </Field>
           <div>
             <Button type="submit" variant="danger" disabled={disable.isPending}>
-              {disable.isPending ? 'Turning off...' : 'Turn Off Two-Factor Login'}
+              {disable.isPending ? t('admin.twoFactor.turningOff') : t('admin.twoFactor.turnOff')}
             </Button>
           </div>
         </form>
       ) : setup ? (
         <form {...confirmForm.formProps} className="grid max-w-xl gap-4">
-          <p className="text-sm text-muted">
-            Scan the code with an authenticator app (or enter the key by hand), then enter your current
-            password and the 6-digit code the app shows.
-          </p>
+          <p className="text-sm text-muted">{t('admin.twoFactor.scan')}</p>
           <div className="w-fit rounded-xl bg-white p-3">
-            <QRCodeSVG value={setup.uri} size={176} title="Two-factor setup QR code" />
+            <QRCodeSVG value={setup.uri} size={176} title={t('admin.twoFactor.qrTitle')} />
           </div>
           <CopyField
-            label="Setup key"
+            label={t('admin.twoFactor.setupKey')}
             value={setup.secret}
-            copiedMessage="Setup key copied"
-            failedMessage="Could not copy the setup key"
+            copiedMessage={t('admin.twoFactor.setupKeyCopied')}
+            failedMessage={t('admin.twoFactor.setupKeyCopyFailed')}
           />
-          <PasswordField form={confirmForm} hint="Switching two-factor login on changes how you log in" />
-          <Field label="Code from the app" error={confirmForm.errors.p_code}>
+          <PasswordField form={confirmForm} hint={t('admin.twoFactor.onHint')} />
+          <Field label={t('admin.twoFactor.appCode')} error={confirmForm.errors.p_code}>
             <TextInput
               inputMode="numeric"
               autoComplete="one-time-code"
@@ -175,22 +191,19 @@ export function TwoFactorPanel() {
           </Field>
           <div className="flex gap-2">
             <Button type="submit" disabled={enable.isPending}>
-              {enable.isPending ? 'Checking...' : 'Confirm and Turn On'}
+              {enable.isPending ? t('admin.twoFactor.checking') : t('admin.twoFactor.confirm')}
             </Button>
             <Button variant="ghost" onClick={() => setSetup(null)}>
-              Cancel
+              {t('admin.cancel')}
             </Button>
           </div>
         </form>
       ) : (
         <div className="grid max-w-xl gap-4">
-          <p className="text-sm text-muted">
-            Two-factor login is off. With it on, login asks for a code from an authenticator app after the
-            password.
-          </p>
+          <p className="text-sm text-muted">{t('admin.twoFactor.off')}</p>
           <div>
             <Button onClick={() => begin.mutate()} disabled={begin.isPending}>
-              Set Up Two-Factor Login
+              {t('admin.twoFactor.setUp')}
             </Button>
           </div>
         </div>
