@@ -6,8 +6,8 @@ import {
   testAddresses,
 } from '../../../tests/support/payment-fixture'
 import { rpc } from '../../../tests/support/test-app'
-import { waitFor } from '../../../tests/support/wait'
 import { engines } from '../../../tests/support/test-db'
+import { waitFor } from '../../../tests/support/wait'
 import { confirmMessages } from '../../shared/order-status'
 
 // One chain history gives one ledger whoever clicks what: a $49.99 order that receives 20.00 and
