@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { dateTimeSchema, rowIdSchema } from './bounds'
 import { discountCodeSchema, emailSchema, orderLineSchema } from './checkout'
 import { MAX_ORDER_LINES } from './checkout-rules'
 import { formatCents } from './money'
@@ -49,17 +50,11 @@ const cents = z
   .min(1, 'must be more than 0')
   .max(MAX_CENTS, 'is too large')
 const count = z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000_000)
-/** Dates the admin sends: ISO times, bounded to years a shop can mean. */
-const instant = z.iso.datetime({ offset: true, message: 'must be a date and time' }).refine((v) => {
-  const year = new Date(v).getUTCFullYear()
-  return year >= 2000 && year <= 2200
-}, 'must be between the years 2000 and 2200')
-
 export const saveDiscountInputSchema = z
   .object({
     ...adminKeyField,
     /** Absent to create a code; the code's id to edit it. */
-    p_id: z.number().int().positive().max(2_147_483_647).optional(),
+    p_id: rowIdSchema.optional(),
     p_code: discountCodeSchema,
     p_kind: z.enum(['percent', 'fixed']),
     p_percent_bp: z
@@ -72,9 +67,9 @@ export const saveDiscountInputSchema = z
     p_min_total_cents: cents.nullable(),
     p_max_discount_cents: cents.nullable(),
     /** Products the code applies to; null or empty = all. */
-    p_product_ids: z.array(z.number().int().positive().max(2_147_483_647)).max(500).nullable(),
-    p_starts_at: instant.nullable(),
-    p_ends_at: instant.nullable(),
+    p_product_ids: z.array(rowIdSchema).max(500).nullable(),
+    p_starts_at: dateTimeSchema.nullable(),
+    p_ends_at: dateTimeSchema.nullable(),
     p_max_uses: count.nullable(),
     p_max_uses_per_email: count.nullable(),
     p_disabled: z.boolean(),
@@ -91,7 +86,7 @@ export const saveDiscountInputSchema = z
 export type SaveDiscountInput = z.infer<typeof saveDiscountInputSchema>
 
 export const discountCodeRowSchema = z.object({
-  id: z.number(),
+  id: rowIdSchema,
   code: z.string(),
   kind: z.enum(['percent', 'fixed']),
   percent_bp: z.number().nullable(),
@@ -122,7 +117,7 @@ export const discountAdminMessages = {
 export const setDiscountDisabledInputSchema = z
   .object({
     ...adminKeyField,
-    p_id: z.number().int().positive().max(2_147_483_647),
+    p_id: rowIdSchema,
     p_disabled: z.boolean(),
   })
   .strict()
