@@ -6,10 +6,9 @@ import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { expireOrdersBefore } from '../orders/orders.repo'
 import { allPoolAddresses } from '../wallets/wallets.repo'
 import { extractTransfers, needsReceipts } from './extract-transfers'
-import { type ObservedTransfer, recordTransfer } from './ledger'
 import type { PaymentRules } from './payment-rules'
 import type { ProviderPool } from './provider-pool'
-import { settleOrder } from './settle-order'
+import { recordAndSettle } from './settle-order'
 import type { ChainBlock, ChainTxInfo, TronError } from './tron-client'
 
 // The chain follower. One process at a time (a leader lease in scanner_state) reads TRON's
@@ -303,17 +302,10 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
       for (const { block, infos } of fetched) {
         // Nothing in this block or later can pay an order whose grace ended before it.
         expired.push(...(await expireOrdersBefore(tx, block.timestamp, rules.cooldownMs)))
-        const found: ObservedTransfer[] = extractTransfers(block, infos, ours, client.usdtContract)
-        const touched = new Set<string>()
-        for (const t of found) {
-          const outcome = await recordTransfer(tx, t)
-          if (outcome.kind !== 'known') transfers += 1
-          if (outcome.kind === 'credited') touched.add(outcome.orderId)
-        }
-        for (const orderId of touched) {
-          const settled = await settleOrder(tx, orderId, rules)
-          if (settled.kind === 'paid') paid.push(orderId)
-        }
+        const found = extractTransfers(block, infos, ours, client.usdtContract)
+        const done = await recordAndSettle(tx, found, rules)
+        transfers += done.outcomes.filter((o) => o.kind !== 'known').length
+        paid.push(...done.paid)
       }
       return { transfers, paid, expired }
     })

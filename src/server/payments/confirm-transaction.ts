@@ -3,9 +3,9 @@ import type { OrderRow } from '../orders/orders.repo'
 import { allPoolAddresses } from '../wallets/wallets.repo'
 import { readScannerStatus } from './chain-scanner'
 import { extractTransfers, needsReceipts } from './extract-transfers'
-import { creditedElsewhere, heldInTransaction, paysOrder, recordTransfer } from './ledger'
+import { creditedElsewhere, heldInTransaction, paysOrder } from './ledger'
 import type { PaymentRules } from './payment-rules'
-import { settleOrder } from './settle-order'
+import { recordAndSettle } from './settle-order'
 import type { TronClient } from './tron-client'
 
 // The buyer's "Already paid? Enter your transaction hash": the server finds the transaction's
@@ -96,20 +96,11 @@ export async function confirmTransfersOfTransaction(
     if (checkpointBlock === null || checkpointBlock < block.number - 1) {
       return { kind: 'refused', reason: 'confirming' }
     }
-    let creditedHere = false
-    const touched = new Set<string>()
-    for (const t of transfers) {
-      const outcome = await recordTransfer(trx, t)
-      const orderId = outcome.orderId
+    const { outcomes, paid } = await recordAndSettle(trx, transfers, rules)
+    const creditedHere = outcomes.some((outcome, n) => {
       const credited = outcome.kind === 'credited' || (outcome.kind === 'known' && outcome.credited)
-      if (credited && orderId === order.id && t.txId === hash) creditedHere = true
-      if (outcome.kind === 'credited') touched.add(outcome.orderId)
-    }
-    const paid: string[] = []
-    for (const orderId of touched) {
-      const settled = await settleOrder(trx, orderId, rules)
-      if (settled.kind === 'paid') paid.push(orderId)
-    }
+      return credited && outcome.orderId === order.id && transfers[n]?.txId === hash
+    })
     const held = await heldInTransaction(trx, hash, order.id)
     return { kind: 'recorded', creditedHere, reachedOrder: true, held, paid }
   })

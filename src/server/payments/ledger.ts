@@ -7,7 +7,7 @@ import { recordUnmatchedPayment } from '../webhooks/events'
 // The ledger: every genuine transfer into one of our addresses is stored once, keyed by transaction
 // id, source and index, and lands in exactly one place: a payment of the order that held the address
 // at the transfer's block time, or unmatched with a reason the operator can read. The chain follower
-// and the buyer's "I already paid" both record through recordTransfer, so a transfer is judged by
+// and the buyer's "I already paid" both record through recordAndSettle (settle-order.ts), so a transfer is judged by
 // the same rules whichever way it arrives, and a replay of either is a no-op.
 
 /** A transfer into one of our addresses, as read from the chain. */

@@ -3,7 +3,7 @@ import type { Db } from '../db/client'
 import { fulfilOrder, newAccessToken } from '../delivery/fulfil-order'
 import { lockOrder, markOrderPaid, setOrderReceived } from '../orders/orders.repo'
 import { releaseAddress } from '../wallets/wallets.repo'
-import { creditedTotals } from './ledger'
+import { creditedTotals, type ObservedTransfer, type RecordOutcome, recordTransfer } from './ledger'
 import { acceptedShortfallMicros, type PaymentRules } from './payment-rules'
 
 // The one path to "paid". The chain follower, the buyer's transaction hash, the admin's status
@@ -67,4 +67,29 @@ export async function settleOrder(
   if (order.status === 'pending') await releaseAddress(tx, orderId, paidAt, rules.cooldownMs, { paid: true })
   await fulfilOrder(tx, orderId, rules.fulfil)
   return { kind: 'paid', accessToken, receivedMicros, txHash: totals.lastTxId, paidAt, late: totals.late }
+}
+
+/**
+ * Records transfers read from the chain (in block order) and settles every order one of them was
+ * credited to: the one step the chain follower and the buyer's transaction hash share, inside the
+ * caller's transaction. Answers each transfer's outcome, in order, and the orders it made paid.
+ */
+export async function recordAndSettle(
+  tx: Db,
+  transfers: readonly ObservedTransfer[],
+  rules: PaymentRules,
+): Promise<{ outcomes: RecordOutcome[]; paid: string[] }> {
+  const outcomes: RecordOutcome[] = []
+  const touched = new Set<string>()
+  for (const t of transfers) {
+    const outcome = await recordTransfer(tx, t)
+    outcomes.push(outcome)
+    if (outcome.kind === 'credited') touched.add(outcome.orderId)
+  }
+  const paid: string[] = []
+  for (const orderId of touched) {
+    const settled = await settleOrder(tx, orderId, rules)
+    if (settled.kind === 'paid') paid.push(orderId)
+  }
+  return { outcomes, paid }
 }
