@@ -30,7 +30,7 @@ export async function startShopWithDevchain({ devchainPort, devchainEnv = {}, sh
     DEVCHAIN_PORT: devchainPort,
     ...devchainEnv,
   })
-  // The shop starts once the devchain answers, so its first watcher pass finds it.
+  // The shop starts once the devchain answers, so its chain follower finds it at once.
   for (let i = 0; i < 100; i++) {
     try {
       if ((await fetch(`${devchainUrl}/_sim/state`)).ok) break

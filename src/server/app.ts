@@ -14,7 +14,6 @@ import { adminRpcs } from './admin/admin.routes'
 import { withAudit } from './admin/admin-audit'
 import { createAdminGuard } from './admin/admin-auth'
 import { cockpitRpcs } from './admin/cockpit.routes'
-import type { ShopHealthSource } from './admin/dashboard-health'
 import { registerExportRoutes } from './admin/export.routes'
 import { catalogRpcs, productsForSale } from './catalog/catalog.routes'
 import { type CatalogService, createCatalogService } from './catalog/catalog.service'
@@ -34,7 +33,7 @@ import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
-import { createPaymentDelay, ledgerHealthSource } from './payments/payments-health'
+import { createPaymentDelay, createShopHealth, type ShopHealth } from './payments/payments-health'
 import { createProviderPool, type ProviderPool, registerProviderGauges } from './payments/provider-pool'
 import { providersRpcs } from './payments/providers.routes'
 import { reconcileRpcs } from './payments/reconcile.routes'
@@ -52,14 +51,14 @@ export interface AppServices {
   catalog: CatalogService
   content: ContentService
   rpc: RpcRegistry
-  /** TRX/USD rate, shared by checkout and the payment watcher. */
+  /** TRX/USD rate, shared by checkout and the chain follower. */
   prices: TrxPriceSource
   /** The chain providers (TRON_PROVIDER_<n>_*), shared by the follower, hash checks and reconciliation. */
   tron: ProviderPool
   /** Tolerance, cool-down, windows and the dashboard link's base: what every path to paid shares. */
   rules: PaymentRules
-  /** The payments module's health figures for the admin dashboard. */
-  health: ShopHealthSource
+  /** The shop's health (pool, ledger, follower, providers): the admin dashboard and the alerts read it. */
+  health: ShopHealth
   /** An order became paid in this process (main.ts wakes the mail worker on it). */
   orderPaid: Signal<string>
   /** A mail other than an order's went into the outbox (main.ts wakes the mail worker on it). */
@@ -134,6 +133,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // One cache policy: a single PGlite process sees every write; several PostgreSQL processes
   // see each other's writes after a few seconds.
   const cacheTtl = database.kind === 'pglite' ? Number.POSITIVE_INFINITY : 5_000
+  const tron = createProviderPool({
+    providers: env.TRON_PROVIDERS,
+    usdtContract: env.USDT_CONTRACT,
+    fetch: metrics.explorerFetch(fetch),
+    onSetAside: (name, reason) =>
+      app.log.error({ provider: name, reason }, 'chain provider set aside: its blocks disagree with ours'),
+  })
   const services: AppServices = {
     env,
     database,
@@ -141,15 +147,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     content: createContentService(database, cacheTtl),
     rpc: new RpcRegistry(),
     prices: createTrxPriceSource({ source: env.PRICE_SOURCE, baseUrl: env.PRICE_API_URL }),
-    tron: createProviderPool({
-      providers: env.TRON_PROVIDERS,
-      usdtContract: env.USDT_CONTRACT,
-      fetch: metrics.explorerFetch(fetch),
-      onSetAside: (name, reason) =>
-        app.log.error({ provider: name, reason }, 'chain provider set aside: its blocks disagree with ours'),
-    }),
+    tron,
     rules: paymentRulesOf(env),
-    health: ledgerHealthSource,
+    health: createShopHealth(database.db, tron),
     orderPaid: createSignal<string>(),
     mailQueued: createSignal<void>(),
     webhookQueued: createSignal<void>(),

@@ -12,7 +12,6 @@ import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
 import { createNotifier } from './notifications/notifier'
 import { createChainScanner } from './payments/chain-scanner'
-import { paymentsHealthProbe } from './payments/payments-health'
 import { loadRenderer } from './web/render-page'
 import { createWebhookWorker } from './webhooks/delivery-worker'
 
@@ -57,7 +56,7 @@ async function main(): Promise<void> {
   const notifier = createNotifier({
     db: database.db,
     telegramBaseUrl: env.TELEGRAM_API_URL,
-    probe: paymentsHealthProbe(database.db, app.services.tron),
+    health: app.services.health,
     scannerStallS: env.FOLLOWER_LAG_ALERT_MINUTES * 60,
     logger: app.log.child({ module: 'notifier' }),
   })

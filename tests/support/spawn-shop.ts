@@ -37,7 +37,7 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<Spawn
         DATABASE_URL: '',
         HOST: '127.0.0.1',
         PRICE_SOURCE: 'fixed:0.25',
-        // Nothing listens there: no orders are pending, so the watcher never asks.
+        // Nothing listens there: no orders are pending, so the chain follower never asks.
         TRON_API_URL: 'http://127.0.0.1:9',
         ADMIN_PASSWORD: 'correct horse battery',
         ...env,

@@ -9,16 +9,16 @@ import { listAudit, recordAudit } from '../audit/audit-log'
 import type { CatalogService } from '../catalog/catalog.service'
 import type { Database } from '../db/client'
 import { products } from '../db/schema'
+import type { ShopHealth } from '../payments/payments-health'
 import { defineRpc } from '../rpc'
 import { sessionOf } from './admin-auth'
 import { dashboard } from './dashboard.repo'
-import type { ShopHealthSource } from './dashboard-health'
 
 export interface CockpitDeps {
   database: Database
   catalog: CatalogService
-  /** The payments module's health figures; today's tables when absent. */
-  health?: ShopHealthSource
+  /** The shop's health figures (payments-health.ts). */
+  health: ShopHealth
 }
 
 const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()

@@ -1,9 +1,15 @@
 import { sql } from 'drizzle-orm'
-import type { DashboardAnswer, DashboardDay, DashboardStock, DashboardTotals } from '../../shared/cockpit'
+import type {
+  DashboardAnswer,
+  DashboardDay,
+  DashboardHealth,
+  DashboardStock,
+  DashboardTotals,
+} from '../../shared/cockpit'
 import { formatSun } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { orderCountsByStatus } from '../orders/orders.repo'
-import { type ShopHealthSource, shopHealth, tableHealthSource } from './dashboard-health'
+import type { ShopHealth } from '../payments/payments-health'
 
 // The sales dashboard: every figure is one indexed query (orders_paid_at_idx for the days,
 // orders_status_created_idx for statuses, orders_created_idx for conversion), run side by side.
@@ -53,10 +59,7 @@ function totalsOf(s: Sums): DashboardTotals {
 /** YYYY-MM-DD of a UTC day. */
 const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
-export async function dashboard(
-  db: Db,
-  opts: { now?: Date; health?: ShopHealthSource } = {},
-): Promise<DashboardAnswer> {
+export async function dashboard(db: Db, opts: { now?: Date; health: ShopHealth }): Promise<DashboardAnswer> {
   const now = opts.now ?? new Date()
   const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
   const first = new Date(todayStart - (DASHBOARD_DAYS - 1) * 86_400_000)
@@ -92,7 +95,7 @@ export async function dashboard(
       where not p.is_free and p.price_cents > 0
       group by p.id
       order by p.sort_order, p.id`),
-    shopHealth(db, opts.health ?? tableHealthSource, now),
+    shopHealth(db, opts.health, now),
   ])
 
   const byDay = new Map<string, Sums>()
@@ -167,5 +170,39 @@ export async function dashboard(
       low:
         r.delivery_mode !== 'none' && r.low_stock_threshold !== null && r.keys_left < r.low_stock_threshold,
     })),
+  }
+}
+
+/** Below this many hours of free addresses left, the dashboard warns. */
+const POOL_WARNING_HOURS = 24
+const WEEK_HOURS = 7 * 24
+
+/**
+ * The health block: the address pool and its forecast (free addresses divided by the rate at which
+ * orders took addresses over the 7 days before `now`), unmatched transfers, failing mails, follower lag.
+ */
+async function shopHealth(db: Db, health: ShopHealth, now: Date): Promise<DashboardHealth> {
+  const weekAgo = new Date(now.getTime() - WEEK_HOURS * 3_600_000)
+  const [pool, unmatched, lag, weekly, mails] = await Promise.all([
+    health.addressPool(),
+    health.unmatchedTransfers(),
+    health.blocksBehindSeconds(),
+    db.execute(sql`
+      select count(*)::int as n from orders
+      where created_at >= ${weekAgo.toISOString()}::timestamptz and created_at <= ${now.toISOString()}::timestamptz`),
+    db.execute(sql`
+      select count(*)::int as n from mail_outbox
+      where status = 'failed' or (status = 'pending' and attempts > 0)`),
+  ])
+  const perHour = (rowsOf<{ n: number }>(weekly)[0]?.n ?? 0) / WEEK_HOURS
+  const dryIn = perHour > 0 ? pool.free / perHour : null
+  return {
+    addresses: { total: pool.total, free: pool.free, leased: pool.leased, cooling_down: pool.cooling },
+    leases_per_hour: Math.round(perHour * 100) / 100,
+    pool_dry_in_hours: dryIn === null ? null : Math.round(dryIn * 10) / 10,
+    pool_warning: pool.total === 0 || (dryIn !== null && dryIn < POOL_WARNING_HOURS),
+    unmatched_transfers: unmatched,
+    mails_failing: rowsOf<{ n: number }>(mails)[0]?.n ?? 0,
+    scanner_lag_seconds: lag,
   }
 }

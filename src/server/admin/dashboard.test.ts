@@ -179,7 +179,7 @@ describe.each(engines)('sales dashboard on %s', (engine) => {
   afterAll(() => t.close())
 
   it('answers every figure as computed by hand', async () => {
-    const d = await dashboard(t.database.db, { now: NOW })
+    const d = await dashboard(t.database.db, { now: NOW, health: t.app.services.health })
     expect(d.days).toHaveLength(30)
     expect(d.days[0]!.day).toBe('2026-03-02')
     expect(d.days[29]).toEqual({
@@ -262,9 +262,10 @@ describe.each(engines)('sales dashboard on %s', (engine) => {
     const d = await dashboard(t.database.db, {
       now: NOW,
       health: {
-        addressPool: async () => ({ total: 10, free: 0, leased: 7, coolingDown: 3 }),
+        ...t.app.services.health,
+        addressPool: async () => ({ total: 10, free: 0, leased: 7, cooling: 3, hoursToDry: 0 }),
         unmatchedTransfers: async () => 4,
-        scannerLagSeconds: async () => 12,
+        blocksBehindSeconds: async () => 12,
       },
     })
     expect(d.health).toMatchObject({

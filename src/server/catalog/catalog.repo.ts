@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm'
+import { asc } from 'drizzle-orm'
 import { centsToDollars } from '../../shared/money'
 import type { Product } from '../../shared/product'
 import type { Db } from '../db/client'
@@ -28,9 +28,4 @@ export function toProduct(row: ProductRow): Product {
 export async function listProducts(db: Db): Promise<Product[]> {
   const rows = await db.select().from(products).orderBy(asc(products.sortOrder), asc(products.id))
   return rows.map(toProduct)
-}
-
-export async function findProductRow(db: Db, id: number): Promise<ProductRow | undefined> {
-  const rows = await db.select().from(products).where(eq(products.id, id))
-  return rows[0]
 }

@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm'
+import { inArray } from 'drizzle-orm'
 import type { Db } from './client'
 import { appMeta, products, walletAddresses } from './schema'
 
@@ -171,9 +171,4 @@ export async function seedOnce(db: Db): Promise<boolean> {
     }
     return true
   })
-}
-
-export async function getMeta(db: Db, key: string): Promise<unknown> {
-  const rows = await db.select().from(appMeta).where(eq(appMeta.key, key))
-  return rows[0]?.value
 }

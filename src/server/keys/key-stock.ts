@@ -3,8 +3,6 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { licenseKeys } from '../db/schema'
 
-export const MAX_KEY_LENGTH = 500
-
 /** One key per line, trimmed; blank lines and repeats dropped. */
 export function parseKeyLines(text: string): string[] {
   return [

@@ -8,12 +8,13 @@ import { ensureFirstAdmin, SESSION_COOKIE } from '../admin/admin-auth'
 import { mailOutbox, operatorAlerts } from '../db/schema'
 import { seedOnce } from '../db/seed'
 import { addKeyStock } from '../keys/key-stock'
+import type { ShopHealth } from '../payments/payments-health'
 import type { ProviderHealth } from '../payments/provider-pool'
 import { saveSettings } from '../settings/settings'
 import { addWalletAddresses } from '../wallets/wallets.repo'
 import { recordStockLow, recordUnmatchedPayment } from '../webhooks/events'
 import { OPERATOR_ALERT_MAIL } from './alerts'
-import { checkHealth, defaultHealthProbe, type HealthProbe } from './notifier'
+import { checkHealth } from './notifier'
 import { drainTelegram } from './telegram'
 
 const PASSWORD = 'alerts-admin-password'
@@ -167,9 +168,10 @@ describe.each(engines)('operator notifications on %s', (engine) => {
   })
 
   it('health: pool below 20 % free, failing mail and a stalled scanner each alert once', async () => {
-    const probe: HealthProbe = {
-      pool: async () => ({ free: 1, total: 10, hoursToDry: null }),
-      scannerLagSeconds: async () => 900,
+    const probe: ShopHealth = {
+      ...t.app.services.health,
+      addressPool: async () => ({ free: 1, leased: 9, cooling: 0, total: 10, hoursToDry: null }),
+      followerLagSeconds: async () => 900,
       providers: async () => ({ failingSince: null, list: [] }),
     }
     await t.database.db.insert(mailOutbox).values({
@@ -213,9 +215,10 @@ describe.each(engines)('operator notifications on %s', (engine) => {
       lagBlocks: 0,
       ...over,
     })
-    const probe: HealthProbe = {
-      pool: async () => ({ free: 10, total: 10, hoursToDry: null }),
-      scannerLagSeconds: async () => 30,
+    const probe: ShopHealth = {
+      ...t.app.services.health,
+      addressPool: async () => ({ free: 10, leased: 0, cooling: 0, total: 10, hoursToDry: null }),
+      followerLagSeconds: async () => 30,
       providers: async () => ({
         failingSince: Date.now() - 90_000,
         list: [
@@ -245,14 +248,14 @@ describe.each(engines)('operator notifications on %s', (engine) => {
 
     // Under a minute of failures, or a day at 79 %, is not worth a message.
     await t.database.db.execute(sql`delete from operator_alerts`)
-    const calm: HealthProbe = {
+    const calm: ShopHealth = {
       ...probe,
       providers: async () => ({ failingSince: Date.now() - 30_000, list: [health({ requestsToday: 79 })] }),
     }
     expect(await checkHealth(t.database.db, calm)).toEqual([])
   })
 
-  it('the default probe forecasts the pool running dry from the last hour of orders', async () => {
+  it("the app's health counts leased and cooling addresses as not free and forecasts from the week's orders", async () => {
     await t.database.db.execute(sql`delete from orders`)
     await t.database.db.execute(
       sql`update wallet_addresses set leased_order_id = null, cooldown_until = null`,
@@ -264,8 +267,24 @@ describe.each(engines)('operator notifications on %s', (engine) => {
         p_total: 49.99,
       })
     }
-    const pool = await defaultHealthProbe(t.database.db).pool()
-    expect(pool).toEqual({ free: 7, total: 10, hoursToDry: 7 / 3 })
-    expect(await checkHealth(t.database.db, defaultHealthProbe(t.database.db))).toEqual(['pool_low'])
+    // The explorer is not part of this check: no provider is failing.
+    const health: ShopHealth = {
+      ...t.app.services.health,
+      providers: async () => ({ failingSince: null, list: [] }),
+    }
+    expect(await health.addressPool()).toEqual({
+      free: 7,
+      leased: 3,
+      cooling: 0,
+      total: 10,
+      hoursToDry: 7 / (3 / (7 * 24)),
+    })
+    expect(await checkHealth(t.database.db, health)).toEqual([])
+    // Six addresses cooling down after their orders: one of ten is free.
+    await t.database.db.execute(sql`
+      update wallet_addresses set cooldown_until = now() + interval '1 hour'
+      where address in (select address from wallet_addresses where leased_order_id is null limit 6)`)
+    expect(await health.addressPool()).toMatchObject({ free: 1, cooling: 6, total: 10 })
+    expect(await checkHealth(t.database.db, health)).toEqual(['pool_low'])
   })
 })

@@ -1,27 +1,14 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
-import { mailOutbox, orders, walletAddresses } from '../db/schema'
+import { mailOutbox } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
-import type { ProviderHealth } from '../payments/provider-pool'
+import type { ShopHealth } from '../payments/payments-health'
 import { raiseAlert } from './alerts'
 import { drainTelegram } from './telegram'
 
 // The notifier: sends queued Telegram alerts, and once a minute looks at the shop's health
 // (address pool, mail, scanner) and raises alerts when something needs the operator.
-
-/**
- * What the health checks read. The default reads today's tables; the payment scanner (which
- * knows its checkpoint and the address cool-downs) can supply its own.
- */
-export interface HealthProbe {
-  /** Addresses free for a new order now, all in the pool, and a forecast of hours until none are free (null: not shrinking). */
-  pool(): Promise<{ free: number; total: number; hoursToDry: number | null }>
-  /** Seconds since the scanner last advanced, or null when there is no scanner to watch. */
-  scannerLagSeconds(): Promise<number | null>
-  /** The chain providers' health, and since when every one has failed (epoch ms; null: one answers). */
-  providers(): Promise<{ failingSince: number | null; list: ProviderHealth[] }>
-}
 
 /** A provider's day is nearly used up at this share. */
 export const PROVIDER_QUOTA_SHARE = 0.8
@@ -30,43 +17,17 @@ export const PROVIDERS_DOWN_MS = 60_000
 
 export const POOL_LOW_SHARE = 0.2
 
-export function defaultHealthProbe(db: Db): HealthProbe {
-  return {
-    async pool() {
-      const result = (await db.execute(sql`
-        select
-          (select count(*)::int from ${walletAddresses} where leased_order_id is null and removed_at is null
-             and (cooldown_until is null or cooldown_until <= now())) as free,
-          (select count(*)::int from ${walletAddresses} where removed_at is null) as total,
-          (select count(*)::int from ${orders} where created_at > now() - interval '1 hour') as started,
-          (select count(*)::int from ${orders} where status <> 'pending' and updated_at > now() - interval '1 hour') as ended`)) as unknown as {
-        rows: { free: number; total: number; started: number; ended: number }[]
-      }
-      const row = result.rows[0] ?? { free: 0, total: 0, started: 0, ended: 0 }
-      // Leases taken minus leases given back over the last hour: the pool's net drain per hour.
-      const drain = row.started - row.ended
-      return { free: row.free, total: row.total, hoursToDry: drain > 0 ? row.free / drain : null }
-    },
-    async scannerLagSeconds() {
-      return null
-    },
-    async providers() {
-      return { failingSince: null, list: [] }
-    },
-  }
-}
-
 /** One look at the shop's health; answers the alerts raised (tests). */
 export async function checkHealth(
   db: Db,
-  probe: HealthProbe,
+  health: ShopHealth,
   opts: { scannerStallS?: number } = {},
 ): Promise<string[]> {
   const raised: string[] = []
   // In a transaction of its own, so the advisory lock in raiseAlert holds until the row is written.
   const raise = (kind: Parameters<typeof raiseAlert>[1], subject: string, text: string) =>
     db.transaction((tx) => raiseAlert(tx, kind, subject, text))
-  const pool = await probe.pool()
+  const pool = await health.addressPool()
   if (pool.total > 0) {
     const share = pool.free / pool.total
     const dryWithinDay = pool.hoursToDry !== null && pool.hoursToDry < 24
@@ -93,14 +54,14 @@ export async function checkHealth(
     if (await raise('mail_failing', 'mail', text)) raised.push('mail_failing')
   }
 
-  const lag = await probe.scannerLagSeconds()
+  const lag = await health.followerLagSeconds()
   const stallS = opts.scannerStallS ?? 5 * 60
   if (lag !== null && lag > stallS) {
     const text = `The payment scanner has not advanced for ${Math.round(lag / 60)} min: payments are not being detected.`
     if (await raise('scanner_stalled', 'scanner', text)) raised.push('scanner_stalled')
   }
 
-  const providers = await probe.providers()
+  const providers = await health.providers()
   if (providers.failingSince !== null && Date.now() - providers.failingSince > PROVIDERS_DOWN_MS) {
     const last = providers.list.map((p) => `${p.name}: ${p.lastError?.message ?? 'no answer'}`).join('\n')
     const minutes = Math.max(1, Math.round((Date.now() - providers.failingSince) / 60_000))
@@ -123,7 +84,7 @@ export async function checkHealth(
 export interface NotifierOptions {
   db: Db
   telegramBaseUrl: string
-  probe?: HealthProbe
+  health: ShopHealth
   logger?: WorkerLogger
   pollMs?: number
   checkEveryMs?: number
@@ -133,7 +94,6 @@ export interface NotifierOptions {
 
 export function createNotifier(opts: NotifierOptions) {
   const log = opts.logger ?? quietLogger
-  const probe = opts.probe ?? defaultHealthProbe(opts.db)
   const pollMs = opts.pollMs ?? 5000
   const checkEveryMs = opts.checkEveryMs ?? 60_000
   let lastCheck = 0
@@ -141,7 +101,7 @@ export function createNotifier(opts: NotifierOptions) {
   async function step() {
     if (Date.now() - lastCheck >= checkEveryMs) {
       lastCheck = Date.now()
-      await checkHealth(opts.db, probe, { scannerStallS: opts.scannerStallS })
+      await checkHealth(opts.db, opts.health, { scannerStallS: opts.scannerStallS })
     }
     await drainTelegram(opts.db, { baseUrl: opts.telegramBaseUrl, logger: log })
   }

@@ -1,20 +1,41 @@
 import { eq, sql } from 'drizzle-orm'
-import type { ShopHealthSource } from '../admin/dashboard-health'
 import type { Db } from '../db/client'
 import { orders, payments, scannerState } from '../db/schema'
 import { cachedValue } from '../lib/cached-value'
-import type { HealthProbe } from '../notifications/notifier'
 import { loadSettings } from '../settings/settings'
 import { countAddressStates } from '../wallets/wallets.repo'
 import { readScannerStatus } from './chain-scanner'
-import type { ProviderPool } from './provider-pool'
+import type { ProviderHealth, ProviderPool } from './provider-pool'
 
-// The payments module's answers to "how is the shop doing": the address pool as leases and
-// cool-downs leave it, unmatched transfers waiting in the ledger, and how far the chain follower is
-// behind. The operator's alerts and the admin dashboard read them here.
+// The shop's health, in one interface the app runs (ShopHealth, built by createShopHealth): the
+// address pool as leases and cool-downs leave it, unmatched transfers waiting in the ledger, how far
+// the chain follower is behind, and the chain providers. The operator's alerts (notifier.ts) and the
+// admin dashboard (dashboard.repo.ts) both read it.
+
+export interface AddressPoolHealth {
+  /** Free to lease now (wallets' countAddressStates: neither leased nor cooling down). */
+  free: number
+  leased: number
+  cooling: number
+  total: number
+  /** Hours until none is free at the last week's pace of orders; null while no order came. */
+  hoursToDry: number | null
+}
+
+export interface ShopHealth {
+  addressPool(): Promise<AddressPoolHealth>
+  /** Transfers to our addresses that no order was credited with, waiting for the operator. */
+  unmatchedTransfers(): Promise<number>
+  /** Seconds since the block time of the follower's checkpoint; null before it read a block (alerts). */
+  followerLagSeconds(): Promise<number | null>
+  /** The solidified blocks the follower has not read yet, as seconds; null when unknown (dashboard). */
+  blocksBehindSeconds(): Promise<number | null>
+  /** The chain providers' health, and since when every one has failed (epoch ms; null: one answers). */
+  providers(): Promise<{ failingSince: number | null; list: ProviderHealth[] }>
+}
 
 /** Addresses free now, leased and cooling down, and hours until none is free at the last week's pace. */
-export async function addressPoolHealth(db: Db) {
+async function addressPoolHealth(db: Db): Promise<AddressPoolHealth> {
   const states = await countAddressStates(db)
   const [week] = (
     (await db.execute(
@@ -25,12 +46,11 @@ export async function addressPoolHealth(db: Db) {
   return {
     ...states,
     total: states.free + states.leased + states.cooling,
-    perHour,
     hoursToDry: perHour > 0 ? states.free / perHour : null,
   }
 }
 
-export async function unmatchedTransferCount(db: Db): Promise<number> {
+async function unmatchedTransferCount(db: Db): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(payments)
@@ -68,32 +88,23 @@ export function createPaymentDelay(db: Db, thresholdS: number) {
 }
 export type PaymentDelay = ReturnType<typeof createPaymentDelay>
 
-/** The operator alerts' view of the pool, the follower and the chain providers. */
-export function paymentsHealthProbe(db: Db, providers: ProviderPool): HealthProbe {
+export function createShopHealth(
+  db: Db,
+  providers: Pick<ProviderPool, 'refreshHeads' | 'failingSince' | 'health'>,
+): ShopHealth {
   return {
-    async pool() {
-      const pool = await addressPoolHealth(db)
-      return { free: pool.free, total: pool.total, hoursToDry: pool.hoursToDry }
+    addressPool: () => addressPoolHealth(db),
+    unmatchedTransfers: () => unmatchedTransferCount(db),
+    followerLagSeconds: () => followerLagSeconds(db),
+    async blocksBehindSeconds() {
+      const status = await readScannerStatus(db)
+      // Three seconds a block: the solidified blocks not read yet, as time.
+      return status.lagBlocks === null ? null : status.lagBlocks * 3
     },
-    scannerLagSeconds: () => followerLagSeconds(db),
     async providers() {
       // Heads older than a minute are asked for, so the lag figures stay current.
       await providers.refreshHeads(60_000)
       return { failingSince: providers.failingSince(), list: providers.health() }
     },
   }
-}
-
-/** The admin dashboard's view: pool with cool-downs, unmatched transfers, follower lag in seconds. */
-export const ledgerHealthSource: ShopHealthSource = {
-  async addressPool(db) {
-    const pool = await addressPoolHealth(db)
-    return { total: pool.total, free: pool.free, leased: pool.leased, coolingDown: pool.cooling }
-  },
-  unmatchedTransfers: unmatchedTransferCount,
-  async scannerLagSeconds(db) {
-    const status = await readScannerStatus(db)
-    // Three seconds a block: the solidified blocks not read yet, as time.
-    return status.lagBlocks === null ? null : status.lagBlocks * 3
-  },
 }

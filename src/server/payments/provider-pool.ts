@@ -401,7 +401,6 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
         },
         opts?.signal,
       ),
-    getHead: (opts) => route((c) => c.getHead(opts), undefined, opts?.signal),
 
     pausedUntil() {
       if (choose(new Set(), true) !== null) return 0

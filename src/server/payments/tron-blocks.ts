@@ -79,8 +79,6 @@ export interface BlockReads {
   ): Promise<TronResult<{ infos: ChainTxInfo[] }>>
   /** The solidified head block's header. */
   getSolidHead(opts?: ChainReadOptions): Promise<TronResult<ChainHead>>
-  /** The (unsolidified) head block's header. */
-  getHead(opts?: ChainReadOptions): Promise<TronResult<ChainHead>>
 }
 
 const HASH = /^[0-9a-fA-F]{64}$/
@@ -90,7 +88,7 @@ const MAX_BLOCKS_PER_CALL = 100
 
 // ---- response schemas (only what we read; the explorer adds fields freely) ----
 
-export const sunSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)])
+const sunSchema = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)])
 
 export const contractSchema = z.object({
   type: z.string(),
@@ -343,6 +341,5 @@ export function createBlockReads(http: TronHttp): BlockReads {
     },
 
     getSolidHead: (opts = {}) => getHeader('/walletsolidity/getblock', opts),
-    getHead: (opts = {}) => getHeader('/wallet/getblock', opts),
   }
 }

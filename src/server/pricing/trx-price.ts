@@ -1,7 +1,5 @@
 import { formatRateE8, parseRateE8 } from '../../shared/trx'
 
-export type PriceSourceName = 'coingecko' | 'binance' | `fixed:${string}`
-
 export type RateResult =
   | { status: 'success'; rateE8: bigint; rate: string; fetchedAt: number }
   | { status: 'error'; reason: string }
