@@ -40,7 +40,13 @@ describe.each(engines)('e-mail me my orders on %s', (engine) => {
     ip = `10.0.${Math.floor(++client / 250)}.${client % 250}`,
     headers: Record<string, string> = {},
   ) => {
-    const res = await t.app.inject({ method: 'POST', url: `/rpc/${name}`, payload, remoteAddress: ip, headers })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/rpc/${name}`,
+      payload,
+      remoteAddress: ip,
+      headers,
+    })
     return { status: res.statusCode, body: res.json() as Record<string, unknown> }
   }
   const ask = (email: string, ip?: string) => call('secure_request_order_links', { p_email: email }, ip)

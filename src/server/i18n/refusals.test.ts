@@ -42,7 +42,9 @@ describe('the buyer-facing refusals', () => {
     )
     expect(localizeRefusal(soldOutMessage('Proxy Checker'), 'zh')).toBe('Proxy Checker 已售罄')
     // A text the catalogue does not have (the server's own words) comes back as it is.
-    expect(localizeRefusal('Invalid request: p_code: too short', 'ru')).toBe('Invalid request: p_code: too short')
+    expect(localizeRefusal('Invalid request: p_code: too short', 'ru')).toBe(
+      'Invalid request: p_code: too short',
+    )
   })
 })
 
