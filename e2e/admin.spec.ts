@@ -117,11 +117,13 @@ test('products: add, edit and delete, each seen on the storefront; markup stays 
   await expect(page).toHaveURL(/\/admin\/products$/)
   await page.getByRole('button', { name: 'Add Product' }).click()
   const name = '<script>window.__x=1</script> E2E Tool'
-  await page.getByLabel('Name').fill(name)
+  await page.getByLabel('Name', { exact: true }).fill(name)
   await page.getByLabel('Image URL').fill('/images/products/lte-rotator.svg')
-  await page.getByLabel('Description').fill('Made by the <b>admin</b> spec')
+  await page.getByLabel('Description', { exact: true }).fill('Made by the <b>admin</b> spec')
   await page.getByLabel('Price (USD)').fill('19.99')
-  await page.getByLabel('Features (one per line)').fill('First feature\n\n<img src=x onerror=alert(1)>')
+  await page
+    .getByLabel('Features (one per line)', { exact: true })
+    .fill('First feature\n\n<img src=x onerror=alert(1)>')
   await page.getByLabel('Add licence keys (one per line)').fill('E2E-KEY-1\nE2E-KEY-2\nE2E-KEY-1')
   // Free needs a download URL.
   await page.getByLabel('Free Product').check()
@@ -199,11 +201,11 @@ test('content: the hero title changes the storefront', async ({ page }) => {
   await login(page)
   await page.goto('/admin/content')
   const title = '<em>Fresh</em> hero from the admin'
-  await page.getByLabel('Hero title').fill(title)
+  await page.getByLabel('Hero title', { exact: true }).fill(title)
   await expect(page.getByLabel('Support e-mail')).toHaveAttribute('type', 'email')
   await shoot(page, 'admin-content')
   const section = '<script>window.__y=1</script> Night desk'
-  await page.getByLabel('Section 1 title').fill(section)
+  await page.getByLabel('Section 1 title', { exact: true }).fill(section)
   await page.getByRole('button', { name: 'Save Content' }).click()
   await expect(page.getByText('Content updated successfully')).toBeVisible()
   await page.goto('/')
@@ -213,7 +215,7 @@ test('content: the hero title changes the storefront', async ({ page }) => {
   expect(await page.evaluate(() => (window as unknown as { __y?: number }).__y)).toBeUndefined()
   // The admin shows it back as text too.
   await page.goto('/admin/content')
-  await expect(page.getByLabel('Section 1 title')).toHaveValue(section)
+  await expect(page.getByLabel('Section 1 title', { exact: true })).toHaveValue(section)
 })
 
 test('security: change the credentials, log in with the new ones, log out', async ({ page }) => {

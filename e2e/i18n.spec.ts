@@ -155,3 +155,61 @@ test('screenshots: listing, payment page and admin orders at 375 and 1440 px in 
     await ctx.close()
   }
 })
+
+test('the operator writes a product and the hero in Chinese: the shop shows them, searches them, and shows English where Russian is empty', async ({
+  browser,
+}) => {
+  const admin = await context(browser, 'en-US')
+  const page = await admin.newPage()
+  await page.goto('/admin/login')
+  await page.locator('input[autocomplete="username"]').fill('admin')
+  await page.locator('input[type="password"]').fill(PASSWORD)
+  await page.locator('form button[type="submit"]').click()
+  await expect(page).toHaveURL(/\/admin$/)
+
+  await page.goto('/admin/products')
+  await page.getByRole('button', { name: 'Edit 4G Mobile Proxy Manager Pro' }).click()
+  // The English name is what an empty translation shows, and the form says so.
+  await expect(page.getByLabel('Name (Русский)')).toHaveAttribute(
+    'placeholder',
+    '4G Mobile Proxy Manager Pro',
+  )
+  await page.getByLabel('Name (简体中文)').fill('移动代理管家专业版')
+  await page.getByLabel('Description (简体中文)').fill('在一个面板中管理所有移动代理。')
+  await page.getByLabel('Name (Русский)').fill('')
+  await page.getByRole('button', { name: 'Update Product' }).click()
+  await expect(page.getByText('Product updated successfully')).toBeVisible()
+
+  await page.goto('/admin/content')
+  await page.getByLabel('Hero title (简体中文)').fill('为团队准备的代理工具')
+  // The built-in Russian hero title, emptied: Russian buyers read the English one.
+  await page.getByLabel('Hero title (Русский)').fill('')
+  await page.getByRole('button', { name: 'Save Content' }).click()
+  await expect(page.getByText('Content updated successfully')).toBeVisible()
+  await admin.close()
+
+  const zh = await context(browser, 'zh-CN')
+  const shop = await zh.newPage()
+  await shop.goto('/')
+  await expect(shop.getByRole('heading', { level: 1 })).toHaveText('为团队准备的代理工具')
+  await shop.getByRole('searchbox', { name: '搜索产品' }).fill('管家')
+  const found = shop.getByRole('article')
+  await expect(found).toHaveCount(1)
+  await expect(found.getByRole('heading', { name: '移动代理管家专业版' })).toBeVisible()
+  await expect(found).toContainText('在一个面板中管理所有移动代理。')
+  // The server renders the same Chinese name on the product's own page.
+  await shop.goto('/product/1')
+  await expect(shop.getByRole('heading', { level: 1 })).toHaveText('移动代理管家专业版')
+  await zh.close()
+
+  const ru = await context(browser, 'en-US', 'ru')
+  const russian = await ru.newPage()
+  await russian.goto('/')
+  await expect(russian.getByRole('heading', { level: 1 })).toHaveText(
+    'Mobile proxy software, delivered instantly',
+  )
+  await expect(russian.getByRole('heading', { name: '4G Mobile Proxy Manager Pro' })).toBeVisible()
+  await russian.getByRole('searchbox', { name: 'Поиск товаров' }).fill('管家')
+  await expect(russian.getByRole('article')).toHaveCount(0)
+  await ru.close()
+})

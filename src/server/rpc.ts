@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodType, z } from 'zod'
 import { AppError } from './errors'
+import { localizeAnswer, localizeRefusal, requestLocale } from './i18n/refusals'
 
 export interface RpcContext {
   request: FastifyRequest
@@ -80,7 +81,16 @@ export class RpcRegistry {
       const parsed = def.input.safeParse(body)
       if (!parsed.success) throw new AppError('bad_request', describeZodError(parsed.error))
       reply.header('cache-control', 'no-store')
-      return def.handler(parsed.data, ctx)
+      if (def.admin) return def.handler(parsed.data, ctx)
+      // A buyer reads the refusals in the shop's language (the admin's calls stay English).
+      const locale = requestLocale(request.headers)
+      if (locale === 'en') return def.handler(parsed.data, ctx)
+      try {
+        return localizeAnswer(await def.handler(parsed.data, ctx), locale)
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error
+        throw new AppError(error.code, localizeRefusal(error.message, locale), error.headers)
+      }
     })
   }
 }

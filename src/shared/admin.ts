@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { rowIdSchema } from './bounds'
+import type { ProductTranslations } from './localize'
 import { productTranslationsSchema } from './product'
 import { adminKeyField } from './rpc'
 import { siteContentSchema } from './site-content'
@@ -305,4 +306,6 @@ export interface AdminProduct {
   featured: boolean
   created_at: string
   key_stock: number
+  /** Name, description and features the operator wrote in Chinese and Russian (absent when none). */
+  translations?: ProductTranslations
 }

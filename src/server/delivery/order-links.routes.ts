@@ -9,6 +9,7 @@ import {
 import type { Database } from '../db/client'
 import type { Env } from '../env'
 import { AppError } from '../errors'
+import { requestLocale } from '../i18n/refusals'
 import type { Signal } from '../lib/signal'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { clientAddressKey } from '../orders/checkout-limits'
@@ -33,7 +34,9 @@ export function orderLinkRpcs(database: Database, env: Env, mailQueued: Signal<v
         const address = createHash('sha256').update(input.p_email.trim().toLowerCase()).digest('hex')
         const wait = Math.max(perClient.hit(clientAddressKey(request.ip)), perAddress.hit(address))
         if (wait > 0) throw AppError.rateLimited(orderLinkMessages.tooMany, wait)
-        if (await sendOrderLinks(db, input.p_email, publicUrl)) mailQueued.emit()
+        // The e-mail is written in the language the buyer asked in.
+        if (await sendOrderLinks(db, input.p_email, publicUrl, requestLocale(request.headers)))
+          mailQueued.emit()
         return { success: true, message: orderLinkMessages.sent }
       },
     }),

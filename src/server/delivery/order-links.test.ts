@@ -38,8 +38,15 @@ describe.each(engines)('e-mail me my orders on %s', (engine) => {
     name: string,
     payload: object,
     ip = `10.0.${Math.floor(++client / 250)}.${client % 250}`,
+    headers: Record<string, string> = {},
   ) => {
-    const res = await t.app.inject({ method: 'POST', url: `/rpc/${name}`, payload, remoteAddress: ip })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/rpc/${name}`,
+      payload,
+      remoteAddress: ip,
+      headers,
+    })
     return { status: res.statusCode, body: res.json() as Record<string, unknown> }
   }
   const ask = (email: string, ip?: string) => call('secure_request_order_links', { p_email: email }, ip)
@@ -141,5 +148,40 @@ describe.each(engines)('e-mail me my orders on %s', (engine) => {
     const ip = '192.0.2.77'
     for (let i = 0; i < 3; i++) expect((await ask(`client${i}@example.com`, ip)).status).toBe(200)
     expect((await ask('client9@example.com', ip)).status).toBe(429)
+  })
+
+  it('writes the answer and the e-mail in the language the buyer asked in; English stays word for word', async () => {
+    const paid = await order('russian@example.com', true)
+    const russian = await call('secure_request_order_links', { p_email: 'russian@example.com' }, undefined, {
+      cookie: 'lang=ru',
+      'accept-language': 'en-US',
+    })
+    expect(russian.body).toEqual({
+      success: true,
+      message:
+        'Если с этим адресом есть оплаченные заказы, мы отправили на него ссылку на них. Ссылка сработает один раз в течение 30 минут.',
+    })
+    const mail = (
+      (await t.database.db.execute(
+        sql`select subject, text_body, html from mail_outbox where kind = 'order_links' and to_email = 'russian@example.com'`,
+      )) as unknown as { rows: { subject: string; text_body: string; html: string }[] }
+    ).rows[0]
+    expect(mail?.subject).toBe('Ваши заказы в Stablecart SOFTWARE')
+    expect(mail?.text_body).toContain('Вы запросили заказы, оплаченные с этим адресом в Stablecart SOFTWARE:')
+    expect(mail?.text_body).toMatch(new RegExp(`· заказ ${paid.slice(0, 8)} · \\d+,\\d{2}\\s\\$ ·`))
+    expect(mail?.html).toContain('<html lang="ru">')
+    expect(mail?.html).toContain('Открыть мои заказы')
+
+    // Chinese from the browser's Accept-Language, for an answer and a refusal alike.
+    const chinese = await call('secure_open_order_links', { p_token: 'x'.repeat(43) }, undefined, {
+      'accept-language': 'zh-CN,zh;q=0.9',
+    })
+    expect(chinese.body).toEqual({ success: false, error: '此链接已过期或已被使用。请在下方重新申请。' })
+    const ip = '192.0.2.88'
+    for (let i = 0; i < 3; i++) await ask(`zh-limit${i}@example.com`, ip)
+    const limited = await call('secure_request_order_links', { p_email: 'zh-limit9@example.com' }, ip, {
+      'accept-language': 'zh-CN',
+    })
+    expect(limited).toEqual({ status: 429, body: { success: false, error: '请求过多，请稍后再试。' } })
   })
 })

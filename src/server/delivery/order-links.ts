@@ -1,13 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, gt, isNull, lt } from 'drizzle-orm'
-import { formatCents } from '../../shared/money'
+import type { Locale } from '../../shared/locale'
 import { ORDER_LINK_MINUTES } from '../../shared/order-links'
 import { mergeSiteContent } from '../../shared/site-content'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
 import { mailOutbox, orderLinks } from '../db/schema'
 import { type OrderRow, paidOrdersOf } from '../orders/orders.repo'
-import { escapeHtml, safeColour } from './order-email'
+import { safeColour } from './order-email'
+import { renderOrderLinksEmail } from './order-links-email'
 
 // "E-mail me my orders": the delivery module owns order_links. A link's token is shown only in the
 // e-mail; the table keeps its sha256, so a leaked table opens nothing. A link works once and only
@@ -24,7 +25,12 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
  * When the address has paid orders: stores a new link and queues the e-mail naming them, in one
  * transaction. Answers whether a mail was queued (the caller never tells the buyer).
  */
-export async function sendOrderLinks(db: Db, email: string, publicUrl: string): Promise<boolean> {
+export async function sendOrderLinks(
+  db: Db,
+  email: string,
+  publicUrl: string,
+  locale: Locale = 'en',
+): Promise<boolean> {
   const paid = await paidOrdersOf(db, email, MAX_LINKED_ORDERS)
   if (paid.length === 0) return false
   const token = randomBytes(32).toString('base64url')
@@ -36,6 +42,7 @@ export async function sendOrderLinks(db: Db, email: string, publicUrl: string): 
     colour: safeColour(content.theme.primary),
     link,
     orders: paid,
+    locale,
   })
   await db.transaction(async (tx) => {
     // Old links go as new ones come: the table holds only what could still be opened (and a day).
@@ -75,40 +82,4 @@ export async function openOrderLinks(
     .returning({ email: orderLinks.email })
   if (!link) return null
   return { email: link.email, orders: await paidOrdersOf(db, link.email, MAX_LINKED_ORDERS) }
-}
-
-function renderOrderLinksEmail(input: { shop: string; colour: string; link: string; orders: OrderRow[] }) {
-  const subject = `Your ${input.shop} orders`
-  const describe = (o: OrderRow) =>
-    `${o.createdAt.toISOString().slice(0, 10)} · order ${o.id.slice(0, 8)} · $${formatCents(o.totalCents)} · ${o.items
-      .map((i) => `${i.product.name} × ${i.quantity}`)
-      .join(', ')}`
-  const text = [
-    `You asked for the orders paid with this address at ${input.shop}:`,
-    '',
-    ...input.orders.map(describe),
-    '',
-    `Open this link to reach each order's dashboard (keys, downloads, receipt). It works once, for ${ORDER_LINK_MINUTES} minutes:`,
-    input.link,
-    '',
-    'If you did not ask for this, ignore this e-mail: nobody else receives the link.',
-  ].join('\n')
-  const html = `<!doctype html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;background:#f3f4f6;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:24px 12px"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
-  <tr><td style="background:${input.colour};padding:20px 24px;color:#ffffff;font-size:20px;font-weight:700">${escapeHtml(input.shop)}</td></tr>
-  <tr><td style="padding:24px">
-    <h1 style="margin:0 0 8px;font-size:20px;color:#111827">Your orders</h1>
-    <p style="margin:0 0 16px;color:#374151;font-size:14px">You asked for the orders paid with this address:</p>
-    <ul style="margin:0 0 16px;padding-left:18px;color:#374151;font-size:14px">${input.orders
-      .map((o) => `<li style="margin-bottom:6px">${escapeHtml(describe(o))}</li>`)
-      .join('')}</ul>
-    <p style="margin:0 0 24px"><a href="${escapeHtml(input.link)}" style="display:inline-block;background:${input.colour};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">Open my orders</a></p>
-    <p style="margin:0 0 8px;color:#6b7280;font-size:12px">The link works once, for ${ORDER_LINK_MINUTES} minutes. If you did not ask for it, ignore this e-mail.</p>
-    <p style="margin:0;color:#6b7280;font-size:12px;word-break:break-all">${escapeHtml(input.link)}</p>
-  </td></tr>
-</table></td></tr></table></body></html>`
-  return { subject, html, text }
 }

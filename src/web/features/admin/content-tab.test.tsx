@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
+import { builtInSiteContent } from '../../../shared/site-content'
 import { defaultSiteContent } from '../../../shared/site-content-defaults'
 import { createQueryClient } from '../../app/app'
 import { WithI18n } from '../../test/i18n'
@@ -23,11 +24,11 @@ const described = (el: HTMLElement) =>
     .map((id) => document.getElementById(id)?.textContent)
     .join(' | ')
 
-function renderForm() {
+function renderForm(initial = defaultSiteContent) {
   render(
     <WithI18n>
       <QueryClientProvider client={createQueryClient()}>
-        <ContentForm initial={defaultSiteContent} />
+        <ContentForm initial={initial} />
       </QueryClientProvider>
     </WithI18n>,
   )
@@ -79,5 +80,30 @@ describe('admin site-content form', () => {
         support: { ...defaultSiteContent.support, sections: defaultSiteContent.support.sections.slice(0, 3) },
       },
     })
+  })
+
+  it('edits the texts in Chinese and Russian; an emptied one is saved empty, so English shows', async () => {
+    renderForm(builtInSiteContent)
+    const zhHero = field('Hero title (简体中文)')
+    expect(zhHero.value).toBe('移动代理软件，即时交付')
+    expect(zhHero.placeholder).toBe(defaultSiteContent.hero.title)
+    fill('Hero title (简体中文)', '手机代理工具')
+    fill('Hero title (Русский)', '')
+    fill('Section 1 title (Русский)', 'Почта')
+    // Removing a section removes its translations too, so the others stay with their sections.
+    fireEvent.click(screen.getByRole('button', { name: 'Remove section 2' }))
+    expect(field('Section 2 title (简体中文)').value).toBe('快速响应')
+    rpc.calls.length = 0
+    fireEvent.click(screen.getByRole('button', { name: 'Save Content' }))
+    await waitFor(() => expect(rpc.callsTo('secure_update_site_content')).toHaveLength(1))
+    const [call] = rpc.callsTo('secure_update_site_content')
+    const sent = (call?.p_content as typeof builtInSiteContent | undefined)?.translations
+    expect(sent?.zh?.hero?.title).toBe('手机代理工具')
+    expect(sent?.ru?.hero).toEqual({ ...builtInSiteContent.translations?.ru?.hero, title: '' })
+    expect(sent?.ru?.support?.sections?.map((s) => s.title)).toEqual([
+      'Почта',
+      'Быстрый ответ',
+      'Безопасно и конфиденциально',
+    ])
   })
 })

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Plus, Trash2 } from 'lucide-react'
 import { useEffect } from 'react'
+import { localeNames, localeTags } from '../../../shared/locale'
+import type { ContentText, ContentTranslations } from '../../../shared/localize'
 import { type SiteContent, siteContentSchema, supportIcons } from '../../../shared/site-content'
 import { Button } from '../../components/ui/button'
 import { type MessageId, useT } from '../../i18n/i18n'
@@ -17,6 +19,9 @@ const themeLabels: Record<keyof SiteContent['theme'], MessageId> = {
   card: 'admin.content.theme.card',
   accent: 'admin.content.theme.accent',
 }
+
+type TranslatedLocale = keyof ContentTranslations
+const translatedLocales: TranslatedLocale[] = ['zh', 'ru']
 
 export function ContentTab() {
   const t = useT()
@@ -207,12 +212,21 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
                 <Button
                   variant="ghost"
                   aria-label={t('admin.content.removeSection', { n: i + 1 })}
-                  onClick={() =>
+                  onClick={() => {
                     set(
                       'support.sections',
                       sections.filter((_, j) => j !== i),
                     )
-                  }
+                    // The translations of a section follow it, so section 3's Chinese stays section 3's.
+                    for (const locale of translatedLocales) {
+                      const translated = content.translations?.[locale]?.support?.sections
+                      if (translated && translated.length > i)
+                        set(
+                          `translations.${locale}.support.sections`,
+                          translated.filter((_, j) => j !== i),
+                        )
+                    }
+                  }}
                 >
                   <Trash2 className="size-4 text-red-400" aria-hidden />
                 </Button>
@@ -246,11 +260,162 @@ export function ContentForm({ initial }: { initial: SiteContent }) {
         )}
       </Panel>
 
+      <Panel title={t('admin.content.translations')}>
+        <p className="mb-4 text-sm text-muted">{t('admin.translations.fallback')}</p>
+        <div className="flex flex-col gap-6">
+          {translatedLocales.map((locale) => (
+            <TranslationFields
+              key={locale}
+              locale={locale}
+              content={content}
+              errors={errors}
+              set={(path, value) => set(`translations.${locale}.${path}`, value)}
+            />
+          ))}
+        </div>
+      </Panel>
+
       <div className="flex justify-end">
         <Button type="submit" disabled={saving}>
           {saving ? t('admin.saving') : t('admin.content.save')}
         </Button>
       </div>
     </form>
+  )
+}
+
+/**
+ * The site's texts in one language other than English. Each shows the English text as its
+ * placeholder: an empty one is what the storefront shows in that language.
+ */
+function TranslationFields({
+  locale,
+  content,
+  errors,
+  set,
+}: {
+  locale: TranslatedLocale
+  content: SiteContent
+  errors: Readonly<Record<string, string>>
+  /** Sets a value by its path inside this language's texts ('hero.title'). */
+  set: (path: string, value: unknown) => void
+}) {
+  const t = useT()
+  const text: ContentText = content.translations?.[locale] ?? {}
+  const language = localeNames[locale]
+  const label = (id: MessageId, values?: Record<string, number>) =>
+    t('admin.translations.field', { label: t(id, values), language })
+  const error = (path: string) => errors[`translations.${locale}.${path}`]
+  const lang = localeTags[locale]
+  const translatedSections = text.support?.sections ?? []
+  const setSection = (i: number, key: 'title' | 'description', value: string) => {
+    // Sections are an array: every one up to this one exists, so the schema reads an array.
+    const next = content.support.sections.map((_, j) => ({ ...translatedSections[j] }))
+    next[i] = { ...next[i], [key]: value }
+    set('support.sections', next)
+  }
+  return (
+    <fieldset className="grid min-w-0 gap-4 rounded-xl border border-line p-4 sm:grid-cols-2">
+      <legend className="px-1 text-sm font-semibold text-fg">
+        {t('admin.translations.legend', { language })}
+      </legend>
+      <Field label={label('admin.content.navProducts')} error={error('navigation.products')}>
+        <TextInput
+          lang={lang}
+          placeholder={content.navigation.products}
+          value={text.navigation?.products ?? ''}
+          onChange={(e) => set('navigation.products', e.target.value)}
+        />
+      </Field>
+      <Field label={label('admin.content.navSupport')} error={error('navigation.support')}>
+        <TextInput
+          lang={lang}
+          placeholder={content.navigation.support}
+          value={text.navigation?.support ?? ''}
+          onChange={(e) => set('navigation.support', e.target.value)}
+        />
+      </Field>
+      <Field label={label('admin.content.heroTitle')} error={error('hero.title')}>
+        <TextInput
+          lang={lang}
+          placeholder={content.hero.title}
+          value={text.hero?.title ?? ''}
+          onChange={(e) => set('hero.title', e.target.value)}
+        />
+      </Field>
+      <Field label={label('admin.content.metaTitle')} error={error('meta.title')}>
+        <TextInput
+          lang={lang}
+          placeholder={content.meta.title}
+          value={text.meta?.title ?? ''}
+          onChange={(e) => set('meta.title', e.target.value)}
+        />
+      </Field>
+      <div className="sm:col-span-2">
+        <Field label={label('admin.content.heroSubtitle')} error={error('hero.subtitle')}>
+          <TextArea
+            lang={lang}
+            className="min-h-20 font-sans"
+            placeholder={content.hero.subtitle}
+            value={text.hero?.subtitle ?? ''}
+            onChange={(e) => set('hero.subtitle', e.target.value)}
+          />
+        </Field>
+      </div>
+      <Field label={label('admin.content.supportTitle')} error={error('support.title')}>
+        <TextInput
+          lang={lang}
+          placeholder={content.support.title}
+          value={text.support?.title ?? ''}
+          onChange={(e) => set('support.title', e.target.value)}
+        />
+      </Field>
+      <Field label={label('admin.content.response')} error={error('support.response')}>
+        <TextInput
+          lang={lang}
+          placeholder={content.support.response}
+          value={text.support?.response ?? ''}
+          onChange={(e) => set('support.response', e.target.value)}
+        />
+      </Field>
+      <div className="sm:col-span-2">
+        <Field label={label('admin.content.supportSubtitle')} error={error('support.subtitle')}>
+          <TextArea
+            lang={lang}
+            className="min-h-20 font-sans"
+            placeholder={content.support.subtitle}
+            value={text.support?.subtitle ?? ''}
+            onChange={(e) => set('support.subtitle', e.target.value)}
+          />
+        </Field>
+      </div>
+      {content.support.sections.map((section, i) => (
+        <div key={i} className="grid gap-3 rounded-xl border border-line p-3 sm:col-span-2">
+          <Field
+            label={label('admin.content.sectionTitle', { n: i + 1 })}
+            error={error(`support.sections.${i}.title`)}
+          >
+            <TextInput
+              lang={lang}
+              placeholder={section.title}
+              value={translatedSections[i]?.title ?? ''}
+              onChange={(e) => setSection(i, 'title', e.target.value)}
+            />
+          </Field>
+          <Field
+            label={label('admin.content.sectionDescription', { n: i + 1 })}
+            error={error(`support.sections.${i}.description`)}
+          >
+            <TextArea
+              lang={lang}
+              className="min-h-16 font-sans"
+              placeholder={section.description}
+              value={translatedSections[i]?.description ?? ''}
+              onChange={(e) => setSection(i, 'description', e.target.value)}
+            />
+          </Field>
+        </div>
+      ))}
+    </fieldset>
   )
 }

@@ -5,12 +5,12 @@ import {
   basisPointsToText,
   countFromText,
   type DiscountCodeRow,
-  describeDiscount,
   hundredthsFromText,
   saveDiscountInputSchema,
 } from '../../../shared/discounts'
 import { formatCents } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
+import { type MessageId, type Translate, useFormat, useT } from '../../i18n/i18n'
 import { useSchemaForm } from '../../lib/form'
 import { toast } from '../../lib/toast'
 import { adminApi, adminKeys } from './api/admin-api'
@@ -18,7 +18,8 @@ import { discountsApi, discountsKeys } from './api/discounts-api'
 import { Field, Panel, TextInput } from './components/fields'
 import { useOrderFormat } from './orders-format'
 
-const failMessage = (err: unknown) => (err instanceof Error ? err.message : 'The request failed')
+const failMessage = (err: unknown, t: Translate) =>
+  err instanceof Error ? err.message : t('admin.discounts.requestFailed')
 
 /** The form's values: what the admin types, turned into the call's integers by toInput. */
 interface DiscountForm {
@@ -115,19 +116,22 @@ const fieldNames: Record<string, keyof DiscountForm> = {
   p_max_uses_per_email: 'maxUsesPerEmail',
 }
 
-function statusOf(code: DiscountCodeRow, now: number): { label: string; tone: string } {
-  if (code.disabled) return { label: 'Disabled', tone: 'bg-white/10 text-muted' }
+function statusOf(code: DiscountCodeRow, now: number): { label: MessageId; tone: string } {
+  if (code.disabled) return { label: 'admin.discounts.status.disabled', tone: 'bg-white/10 text-muted' }
   if (code.ends_at && Date.parse(code.ends_at) <= now)
-    return { label: 'Expired', tone: 'bg-white/10 text-muted' }
+    return { label: 'admin.discounts.status.expired', tone: 'bg-white/10 text-muted' }
   if (code.starts_at && Date.parse(code.starts_at) > now)
-    return { label: 'Scheduled', tone: 'bg-sky-500/15 text-sky-300' }
+    return { label: 'admin.discounts.status.scheduled', tone: 'bg-sky-500/15 text-sky-300' }
   if (code.max_uses !== null && code.uses >= code.max_uses)
-    return { label: 'Used up', tone: 'bg-amber-500/15 text-amber-300' }
-  return { label: 'Active', tone: 'bg-emerald-500/15 text-emerald-300' }
+    return { label: 'admin.discounts.status.usedUp', tone: 'bg-amber-500/15 text-amber-300' }
+  return { label: 'admin.discounts.status.active', tone: 'bg-emerald-500/15 text-emerald-300' }
 }
 
 /** Discount codes: create, edit, disable; each with its uses and the revenue of its paid orders. */
 export function DiscountsTab() {
+  const t = useT()
+  const { usd } = useFormat()
+  const money = (cents: number) => usd(cents / 100)
   const queryClient = useQueryClient()
   const codes = useQuery({ queryKey: discountsKeys.list, queryFn: discountsApi.list })
   const products = useQuery({ queryKey: adminKeys.products, queryFn: adminApi.products })
@@ -139,16 +143,16 @@ export function DiscountsTab() {
     onSuccess: async (answer, input) => {
       if (!answer.success) return void toast.error(answer.error)
       toast.success(
-        input.p_id ? `Discount code ${input.p_code} saved` : `Discount code ${input.p_code} added`,
-        {
-          duration: 2000,
-        },
+        input.p_id
+          ? t('admin.discounts.saved', { code: input.p_code })
+          : t('admin.discounts.added', { code: input.p_code }),
+        { duration: 2000 },
       )
       form.reset(blank)
       setEditing(null)
       await refresh()
     },
-    onError: (err) => toast.error(failMessage(err)),
+    onError: (err) => toast.error(failMessage(err, t)),
   })
   const toggle = useMutation({
     mutationFn: (code: DiscountCodeRow) => discountsApi.setDisabled(code.id, !code.disabled),
@@ -156,7 +160,7 @@ export function DiscountsTab() {
       if (!answer.success) toast.error(answer.error)
       await refresh()
     },
-    onError: (err) => toast.error(failMessage(err)),
+    onError: (err) => toast.error(failMessage(err, t)),
   })
 
   const form = useSchemaForm({
@@ -164,17 +168,17 @@ export function DiscountsTab() {
     initial: blank,
     toInput,
     fieldOf: (path) => fieldNames[String(path[0])] ?? String(path[0]),
-    message: (issue) => (issue.code === 'invalid_type' ? 'Enter a number (at most two decimals)' : undefined),
+    message: (issue) => (issue.code === 'invalid_type' ? t('admin.discounts.enterNumber') : undefined),
     labels: {
-      code: 'Code',
-      percent: 'Percent off',
-      amount: 'Amount off',
-      minTotal: 'Minimum order total',
-      maxDiscount: 'Maximum discount',
-      startsAt: 'Start',
-      endsAt: 'End',
-      maxUses: 'Total uses',
-      maxUsesPerEmail: 'Uses per e-mail',
+      code: t('admin.discounts.code'),
+      percent: t('admin.discounts.percentOff'),
+      amount: t('admin.discounts.amountOff'),
+      minTotal: t('admin.discounts.minTotal'),
+      maxDiscount: t('admin.discounts.maxDiscount'),
+      startsAt: t('admin.discounts.start'),
+      endsAt: t('admin.discounts.end'),
+      maxUses: t('admin.discounts.totalUses'),
+      maxUsesPerEmail: t('admin.discounts.usesPerEmail'),
     },
     onValid: (input) => {
       if (!save.isPending) save.mutate(input)
@@ -188,7 +192,7 @@ export function DiscountsTab() {
   return (
     <div className="grid gap-6">
       <Panel
-        title={editing ? `Edit ${editing}` : 'Add a Discount Code'}
+        title={editing ? t('admin.discounts.edit', { code: editing }) : t('admin.discounts.addTitle')}
         actions={
           editing && (
             <Button
@@ -198,17 +202,13 @@ export function DiscountsTab() {
                 setEditing(null)
               }}
             >
-              <X className="size-4" aria-hidden /> Cancel editing
+              <X className="size-4" aria-hidden /> {t('admin.discounts.cancelEditing')}
             </Button>
           )
         }
       >
         <form {...form.formProps} className="grid max-w-3xl gap-4 sm:grid-cols-2">
-          <Field
-            label="Code"
-            hint="Letters, digits, - and _; buyers may type it in any case"
-            error={errors.code}
-          >
+          <Field label={t('admin.discounts.code')} hint={t('admin.discounts.codeHint')} error={errors.code}>
             <TextInput
               value={values.code}
               maxLength={40}
@@ -218,7 +218,7 @@ export function DiscountsTab() {
             />
           </Field>
           <fieldset className="flex flex-col gap-1.5">
-            <legend className="mb-1.5 text-sm font-medium text-fg">Type</legend>
+            <legend className="mb-1.5 text-sm font-medium text-fg">{t('admin.discounts.type')}</legend>
             <div className="flex gap-4 pt-2">
               {(['percent', 'fixed'] as const).map((kind) => (
                 <label key={kind} className="flex items-center gap-2 text-sm text-fg">
@@ -228,13 +228,17 @@ export function DiscountsTab() {
                     checked={values.kind === kind}
                     onChange={() => form.set('kind', kind)}
                   />
-                  {kind === 'percent' ? 'Percentage' : 'Fixed amount (USD)'}
+                  {kind === 'percent' ? t('admin.discounts.percentage') : t('admin.discounts.fixed')}
                 </label>
               ))}
             </div>
           </fieldset>
           {values.kind === 'percent' ? (
-            <Field label="Percent off" hint="e.g. 15 or 12.5" error={errors.percent}>
+            <Field
+              label={t('admin.discounts.percentOff')}
+              hint={t('admin.discounts.percentHint')}
+              error={errors.percent}
+            >
               <TextInput
                 inputMode="decimal"
                 value={values.percent}
@@ -242,7 +246,11 @@ export function DiscountsTab() {
               />
             </Field>
           ) : (
-            <Field label="Amount off (USD)" hint="e.g. 5.00" error={errors.amount}>
+            <Field
+              label={t('admin.discounts.amountOffUsd')}
+              hint={t('admin.discounts.amountHint')}
+              error={errors.amount}
+            >
               <TextInput
                 inputMode="decimal"
                 value={values.amount}
@@ -250,42 +258,62 @@ export function DiscountsTab() {
               />
             </Field>
           )}
-          <Field label="Maximum discount (USD)" hint="Optional cap" error={errors.maxDiscount}>
+          <Field
+            label={t('admin.discounts.maxDiscountUsd')}
+            hint={t('admin.discounts.capHint')}
+            error={errors.maxDiscount}
+          >
             <TextInput
               inputMode="decimal"
               value={values.maxDiscount}
               onChange={(e) => form.set('maxDiscount', e.target.value)}
             />
           </Field>
-          <Field label="Minimum order total (USD)" hint="Optional" error={errors.minTotal}>
+          <Field
+            label={t('admin.discounts.minTotalUsd')}
+            hint={t('admin.discounts.optional')}
+            error={errors.minTotal}
+          >
             <TextInput
               inputMode="decimal"
               value={values.minTotal}
               onChange={(e) => form.set('minTotal', e.target.value)}
             />
           </Field>
-          <Field label="Total uses" hint="Optional; empty is unlimited" error={errors.maxUses}>
+          <Field
+            label={t('admin.discounts.totalUses')}
+            hint={t('admin.discounts.unlimitedHint')}
+            error={errors.maxUses}
+          >
             <TextInput
               inputMode="numeric"
               value={values.maxUses}
               onChange={(e) => form.set('maxUses', e.target.value)}
             />
           </Field>
-          <Field label="Uses per e-mail" hint="Optional" error={errors.maxUsesPerEmail}>
+          <Field
+            label={t('admin.discounts.usesPerEmail')}
+            hint={t('admin.discounts.optional')}
+            error={errors.maxUsesPerEmail}
+          >
             <TextInput
               inputMode="numeric"
               value={values.maxUsesPerEmail}
               onChange={(e) => form.set('maxUsesPerEmail', e.target.value)}
             />
           </Field>
-          <Field label="Start" hint="Optional; your local time" error={errors.startsAt}>
+          <Field
+            label={t('admin.discounts.start')}
+            hint={t('admin.discounts.startHint')}
+            error={errors.startsAt}
+          >
             <TextInput
               type="datetime-local"
               value={values.startsAt}
               onChange={(e) => form.set('startsAt', e.target.value)}
             />
           </Field>
-          <Field label="End" hint="Optional" error={errors.endsAt}>
+          <Field label={t('admin.discounts.end')} hint={t('admin.discounts.optional')} error={errors.endsAt}>
             <TextInput
               type="datetime-local"
               value={values.endsAt}
@@ -293,8 +321,8 @@ export function DiscountsTab() {
             />
           </Field>
           <fieldset className="sm:col-span-2">
-            <legend className="mb-1.5 text-sm font-medium text-fg">Applies to</legend>
-            <p className="mb-2 text-xs text-muted">None ticked: every product.</p>
+            <legend className="mb-1.5 text-sm font-medium text-fg">{t('admin.discounts.appliesTo')}</legend>
+            <p className="mb-2 text-xs text-muted">{t('admin.discounts.appliesToHint')}</p>
             <div className="grid max-h-48 gap-2 overflow-y-auto rounded-xl border border-line p-3 sm:grid-cols-2">
               {paidProducts.map((p) => (
                 <label key={p.id} className="flex items-center gap-2 text-sm text-fg">
@@ -321,35 +349,43 @@ export function DiscountsTab() {
               checked={values.disabled}
               onChange={(e) => form.set('disabled', e.target.checked)}
             />
-            Disabled (buyers cannot use it)
+            {t('admin.discounts.disabledBox')}
           </label>
           <div className="sm:col-span-2">
             <Button type="submit" disabled={save.isPending}>
               {editing ? <Pencil className="size-4" aria-hidden /> : <Plus className="size-4" aria-hidden />}
-              {editing ? 'Save Discount Code' : 'Add Discount Code'}
+              {editing ? t('admin.discounts.save') : t('admin.discounts.add')}
             </Button>
           </div>
         </form>
       </Panel>
 
-      <Panel title="Discount Codes">
+      <Panel title={t('admin.discounts.listTitle')}>
         {!codes.data ? (
           <p role="status" className="text-sm text-muted">
-            {codes.isError ? 'Could not load the discount codes.' : 'Loading...'}
+            {codes.isError ? t('admin.discounts.loadFailed') : t('admin.loading')}
           </p>
         ) : codes.data.codes.length === 0 ? (
-          <p className="text-sm text-muted">No discount codes yet.</p>
+          <p className="text-sm text-muted">{t('admin.discounts.empty')}</p>
         ) : (
-          <ul className="grid gap-3" aria-label="Discount codes">
+          <ul className="grid gap-3" aria-label={t('admin.discounts.listLabel')}>
             {codes.data.codes.map((code) => {
               const status = statusOf(code, now)
               const limits = [
-                code.min_total_cents !== null ? `min $${formatCents(code.min_total_cents)}` : null,
-                code.max_discount_cents !== null ? `at most $${formatCents(code.max_discount_cents)}` : null,
-                code.product_ids ? `${code.product_ids.length} product(s)` : 'all products',
-                code.starts_at ? `from ${date(code.starts_at)}` : null,
-                code.ends_at ? `until ${date(code.ends_at)}` : null,
-                code.max_uses_per_email !== null ? `${code.max_uses_per_email} per e-mail` : null,
+                code.min_total_cents !== null
+                  ? t('admin.discounts.limit.min', { amount: money(code.min_total_cents) })
+                  : null,
+                code.max_discount_cents !== null
+                  ? t('admin.discounts.limit.max', { amount: money(code.max_discount_cents) })
+                  : null,
+                code.product_ids
+                  ? t('admin.discounts.limit.products', { count: code.product_ids.length })
+                  : t('admin.discounts.limit.allProducts'),
+                code.starts_at ? t('admin.discounts.limit.from', { date: date(code.starts_at) }) : null,
+                code.ends_at ? t('admin.discounts.limit.until', { date: date(code.ends_at) }) : null,
+                code.max_uses_per_email !== null
+                  ? t('admin.discounts.limit.perEmail', { count: code.max_uses_per_email })
+                  : null,
               ].filter(Boolean)
               return (
                 <li key={code.id} className="rounded-xl border border-line p-4">
@@ -358,42 +394,54 @@ export function DiscountsTab() {
                       <p className="flex flex-wrap items-center gap-2">
                         <span className="font-mono text-base font-semibold text-fg">{code.code}</span>
                         <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${status.tone}`}>
-                          {status.label}
+                          {t(status.label)}
                         </span>
                       </p>
-                      <p className="mt-1 text-sm text-fg">{describeDiscount(code)}</p>
+                      <p className="mt-1 text-sm text-fg">
+                        {code.kind === 'percent'
+                          ? t('admin.discounts.percentValue', { percent: basisPointsToText(code.percent_bp) })
+                          : t('admin.discounts.amountValue', { amount: money(code.amount_cents ?? 0) })}
+                      </p>
                       <p className="mt-1 text-xs text-muted">{limits.join(' · ')}</p>
                     </div>
                     <div className="flex flex-wrap gap-2">
                       <Button
                         variant="secondary"
-                        aria-label={`Edit ${code.code}`}
+                        aria-label={t('admin.discounts.edit', { code: code.code })}
                         onClick={() => {
                           form.reset(formOf(code))
                           setEditing(code.code)
                           window.scrollTo({ top: 0, behavior: 'smooth' })
                         }}
                       >
-                        Edit
+                        {t('admin.discounts.editButton')}
                       </Button>
                       <Button
                         variant="secondary"
-                        aria-label={`${code.disabled ? 'Enable' : 'Disable'} ${code.code}`}
+                        aria-label={t(
+                          code.disabled ? 'admin.discounts.enableCode' : 'admin.discounts.disableCode',
+                          {
+                            code: code.code,
+                          },
+                        )}
                         disabled={toggle.isPending}
                         onClick={() => toggle.mutate(code)}
                       >
-                        {code.disabled ? 'Enable' : 'Disable'}
+                        {code.disabled ? t('admin.discounts.enable') : t('admin.discounts.disable')}
                       </Button>
                     </div>
                   </div>
                   <dl className="mt-3 grid grid-cols-2 gap-3 border-t border-line pt-3 text-sm sm:grid-cols-4">
                     <Figure
-                      label="Uses"
+                      label={t('admin.discounts.uses')}
                       value={code.max_uses !== null ? `${code.uses} / ${code.max_uses}` : String(code.uses)}
                     />
-                    <Figure label="Paid orders" value={String(code.paid_orders)} />
-                    <Figure label="Revenue" value={`$${formatCents(code.revenue_cents)}`} />
-                    <Figure label="Discount given" value={`$${formatCents(code.discount_given_cents)}`} />
+                    <Figure label={t('admin.discounts.paidOrders')} value={String(code.paid_orders)} />
+                    <Figure label={t('admin.discounts.revenue')} value={money(code.revenue_cents)} />
+                    <Figure
+                      label={t('admin.discounts.discountGiven')}
+                      value={money(code.discount_given_cents)}
+                    />
                   </dl>
                 </li>
               )

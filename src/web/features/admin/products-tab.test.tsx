@@ -102,6 +102,7 @@ describe('admin product form', () => {
           download_url: null,
           featured: true,
           has_details: true,
+          translations: {},
         },
         p_keys: 'K-1\nK-2',
       },
@@ -125,5 +126,46 @@ describe('admin product form', () => {
     const [call] = rpc.callsTo('secure_manage_product')
     expect(call?.p_product).toMatchObject({ id: 4, name: 'Old', price: 4.5 })
     expect(call?.p_keys).toBeUndefined()
+  })
+
+  it('sends the Chinese and Russian texts written, leaving the empty ones to English', async () => {
+    renderForm({
+      ...emptyForm,
+      id: 4,
+      name: 'Proxy Manager',
+      description: 'Manages proxies',
+      price: '3',
+      image: '/images/x.svg',
+      features: 'Fast\nSafe',
+      translations: {
+        zh: { name: '', description: '', features: '' },
+        ru: { name: 'Менеджер прокси', description: 'Управляет прокси', features: 'Быстро' },
+      },
+    })
+    // The English text shows where a translation is empty: it is what the buyer then reads.
+    expect(field('Name (简体中文)').placeholder).toBe('Proxy Manager')
+    fill('Name (简体中文)', ' 代理管理器 ')
+    fill('Features (one per line) (简体中文)', '快速\n\n 安全 ')
+    // Emptying a Russian text gives that text back to English.
+    fill('Description (Русский)', '  ')
+    rpc.calls.length = 0
+    fireEvent.click(screen.getByRole('button', { name: 'Update Product' }))
+    await waitFor(() => expect(saved).toBe(1))
+    const [call] = rpc.callsTo('secure_manage_product')
+    expect((call?.p_product as { translations: unknown } | undefined)?.translations).toEqual({
+      zh: { name: '代理管理器', features: ['快速', '安全'] },
+      ru: { name: 'Менеджер прокси', features: ['Быстро'] },
+    })
+  })
+
+  it('ties a translation that is too long to its own input', () => {
+    renderForm({ ...emptyForm, name: 'Tool', description: 'd', price: '3', image: '/x.svg', features: 'f' })
+    fill('Name (Русский)', 'я'.repeat(201))
+    rpc.calls.length = 0
+    fireEvent.click(screen.getByRole('button', { name: 'Add Product' }))
+    expect(field('Name (Русский)').getAttribute('aria-invalid')).toBe('true')
+    expect(field('Name').getAttribute('aria-invalid')).toBeNull()
+    expect(document.activeElement).toBe(field('Name (Русский)'))
+    expect(rpc.calls).toEqual([])
   })
 })

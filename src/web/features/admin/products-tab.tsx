@@ -2,6 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Pencil, Plus, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { type AdminProduct, adminMessages, productInputSchema } from '../../../shared/admin'
+import { localeNames, localeTags } from '../../../shared/locale'
+import type { ProductText, ProductTranslations } from '../../../shared/localize'
 import { Button } from '../../components/ui/button'
 import { useFormat, useT } from '../../i18n/i18n'
 import { productKeys } from '../../lib/api/get-products'
@@ -26,6 +28,42 @@ export interface FormState {
   is_free: boolean
   featured: boolean
   keys: string
+  /** Name, description and features (one per line) in each language other than English; empty falls back to English. */
+  translations: Record<TranslatedLocale, TextForm>
+}
+
+type TranslatedLocale = keyof ProductTranslations
+export const translatedLocales: TranslatedLocale[] = ['zh', 'ru']
+
+interface TextForm {
+  name: string
+  description: string
+  features: string
+}
+
+const emptyText: TextForm = { name: '', description: '', features: '' }
+
+function textFormOf(text: ProductText | undefined): TextForm {
+  return {
+    name: text?.name ?? '',
+    description: text?.description ?? '',
+    features: text?.features?.join('\n') ?? '',
+  }
+}
+
+/** Only the texts written: the server keeps those, and the storefront shows English for the rest. */
+function textOf(form: TextForm): ProductText {
+  const name = form.name.trim()
+  const description = form.description.trim()
+  const features = form.features
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+  return {
+    ...(name ? { name } : {}),
+    ...(description ? { description } : {}),
+    ...(features.length ? { features } : {}),
+  }
 }
 
 export const emptyForm: FormState = {
@@ -39,6 +77,7 @@ export const emptyForm: FormState = {
   is_free: false,
   featured: false,
   keys: '',
+  translations: { zh: emptyText, ru: emptyText },
 }
 
 function formOf(p: AdminProduct): FormState {
@@ -54,6 +93,7 @@ function formOf(p: AdminProduct): FormState {
     is_free: p.is_free,
     featured: p.featured,
     keys: '',
+    translations: { zh: textFormOf(p.translations?.zh), ru: textFormOf(p.translations?.ru) },
   }
 }
 
@@ -71,6 +111,11 @@ function productOf(form: FormState) {
     download_url: form.download_url,
     featured: form.featured,
     has_details: true,
+    translations: Object.fromEntries(
+      translatedLocales
+        .map((locale) => [locale, textOf(form.translations[locale])] as const)
+        .filter(([, text]) => Object.keys(text).length > 0),
+    ),
   }
 }
 
@@ -229,8 +274,10 @@ export function ProductForm({
     schema: productInputSchema,
     initial,
     toInput: productOf,
-    // Features are checked line by line; any line's error is the features field's.
-    fieldOf: (path) => String(path[0] ?? ''),
+    // Features are checked line by line; any line's error is the features field's (in English or
+    // in one of the translations).
+    fieldOf: (path) =>
+      path[0] === 'translations' ? path.slice(0, 3).map(String).join('.') : String(path[0] ?? ''),
     message: (issue, field) =>
       field === 'price' && issue.code === 'invalid_type'
         ? priceRequired
@@ -331,6 +378,56 @@ export function ProductForm({
         >
           <TextArea value={values.keys} onChange={(e) => set('keys', e.target.value)} />
         </Field>
+        {translatedLocales.map((locale) => {
+          const text = values.translations[locale]
+          const label = (
+            id: 'admin.products.name' | 'admin.products.description' | 'admin.products.features',
+          ) => t('admin.translations.field', { label: t(id), language: localeNames[locale] })
+          return (
+            <fieldset
+              key={locale}
+              className="grid min-w-0 gap-4 rounded-xl border border-line p-4 md:col-span-2 md:grid-cols-2"
+            >
+              <legend className="px-1 text-sm font-semibold text-fg">
+                {t('admin.translations.legend', { language: localeNames[locale] })}
+              </legend>
+              <p className="text-xs text-muted md:col-span-2">{t('admin.translations.fallback')}</p>
+              <Field label={label('admin.products.name')} error={errors[`translations.${locale}.name`]}>
+                <TextInput
+                  lang={localeTags[locale]}
+                  placeholder={values.name}
+                  value={text.name}
+                  onChange={(e) => set(`translations.${locale}.name`, e.target.value)}
+                />
+              </Field>
+              <Field
+                label={label('admin.products.features')}
+                error={errors[`translations.${locale}.features`]}
+              >
+                <TextArea
+                  lang={localeTags[locale]}
+                  placeholder={values.features}
+                  value={text.features}
+                  onChange={(e) => set(`translations.${locale}.features`, e.target.value)}
+                />
+              </Field>
+              <div className="md:col-span-2">
+                <Field
+                  label={label('admin.products.description')}
+                  error={errors[`translations.${locale}.description`]}
+                >
+                  <TextArea
+                    lang={localeTags[locale]}
+                    className="font-sans"
+                    placeholder={values.description}
+                    value={text.description}
+                    onChange={(e) => set(`translations.${locale}.description`, e.target.value)}
+                  />
+                </Field>
+              </div>
+            </fieldset>
+          )
+        })}
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end md:col-span-2">
           <Button variant="secondary" onClick={onClose}>
             {t('admin.cancel')}

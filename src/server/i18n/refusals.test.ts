@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../../../tests/support/test-app'
+import { createTestDatabase, engines } from '../../../tests/support/test-db'
+import { messages as checkoutRuleMessages } from '../../shared/checkout-rules'
+import { dashboardMessages } from '../../shared/dashboard'
+import { discountMessages } from '../../shared/discounts'
+import { orderLinkMessages } from '../../shared/order-links'
+import { confirmMessages } from '../../shared/order-status'
+import { seedOnce } from '../db/seed'
+import { soldOutMessage } from '../keys/reservation'
+import { checkoutMessages } from '../orders/checkout-limits'
+import { localizeRefusal, refusalOf } from './refusals'
+
+describe('the buyer-facing refusals', () => {
+  it('has every English refusal the server answers, word for word', () => {
+    const texts = [
+      ...Object.values(checkoutRuleMessages),
+      ...Object.values(checkoutMessages),
+      ...Object.values(dashboardMessages),
+      ...Object.values(orderLinkMessages),
+      ...Object.values(discountMessages).filter((m) => typeof m === 'string'),
+      ...Object.values(confirmMessages).filter((m) => typeof m === 'string'),
+      discountMessages.minimum(1250),
+      confirmMessages.underpaid('$10.00', '$49.99'),
+      soldOutMessage('Proxy Checker'),
+      'This order can no longer be cancelled',
+    ]
+    for (const text of texts) {
+      expect(refusalOf(text), text).toBeDefined()
+      expect(localizeRefusal(text, 'en')).toBe(text)
+      expect(localizeRefusal(text, 'zh')).not.toBe(text)
+      expect(localizeRefusal(text, 'ru')).not.toBe(text)
+    }
+  })
+
+  it('keeps the values of a refusal, dollars written as the language writes them', () => {
+    expect(localizeRefusal(discountMessages.minimum(1250), 'ru')).toBe(
+      'Этот код скидки действует для заказа от 12,50\u00a0$',
+    )
+    expect(localizeRefusal(confirmMessages.underpaid('$10.00', '$49.99'), 'zh')).toBe(
+      '目前已收到 US$10.00，共需 US$49.99。请将剩余金额发送到同一地址。',
+    )
+    expect(localizeRefusal(soldOutMessage('Proxy Checker'), 'zh')).toBe('Proxy Checker 已售罄')
+    // A text the catalogue does not have (the server's own words) comes back as it is.
+    expect(localizeRefusal('Invalid request: p_code: too short', 'ru')).toBe(
+      'Invalid request: p_code: too short',
+    )
+  })
+})
+
+describe.each(engines)('a refusal over HTTP on %s', (engine) => {
+  let t: TestApp
+  beforeAll(async () => {
+    const database = await createTestDatabase(engine)
+    await seedOnce(database.db)
+    t = await createTestApp(engine, {}, { database })
+  })
+  afterAll(() => t.close())
+
+  const check = async (headers: Record<string, string>) =>
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/rpc/secure_check_discount',
+        payload: { p_code: 'NO-SUCH-CODE', p_items: [{ product: { id: 1 }, quantity: 1 }] },
+        headers,
+      })
+    ).json()
+
+  it('answers in the language of the request: its cookie, else Accept-Language, else English', async () => {
+    expect(await check({})).toEqual({ success: false, error: discountMessages.unknown })
+    expect(await check({ 'accept-language': 'zh-CN,zh;q=0.9' })).toEqual({
+      success: false,
+      error: '此折扣码不存在',
+    })
+    expect(await check({ 'accept-language': 'zh-CN', cookie: 'lang=ru' })).toEqual({
+      success: false,
+      error: 'Такого кода скидки не существует',
+    })
+    expect(await check({ 'accept-language': 'ru', cookie: 'lang=en' })).toEqual({
+      success: false,
+      error: discountMessages.unknown,
+    })
+  })
+})
