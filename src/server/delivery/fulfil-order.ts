@@ -4,11 +4,12 @@ import { isLocale } from '../../shared/locale'
 import { mergeSiteContent } from '../../shared/site-content'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
-import { mailOutbox, type OrderItemSnapshot, orders, products } from '../db/schema'
+import { type OrderItemSnapshot, orders, products } from '../db/schema'
 import { generateKeys, keysOfOrder, takeStockKeys } from '../keys/key-stock'
 import { consumeReservation, deliveryModesOf } from '../keys/reservation'
 import { recordOrderEvent, recordStockLow } from '../webhooks/events'
 import { renderOrderEmail } from './order-email'
+import { queueMail } from './order-mail.repo'
 
 // Hands out what a paid order bought: licence keys from stock (or generated) and the e-mail in the
 // outbox. Runs inside the transaction that marks the order paid, so all of it commits or none does.
@@ -92,17 +93,14 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
     dashboardUrl: `${base}/dashboard/${order.accessToken}${order.locale === 'en' ? '' : `?lang=${order.locale}`}`,
     locale: isLocale(order.locale) ? order.locale : 'en',
   })
-  await tx
-    .insert(mailOutbox)
-    .values({
-      orderId,
-      kind: ORDER_PAID_MAIL,
-      toEmail: order.email,
-      subject: mail.subject,
-      html: mail.html,
-      textBody: mail.text,
-    })
-    .onConflictDoNothing()
+  await queueMail(tx, {
+    orderId,
+    kind: ORDER_PAID_MAIL,
+    to: order.email,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+  })
   // Every path to paid runs through here, in the paying transaction: webhooks and alerts with it.
   await recordOrderEvent(tx, 'order.paid', orderId)
   if (tookStock.length > 0) await recordStockLow(tx, tookStock)

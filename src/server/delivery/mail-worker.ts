@@ -6,11 +6,11 @@ import nodemailer from 'nodemailer'
 import type { Db } from '../db/client'
 import { mailOutbox } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
+import { drainOutbox, type OutboxTable, retryPlan } from '../lib/outbox'
 import { createPollLoop } from '../lib/poll-loop'
 
 // The transactional outbox's sender. The confirming transaction writes the mail row; this worker
-// sends it after commit. A row is claimed by moving its next_attempt_at forward (FOR UPDATE SKIP
-// LOCKED), so two processes never send one row at the same time; it is marked sent afterwards.
+// sends it after commit through the shared outbox loop (lib/outbox.ts) and marks it sent afterwards.
 // If the process dies after the mail server accepted the message and before the mark, the claim
 // runs out and the mail is sent again: at least once, never twice otherwise. The Message-ID stays
 // the same across attempts, so mail clients can fold such a duplicate.
@@ -80,7 +80,7 @@ export interface MailWorkerOptions {
   pollMs?: number
   /** How long a claimed row stays claimed while it is being sent. Default 120 000. */
   claimMs?: number
-  /** First retry delay; doubles per attempt up to maxBackoffMs. Default 10 000 and 30 min. */
+  /** First retry delay; doubles per attempt up to maxBackoffMs (lib/outbox.ts). Default 10 000 and 30 min. */
   backoffBaseMs?: number
   maxBackoffMs?: number
   /** Attempts before a row is marked failed (the admin can resend it). Default 12. */
@@ -94,6 +94,14 @@ export interface MailWorker {
   wake(): void
   /** Sends every due row once; answers how many were sent (tests). */
   drain(): Promise<number>
+}
+
+const MAIL_OUTBOX: OutboxTable = {
+  table: mailOutbox,
+  status: 'status',
+  attempts: 'attempts',
+  nextAt: 'next_attempt_at',
+  returning: ['order_id', 'to_email', 'subject', 'html', 'text_body', 'attempts'],
 }
 
 interface ClaimedMail {
@@ -111,33 +119,10 @@ export function createMailWorker(opts: MailWorkerOptions): MailWorker {
   const log = opts.logger ?? quietLogger
   const pollMs = opts.pollMs ?? 5000
   const claimMs = opts.claimMs ?? 120_000
-  const backoffBase = opts.backoffBaseMs ?? 10_000
-  const maxBackoff = opts.maxBackoffMs ?? 30 * 60_000
-  const maxAttempts = opts.maxAttempts ?? 12
-
-  async function claim(exclude: readonly number[] = []): Promise<ClaimedMail | null> {
-    const result = (await db.execute(sql`
-      update ${mailOutbox} set attempts = attempts + 1,
-        next_attempt_at = now() + ${claimMs} * interval '1 millisecond'
-      where id = (
-        select id from ${mailOutbox}
-        where status = 'pending' and next_attempt_at <= now()
-          ${
-            exclude.length > 0
-              ? sql`and id not in (${sql.join(
-                  exclude.map((id) => sql`${id}`),
-                  sql`, `,
-                )})`
-              : sql``
-          }
-        order by next_attempt_at, id
-        limit 1
-        for update skip locked
-      )
-      returning id, order_id, to_email, subject, html, text_body, attempts`)) as unknown as {
-      rows: ClaimedMail[]
-    }
-    return result.rows[0] ?? null
+  const retry = {
+    baseMs: opts.backoffBaseMs ?? 10_000,
+    maxMs: opts.maxBackoffMs ?? 30 * 60_000,
+    maxAttempts: opts.maxAttempts ?? 12,
   }
 
   async function sendOne(mail: ClaimedMail): Promise<boolean> {
@@ -161,8 +146,7 @@ export function createMailWorker(opts: MailWorkerOptions): MailWorker {
       return true
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      const failed = mail.attempts >= maxAttempts
-      const delay = Math.min(maxBackoff, backoffBase * 2 ** Math.min(mail.attempts - 1, 20))
+      const { delayMs: delay, final: failed } = retryPlan(mail.attempts, retry)
       await db
         .update(mailOutbox)
         .set({
@@ -181,16 +165,7 @@ export function createMailWorker(opts: MailWorkerOptions): MailWorker {
     }
   }
 
-  async function drain(): Promise<number> {
-    // Each due row once per pass: a row that just failed waits for its back-off, not for this loop.
-    let sent = 0
-    const seen: number[] = []
-    for (let mail = await claim(); mail; mail = await claim(seen)) {
-      seen.push(mail.id)
-      if (await sendOne(mail)) sent += 1
-    }
-    return sent
-  }
+  const drain = () => drainOutbox<ClaimedMail>(db, MAIL_OUTBOX, claimMs, sendOne)
 
   const loop = createPollLoop({ pollMs, pass: drain, logger: log, name: 'mail worker' })
 

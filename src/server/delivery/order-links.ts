@@ -5,10 +5,11 @@ import { ORDER_LINK_MINUTES } from '../../shared/order-links'
 import { mergeSiteContent } from '../../shared/site-content'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
-import { mailOutbox, orderLinks } from '../db/schema'
+import { orderLinks } from '../db/schema'
 import { type OrderRow, paidOrdersOf } from '../orders/orders.repo'
 import { safeColour } from './order-email'
 import { renderOrderLinksEmail } from './order-links-email'
+import { queueMail } from './order-mail.repo'
 
 // "E-mail me my orders": the delivery module owns order_links. A link's token is shown only in the
 // e-mail; the table keeps its sha256, so a leaked table opens nothing. A link works once and only
@@ -53,12 +54,12 @@ export async function sendOrderLinks(
       createdAt: now,
       expiresAt: new Date(now.getTime() + ORDER_LINK_MINUTES * MINUTE),
     })
-    await tx.insert(mailOutbox).values({
+    await queueMail(tx, {
       kind: ORDER_LINKS_MAIL,
-      toEmail: paid[0]?.email ?? email,
+      to: paid[0]?.email ?? email,
       subject: mail.subject,
       html: mail.html,
-      textBody: mail.text,
+      text: mail.text,
     })
   })
   return true

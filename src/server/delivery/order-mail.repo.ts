@@ -2,7 +2,38 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { mailOutbox } from '../db/schema'
 
-// The delivery module's outbox rows of an order, for the admin's actions on orders.
+// The delivery module's mail outbox: queuing a mail (the only writer of new mail_outbox rows: the
+// order e-mail, the order links, the operator's alerts) and the admin's actions on an order's mail.
+
+export interface QueuedMail {
+  /** The order the mail is about; one mail of a kind per order. */
+  orderId?: string | null
+  kind: string
+  to: string
+  subject: string
+  html: string
+  text: string
+}
+
+/**
+ * Queues a mail in the caller's transaction; the mail worker sends it after commit. A second mail
+ * of the same kind for the same order is not queued. Answers whether it was.
+ */
+export async function queueMail(tx: Db, mail: QueuedMail): Promise<boolean> {
+  const rows = await tx
+    .insert(mailOutbox)
+    .values({
+      orderId: mail.orderId ?? null,
+      kind: mail.kind,
+      toEmail: mail.to,
+      subject: mail.subject,
+      html: mail.html,
+      textBody: mail.text,
+    })
+    .onConflictDoNothing()
+    .returning({ id: mailOutbox.id })
+  return rows.length > 0
+}
 
 /** Queues the order's e-mails again: the outbox worker sends them on its next pass. */
 export async function requeueOrderMail(db: Db, orderId: string): Promise<number> {

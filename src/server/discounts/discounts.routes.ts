@@ -10,7 +10,7 @@ import type { Database } from '../db/client'
 import { AppError } from '../errors'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { clientAddressKey } from '../orders/checkout-limits'
-import { priceCart } from '../orders/place-order'
+import { priceCart } from '../orders/order-pricing'
 import { defineRpc } from '../rpc'
 import { listDiscounts, previewDiscount, saveDiscount, setDiscountDisabled } from './discounts.repo'
 

@@ -1,13 +1,15 @@
 import { and, count, eq, gt, sql } from 'drizzle-orm'
 import type { AlertKind } from '../../shared/settings'
 import type { Db } from '../db/client'
-import { mailOutbox, operatorAlerts } from '../db/schema'
+import { operatorAlerts } from '../db/schema'
+import { escapeHtml } from '../delivery/order-email'
+import { queueMail } from '../delivery/order-mail.repo'
 import { loadSettings } from '../settings/settings'
 
 // Operator notifications. An alert is written in the caller's transaction (so a paid order's alert
 // exists exactly when the payment does): one row in operator_alerts (which the Telegram sender
 // works through, and which is the rate limit's memory) and, with an operator e-mail set, one mail
-// in the existing mail outbox.
+// queued through the delivery module (queueMail).
 
 /** The same alert about the same thing (an order, a product, the pool) at most once in this window. */
 export const REPEAT_WINDOW_MS = 60 * 60_000
@@ -27,12 +29,6 @@ export const alertTitles: Record<AlertKind, string> = {
   provider_quota: 'Chain provider near its daily limit',
   provider_set_aside: 'Chain provider set aside',
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  )
 
 /**
  * Queues an alert unless its kind is switched off, no channel is configured, or it repeats within
@@ -73,13 +69,12 @@ export async function raiseAlert(
     .values({ kind, subjectKey, text, telegramStatus: telegram ? 'pending' : 'none' })
   if (settings.operatorEmail) {
     const title = alertTitles[kind]
-    await tx.insert(mailOutbox).values({
-      orderId: null,
+    await queueMail(tx, {
       kind: OPERATOR_ALERT_MAIL,
-      toEmail: settings.operatorEmail,
+      to: settings.operatorEmail,
       subject: `[Stablecart] ${title}`,
       html: `<p><strong>${escapeHtml(title)}</strong></p><p>${escapeHtml(text).replace(/\n/g, '<br>')}</p>`,
-      textBody: `${title}\n\n${text}\n`,
+      text: `${title}\n\n${text}\n`,
     })
   }
   return true

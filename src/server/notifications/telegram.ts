@@ -2,9 +2,11 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { operatorAlerts } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
+import { drainOutbox, type OutboxTable, retryPlan } from '../lib/outbox'
 import { loadSettings } from '../settings/settings'
 
-// Sends queued alerts with the Telegram Bot API's sendMessage. The base URL is configurable
+// Sends queued alerts with the Telegram Bot API's sendMessage, through the shared outbox loop
+// (lib/outbox.ts). The base URL is configurable
 // (TELEGRAM_API_URL), so tests point it at a local server speaking the same HTTP API.
 
 export interface TelegramAnswer {
@@ -49,42 +51,26 @@ interface Claimed {
   telegram_attempts: number
 }
 
-const MAX_ATTEMPTS = 8
+const TELEGRAM_OUTBOX: OutboxTable = {
+  table: operatorAlerts,
+  status: 'telegram_status',
+  attempts: 'telegram_attempts',
+  nextAt: 'telegram_next_at',
+  returning: ['text', 'telegram_attempts'],
+}
 
-/** Sends every due Telegram alert once (claimed with SKIP LOCKED); answers how many went out. */
+/** Sends every due Telegram alert once (the shared outbox loop); answers how many went out. */
 export async function drainTelegram(
   db: Db,
   opts: { baseUrl: string; backoffBaseMs?: number; logger?: WorkerLogger },
 ): Promise<number> {
   const log = opts.logger ?? quietLogger
-  const backoff = opts.backoffBaseMs ?? 10_000
-  let sent = 0
-  const seen: number[] = []
-  for (;;) {
-    const result = (await db.execute(sql`
-      update ${operatorAlerts} set telegram_attempts = telegram_attempts + 1,
-        telegram_next_at = now() + interval '60 seconds'
-      where id = (
-        select id from ${operatorAlerts}
-        where telegram_status = 'pending' and telegram_next_at <= now()
-          ${
-            seen.length
-              ? sql`and id not in (${sql.join(
-                  seen.map((id) => sql`${id}`),
-                  sql`, `,
-                )})`
-              : sql``
-          }
-        order by id limit 1 for update skip locked
-      )
-      returning id, text, telegram_attempts`)) as unknown as { rows: Claimed[] }
-    const alert = result.rows[0]
-    if (!alert) return sent
-    seen.push(alert.id)
+  const retry = { baseMs: opts.backoffBaseMs ?? 10_000, maxMs: 60 * 60_000, maxAttempts: 8 }
+  return drainOutbox<Claimed>(db, TELEGRAM_OUTBOX, 60_000, async (alert) => {
     const settings = await loadSettings(db)
     if (!settings.telegramBotToken || !settings.telegramChatId) {
       await db.update(operatorAlerts).set({ telegramStatus: 'none' }).where(eq(operatorAlerts.id, alert.id))
-      continue
+      return false
     }
     const answer = await sendTelegram(
       opts.baseUrl,
@@ -93,26 +79,27 @@ export async function drainTelegram(
       alert.text,
     )
     if (answer.ok) {
-      sent += 1
       await db
         .update(operatorAlerts)
         .set({ telegramStatus: 'sent', telegramError: null })
         .where(eq(operatorAlerts.id, alert.id))
-      continue
+      return true
     }
-    const failed = alert.telegram_attempts >= MAX_ATTEMPTS
-    const delay = Math.max((answer.retryAfterS ?? 0) * 1000, backoff * 2 ** (alert.telegram_attempts - 1))
+    const { delayMs, final } = retryPlan(alert.telegram_attempts, retry, {
+      retryAfterMs: (answer.retryAfterS ?? 0) * 1000,
+    })
     await db
       .update(operatorAlerts)
       .set({
-        telegramStatus: failed ? 'failed' : 'pending',
+        telegramStatus: final ? 'failed' : 'pending',
         telegramError: (answer.description ?? 'failed').slice(0, 500),
-        telegramNextAt: sql`now() + ${delay} * interval '1 millisecond'`,
+        telegramNextAt: sql`now() + ${delayMs} * interval '1 millisecond'`,
       })
       .where(eq(operatorAlerts.id, alert.id))
     log.warn(
       { alertId: alert.id, error: answer.description },
-      failed ? 'telegram alert failed for good' : 'telegram alert refused; will retry',
+      final ? 'telegram alert failed for good' : 'telegram alert refused; will retry',
     )
-  }
+    return false
+  })
 }

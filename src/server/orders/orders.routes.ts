@@ -12,9 +12,9 @@ import type { TrxPriceSource } from '../pricing/trx-price'
 import { defineRpc } from '../rpc'
 import { findFreeAddress } from '../wallets/wallets.repo'
 import { checkoutClient, checkoutMessages, clientAddressKey } from './checkout-limits'
+import { createOrderPlacer } from './order-batcher'
 import { orderSecretMatches } from './order-secret'
 import { cancelPendingOrder } from './orders.repo'
-import { createOrderPlacer } from './place-order'
 
 const MINUTE = 60_000
 const ORDER_BATCHES_IN_FLIGHT = 2

@@ -4,7 +4,7 @@ import { type CreateOrderAnswer, type CreateOrderInput, messages } from '../../s
 import { centsToDollars, dollarsToCents } from '../../shared/money'
 import { formatRateE8, formatSun, usdCentsToSun } from '../../shared/trx'
 import type { Db } from '../db/client'
-import { type OrderItemSnapshot, orders, products } from '../db/schema'
+import { orders } from '../db/schema'
 import { reserveDiscounts } from '../discounts/discounts.repo'
 import { AppError, isUniqueViolation } from '../errors'
 import { reserveKeys } from '../keys/reservation'
@@ -12,15 +12,17 @@ import type { RateResult } from '../pricing/trx-price'
 import { leaseAddresses } from '../wallets/wallets.repo'
 import { recordOrdersCreated } from '../webhooks/events'
 import { admitCheckouts, type CheckoutClient, type CheckoutLimits } from './checkout-limits'
+import { type Priced, priceRequests } from './order-pricing'
 import { derivedOrderSecret, idempotencyKeyHash, newOrderSecret, orderSecretMatches } from './order-secret'
 
-// Placing orders. Requests that arrive together are placed together: one transaction, and one
-// statement per step for all of them (limits, discount codes, addresses, rows, key reservations,
-// webhook events), so the database's round trips and commits are shared. Each request still gets
-// exactly the answer it would get alone: requests of one client or e-mail are counted against the
-// limits, and requests naming one discount code against its uses, in order, a
-// batch holds at most one request per browser and idempotency key, and when anything in the batch's transaction fails, each request is placed again
-// on its own, where the error belongs to that request only.
+// Placing orders. Requests that arrive together (gathered by order-batcher.ts, priced by
+// order-pricing.ts) are placed together: one transaction, and one statement per step for all of them
+// (limits, discount codes, addresses, rows, key reservations, webhook events), so the database's
+// round trips and commits are shared. Each request still gets exactly the answer it would get alone:
+// requests of one client or e-mail are counted against the limits, and requests naming one discount
+// code against its uses, in order; a round holds at most one request per browser and idempotency
+// key, and when anything in the round's transaction fails, each request is placed again on its own,
+// where the error belongs to that request only.
 
 export interface PlaceOrderOptions {
   windowMs: number
@@ -59,13 +61,6 @@ type PlacedOrder = Pick<
   | 'discountCode'
   | 'discountCents'
 >
-
-interface Priced {
-  index: number
-  request: PlaceRequest
-  items: OrderItemSnapshot[]
-  totalCents: number
-}
 
 function answerOf(
   order: Pick<
@@ -108,64 +103,20 @@ export async function placeOrder(
   opts: PlaceOrderOptions,
   client?: CheckoutClient,
 ): Promise<CreateOrderAnswer> {
-  const [outcome] = await placeOrders(db, [{ input, client }], opts)
-  if (!outcome) throw new Error('placeOrders answered nothing')
+  const [outcome] = await placeRound(db, [{ input, client }], opts)
+  if (!outcome) throw new Error('placeRound answered nothing')
   if (!outcome.ok) throw outcome.error
   return outcome.answer
 }
 
 /**
- * The keys no two requests of one round may share: a retry must find the order its first attempt
- * placed, and a browser's new checkout must find (and give back) the one it started before.
- * Requests of one client or one e-mail may share a round: the limits count them in order.
- */
-function keysOf({ input, client }: PlaceRequest): string[] {
-  const keys: string[] = []
-  if (input.p_idempotency_key) keys.push(`idem ${input.p_idempotency_key}`)
-  if (client) keys.push(`browser ${client.browserKey}`)
-  return keys
-}
-
-/**
- * Places orders: prices come from the database, never from the buyer; one wallet address is leased
+ * Places one round of requests (no two share an idempotency key or a browser: order-batcher.ts
+ * sees to that): prices come from the database, never from the buyer; one wallet address is leased
  * to each order for the payment window plus the grace period, in the same transaction as its row.
  * Idempotent under the client's key: a retried request answers the order the first one created.
  * Answers one outcome per request, in order.
  */
-export async function placeOrders(
-  db: Db,
-  requests: readonly PlaceRequest[],
-  opts: PlaceOrderOptions,
-): Promise<PlaceOutcome[]> {
-  // Requests that share a key with an earlier one wait for a later round: they must see its result.
-  const outcomes: PlaceOutcome[] = new Array(requests.length)
-  let waiting = requests.map((request, index) => ({ request, index }))
-  while (waiting.length > 0) {
-    const taken = new Set<string>()
-    const round: typeof waiting = []
-    const later: typeof waiting = []
-    for (const entry of waiting) {
-      const keys = keysOf(entry.request)
-      if (keys.some((k) => taken.has(k))) later.push(entry)
-      else {
-        for (const k of keys) taken.add(k)
-        round.push(entry)
-      }
-    }
-    const results = await placeRound(
-      db,
-      round.map((e) => e.request),
-      opts,
-    )
-    round.forEach((e, i) => {
-      outcomes[e.index] = results[i] as PlaceOutcome
-    })
-    waiting = later
-  }
-  return outcomes
-}
-
-async function placeRound(
+export async function placeRound(
   db: Db,
   requests: readonly PlaceRequest[],
   opts: PlaceOrderOptions,
@@ -193,7 +144,7 @@ async function placeRound(
       else fresh.push({ index, request })
     }
 
-    const priced = await price(db, fresh, settle)
+    const priced = await priceRequests(db, fresh, settle)
     if (priced.length > 0) {
       const rate = opts.trxRate ? await opts.trxRate() : null
       await insertOrders(db, priced, opts, rate, settle)
@@ -228,84 +179,6 @@ async function afterFailure(db: Db, request: PlaceRequest, error: unknown): Prom
     if (existing) return replay(db, existing, request.input, key)
   }
   throw error
-}
-
-/** Prices each request from the catalogue; a request the catalogue refuses is answered at once. */
-async function price(
-  db: Db,
-  fresh: readonly { index: number; request: PlaceRequest }[],
-  settle: (index: number, outcome: PlaceOutcome) => void,
-): Promise<Priced[]> {
-  const ids = [...new Set(fresh.flatMap(({ request }) => request.input.p_items.map((l) => l.product.id)))]
-  if (ids.length === 0) return []
-  const rows = await db.select().from(products).where(inArray(products.id, ids))
-  const byId = new Map(rows.map((row) => [row.id, row]))
-  const priced: Priced[] = []
-  for (const { index, request } of fresh) {
-    try {
-      priced.push({ index, request, ...priceOne(request.input.p_items, byId) })
-    } catch (error) {
-      settle(index, { ok: false, error })
-      continue
-    }
-    const last = priced[priced.length - 1] as Priced
-    const claimed = dollarsToCents(request.input.p_total)
-    // With a code, the total the buyer saw is the discounted one: checked when the code is applied.
-    const mismatch = !request.input.p_discount_code && claimed !== last.totalCents
-    if (last.totalCents <= 0 || claimed === null || mismatch) {
-      priced.pop()
-      settle(index, { ok: true, answer: { success: false, error: messages.invalidTotal } })
-    }
-  }
-  return priced
-}
-
-/** Prices cart lines from the catalogue (the discount check prices a cart as placing it would). */
-export async function priceCart(
-  db: Db,
-  lines: CreateOrderInput['p_items'],
-): Promise<{ items: OrderItemSnapshot[]; totalCents: number }> {
-  const ids = [...new Set(lines.map((l) => l.product.id))]
-  const rows = await db.select().from(products).where(inArray(products.id, ids))
-  return priceOne(lines, new Map(rows.map((row) => [row.id, row])))
-}
-
-function priceOne(
-  lines: CreateOrderInput['p_items'],
-  byId: Map<number, typeof products.$inferSelect>,
-): { items: OrderItemSnapshot[]; totalCents: number } {
-  // Lines of one product are merged, so a cart that repeats a product cannot exceed the limit twice.
-  const quantities = new Map<number, number>()
-  for (const line of lines) {
-    quantities.set(line.product.id, (quantities.get(line.product.id) ?? 0) + line.quantity)
-  }
-  const unknown = [...quantities.keys()].filter((id) => !byId.has(id))
-  if (unknown.length > 0)
-    throw new AppError('bad_request', `Invalid request: unknown product id(s) ${unknown.join(', ')}`)
-  const items: OrderItemSnapshot[] = []
-  let totalCents = 0
-  for (const [id, quantity] of quantities) {
-    const product = byId.get(id) as typeof products.$inferSelect
-    if (product.isFree || product.priceCents <= 0) {
-      throw new AppError(
-        'bad_request',
-        `Invalid request: ${product.name} is free and is downloaded, not ordered`,
-      )
-    }
-    if (quantity > 100) throw new AppError('bad_request', `Invalid request: at most 100 of ${product.name}`)
-    totalCents += product.priceCents * quantity
-    items.push({
-      product: {
-        id,
-        name: product.name,
-        price_cents: product.priceCents,
-        image: product.image,
-        download_url: product.downloadUrl,
-      },
-      quantity,
-    })
-  }
-  return { items, totalCents }
 }
 
 /** The shared transaction: limits, addresses, rows, key reservations and webhook events. */
@@ -492,56 +365,4 @@ async function replay(
   if (!orderSecretMatches(order, secret.secret))
     await db.update(orders).set({ secretHash: secret.hash }).where(eq(orders.id, order.id))
   return answerOf(order, secret.secret)
-}
-
-/**
- * Gathers the order requests that arrive while earlier ones are being placed and places them
- * together. A request that arrives when a batch slot is free starts at once: nothing waits on a
- * timer, so a quiet shop answers exactly as fast as before.
- */
-export function createOrderPlacer(
-  db: Db,
-  opts: PlaceOrderOptions,
-  { maxBatch = 64, maxInFlight = 1 }: { maxBatch?: number; maxInFlight?: number } = {},
-) {
-  const queue: {
-    request: PlaceRequest
-    resolve: (a: CreateOrderAnswer) => void
-    reject: (e: unknown) => void
-  }[] = []
-  let inFlight = 0
-  const pump = () => {
-    while (inFlight < maxInFlight && queue.length > 0) {
-      const batch = queue.splice(0, maxBatch)
-      inFlight++
-      placeOrders(
-        db,
-        batch.map((b) => b.request),
-        opts,
-      )
-        .then(
-          (outcomes) =>
-            batch.forEach((b, i) => {
-              const outcome = outcomes[i]
-              if (outcome?.ok) b.resolve(outcome.answer)
-              else b.reject(outcome ? outcome.error : new Error('order request not answered'))
-            }),
-          (error) => {
-            for (const b of batch) b.reject(error)
-          },
-        )
-        .finally(() => {
-          inFlight--
-          pump()
-        })
-    }
-  }
-  return {
-    place(input: CreateOrderInput, client?: CheckoutClient): Promise<CreateOrderAnswer> {
-      return new Promise((resolve, reject) => {
-        queue.push({ request: { input, client }, resolve, reject })
-        pump()
-      })
-    },
-  }
 }

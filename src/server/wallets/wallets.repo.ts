@@ -7,7 +7,10 @@ import { addressLeases, orders, walletAddresses } from '../db/schema'
 // history says which order held an address at any instant, so a transfer is attributed by its
 // block time, never guessed.
 
-/** Free to lease now. */
+/**
+ * Free to lease now. The SQL functions wallets_lease and wallets_hold_counts (migration 0017) hold
+ * the same rule for leasing and for counting; this one picks the address a checkout shows.
+ */
 const freeNow = sql`${walletAddresses.leasedOrderId} is null and ${walletAddresses.removedAt} is null
   and (${walletAddresses.cooldownUntil} is null or ${walletAddresses.cooldownUntil} <= now())`
 
@@ -284,17 +287,23 @@ export async function listWalletAddresses(db: Db): Promise<WalletAddressRow[]> {
   }))
 }
 
-/** Counts for the health figures: free, leased and cooling-down addresses in the pool. */
+/**
+ * The pool's free, leased and cooling-down addresses, for the health figures (the admin dashboard,
+ * the operator's alerts, the metrics). Free is the count the checkout's pool guard weighs (the SQL
+ * function wallets_hold_counts), read in the same statement as the leased count.
+ */
 export async function countAddressStates(db: Db): Promise<{ free: number; leased: number; cooling: number }> {
-  const [row] = await db
-    .select({
-      leased: sql<number>`count(*) filter (where ${walletAddresses.leasedOrderId} is not null)::int`,
-      cooling: sql<number>`count(*) filter (where ${walletAddresses.leasedOrderId} is null and ${walletAddresses.cooldownUntil} > now())::int`,
-      free: sql<number>`count(*) filter (where ${freeNow})::int`,
-    })
-    .from(walletAddresses)
-    .where(isNull(walletAddresses.removedAt))
-  return { free: row?.free ?? 0, leased: row?.leased ?? 0, cooling: row?.cooling ?? 0 }
+  const result = (await db.execute(sql`
+    select kind, n from wallets_hold_counts('[]'::jsonb, true)
+    union all
+    select 'leased', count(*)::int from ${walletAddresses}
+    where ${walletAddresses.leasedOrderId} is not null and ${walletAddresses.removedAt} is null`)) as unknown as {
+    rows: { kind: string; n: number }[]
+  }
+  const n = (kind: string) => Number(result.rows.find((r) => r.kind === kind)?.n ?? 0)
+  const free = n('free')
+  const leased = n('leased')
+  return { free, leased, cooling: Math.max(0, n('pool') - free - leased) }
 }
 
 /**

@@ -4,16 +4,15 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { webhookDeliveries, webhookEndpoints } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
+import { drainOutbox, type OutboxTable, retryPlan } from '../lib/outbox'
 import { createPollLoop } from '../lib/poll-loop'
 import { checkTargetUrl, guardedLookup } from './safe-target'
 import { SIGNATURE_HEADER, signBody } from './signature'
 
-// Sends the webhook outbox. A due row is claimed by moving its next_attempt_at past the claim time
-// in one statement (FOR UPDATE SKIP LOCKED), so two processes never post the same row at once;
-// a 2xx marks it delivered. A process that dies mid-post leaves the claim to run out and the row
-// is sent again: at least once, with the same event id for the receiver to de-duplicate.
-// Failures retry with growing back-off until a day has passed since the event, then it is failed
-// (the admin can resend it).
+// Sends the webhook outbox through the shared outbox loop (lib/outbox.ts): a 2xx marks a row
+// delivered. A process that dies mid-post leaves the claim to run out and the row is sent again: at
+// least once, with the same event id for the receiver to de-duplicate. Failures retry with the
+// shared back-off until a day has passed since the event, then it is failed (the admin can resend it).
 
 export interface WebhookWorkerOptions {
   db: Db
@@ -24,7 +23,7 @@ export interface WebhookWorkerOptions {
   pollMs?: number
   /** A claimed row stays claimed this long while it is posted. Default 60 000. */
   claimMs?: number
-  /** First retry delay; ×3 per attempt up to 2 h. Default 10 000. */
+  /** First retry delay; doubles per attempt up to 2 h (lib/outbox.ts). Default 10 000. */
   backoffBaseMs?: number
   /** Retries stop this long after the event. Default one day. */
   retryForMs?: number
@@ -40,6 +39,14 @@ export interface WebhookWorker {
   wake(): void
   /** Posts every due row once; answers how many were delivered. */
   drain(): Promise<number>
+}
+
+const WEBHOOK_OUTBOX: OutboxTable = {
+  table: webhookDeliveries,
+  status: 'status',
+  attempts: 'attempts',
+  nextAt: 'next_attempt_at',
+  returning: ['endpoint_id', 'body', 'attempts', 'created_at'],
 }
 
 interface Claimed {
@@ -139,35 +146,15 @@ export function createWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
   const log = opts.logger ?? quietLogger
   const pollMs = opts.pollMs ?? 5000
   const claimMs = opts.claimMs ?? 60_000
-  const backoffBase = opts.backoffBaseMs ?? 10_000
-  const retryForMs = opts.retryForMs ?? 24 * 60 * 60_000
+  const retry = {
+    baseMs: opts.backoffBaseMs ?? 10_000,
+    maxMs: MAX_BACKOFF_MS,
+    retryForMs: opts.retryForMs ?? 24 * 60 * 60_000,
+  }
   const postOpts = {
     allowPrivate: opts.allowPrivate,
     timeoutMs: opts.timeoutMs ?? 10_000,
     maxResponseBytes: opts.maxResponseBytes ?? 64 * 1024,
-  }
-
-  async function claim(exclude: readonly number[]): Promise<Claimed | null> {
-    const result = (await db.execute(sql`
-      update ${webhookDeliveries} set attempts = attempts + 1,
-        next_attempt_at = now() + ${claimMs} * interval '1 millisecond'
-      where id = (
-        select id from ${webhookDeliveries}
-        where status = 'pending' and next_attempt_at <= now()
-          ${
-            exclude.length > 0
-              ? sql`and id not in (${sql.join(
-                  exclude.map((id) => sql`${id}`),
-                  sql`, `,
-                )})`
-              : sql``
-          }
-        order by next_attempt_at, id
-        limit 1
-        for update skip locked
-      )
-      returning id, endpoint_id, body, attempts, created_at`)) as unknown as { rows: Claimed[] }
-    return result.rows[0] ?? null
   }
 
   async function deliver(row: Claimed): Promise<boolean> {
@@ -198,9 +185,8 @@ export function createWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
       log.info({ deliveryId: row.id, eventId, url: endpoint.url, status: result.status }, 'webhook delivered')
       return true
     }
-    const age = Date.now() - new Date(row.created_at).getTime()
-    const delay = Math.min(MAX_BACKOFF_MS, backoffBase * 3 ** Math.min(row.attempts - 1, 12))
-    const giveUp = age + delay > retryForMs
+    const ageMs = Date.now() - new Date(row.created_at).getTime()
+    const { delayMs: delay, final: giveUp } = retryPlan(row.attempts, retry, { ageMs })
     await db
       .update(webhookDeliveries)
       .set({
@@ -217,15 +203,7 @@ export function createWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
     return false
   }
 
-  async function drain(): Promise<number> {
-    let delivered = 0
-    const seen: number[] = []
-    for (let row = await claim(seen); row; row = await claim(seen)) {
-      seen.push(row.id)
-      if (await deliver(row)) delivered += 1
-    }
-    return delivered
-  }
+  const drain = () => drainOutbox<Claimed>(db, WEBHOOK_OUTBOX, claimMs, deliver)
 
   const loop = createPollLoop({ pollMs, pass: drain, logger: log, name: 'webhook worker' })
 
