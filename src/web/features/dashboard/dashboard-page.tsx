@@ -12,13 +12,13 @@ import {
 import { useEffect } from 'react'
 import { Link, useParams } from 'react-router'
 import type { DashboardOrder } from '../../../shared/dashboard'
+import { EmailMyOrders } from '../../components/order-links/email-my-orders'
 import { buttonStyles } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
 import { type Formatters, type MessageId, Msg, type Translate, useFormat, useT } from '../../i18n/i18n'
 import { useSiteContent } from '../../lib/api/get-site-content'
 import { cart } from '../../lib/cart-store'
 import { checkout } from '../../lib/checkout-store'
-import { EmailMyOrders } from '../order-links/email-my-orders'
 import { useDashboard } from './api/get-dashboard'
 
 function formatDate(iso: string | null, t: Translate, format: Formatters): string {

@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query'
 import { ArrowRight, Link2Off, Package } from 'lucide-react'
 import { Link, useParams } from 'react-router'
 import { type LinkedOrder, openOrderLinksAnswerSchema } from '../../../shared/order-links'
+import { EmailMyOrders } from '../../components/order-links/email-my-orders'
 import { buttonStyles } from '../../components/ui/button'
 import { Msg, useFormat, useT } from '../../i18n/i18n'
 import { callRpc } from '../../lib/rpc-client'
-import { EmailMyOrders } from './email-my-orders'
 
 // The page an "E-mail me my orders" link opens. Opening it uses the link up, so the answer is read
 // once and kept for as long as the page is open: never refetched on focus or remount.

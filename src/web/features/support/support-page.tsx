@@ -15,7 +15,7 @@ type Section = SiteContent['support']['sections'][number]
 
 // The form brings the schema library: loaded after the page, so the first load stays small.
 const EmailMyOrders = lazy(async () => ({
-  default: (await import('../order-links/email-my-orders')).EmailMyOrders,
+  default: (await import('../../components/order-links/email-my-orders')).EmailMyOrders,
 }))
 
 function SectionCard({ section, extra }: { section: Section; extra?: ReactNode }) {

@@ -1,25 +1,17 @@
-import { useMutation } from '@tanstack/react-query'
 import { Loader2, Mail, Send } from 'lucide-react'
-import {
-  ORDER_LINK_MINUTES,
-  requestOrderLinksAnswerSchema,
-  requestOrderLinksInputSchema,
-} from '../../../shared/order-links'
-import { Button } from '../../components/ui/button'
+import { ORDER_LINK_MINUTES, requestOrderLinksInputSchema } from '../../../shared/order-links'
 import { type MessageId, useT } from '../../i18n/i18n'
+import { useRequestOrderLinks } from '../../lib/api/request-order-links'
 import { useSchemaForm } from '../../lib/form'
-import { callRpc } from '../../lib/rpc-client'
+import { Button } from '../ui/button'
 
-// "E-mail me my orders": the shop answers every address the same way, so the page never says
-// whether it has orders; the e-mail, when there are some, brings a one-time link to them.
-
-async function requestOrderLinks(email: string) {
-  return requestOrderLinksAnswerSchema.parse(await callRpc('secure_request_order_links', { p_email: email }))
-}
+// "E-mail me my orders" (on the support page, the dashboard and the order-links page): the shop
+// answers every address the same way, so the page never says whether it has orders; the e-mail,
+// when there are some, brings a one-time link to them.
 
 export function EmailMyOrders({ title = 'orderLinks.title' }: { title?: MessageId }) {
   const t = useT()
-  const send = useMutation({ mutationFn: requestOrderLinks })
+  const send = useRequestOrderLinks()
   const form = useSchemaForm({
     schema: requestOrderLinksInputSchema,
     initial: { p_email: '' },
