@@ -4,6 +4,7 @@ import type { ProductTranslations } from './localize'
 import { productTranslationsSchema } from './product'
 import { adminKeyField } from './rpc'
 import { siteContentSchema } from './site-content'
+import type { UnmatchedReason } from './unmatched-reasons'
 import { parseWalletAddressLines } from './wallet-addresses'
 
 // Contracts of the admin panel: payloads of the admin calls (the storefront's original call names,
@@ -265,7 +266,7 @@ export interface AdminPayment {
   block_number: number | null
   /** credited: pays order_id; unmatched: pays nothing (order_id is the order whose address it reached, if any). */
   status: 'credited' | 'unmatched'
-  reason: string | null
+  reason: UnmatchedReason | null
   late: boolean
   created_at: string
 }

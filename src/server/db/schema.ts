@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm/pg-core'
 import type { Locale } from '../../shared/locale'
 import type { ProductTranslations } from '../../shared/localize'
+import type { UnmatchedReason } from '../../shared/unmatched-reasons'
 
 // The TypeScript schema is the source of truth: `npm run db:generate` writes the SQL
 // migrations under drizzle/, which are reviewed, committed and applied at start-up.
@@ -239,22 +240,9 @@ export const scannerState = pgTable('scanner_state', {
 export const paymentStatuses = ['credited', 'unmatched'] as const
 export type PaymentStatus = (typeof paymentStatuses)[number]
 
-/** Why a transfer to one of our addresses pays no order (shown to the operator). */
-export const unmatchedReasons = [
-  'no_order',
-  'after_paid',
-  'after_cancelled',
-  'after_grace',
-  'trx_without_rate',
-  'zero_value',
-  'order_deleted',
-  'unassigned',
-  // From a sender that paid another order at this address before: waits for the operator.
-  'held_for_review',
-  // The operator refused a held transfer: it pays no order until assigned.
-  'reused_address',
-] as const
-export type UnmatchedReason = (typeof unmatchedReasons)[number]
+// Why a transfer to one of our addresses pays no order: the list lives in src/shared, which the
+// admin panel shows it from.
+export type { UnmatchedReason }
 
 /**
  * The ledger: every genuine transfer into one of our addresses, once. A row either pays an order

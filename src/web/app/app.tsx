@@ -1,21 +1,12 @@
 import type { I18n } from '@lingui/core'
 import { I18nProvider } from '@lingui/react'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { type ReactNode, useEffect } from 'react'
 import { Toaster } from '../lib/toast'
 import { ConnectionMonitor } from './connection-monitor'
 import { ThemeSync } from './theme'
 
-export function createQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: {
-      // The one retry policy: the RPC client retries what is safe to retry (network errors and
-      // 5xx, three times), so neither queries nor mutations retry on top of it.
-      queries: { retry: false, refetchOnWindowFocus: false },
-      mutations: { retry: false },
-    },
-  })
-}
+export { createQueryClient } from '../lib/query-client'
 
 /** Marks <html data-hydrated> once the app is interactive (server-rendered HTML is visible before). */
 function HydratedMark() {

@@ -30,7 +30,7 @@ export function ConnectionMonitor() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: each failed check shows the toast again (it may have been closed)
   useEffect(() => {
     if (health.data === undefined) return
-    if (health.data) toast.dismiss(TOAST_ID)
+    if (health.data) void toast.dismiss(TOAST_ID)
     else
       toast.error(t('toast.connectionLost'), {
         id: TOAST_ID,

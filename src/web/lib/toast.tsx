@@ -33,9 +33,10 @@ export const toast = {
   success(message: string, options?: ToastOptions): void {
     void ready().then((s) => s.toast.success(message, options))
   },
-  dismiss(id?: string | number): void {
+  /** Without an id, every toast; resolves once the library has been told. */
+  async dismiss(id?: string | number): Promise<void> {
     // Nothing to dismiss before the first toast.
-    if (library) void library.then((s) => s.toast.dismiss(id))
+    if (library) (await library).toast.dismiss(id)
   },
 }
 

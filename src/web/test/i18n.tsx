@@ -5,8 +5,8 @@ import { activateWith, createI18n } from '../i18n/i18n'
 import adminEn from '../i18n/messages/admin/en.json'
 import shopEn from '../i18n/messages/shop/en.json'
 
-const i18n = activateWith(createI18n(), 'en', { ...shopEn, ...adminEn })
+export const testI18n = activateWith(createI18n(), 'en', { ...shopEn, ...adminEn })
 
 export function WithI18n({ children }: { children: ReactNode }) {
-  return <I18nProvider i18n={i18n}>{children}</I18nProvider>
+  return <I18nProvider i18n={testI18n}>{children}</I18nProvider>
 }

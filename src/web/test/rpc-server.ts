@@ -14,15 +14,18 @@ export interface RpcServer {
   calls: RpcCall[]
   /** The calls to one RPC. */
   callsTo: (name: string) => Record<string, unknown>[]
-  /** What the server answers to `name` from now on (default `{ success: true }`). */
-  reply: (name: string, answer: unknown) => void
+  /** What the server answers to `name` from now on (default `{ success: true }`, status 200). */
+  reply: (name: string, answer: unknown, status?: number) => void
+  /** Calls to `name` from now on lose their connection (the browser sees a network error). */
+  drop: (name: string) => void
   close: () => Promise<void>
 }
 
 /** Starts the server and points happy-dom's window at `path` on it. */
 export async function startRpcServer(path: string): Promise<RpcServer> {
   const calls: RpcCall[] = []
-  const answers = new Map<string, unknown>()
+  const answers = new Map<string, { answer: unknown; status: number }>()
+  const dropped = new Set<string>()
   const server = createServer((req, res) => {
     let body = ''
     req.on('data', (chunk) => {
@@ -31,8 +34,11 @@ export async function startRpcServer(path: string): Promise<RpcServer> {
     req.on('end', () => {
       const name = String(req.url).replace('/rpc/', '')
       calls.push({ name, body: JSON.parse(body || '{}') })
+      if (dropped.has(name)) return void req.socket.destroy()
+      const { answer, status } = answers.get(name) ?? { answer: { success: true }, status: 200 }
+      res.statusCode = status
       res.setHeader('content-type', 'application/json')
-      res.end(JSON.stringify(answers.get(name) ?? { success: true }))
+      res.end(JSON.stringify(answer))
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -43,7 +49,11 @@ export async function startRpcServer(path: string): Promise<RpcServer> {
   return {
     calls,
     callsTo: (name) => calls.filter((c) => c.name === name).map((c) => c.body),
-    reply: (name, answer) => answers.set(name, answer),
+    reply: (name, answer, status = 200) => {
+      dropped.delete(name)
+      answers.set(name, { answer, status })
+    },
+    drop: (name) => dropped.add(name),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

@@ -1,11 +1,4 @@
-import type {
-  AdminOrderDetail,
-  AdminOrderStatus,
-  AdminPayment,
-  AdminProduct,
-  FetchOrdersAnswer,
-  FetchWalletAddressesAnswer,
-} from '../../../../shared/admin'
+import type { AdminProduct, FetchWalletAddressesAnswer } from '../../../../shared/admin'
 import type { SiteContent } from '../../../../shared/site-content'
 import { callRpc } from '../../../lib/rpc-client'
 
@@ -14,8 +7,9 @@ import { callRpc } from '../../../lib/rpc-client'
 
 export type Outcome = { success: true } | { success: false; error: string }
 
-const read = <T>(name: string, payload: unknown = {}) => callRpc<T>(name, payload, { idempotent: true })
-const write = <T = Outcome>(name: string, payload: unknown = {}) => callRpc<T>(name, payload)
+export const read = <T>(name: string, payload: unknown = {}) =>
+  callRpc<T>(name, payload, { idempotent: true })
+export const write = <T = Outcome>(name: string, payload: unknown = {}) => callRpc<T>(name, payload)
 
 export const adminApi = {
   session: () => callRpc<{ success: true; username: string }>('secure_admin_session', {}, { quiet: true }),
@@ -26,33 +20,6 @@ export const adminApi = {
       p_code: code || undefined,
     }),
   logout: () => write('secure_admin_logout'),
-
-  orders: (query: { search: string; status: AdminOrderStatus | 'all'; page: number; pageSize: number }) =>
-    read<FetchOrdersAnswer>('secure_fetch_orders', {
-      p_search: query.search || undefined,
-      p_status: query.status,
-      p_page: query.page,
-      p_page_size: query.pageSize,
-    }),
-  order: (id: string) => read<AdminOrderDetail>('secure_fetch_order', { p_order_id: id }),
-  // Setting a status is idempotent (paying an order delivers it once), so the client may retry it.
-  updateOrderStatus: (id: string, status: AdminOrderStatus) =>
-    callRpc<Outcome>(
-      'secure_update_order_status',
-      { p_order_id: id, p_status: status },
-      { idempotent: true },
-    ),
-  deleteOrder: (id: string) => write('secure_delete_order', { p_order_id: id }),
-  resendOrderEmail: (id: string) => write('secure_resend_order_email', { p_order_id: id }),
-  unmatchedPayments: () =>
-    read<{ success: true; payments: AdminPayment[] }>('secure_fetch_unmatched_payments'),
-  assignPayment: (paymentId: number, orderId: string) =>
-    write('secure_assign_payment', { p_payment_id: paymentId, p_order_id: orderId }),
-  reviewHeldOrder: (orderId: string, decision: 'release' | 'refuse') =>
-    write<{ success: true; paid: boolean } | { success: false; error: string }>('secure_review_held_order', {
-      p_order_id: orderId,
-      p_decision: decision,
-    }),
 
   products: () => read<{ success: true; products: AdminProduct[] }>('secure_fetch_admin_products'),
   saveProduct: (product: unknown, keys: string) =>
@@ -90,10 +57,6 @@ export const adminKeys = {
   all: ['admin'] as const,
   content: ['admin', 'content'] as const,
   session: ['admin', 'session'] as const,
-  ordersAll: ['admin', 'orders'] as const,
-  orders: (query: object) => ['admin', 'orders', query] as const,
-  order: (id: string) => ['admin', 'order', id] as const,
-  unmatched: ['admin', 'unmatched-payments'] as const,
   products: ['admin', 'products'] as const,
   wallets: ['admin', 'wallets'] as const,
 }

@@ -1,9 +1,9 @@
 import { useState } from 'react'
-import type { ReconcileRowAnswer } from '../../../shared/reconcile'
-import { Button } from '../../components/ui/button'
-import { useT } from '../../i18n/i18n'
+import type { ReconcileRowAnswer } from '../../../../shared/reconcile'
+import { Button } from '../../../components/ui/button'
+import { useT } from '../../../i18n/i18n'
+import { Panel, TextInput } from '../components/fields'
 import { type ReconcilePeriod, useChainCheck, useReconcile } from './api/reconcile'
-import { Panel, TextInput } from './components/fields'
 
 const DAY_MS = 86_400_000
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)

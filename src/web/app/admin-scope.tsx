@@ -1,8 +1,10 @@
 import { I18nProvider } from '@lingui/react'
+import { QueryClientProvider } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { Outlet } from 'react-router'
 import { localeTags, pickLocale } from '../../shared/locale'
-import { activate, adminI18n } from './i18n'
+import { createAdminQueryClient } from '../features/admin/api/admin-query-client'
+import { activate, adminI18n } from '../i18n/i18n'
 
 /** The operator's language: their own choice (admin_lang), else the browser's languages. */
 function adminLocale() {
@@ -13,9 +15,13 @@ function adminLocale() {
   })
 }
 
-/** Every /admin page speaks the admin's language, chosen apart from the storefront's. */
+/**
+ * Every /admin page speaks the admin's language, chosen apart from the storefront's, and has the
+ * admin's query client: the storefront's defaults plus the panel's one error-toast policy.
+ */
 export function AdminScope() {
   const [ready, setReady] = useState(false)
+  const [queryClient] = useState(() => createAdminQueryClient(adminI18n))
   useEffect(() => {
     const locale = adminLocale()
     void activate(adminI18n, locale, ['shop', 'admin']).then(() => {
@@ -26,7 +32,9 @@ export function AdminScope() {
   if (!ready) return null
   return (
     <I18nProvider i18n={adminI18n}>
-      <Outlet />
+      <QueryClientProvider client={queryClient}>
+        <Outlet />
+      </QueryClientProvider>
     </I18nProvider>
   )
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
-import type { ReconcileAnswer } from '../../../../shared/reconcile'
-import { callRpc } from '../../../lib/rpc-client'
+import type { ReconcileAnswer } from '../../../../../shared/reconcile'
+import { callRpc } from '../../../../lib/rpc-client'
 
 // Reconciliation: the ledger view for a period, and one address checked against the chain.
 
@@ -26,5 +26,9 @@ export function useReconcile(period: ReconcilePeriod) {
 }
 
 export function useChainCheck(period: ReconcilePeriod) {
-  return useMutation({ mutationFn: (address: string) => fetchReconcile(period, address) })
+  // A read on request: the panel says beside the button when the chain could not be asked.
+  return useMutation({
+    mutationFn: (address: string) => fetchReconcile(period, address),
+    meta: { toast: false },
+  })
 }

@@ -1,26 +1,26 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type AdminPayment, assignPaymentInputSchema } from '../../../shared/admin'
-import { Button } from '../../components/ui/button'
-import { type MessageId, Msg, useT } from '../../i18n/i18n'
-import { useSchemaForm } from '../../lib/form'
-import { toast } from '../../lib/toast'
-import { adminApi, adminKeys } from './api/admin-api'
-import { Panel, TextInput } from './components/fields'
-import { useOrderFormat } from './orders-format'
+import { type AdminPayment, assignPaymentInputSchema } from '../../../../shared/admin'
+import type { UnmatchedReason } from '../../../../shared/unmatched-reasons'
+import { Button } from '../../../components/ui/button'
+import { type AdminMessageId, Msg, useT } from '../../../i18n/i18n'
+import { useSchemaForm } from '../../../lib/form'
+import { toast } from '../../../lib/toast'
+import { Panel, TextInput } from '../components/fields'
+import { useOrderFormat } from '../orders-format'
+import { useAssignPayment, useUnmatchedPayments } from './api/orders'
 
-const reasonIds: Record<string, MessageId> = Object.fromEntries(
-  [
-    'no_order',
-    'after_paid',
-    'after_cancelled',
-    'after_grace',
-    'trx_without_rate',
-    'zero_value',
-    'order_deleted',
-    'held_for_review',
-    'reused_address',
-  ].map((r) => [r, `admin.unmatched.reason.${r}` as MessageId]),
-)
+/** Every reason the ledger writes (src/shared/unmatched-reasons.ts), in the operator's language. */
+const reasonIds = {
+  no_order: 'admin.unmatched.reason.no_order',
+  after_paid: 'admin.unmatched.reason.after_paid',
+  after_cancelled: 'admin.unmatched.reason.after_cancelled',
+  after_grace: 'admin.unmatched.reason.after_grace',
+  trx_without_rate: 'admin.unmatched.reason.trx_without_rate',
+  zero_value: 'admin.unmatched.reason.zero_value',
+  order_deleted: 'admin.unmatched.reason.order_deleted',
+  unassigned: 'admin.unmatched.reason.unassigned',
+  held_for_review: 'admin.unmatched.reason.held_for_review',
+  reused_address: 'admin.unmatched.reason.reused_address',
+} as const satisfies Record<UnmatchedReason, AdminMessageId>
 
 /** The order id rule of the assign call itself. */
 const assignFormSchema = assignPaymentInputSchema.pick({ p_order_id: true })
@@ -28,11 +28,7 @@ const assignFormSchema = assignPaymentInputSchema.pick({ p_order_id: true })
 /** Transfers that matched no order: kept for the admin, who can assign each to an order. */
 export function UnmatchedPayments() {
   const t = useT()
-  const payments = useQuery({
-    queryKey: adminKeys.unmatched,
-    queryFn: adminApi.unmatchedPayments,
-    refetchInterval: 30_000,
-  })
+  const payments = useUnmatchedPayments()
   const list = payments.data?.payments ?? []
   return (
     <Panel title={t('admin.unmatched.title', { count: list.length })}>
@@ -53,19 +49,7 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
   const t = useT()
   const orderFmt = useOrderFormat()
   const fullOrderId = t('admin.unmatched.fullId')
-  const queryClient = useQueryClient()
-  const assignment = useMutation({
-    mutationFn: (id: string) => adminApi.assignPayment(payment.id, id),
-    onSuccess: async (answer) => {
-      if (!answer.success) {
-        toast.error(answer.error)
-        return
-      }
-      toast.success(t('admin.unmatched.assigned'), { duration: 2000 })
-      await queryClient.invalidateQueries({ queryKey: adminKeys.all })
-    },
-    onError: () => toast.error(t('admin.unmatched.assignFailed')),
-  })
+  const assignment = useAssignPayment(payment.id)
   const busy = assignment.isPending
   const form = useSchemaForm({
     schema: assignFormSchema,
@@ -93,7 +77,7 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
       </div>
       {payment.reason && (
         <div className="mt-1 text-xs text-amber-300">
-          {payment.reason in reasonIds ? t(reasonIds[payment.reason] as MessageId) : payment.reason}
+          {payment.reason in reasonIds ? t(reasonIds[payment.reason]) : payment.reason}
           {payment.order_id ? (
             <>
               {' '}

@@ -1,12 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Mail } from 'lucide-react'
-import { Button } from '../../components/ui/button'
-import { Modal } from '../../components/ui/modal'
-import { Msg, useFormat, useT } from '../../i18n/i18n'
-import { toast } from '../../lib/toast'
-import { adminApi, adminKeys } from './api/admin-api'
-import { Mark } from './components/mark'
-import { useOrderFormat } from './orders-format'
+import { Button } from '../../../components/ui/button'
+import { Modal } from '../../../components/ui/modal'
+import { Msg, useFormat, useT } from '../../../i18n/i18n'
+import { Mark } from '../components/mark'
+import { useOrderFormat } from '../orders-format'
+import { useOrder, useResendOrderEmail } from './api/orders'
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -21,17 +19,8 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
   const t = useT()
   const { usd } = useFormat()
   const orderFmt = useOrderFormat()
-  const queryClient = useQueryClient()
-  const detail = useQuery({ queryKey: adminKeys.order(orderId), queryFn: () => adminApi.order(orderId) })
-  const resendMail = useMutation({
-    mutationFn: () => adminApi.resendOrderEmail(orderId),
-    onSuccess: async (answer) => {
-      if (answer.success) toast.success(t('admin.order.queued'), { duration: 2000 })
-      else toast.error(answer.error)
-      await queryClient.invalidateQueries({ queryKey: adminKeys.order(orderId) })
-    },
-    onError: () => toast.error(t('admin.order.queueFailed')),
-  })
+  const detail = useOrder(orderId)
+  const resendMail = useResendOrderEmail(orderId)
   const resending = resendMail.isPending
   const resend = () => resendMail.mutate()
 

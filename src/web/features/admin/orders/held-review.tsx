@@ -1,9 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { AdminOrder } from '../../../shared/admin'
-import { Button } from '../../components/ui/button'
-import { type MessageId, useT } from '../../i18n/i18n'
-import { toast } from '../../lib/toast'
-import { adminApi, adminKeys } from './api/admin-api'
+import type { AdminOrder } from '../../../../shared/admin'
+import { Button } from '../../../components/ui/button'
+import { type MessageId, useT } from '../../../i18n/i18n'
+import { useReviewHeldOrder } from './api/orders'
 
 /**
  * An order held for review: a transfer to it came from a sender who paid another order at the same
@@ -17,20 +15,7 @@ const decisions = [
 
 export function HeldReview({ order }: { order: AdminOrder }) {
   const t = useT()
-  const queryClient = useQueryClient()
-  const review = useMutation({
-    mutationFn: (decision: 'release' | 'refuse') => adminApi.reviewHeldOrder(order.id, decision),
-    onSuccess: (answer, decision) => {
-      if (!answer.success) {
-        toast.error(answer.error)
-        return
-      }
-      if (decision === 'refuse') toast.success(t('admin.held.refused'))
-      else toast.success(answer.paid ? t('admin.held.releasedPaid') : t('admin.held.released'))
-    },
-    onError: () => toast.error(t('admin.held.failed')),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
-  })
+  const review = useReviewHeldOrder(order.id)
   const busy = review.isPending
   return (
     <div className="mt-2 rounded-lg border border-amber-500/30 bg-amber-500/10 p-2 text-xs text-amber-200">

@@ -1,0 +1,160 @@
+// @vitest-environment happy-dom
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import '../../../test/setup-dom'
+import type { AdminOrder } from '../../../../shared/admin'
+import { renderWithProviders, toastTexts } from '../../../test/render'
+import { type RpcServer, startRpcServer } from '../../../test/rpc-server'
+import { OrdersTab } from './orders-tab'
+
+let rpc: RpcServer
+beforeAll(async () => {
+  rpc = await startRpcServer('/admin/orders')
+})
+afterAll(() => rpc.close())
+
+const HELD_ID = '6f1c2d3e-4b5a-4c6d-8e7f-901234567890'
+const OTHER_ID = '7a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d'
+const order = (held: boolean, status: AdminOrder['status'] = 'pending', id = HELD_ID): AdminOrder => ({
+  id,
+  created_at: '2026-11-25T10:00:00.000Z',
+  email: 'stranger@example.com',
+  items: [{ product: { id: 1, name: 'Tool', price: 49.99 }, quantity: 1 }],
+  total: 49.99,
+  wallet_address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+  status,
+  amount_received: 0,
+  trx_amount: null,
+  trx_received: '0',
+  paid_at: null,
+  tx_hash: null,
+  late: false,
+  underpaid: false,
+  held,
+  discount_code: null,
+  discount: 0,
+})
+const answer = (...orders: AdminOrder[]) => ({
+  success: true,
+  orders,
+  total_count: orders.length,
+  page: 1,
+  page_size: 25,
+})
+
+beforeEach(() => {
+  rpc.calls.length = 0
+  rpc.reply('secure_fetch_unmatched_payments', { success: true, payments: [] })
+  rpc.reply('secure_reconcile', { success: true, rows: [] })
+})
+
+const renderTab = () => renderWithProviders(<OrdersTab />, { admin: true })
+
+describe('admin orders tab: an order held for review', () => {
+  it('shows the hold and releases it through secure_review_held_order', async () => {
+    rpc.reply('secure_fetch_orders', answer(order(true)))
+    rpc.reply('secure_review_held_order', { success: true, paid: true })
+    const { settled } = renderTab()
+    const release = await screen.findAllByRole('button', { name: `Release held payment of order ${HELD_ID}` })
+    expect(screen.getAllByText('Held for review').length).toBeGreaterThan(0)
+
+    rpc.reply('secure_fetch_orders', answer(order(false, 'paid')))
+    fireEvent.click(release[0] as HTMLElement)
+    await waitFor(() =>
+      expect(rpc.callsTo('secure_review_held_order')).toEqual([
+        { p_order_id: HELD_ID, p_decision: 'release' },
+      ]),
+    )
+    // The list is read again: the order is paid and no longer held.
+    await waitFor(() => expect(screen.queryAllByText('Held for review')).toHaveLength(0))
+    expect(
+      within(document.body).queryAllByRole('button', { name: `Release held payment of order ${HELD_ID}` }),
+    ).toHaveLength(0)
+    // The row that asked is gone; the outcome is still said.
+    await waitFor(() => expect(toastTexts()).toContain('Payment released; the order is paid'))
+    await settled()
+  })
+})
+
+describe('admin orders tab: list, filters, bulk delete', () => {
+  it('sends the search and the status filter, and starts again at page 1', async () => {
+    rpc.reply('secure_fetch_orders', answer(order(false)))
+    const { settled } = renderTab()
+    await screen.findAllByText('stranger@example.com')
+    fireEvent.change(screen.getByLabelText('Filter by status'), { target: { value: 'paid' } })
+    fireEvent.change(screen.getByLabelText('Search orders'), { target: { value: '  stranger  ' } })
+    await waitFor(() =>
+      expect(rpc.callsTo('secure_fetch_orders')).toContainEqual({
+        p_search: 'stranger',
+        p_status: 'paid',
+        p_page: 1,
+        p_page_size: 25,
+      }),
+    )
+    // The export link carries what the list shows.
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe(
+        '/api/admin/export/orders.csv?search=stranger&status=paid',
+      ),
+    )
+    await settled()
+  })
+
+  it('deletes the selected orders after the confirmation, one call each', async () => {
+    rpc.reply('secure_fetch_orders', answer(order(false), order(false, 'cancelled', OTHER_ID)))
+    const { settled } = renderTab()
+    await screen.findAllByText('stranger@example.com')
+    expect(screen.queryByRole('button', { name: /Delete selected/ })).toBeNull()
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select all orders' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected (2)' }))
+    rpc.reply('secure_fetch_orders', answer())
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }))
+    await waitFor(() => expect(toastTexts()).toContain('2 order(s) deleted successfully'))
+    expect(rpc.callsTo('secure_delete_order')).toEqual([{ p_order_id: HELD_ID }, { p_order_id: OTHER_ID }])
+    await screen.findByText('No orders found')
+    expect(screen.queryByRole('button', { name: /Delete selected/ })).toBeNull()
+    await settled()
+  })
+})
+
+describe('admin orders tab: a failure is told once', () => {
+  it('a refused status change: the server’s words, once, and the selector back', async () => {
+    rpc.reply('secure_fetch_orders', answer(order(false)))
+    rpc.reply('secure_update_order_status', { success: false, error: 'The order cannot be set back' })
+    const { settled } = renderTab()
+    const [select] = await screen.findAllByLabelText(`Status of order ${HELD_ID}`)
+    fireEvent.change(select as HTMLElement, { target: { value: 'completed' } })
+    await waitFor(() => expect(toastTexts()).toEqual(['The order cannot be set back']))
+    await settled()
+    expect(toastTexts()).toEqual(['The order cannot be set back'])
+    expect((select as HTMLSelectElement).value).toBe('pending')
+  })
+
+  it('a lost connection while deleting: the connection toast alone', async () => {
+    rpc.reply('secure_fetch_orders', answer(order(false)))
+    rpc.drop('secure_delete_order')
+    const { settled } = renderTab()
+    const [box] = await screen.findAllByRole('checkbox', { name: `Select order ${HELD_ID}` })
+    fireEvent.click(box as HTMLElement)
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected (1)' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }))
+    await waitFor(() =>
+      expect(toastTexts()).toEqual(['Connection error. Please check your internet and try again.']),
+    )
+    await settled()
+    expect(toastTexts()).toEqual(['Connection error. Please check your internet and try again.'])
+  })
+
+  it('a delete the server fails: "Failed to delete some orders", once', async () => {
+    rpc.reply('secure_fetch_orders', answer(order(false)))
+    rpc.reply('secure_delete_order', { success: false, error: 'Order not found' })
+    const { settled } = renderTab()
+    const [box] = await screen.findAllByRole('checkbox', { name: `Select order ${HELD_ID}` })
+    fireEvent.click(box as HTMLElement)
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected (1)' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }))
+    await waitFor(() => expect(toastTexts()).toEqual(['Failed to delete some orders']))
+    await settled()
+    expect(toastTexts()).toEqual(['Failed to delete some orders'])
+  })
+})

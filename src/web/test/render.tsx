@@ -1,0 +1,42 @@
+// The one way a component test renders: English messages, a fresh query client (the storefront's,
+// or the admin panel's with its error-toast policy) and the toasts, as the app mounts them.
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { render, waitFor } from '@testing-library/react'
+import type { ReactElement } from 'react'
+import { afterEach, expect } from 'vitest'
+import { createAdminQueryClient } from '../features/admin/api/admin-query-client'
+import { createQueryClient } from '../lib/query-client'
+import { Toaster, toast } from '../lib/toast'
+import { testI18n, WithI18n } from './i18n'
+
+// Each test starts without toasts: the library replays the ones still active to a new Toaster.
+afterEach(() => toast.dismiss())
+
+export interface Rendered extends ReturnType<typeof render> {
+  client: QueryClient
+  /** Resolves once no query is fetching and no mutation is running. */
+  settled: () => Promise<void>
+}
+
+export function renderWithProviders(ui: ReactElement, { admin = false }: { admin?: boolean } = {}): Rendered {
+  const client = admin ? createAdminQueryClient(testI18n) : createQueryClient()
+  const result = render(
+    <WithI18n>
+      <QueryClientProvider client={client}>
+        {ui}
+        <Toaster />
+      </QueryClientProvider>
+    </WithI18n>,
+  )
+  const settled = () =>
+    waitFor(() => {
+      expect(client.isFetching()).toBe(0)
+      expect(client.isMutating()).toBe(0)
+    })
+  return { ...result, client, settled }
+}
+
+/** The texts of the toasts on screen, oldest first. */
+export function toastTexts(): string[] {
+  return [...document.querySelectorAll('[data-sonner-toast]')].map((el) => el.textContent?.trim() ?? '')
+}
