@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import {
   Bell,
   Blocks,
@@ -20,7 +20,8 @@ import { Logo } from '../components/layout/logo'
 import { MenuToggle } from '../components/layout/menu-toggle'
 import { SkipLink } from '../components/layout/skip-link'
 import { adminAuthFlag } from '../features/admin/admin-auth-flag'
-import { adminApi, adminKeys } from '../features/admin/api/admin-api'
+import { adminKeys } from '../features/admin/api/admin-api'
+import { logout as endSession, useAdminSession } from '../features/admin/session/api/session'
 import { type MessageId, useT } from '../i18n/i18n'
 import { LanguageSwitcher } from '../i18n/language-switcher'
 import { useSiteContent } from '../lib/api/get-site-content'
@@ -55,11 +56,7 @@ export function AdminLayout() {
   const { content } = useSiteContent()
   const { pathname } = useLocation()
   const [menuOpen, setMenuOpen] = useState(false)
-  const session = useQuery({
-    queryKey: adminKeys.session,
-    queryFn: adminApi.session,
-    staleTime: Number.POSITIVE_INFINITY,
-  })
+  const session = useAdminSession({ once: true })
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: closes the menu on page change
   useEffect(() => setMenuOpen(false), [pathname])
@@ -85,9 +82,7 @@ export function AdminLayout() {
   }, [session.isError, navigate])
 
   async function logout() {
-    try {
-      await adminApi.logout()
-    } catch {}
+    await endSession()
     adminAuthFlag.clear()
     queryClient.removeQueries({ queryKey: adminKeys.all })
     navigate('/admin/login', { replace: true })

@@ -18,13 +18,24 @@ export interface Rendered extends ReturnType<typeof render> {
   settled: () => Promise<void>
 }
 
-export function renderWithProviders(ui: ReactElement, { admin = false }: { admin?: boolean } = {}): Rendered {
+export function renderWithProviders(
+  ui: ReactElement,
+  {
+    admin = false,
+    toasts = admin,
+  }: {
+    /** The admin panel's client (its error-toast policy) instead of the storefront's. */
+    admin?: boolean
+    /** Mount the Toaster, so toasts are on screen (toastTexts); the admin's by default. */
+    toasts?: boolean
+  } = {},
+): Rendered {
   const client = admin ? createAdminQueryClient(testI18n) : createQueryClient()
   const result = render(
     <WithI18n>
       <QueryClientProvider client={client}>
         {ui}
-        <Toaster />
+        {toasts && <Toaster />}
       </QueryClientProvider>
     </WithI18n>,
   )

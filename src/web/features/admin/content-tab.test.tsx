@@ -1,12 +1,10 @@
 // @vitest-environment happy-dom
-import { QueryClientProvider } from '@tanstack/react-query'
-import { fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
 import { builtInSiteContent } from '../../../shared/site-content'
 import { defaultSiteContent } from '../../../shared/site-content-defaults'
-import { createQueryClient } from '../../app/app'
-import { WithI18n } from '../../test/i18n'
+import { renderWithProviders } from '../../test/render'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { ContentForm } from './content-tab'
 
@@ -25,13 +23,7 @@ const described = (el: HTMLElement) =>
     .join(' | ')
 
 function renderForm(initial = defaultSiteContent) {
-  render(
-    <WithI18n>
-      <QueryClientProvider client={createQueryClient()}>
-        <ContentForm initial={initial} />
-      </QueryClientProvider>
-    </WithI18n>,
-  )
+  renderWithProviders(<ContentForm initial={initial} />, { admin: true })
 }
 
 describe('admin site-content form', () => {

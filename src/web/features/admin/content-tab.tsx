@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Plus, Trash2 } from 'lucide-react'
 import { useEffect } from 'react'
 import { localeNames, localeTags } from '../../../shared/locale'
@@ -6,11 +5,10 @@ import type { ContentText, ContentTranslations } from '../../../shared/localize'
 import { type SiteContent, siteContentSchema, supportIcons } from '../../../shared/site-content'
 import { Button } from '../../components/ui/button'
 import { type MessageId, useT } from '../../i18n/i18n'
-import { getSiteContent, siteContentKeys } from '../../lib/api/get-site-content'
 import { useSchemaForm } from '../../lib/form'
 import { toast } from '../../lib/toast'
-import { adminApi, adminKeys } from './api/admin-api'
 import { Field, inputClass, Panel, TextArea, TextInput } from './components/fields'
+import { useStoredContent, useUpdateContent } from './content/api/content'
 
 const themeLabels: Record<keyof SiteContent['theme'], MessageId> = {
   primary: 'admin.content.theme.primary',
@@ -25,8 +23,7 @@ const translatedLocales: TranslatedLocale[] = ['zh', 'ru']
 
 export function ContentTab() {
   const t = useT()
-  // Always the server's current content, never the storefront's cached copy.
-  const stored = useQuery({ queryKey: adminKeys.content, queryFn: getSiteContent, staleTime: 0 })
+  const stored = useStoredContent()
   useEffect(() => {
     if (stored.isError) toast.error(t('admin.content.fetchFailed'))
   }, [stored.isError, t])
@@ -44,20 +41,7 @@ export function ContentTab() {
 /** Every text, image and colour of the storefront, checked with the shared site-content schema. */
 export function ContentForm({ initial }: { initial: SiteContent }) {
   const t = useT()
-  const queryClient = useQueryClient()
-  const update = useMutation({
-    mutationFn: async (next: SiteContent) => {
-      const answer = await adminApi.updateContent(next)
-      if (!answer.success) throw new Error('Failed to update content')
-      return next
-    },
-    onSuccess: async (next) => {
-      toast.success(t('admin.content.updated'), { duration: 2000 })
-      queryClient.setQueryData(siteContentKeys.all, next)
-      await queryClient.invalidateQueries({ queryKey: siteContentKeys.all })
-    },
-    onError: () => toast.error(t('admin.content.updateFailed')),
-  })
+  const update = useUpdateContent()
   const saving = update.isPending
   const form = useSchemaForm({
     schema: siteContentSchema,

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Pencil, Plus, X } from 'lucide-react'
 import { useState } from 'react'
 import {
@@ -10,16 +9,13 @@ import {
 } from '../../../shared/discounts'
 import { formatCents } from '../../../shared/money'
 import { Button } from '../../components/ui/button'
-import { type MessageId, type Translate, useFormat, useT } from '../../i18n/i18n'
+import { type MessageId, useFormat, useT } from '../../i18n/i18n'
 import { useSchemaForm } from '../../lib/form'
 import { toast } from '../../lib/toast'
-import { adminApi, adminKeys } from './api/admin-api'
-import { discountsApi, discountsKeys } from './api/discounts-api'
 import { Field, Panel, TextInput } from './components/fields'
+import { useDiscountCodes, useSaveDiscount, useSetDiscountDisabled } from './discounts/api/discounts'
 import { useOrderFormat } from './orders-format'
-
-const failMessage = (err: unknown, t: Translate) =>
-  err instanceof Error ? err.message : t('admin.discounts.requestFailed')
+import { useAdminProducts } from './products/api/products'
 
 /** The form's values: what the admin types, turned into the call's integers by toInput. */
 interface DiscountForm {
@@ -132,36 +128,11 @@ export function DiscountsTab() {
   const t = useT()
   const { usd } = useFormat()
   const money = (cents: number) => usd(cents / 100)
-  const queryClient = useQueryClient()
-  const codes = useQuery({ queryKey: discountsKeys.list, queryFn: discountsApi.list })
-  const products = useQuery({ queryKey: adminKeys.products, queryFn: adminApi.products })
+  const codes = useDiscountCodes()
+  const products = useAdminProducts()
   const [editing, setEditing] = useState<string | null>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: discountsKeys.list })
-
-  const save = useMutation({
-    mutationFn: discountsApi.save,
-    onSuccess: async (answer, input) => {
-      if (!answer.success) return void toast.error(answer.error)
-      toast.success(
-        input.p_id
-          ? t('admin.discounts.saved', { code: input.p_code })
-          : t('admin.discounts.added', { code: input.p_code }),
-        { duration: 2000 },
-      )
-      form.reset(blank)
-      setEditing(null)
-      await refresh()
-    },
-    onError: (err) => toast.error(failMessage(err, t)),
-  })
-  const toggle = useMutation({
-    mutationFn: (code: DiscountCodeRow) => discountsApi.setDisabled(code.id, !code.disabled),
-    onSuccess: async (answer) => {
-      if (!answer.success) toast.error(answer.error)
-      await refresh()
-    },
-    onError: (err) => toast.error(failMessage(err, t)),
-  })
+  const save = useSaveDiscount()
+  const toggle = useSetDiscountDisabled()
 
   const form = useSchemaForm({
     schema: saveDiscountInputSchema,
@@ -181,7 +152,19 @@ export function DiscountsTab() {
       maxUsesPerEmail: t('admin.discounts.usesPerEmail'),
     },
     onValid: (input) => {
-      if (!save.isPending) save.mutate(input)
+      if (save.isPending) return
+      save.mutate(input, {
+        onSuccess: () => {
+          toast.success(
+            input.p_id
+              ? t('admin.discounts.saved', { code: input.p_code })
+              : t('admin.discounts.added', { code: input.p_code }),
+            { duration: 2000 },
+          )
+          form.reset(blank)
+          setEditing(null)
+        },
+      })
     },
   })
   const { values, errors } = form

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Loader2, Lock, ShieldAlert } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router'
@@ -12,8 +11,8 @@ import { useSchemaForm } from '../../lib/form'
 import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
 import { adminAuthFlag } from './admin-auth-flag'
-import { adminApi, adminKeys } from './api/admin-api'
 import { Field, TextInput } from './components/fields'
+import { type LoginAnswer, useAdminSession, useLogin } from './session/api/session'
 
 const isAccessDenied = (err: unknown) =>
   err instanceof RpcError && err.status === 403 && err.message === adminMessages.accessDenied
@@ -26,10 +25,9 @@ export function AdminLoginPage() {
     p_code: t('admin.login.code'),
   }
   const navigate = useNavigate()
-  const queryClient = useQueryClient()
   const { content } = useSiteContent()
   // The server answers whether this browser may use the panel, and whether it is logged in already.
-  const session = useQuery({ queryKey: adminKeys.session, queryFn: adminApi.session })
+  const session = useAdminSession()
   // A login refused because of this browser (the session check may have passed before).
   const [refused, setRefused] = useState(false)
   const restricted = refused || isAccessDenied(session.error)
@@ -46,33 +44,26 @@ export function AdminLoginPage() {
     if (restricted) toast.error(t('admin.accessDenied'), { id: 'access-denied' })
   }, [restricted, t])
 
-  const login = useMutation({
-    mutationFn: (input: { username: string; password: string; code?: string }) =>
-      adminApi.login(input.username, input.password, input.code),
-    onSuccess: (answer) => {
-      if (answer.success) {
-        adminAuthFlag.set()
-        // The panel's layout reads this session instead of asking again.
-        queryClient.setQueryData(adminKeys.session, { success: true, username: answer.username ?? '' })
-        navigate('/admin', { replace: true })
-        return
-      }
-      if (answer.two_factor_required) {
-        if (needsCode) toast.error(answer.error, { id: 'login-error' })
-        setNeedsCode(true)
-        form.reset({ ...form.values, p_code: '' })
-        return
-      }
-      setNeedsCode(false)
-      toast.error(t('admin.invalidCredentials'), { id: 'login-error' })
-    },
-    onError: (err) => {
-      if (isAccessDenied(err)) setRefused(true)
-      else if (err instanceof RpcError && err.status === 429) toast.error(err.message, { id: 'login-error' })
-      else if (!(err instanceof RpcError && err.network))
-        toast.error(t('admin.loginFailed'), { id: 'login-error' })
-    },
-  })
+  const login = useLogin()
+  const onAnswer = (answer: LoginAnswer) => {
+    if (answer.success) {
+      adminAuthFlag.set()
+      navigate('/admin', { replace: true })
+      return
+    }
+    if (answer.two_factor_required) {
+      if (needsCode) toast.error(answer.error, { id: 'login-error' })
+      setNeedsCode(true)
+      form.reset({ ...form.values, p_code: '' })
+      return
+    }
+    setNeedsCode(false)
+    toast.error(t('admin.invalidCredentials'), { id: 'login-error' })
+  }
+  // A refused browser becomes the "Access Restricted" page (the admin client tells the rest).
+  const onError = (err: unknown) => {
+    if (isAccessDenied(err)) setRefused(true)
+  }
   const busy = login.isPending
   const form = useSchemaForm({
     schema: loginInputSchema,
@@ -81,7 +72,11 @@ export function AdminLoginPage() {
     toInput: (v) => ({ ...v, p_code: needsCode ? v.p_code : undefined }),
     labels,
     onValid: (v) => {
-      if (!busy) login.mutate({ username: v.p_username, password: v.p_password, code: v.p_code })
+      if (!busy)
+        login.mutate(
+          { username: v.p_username, password: v.p_password, code: v.p_code },
+          { onSuccess: onAnswer, onError },
+        )
     },
   })
   const gate = restricted ? 'restricted' : session.isError ? 'form' : 'checking'

@@ -1,10 +1,8 @@
 // @vitest-environment happy-dom
-import { QueryClientProvider } from '@tanstack/react-query'
-import { fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
-import { createQueryClient } from '../../app/app'
-import { WithI18n } from '../../test/i18n'
+import { renderWithProviders } from '../../test/render'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { emptyForm, type FormState, ProductForm } from './products-tab'
 
@@ -17,19 +15,16 @@ afterAll(() => rpc.close())
 let saved = 0
 function renderForm(initial: FormState = emptyForm) {
   saved = 0
-  render(
-    <WithI18n>
-      <QueryClientProvider client={createQueryClient()}>
-        <ProductForm
-          initial={initial}
-          stock={0}
-          onClose={() => {}}
-          onSaved={() => {
-            saved++
-          }}
-        />
-      </QueryClientProvider>
-    </WithI18n>,
+  renderWithProviders(
+    <ProductForm
+      initial={initial}
+      stock={0}
+      onClose={() => {}}
+      onSaved={() => {
+        saved++
+      }}
+    />,
+    { admin: true },
   )
 }
 

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Pencil, Plus, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { type AdminProduct, adminMessages, productInputSchema } from '../../../shared/admin'
@@ -6,15 +5,14 @@ import { localeNames, localeTags } from '../../../shared/locale'
 import type { ProductText, ProductTranslations } from '../../../shared/localize'
 import { Button } from '../../components/ui/button'
 import { useFormat, useT } from '../../i18n/i18n'
-import { productKeys } from '../../lib/api/get-products'
 import { useSchemaForm } from '../../lib/form'
 import { toast } from '../../lib/toast'
-import { adminApi, adminKeys } from './api/admin-api'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { Field, Panel, TextArea, TextInput } from './components/fields'
 import { parseKeyLinesCount } from './key-lines'
+import { PRODUCT_TOAST, useAdminProducts, useDeleteProduct, useSaveProduct } from './products/api/products'
 
-const TOAST = { duration: 3000 }
+const TOAST = PRODUCT_TOAST
 
 export interface FormState {
   id?: number
@@ -122,8 +120,7 @@ function productOf(form: FormState) {
 export function ProductsTab() {
   const t = useT()
   const { usd } = useFormat()
-  const queryClient = useQueryClient()
-  const products = useQuery({ queryKey: adminKeys.products, queryFn: adminApi.products })
+  const products = useAdminProducts()
   useEffect(() => {
     if (products.isError) toast.error(t('admin.products.fetchFailed'), { ...TOAST, id: 'products-error' })
   }, [products.isError, t])
@@ -131,28 +128,11 @@ export function ProductsTab() {
   const [editing, setEditing] = useState<FormState | null>(null)
   const [deleting, setDeleting] = useState<AdminProduct | null>(null)
 
-  const refresh = async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: adminKeys.products }),
-      // The storefront's catalogue in this tab.
-      queryClient.invalidateQueries({ queryKey: productKeys.all }),
-    ])
-  }
-
-  const deleteProduct = useMutation({
-    mutationFn: (product: AdminProduct) => adminApi.deleteProduct(product.id),
-    onSuccess: async (answer) => {
-      if (answer.success) toast.success(t('admin.products.deleted'), TOAST)
-      else toast.error(t('admin.products.deleteFailed'), TOAST)
-      await refresh()
-    },
-    onError: () => toast.error(t('admin.products.deleteFailed'), TOAST),
-    onSettled: () => setDeleting(null),
-  })
+  const deleteProduct = useDeleteProduct()
   const busyDelete = deleteProduct.isPending
 
   function confirmDelete() {
-    if (deleting) deleteProduct.mutate(deleting)
+    if (deleting) deleteProduct.mutate(deleting.id, { onSettled: () => setDeleting(null) })
   }
 
   if (editing) {
@@ -162,10 +142,8 @@ export function ProductsTab() {
         initial={editing}
         stock={stock}
         onClose={() => setEditing(null)}
-        onSaved={async () => {
-          setEditing(null)
-          await refresh()
-        }}
+        // The save has refreshed the lists already.
+        onSaved={() => setEditing(null)}
       />
     )
   }
@@ -251,24 +229,7 @@ export function ProductForm({
   const t = useT()
   const priceRequired = t('admin.products.priceRequired')
   const downloadUrlRequired = t('admin.products.downloadUrlRequired')
-  const saveProduct = useMutation({
-    mutationFn: (input: { product: unknown; keys: string; isNew: boolean }) =>
-      adminApi.saveProduct(input.product, input.keys),
-    onSuccess: async (answer, { isNew }) => {
-      if (!answer.success) {
-        toast.error(
-          answer.error === adminMessages.downloadUrlRequired
-            ? downloadUrlRequired
-            : answer.error || t('admin.products.saveFailed'),
-          TOAST,
-        )
-        return
-      }
-      toast.success(isNew ? t('admin.products.added') : t('admin.products.updated'), TOAST)
-      await onSaved()
-    },
-    onError: () => toast.error(t('admin.products.saveFailed'), TOAST),
-  })
+  const saveProduct = useSaveProduct()
   const saving = saveProduct.isPending
   const form = useSchemaForm({
     schema: productInputSchema,
@@ -286,7 +247,7 @@ export function ProductForm({
           : undefined,
     onValid: (product, values) => {
       if (saving) return
-      saveProduct.mutate({ product, keys: values.keys, isNew: !values.id })
+      saveProduct.mutate({ product, keys: values.keys, isNew: !values.id }, { onSuccess: () => onSaved() })
     },
     onInvalid: (errors) => {
       if (errors.download_url === downloadUrlRequired) toast.error(downloadUrlRequired, TOAST)

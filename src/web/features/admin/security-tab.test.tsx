@@ -1,10 +1,8 @@
 // @vitest-environment happy-dom
-import { type QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
-import { createQueryClient } from '../../app/app'
-import { WithI18n } from '../../test/i18n'
+import { renderWithProviders } from '../../test/render'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { Field, TextInput } from './components/fields'
 import { SecurityTab } from './security-tab'
@@ -16,19 +14,8 @@ beforeAll(async () => {
 })
 afterAll(() => rpc.close())
 
-/** Renders the tab; answers its client, to wait for the tab's own reads before the test ends. */
-function renderTab() {
-  const client = createQueryClient()
-  render(
-    <WithI18n>
-      <QueryClientProvider client={client}>
-        <SecurityTab />
-      </QueryClientProvider>
-    </WithI18n>,
-  )
-  return client
-}
-const settled = (client: QueryClient) => waitFor(() => expect(client.isFetching()).toBe(0))
+/** Renders the tab; `settled` waits for the tab's own reads and writes before the test ends. */
+const renderTab = () => renderWithProviders(<SecurityTab />, { admin: true })
 
 describe('admin form fields', () => {
   it('tie the hint and the error to their control', () => {
@@ -63,7 +50,7 @@ describe('security tab', () => {
     fireEvent.change(screen.getByLabelText(label), { target: { value } })
 
   it('sends the credentials once through its mutation and clears the form', async () => {
-    const client = renderTab()
+    const { settled } = renderTab()
     fill('Current Password', 'old-password')
     fill('New Username', 'owner')
     fill('New Password', 'a-long-new-password')
@@ -79,11 +66,11 @@ describe('security tab', () => {
         p_confirm_password: 'a-long-new-password',
       },
     ])
-    await settled(client)
+    await settled()
   })
 
   it('sends nothing when the passwords differ', async () => {
-    const client = renderTab()
+    const { settled } = renderTab()
     fill('Current Password', 'old-password')
     fill('New Username', 'owner')
     fill('New Password', 'a-long-new-password')
@@ -94,6 +81,6 @@ describe('security tab', () => {
     expect(screen.getByRole('button', { name: 'Update Credentials' }).hasAttribute('disabled')).toBe(false)
     expect(rpc.callsTo('secure_update_admin_credentials')).toEqual([])
     expect((screen.getByLabelText('New Username') as HTMLInputElement).value).toBe('owner')
-    await settled(client)
+    await settled()
   })
 })

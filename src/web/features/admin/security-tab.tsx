@@ -1,12 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { adminMessages, credentialsFormSchema, MIN_PASSWORD_LENGTH } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
 import { useT } from '../../i18n/i18n'
 import { useSchemaForm } from '../../lib/form'
-import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
-import { adminApi, adminKeys } from './api/admin-api'
 import { Field, Panel, TextInput } from './components/fields'
+import { useUpdateCredentials } from './session/api/session'
 import { TwoFactorPanel } from './two-factor/two-factor-panel'
 
 const empty = { p_current_password: '', p_new_username: '', p_new_password: '', p_confirm_password: '' }
@@ -21,24 +19,7 @@ export function SecurityTab() {
   }
   const tooShort = t('admin.security.tooShort', { min: MIN_PASSWORD_LENGTH })
   const mismatch = t('admin.security.mismatch')
-  const queryClient = useQueryClient()
-  const update = useMutation({
-    mutationFn: adminApi.updateCredentials,
-    onSuccess: async (answer) => {
-      if (!answer.success) {
-        toast.error(answer.error || t('admin.security.failed'))
-        return
-      }
-      toast.success(t('admin.security.updated'), { duration: 2000 })
-      form.reset(empty)
-      await queryClient.invalidateQueries({ queryKey: adminKeys.session })
-    },
-    onError: (err) => {
-      // A lost session goes to the login page; a network failure has shown its toast.
-      if (!(err instanceof RpcError && (err.status === 401 || err.network)))
-        toast.error(t('admin.security.failed'))
-    },
-  })
+  const update = useUpdateCredentials()
   const busy = update.isPending
   const form = useSchemaForm({
     schema: credentialsFormSchema,
@@ -52,12 +33,15 @@ export function SecurityTab() {
           : undefined,
     onValid: (c) => {
       if (busy) return
-      update.mutate({
-        currentPassword: c.p_current_password,
-        newUsername: c.p_new_username,
-        newPassword: c.p_new_password,
-        confirmPassword: c.p_confirm_password ?? '',
-      })
+      update.mutate(
+        {
+          currentPassword: c.p_current_password,
+          newUsername: c.p_new_username,
+          newPassword: c.p_new_password,
+          confirmPassword: c.p_confirm_password ?? '',
+        },
+        { onSuccess: () => form.reset(empty) },
+      )
     },
     // The shop's toasts for these two, beside the errors at the fields.
     onInvalid: (errors) => {

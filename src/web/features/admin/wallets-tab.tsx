@@ -1,16 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { AlertTriangle, Plus, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { type AdminOrderStatus, adminOrderStatuses, walletLinesFormSchema } from '../../../shared/admin'
 import { Button } from '../../components/ui/button'
 import { Msg, useT } from '../../i18n/i18n'
 import { useSchemaForm } from '../../lib/form'
-import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
-import { adminApi, adminKeys } from './api/admin-api'
 import { ConfirmDialog } from './components/confirm-dialog'
 import { Panel, TextArea } from './components/fields'
 import { useOrderFormat } from './orders-format'
+import { useAddWallets, useRemoveWallet, useRemoveWallets, useWallets } from './wallets/api/wallets'
 
 const isStatus = (s: string): s is AdminOrderStatus => (adminOrderStatuses as readonly string[]).includes(s)
 
@@ -19,40 +17,18 @@ type Pending = { kind: 'one'; address: string } | { kind: 'bulk'; addresses: str
 export function WalletsTab() {
   const t = useT()
   const orderFmt = useOrderFormat()
-  const queryClient = useQueryClient()
-  const wallets = useQuery({
-    queryKey: adminKeys.wallets,
-    queryFn: adminApi.wallets,
-    refetchInterval: 30_000,
-  })
+  const wallets = useWallets()
   const [selected, setSelected] = useState<Set<string>>(new Set())
   const [pending, setPending] = useState<Pending | null>(null)
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminKeys.wallets })
-
-  const addition = useMutation({
-    mutationFn: adminApi.addWallets,
-    onSuccess: async (answer) => {
-      if (!answer.success) {
-        toast.error(answer.error || t('admin.wallets.addFailed'))
-        return
-      }
-      toast.success(t('admin.wallets.added', { count: answer.added_count }), { duration: 2000 })
-      form.reset({ addresses: '' })
-      await refresh()
-    },
-    onError: (err) => {
-      if (!(err instanceof RpcError && (err.status === 401 || err.network)))
-        toast.error(t('admin.wallets.addFailed'))
-    },
-  })
+  const addition = useAddWallets()
   const adding = addition.isPending
 
   const form = useSchemaForm({
     schema: walletLinesFormSchema,
     initial: { addresses: '' },
     onValid: ({ addresses }) => {
-      if (!adding) addition.mutate(addresses)
+      if (!adding) addition.mutate(addresses, { onSuccess: () => form.reset({ addresses: '' }) })
     },
     // The shop's toast, beside the error at the text box.
     onInvalid: (errors) => {
@@ -60,33 +36,15 @@ export function WalletsTab() {
     },
   })
 
-  const removal = useMutation({
-    mutationFn: async (target: Pending) => {
-      if (target.kind === 'one') {
-        const answer = await adminApi.removeWallet(target.address)
-        if (answer.success) toast.success(t('admin.wallets.removed'), { duration: 2000 })
-        else toast.error(answer.error || t('admin.wallets.removeFailed'))
-      } else {
-        const answer = await adminApi.removeWallets(target.addresses)
-        if (answer.success)
-          toast.success(t('admin.wallets.removedMany', { count: answer.removed_count }), { duration: 2000 })
-        else toast.error(t('admin.wallets.removeManyFailed'))
-        setSelected(new Set())
-      }
-    },
-    onError: (_err, target) =>
-      toast.error(
-        target.kind === 'one' ? t('admin.wallets.removeFailed') : t('admin.wallets.removeManyFailed'),
-      ),
-    onSettled: async () => {
-      setPending(null)
-      await refresh()
-    },
-  })
-  const removing = removal.isPending
+  const removeOne = useRemoveWallet()
+  const removeMany = useRemoveWallets()
+  const removing = removeOne.isPending || removeMany.isPending
 
   function remove() {
-    if (pending) removal.mutate(pending)
+    if (!pending) return
+    const done = { onSettled: () => setPending(null) }
+    if (pending.kind === 'one') removeOne.mutate(pending.address, done)
+    else removeMany.mutate(pending.addresses, { ...done, onSuccess: () => setSelected(new Set()) })
   }
 
   const data = wallets.data

@@ -1,14 +1,12 @@
 // @vitest-environment happy-dom
-import { QueryClientProvider } from '@tanstack/react-query'
-import { fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
 import type { Product } from '../../../shared/product'
-import { createQueryClient } from '../../app/app'
 import { cart } from '../../lib/cart-store'
 import { checkout } from '../../lib/checkout-store'
-import { WithI18n } from '../../test/i18n'
+import { renderWithProviders } from '../../test/render'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { CheckoutPage } from './checkout-page'
 
@@ -52,18 +50,14 @@ beforeEach(() => {
 })
 
 function renderPage() {
-  render(
-    <WithI18n>
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter initialEntries={['/checkout']}>
-          <Routes>
-            <Route path="/checkout" element={<CheckoutPage />} />
-            <Route path="/payment" element={<p>payment page</p>} />
-            <Route path="/" element={<p>home page</p>} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>
-    </WithI18n>,
+  renderWithProviders(
+    <MemoryRouter initialEntries={['/checkout']}>
+      <Routes>
+        <Route path="/checkout" element={<CheckoutPage />} />
+        <Route path="/payment" element={<p>payment page</p>} />
+        <Route path="/" element={<p>home page</p>} />
+      </Routes>
+    </MemoryRouter>,
   )
 }
 

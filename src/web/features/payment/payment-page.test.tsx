@@ -1,16 +1,14 @@
 // @vitest-environment happy-dom
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { QueryClientProvider } from '@tanstack/react-query'
-import { render, screen, waitFor } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
 import type { Product } from '../../../shared/product'
-import { createQueryClient } from '../../app/app'
 import { cart } from '../../lib/cart-store'
 import { checkout, paymentSuccess } from '../../lib/checkout-store'
-import { WithI18n } from '../../test/i18n'
+import { renderWithProviders } from '../../test/render'
 import { PaymentPage } from './payment-page'
 
 // The page talks to a real local HTTP server answering secure_get_order_status as the shop does.
@@ -64,19 +62,15 @@ const product: Product = {
 }
 
 function renderPayment() {
-  render(
-    <WithI18n>
-      <QueryClientProvider client={createQueryClient()}>
-        <MemoryRouter initialEntries={['/payment']}>
-          <Routes>
-            <Route path="/payment" element={<PaymentPage />} />
-            <Route path="/cart" element={<h1>Cart page</h1>} />
-            <Route path="/checkout" element={<h1>Checkout page</h1>} />
-            <Route path="/" element={<h1>Home page</h1>} />
-          </Routes>
-        </MemoryRouter>
-      </QueryClientProvider>
-    </WithI18n>,
+  renderWithProviders(
+    <MemoryRouter initialEntries={['/payment']}>
+      <Routes>
+        <Route path="/payment" element={<PaymentPage />} />
+        <Route path="/cart" element={<h1>Cart page</h1>} />
+        <Route path="/checkout" element={<h1>Checkout page</h1>} />
+        <Route path="/" element={<h1>Home page</h1>} />
+      </Routes>
+    </MemoryRouter>,
   )
 }
 

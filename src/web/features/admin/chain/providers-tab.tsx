@@ -1,8 +1,8 @@
 import type { ProviderAnswer } from '../../../../shared/providers'
 import { Button } from '../../../components/ui/button'
 import { type MessageId, type Translate, useFormat, useT } from '../../../i18n/i18n'
-import { useProviders, useTestProvider } from '../api/providers'
 import { Panel } from '../components/fields'
+import { useProviders, useTestProvider } from './api/providers'
 
 const stateLabels: Record<ProviderAnswer['state'], { text: MessageId; className: string }> = {
   healthy: { text: 'admin.chain.state.healthy', className: 'bg-emerald-500/15 text-emerald-300' },

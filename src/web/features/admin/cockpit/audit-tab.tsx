@@ -1,4 +1,3 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { ChevronLeft, ChevronRight } from 'lucide-react'
 import { useState } from 'react'
 import { type AuditAction, auditActions } from '../../../../shared/cockpit'
@@ -6,7 +5,7 @@ import { Button } from '../../../components/ui/button'
 import { useT } from '../../../i18n/i18n'
 import { inputClass, Panel } from '../components/fields'
 import { useOrderFormat } from '../orders-format'
-import { type AuditQuery, cockpitApi, cockpitKeys } from './cockpit-api'
+import { type AuditQuery, useAuditLog } from './api/cockpit'
 
 // Who did what in the admin panel: newest first, filtered by action and time, 50 a page.
 
@@ -41,11 +40,7 @@ export function AuditTab() {
   const [to, setTo] = useState('')
   const [page, setPage] = useState(1)
   const query: AuditQuery = { action, from: localToIso(from), to: localToIso(to), page }
-  const log = useQuery({
-    queryKey: cockpitKeys.audit(query),
-    queryFn: () => cockpitApi.auditLog(query),
-    placeholderData: keepPreviousData,
-  })
+  const log = useAuditLog(query)
   const data = log.data
   const pages = data ? Math.max(1, Math.ceil(data.total_count / data.page_size)) : 1
   const entries = data?.entries ?? []

@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query'
 import { AlertTriangle, Download } from 'lucide-react'
 import { lazy, Suspense } from 'react'
 import type { DashboardTotals } from '../../../../shared/cockpit'
 import { buttonStyles } from '../../../components/ui/button'
 import { type Formatters, Msg, type Translate, useFormat, useT } from '../../../i18n/i18n'
 import { Panel } from '../components/fields'
-import { cockpitApi, cockpitKeys, exportUrl } from './cockpit-api'
+import { exportUrl, useSalesDashboard } from './api/cockpit'
 import { deliveryModeLabels } from './delivery-modes'
 
 // The operator's first look: sales of the last 30 days, orders by status, conversion, the shop's
@@ -71,11 +70,7 @@ function forecastText(
 export function DashboardTab() {
   const t = useT()
   const { number } = useFormat()
-  const dashboard = useQuery({
-    queryKey: cockpitKeys.dashboard,
-    queryFn: cockpitApi.dashboard,
-    refetchInterval: 60_000,
-  })
+  const dashboard = useSalesDashboard()
   const d = dashboard.data
 
   const exports = (

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   type DashboardStock,
   type DeliveryModeOption,
@@ -8,10 +7,8 @@ import {
 import { Button } from '../../../components/ui/button'
 import { useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
-import { toast } from '../../../lib/toast'
-import { adminKeys } from '../api/admin-api'
 import { inputClass, Panel } from '../components/fields'
-import { cockpitApi, cockpitKeys } from './cockpit-api'
+import { useStock, useUpdateStockSettings } from './api/cockpit'
 import { deliveryModeLabels } from './delivery-modes'
 
 // How each paid product delivers its keys, and below how many keys left it counts as low stock.
@@ -27,20 +24,7 @@ const thresholdOf = (text: string) => (text.trim() === '' ? null : Number(text))
 function StockRow({ stock }: { stock: DashboardStock }) {
   const t = useT()
   const thresholdInvalid = t('admin.stock.thresholdInvalid')
-  const queryClient = useQueryClient()
-  const save = useMutation({
-    mutationFn: (input: { mode: DeliveryModeOption; threshold: number | null }) =>
-      cockpitApi.updateStockSettings(stock.product_id, input.mode, input.threshold),
-    onSuccess: async (answer) => {
-      if (answer.success) toast.success(t('admin.stock.saved', { name: stock.name }), { duration: 2000 })
-      else toast.error(answer.error)
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: cockpitKeys.dashboard }),
-        queryClient.invalidateQueries({ queryKey: adminKeys.products }),
-      ])
-    },
-    onError: () => toast.error(t('admin.stock.saveFailed')),
-  })
+  const save = useUpdateStockSettings(stock)
   const form = useSchemaForm({
     schema: stockFormSchema,
     initial: {
@@ -112,7 +96,7 @@ function StockRow({ stock }: { stock: DashboardStock }) {
 
 export function StockTab() {
   const t = useT()
-  const dashboard = useQuery({ queryKey: cockpitKeys.dashboard, queryFn: cockpitApi.dashboard })
+  const dashboard = useStock()
   const stock = dashboard.data?.stock ?? []
   return (
     <Panel title={t('admin.stock.title')}>

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import {
   type AdminSettings,
   type AlertKind,
@@ -8,9 +7,8 @@ import {
 import { Button } from '../../../components/ui/button'
 import { useFormat, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
-import { toast } from '../../../lib/toast'
-import { integrationsApi, integrationsKeys } from '../api/integrations-api'
 import { Field, Panel, TextInput } from '../components/fields'
+import { useSaveSettings, useSettings } from './api/integrations'
 
 interface Form {
   operatorEmail: string
@@ -56,7 +54,7 @@ const fieldOfSetting: Record<string, keyof Form> = {
 /** Operator e-mail, Telegram, which alerts to send, low-stock threshold; kept in the database. */
 export function SettingsTab() {
   const t = useT()
-  const settings = useQuery({ queryKey: integrationsKeys.settings, queryFn: integrationsApi.settings })
+  const settings = useSettings()
   if (!settings.data) {
     return (
       <p role="status" className="py-16 text-center text-muted">
@@ -76,17 +74,7 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
     newToken: t('admin.settings.token'),
     lowStock: t('admin.settings.lowStock'),
   }
-  const queryClient = useQueryClient()
-  const save = useMutation({
-    mutationFn: integrationsApi.saveSettings,
-    onSuccess: (answer) => {
-      if (!answer.success) return void toast.error(answer.error)
-      queryClient.setQueryData(integrationsKeys.settings, answer)
-      form.reset(formOf(answer.settings))
-      toast.success(t('admin.settings.saved'), { duration: 2000 })
-    },
-    onError: (err) => toast.error(err instanceof Error ? err.message : t('admin.settings.saveFailed')),
-  })
+  const save = useSaveSettings()
   const form = useSchemaForm({
     schema: updateSettingsInputSchema.shape.p_settings,
     initial: () => formOf(saved),
@@ -94,7 +82,7 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
     fieldOf: (path) => fieldOfSetting[String(path[0])] ?? String(path[0]),
     labels,
     onValid: (input) => {
-      if (!save.isPending) save.mutate(input)
+      if (!save.isPending) save.mutate(input, { onSuccess: (answer) => form.reset(formOf(answer.settings)) })
     },
   })
   const { values, errors, set } = form

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { Plus, RotateCw, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import {
@@ -9,66 +8,37 @@ import {
 } from '../../../../shared/webhooks'
 import { Button } from '../../../components/ui/button'
 import { CopyField } from '../../../components/ui/copy-field'
-import { Msg, type Translate, useT } from '../../../i18n/i18n'
+import { Msg, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
-import { toast } from '../../../lib/toast'
-import { integrationsApi, integrationsKeys } from '../api/integrations-api'
 import { ConfirmDialog } from '../components/confirm-dialog'
 import { Field, Panel, TextInput } from '../components/fields'
 import { useOrderFormat } from '../orders-format'
-
-const failMessage = (err: unknown, t: Translate) =>
-  err instanceof Error ? err.message : t('admin.requestFailed')
+import {
+  useDeleteWebhook,
+  useResendWebhook,
+  useSaveWebhook,
+  useWebhookDeliveries,
+  useWebhooks,
+} from './api/integrations'
 
 /** Signed webhooks: endpoints (secret shown once), their delivery log, resend. */
 export function WebhooksTab() {
   const t = useT()
-  const queryClient = useQueryClient()
-  const endpoints = useQuery({
-    queryKey: integrationsKeys.webhooks,
-    queryFn: integrationsApi.webhooks,
-    refetchInterval: 10_000,
-  })
+  const endpoints = useWebhooks()
   const [newSecret, setNewSecret] = useState<{ url: string; secret: string } | null>(null)
   const [deleting, setDeleting] = useState<AdminWebhookEndpoint | null>(null)
   const [open, setOpen] = useState<number | null>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: integrationsKeys.webhooks })
-
-  const create = useMutation({
-    mutationFn: integrationsApi.saveWebhook,
-    onSuccess: async (answer, input) => {
-      if (!answer.success) return void toast.error(answer.error)
-      if (answer.secret) setNewSecret({ url: input.url, secret: answer.secret })
-      form.reset({ ...form.values, p_url: '' })
-      await refresh()
-    },
-    onError: (err) => toast.error(failMessage(err, t)),
-  })
-  const toggle = useMutation({
-    mutationFn: (e: AdminWebhookEndpoint) =>
-      integrationsApi.saveWebhook({
-        id: e.id,
-        url: e.url,
-        events: e.events,
-        includeKeys: e.include_keys,
-        enabled: !e.enabled,
-      }),
-    onSuccess: async (answer) => {
-      if (!answer.success) toast.error(answer.error)
-      await refresh()
-    },
-    onError: (err) => toast.error(failMessage(err, t)),
-  })
-  const remove = useMutation({
-    mutationFn: (id: number) => integrationsApi.deleteWebhook(id),
-    onSuccess: async (answer) => {
-      if (!answer.success) toast.error(answer.error)
-      else toast.success(t('admin.webhooks.deleted'), { duration: 2000 })
-      setDeleting(null)
-      await refresh()
-    },
-    onError: (err) => toast.error(failMessage(err, t)),
-  })
+  const create = useSaveWebhook()
+  const toggle = useSaveWebhook()
+  const remove = useDeleteWebhook()
+  const switchEndpoint = (e: AdminWebhookEndpoint) =>
+    toggle.mutate({
+      id: e.id,
+      url: e.url,
+      events: e.events,
+      includeKeys: e.include_keys,
+      enabled: !e.enabled,
+    })
 
   const form = useSchemaForm({
     schema: saveWebhookInputSchema,
@@ -83,7 +53,13 @@ export function WebhooksTab() {
       field === 'p_events' && issue.code === 'too_small' ? t('admin.webhooks.atLeastOne') : undefined,
     onValid: (w) => {
       if (create.isPending) return
-      create.mutate({ url: w.p_url, events: w.p_events, includeKeys: w.p_include_keys, enabled: w.p_enabled })
+      const input = { url: w.p_url, events: w.p_events, includeKeys: w.p_include_keys, enabled: w.p_enabled }
+      create.mutate(input, {
+        onSuccess: (answer) => {
+          if (answer.secret) setNewSecret({ url: input.url, secret: answer.secret })
+          form.reset({ ...form.values, p_url: '' })
+        },
+      })
     },
   })
   const { values, errors } = form
@@ -195,7 +171,7 @@ export function WebhooksTab() {
                     <Button variant="secondary" onClick={() => setOpen(open === e.id ? null : e.id)}>
                       {open === e.id ? t('admin.webhooks.hideDeliveries') : t('admin.webhooks.deliveries')}
                     </Button>
-                    <Button variant="secondary" disabled={toggle.isPending} onClick={() => toggle.mutate(e)}>
+                    <Button variant="secondary" disabled={toggle.isPending} onClick={() => switchEndpoint(e)}>
                       {e.enabled ? t('admin.webhooks.disable') : t('admin.webhooks.enable')}
                     </Button>
                     <Button
@@ -218,7 +194,7 @@ export function WebhooksTab() {
         title={t('admin.webhooks.deleteTitle')}
         message={t('admin.webhooks.deleteMessage', { url: deleting?.url ?? '' })}
         busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        onConfirm={() => deleting && remove.mutate(deleting.id, { onSettled: () => setDeleting(null) })}
         onClose={() => setDeleting(null)}
       />
     </div>
@@ -228,21 +204,8 @@ export function WebhooksTab() {
 function DeliveryLog({ endpointId }: { endpointId: number }) {
   const t = useT()
   const orderFmt = useOrderFormat()
-  const queryClient = useQueryClient()
-  const log = useQuery({
-    queryKey: integrationsKeys.deliveries(endpointId),
-    queryFn: () => integrationsApi.deliveries(endpointId),
-    refetchInterval: 5_000,
-  })
-  const resend = useMutation({
-    mutationFn: integrationsApi.resend,
-    onSuccess: async (answer) => {
-      if (!answer.success) toast.error(answer.error)
-      else toast.success(t('admin.webhooks.queued'), { duration: 2000 })
-      await queryClient.invalidateQueries({ queryKey: integrationsKeys.deliveries(endpointId) })
-    },
-    onError: (err) => toast.error(failMessage(err, t)),
-  })
+  const log = useWebhookDeliveries(endpointId)
+  const resend = useResendWebhook(endpointId)
   if (!log.data) return <p className="mt-3 text-sm text-muted">{t('admin.loading')}</p>
   if (log.data.deliveries.length === 0)
     return <p className="mt-3 text-sm text-muted">{t('admin.webhooks.noDeliveries')}</p>

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { QRCodeSVG } from 'qrcode.react'
 import { useState } from 'react'
 import {
@@ -11,8 +10,8 @@ import { CopyField } from '../../../components/ui/copy-field'
 import { type MessageId, Msg, type Translate, useT } from '../../../i18n/i18n'
 import { type SchemaForm, useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
-import { twoFactorApi, twoFactorKeys } from '../api/two-factor-api'
 import { Field, Panel, TextInput } from '../components/fields'
+import { useTwoFactorStatus, useTwoFactorWrites } from './api/two-factor'
 
 type Setup = { secret: string; uri: string }
 
@@ -52,42 +51,31 @@ function PasswordField({
 /** Security tab: switch two-factor login (TOTP) on with a QR code and a code, or off again. */
 export function TwoFactorPanel() {
   const t = useT()
-  const queryClient = useQueryClient()
-  const status = useQuery({ queryKey: twoFactorKeys.status, queryFn: twoFactorApi.status })
+  const status = useTwoFactorStatus()
   const [setup, setSetup] = useState<Setup | null>(null)
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null)
-  const refresh = () => queryClient.invalidateQueries({ queryKey: twoFactorKeys.status })
-
-  const begin = useMutation({
-    mutationFn: twoFactorApi.begin,
-    onSuccess: (answer) => {
-      if (answer.success) setSetup({ secret: answer.secret, uri: answer.otpauth_uri })
-      else toast.error(serverText(t, answer.error))
-    },
-  })
-  const enable = useMutation({
-    mutationFn: (input: { password: string; code: string }) =>
-      twoFactorApi.enable(input.password, input.code),
-    onSuccess: async (answer) => {
-      if (!answer.success) return void toast.error(serverText(t, answer.error))
-      setRecoveryCodes(answer.recovery_codes)
-      setSetup(null)
-      confirmForm.reset({ p_password: '', p_code: '' })
-      toast.success(t('admin.twoFactor.enabled'))
-      await refresh()
-    },
-  })
-  const disable = useMutation({
-    mutationFn: (input: { password: string; code: string }) =>
-      twoFactorApi.disable(input.password, input.code),
-    onSuccess: async (answer) => {
-      if (!answer.success) return void toast.error(serverText(t, answer.error))
-      disableForm.reset({ p_password: '', p_code: '' })
-      setRecoveryCodes(null)
-      toast.success(t('admin.twoFactor.disabled'))
-      await refresh()
-    },
-  })
+  const { begin, enable, disable } = useTwoFactorWrites((text) => serverText(t, text))
+  const start = () =>
+    begin.mutate(undefined, {
+      onSuccess: (answer) => setSetup({ secret: answer.secret, uri: answer.otpauth_uri }),
+    })
+  const switchOn = (input: { password: string; code: string }) =>
+    enable.mutate(input, {
+      onSuccess: (answer) => {
+        setRecoveryCodes(answer.recovery_codes)
+        setSetup(null)
+        confirmForm.reset({ p_password: '', p_code: '' })
+        toast.success(t('admin.twoFactor.enabled'))
+      },
+    })
+  const switchOff = (input: { password: string; code: string }) =>
+    disable.mutate(input, {
+      onSuccess: () => {
+        disableForm.reset({ p_password: '', p_code: '' })
+        setRecoveryCodes(null)
+        toast.success(t('admin.twoFactor.disabled'))
+      },
+    })
 
   const confirmForm = useSchemaForm({
     schema: confirmTwoFactorInputSchema,
@@ -96,7 +84,7 @@ export function TwoFactorPanel() {
     message: (issue, field) =>
       field === 'p_code' && issue.code === 'too_small' ? t('admin.twoFactor.codeRequired') : undefined,
     onValid: ({ p_password, p_code }) => {
-      if (!enable.isPending) enable.mutate({ password: p_password, code: p_code })
+      if (!enable.isPending) switchOn({ password: p_password, code: p_code })
     },
   })
   const disableForm = useSchemaForm({
@@ -104,7 +92,7 @@ export function TwoFactorPanel() {
     initial: { p_password: '', p_code: '' },
     labels: { p_password: t('admin.security.current'), p_code: t('admin.twoFactor.code') },
     onValid: ({ p_password, p_code }) => {
-      if (!disable.isPending) disable.mutate({ password: p_password, code: p_code })
+      if (!disable.isPending) switchOff({ password: p_password, code: p_code })
     },
   })
 
@@ -202,7 +190,7 @@ export function TwoFactorPanel() {
         <div className="grid max-w-xl gap-4">
           <p className="text-sm text-muted">{t('admin.twoFactor.off')}</p>
           <div>
-            <Button onClick={() => begin.mutate()} disabled={begin.isPending}>
+            <Button onClick={start} disabled={begin.isPending}>
               {t('admin.twoFactor.setUp')}
             </Button>
           </div>

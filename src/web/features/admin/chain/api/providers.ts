@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { ProvidersAnswer, ProviderTestAnswer } from '../../../../shared/providers'
-import { callRpc } from '../../../lib/rpc-client'
+import type { ProvidersAnswer, ProviderTestAnswer } from '../../../../../shared/providers'
+import { callRpc } from '../../../../lib/rpc-client'
 
 // The chain providers' health (refreshed while the page is open) and the operator's test of one.
 

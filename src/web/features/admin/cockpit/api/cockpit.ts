@@ -1,0 +1,95 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type {
+  AuditAction,
+  DashboardAnswer,
+  DeliveryModeOption,
+  FetchAuditLogAnswer,
+} from '../../../../../shared/cockpit'
+import { useT } from '../../../../i18n/i18n'
+import { callRpc } from '../../../../lib/rpc-client'
+import { toast } from '../../../../lib/toast'
+import type { Outcome } from '../../api/admin-api'
+import { accepted } from '../../api/admin-query-client'
+import { adminProductKeys } from '../../products/api/products'
+
+// The cockpit's calls: the sales dashboard, the audit log, stock settings; and the CSV export links.
+
+export interface AuditQuery {
+  action: AuditAction | ''
+  /** ISO timestamps, or '' for open ends. */
+  from: string
+  to: string
+  page: number
+}
+
+export const cockpitApi = {
+  dashboard: () => callRpc<DashboardAnswer>('secure_fetch_sales_dashboard', {}, { idempotent: true }),
+  auditLog: (q: AuditQuery) =>
+    callRpc<FetchAuditLogAnswer>(
+      'secure_fetch_audit_log',
+      {
+        p_action: q.action || undefined,
+        p_from: q.from || undefined,
+        p_to: q.to || undefined,
+        p_page: q.page,
+      },
+      { idempotent: true },
+    ),
+  updateStockSettings: (productId: number, mode: DeliveryModeOption, threshold: number | null) =>
+    callRpc<Outcome>('secure_update_stock_settings', {
+      p_product_id: productId,
+      p_delivery_mode: mode,
+      p_low_stock_threshold: threshold,
+    }),
+}
+
+export const cockpitKeys = {
+  dashboard: ['admin', 'sales-dashboard'] as const,
+  audit: (q: AuditQuery) => ['admin', 'audit-log', q] as const,
+}
+
+/** The download link of an export; the orders one carries the Orders tab's search and status. */
+export function exportUrl(
+  kind: 'orders' | 'payments' | 'unmatched',
+  filters: { search?: string; status?: string } = {},
+) {
+  const params = new URLSearchParams()
+  if (filters.search) params.set('search', filters.search)
+  if (filters.status && filters.status !== 'all') params.set('status', filters.status)
+  const query = params.toString()
+  return `/api/admin/export/${kind}.csv${query ? `?${query}` : ''}`
+}
+
+export function useSalesDashboard() {
+  return useQuery({ queryKey: cockpitKeys.dashboard, queryFn: cockpitApi.dashboard, refetchInterval: 60_000 })
+}
+
+/** The stock list reads the dashboard once (no refresh while a row is being edited). */
+export function useStock() {
+  return useQuery({ queryKey: cockpitKeys.dashboard, queryFn: cockpitApi.dashboard })
+}
+
+export function useAuditLog(query: AuditQuery) {
+  return useQuery({
+    queryKey: cockpitKeys.audit(query),
+    queryFn: () => cockpitApi.auditLog(query),
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** A product's delivery mode and low-stock threshold: the dashboard and the Products tab change. */
+export function useUpdateStockSettings(product: { product_id: number; name: string }) {
+  const t = useT()
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (input: { mode: DeliveryModeOption; threshold: number | null }) =>
+      accepted(await cockpitApi.updateStockSettings(product.product_id, input.mode, input.threshold)),
+    meta: { failure: 'admin.stock.saveFailed' },
+    onSuccess: () => toast.success(t('admin.stock.saved', { name: product.name }), { duration: 2000 }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: cockpitKeys.dashboard }),
+        queryClient.invalidateQueries({ queryKey: adminProductKeys.all }),
+      ]),
+  })
+}
