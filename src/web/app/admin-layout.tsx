@@ -29,7 +29,7 @@ import { UNAUTHORIZED_EVENT } from '../lib/rpc-client'
 import { toast } from '../lib/toast'
 
 const tabs = [
-  { to: '/admin/dashboard', label: 'admin.tab.dashboard', icon: LayoutDashboard, end: false },
+  { to: '/admin/dashboard', label: 'admin.tab.sales', icon: LayoutDashboard, end: false },
   { to: '/admin', label: 'admin.tab.orders', icon: ShoppingBag, end: true },
   { to: '/admin/products', label: 'admin.tab.products', icon: Package, end: false },
   { to: '/admin/stock', label: 'admin.tab.stock', icon: Boxes, end: false },

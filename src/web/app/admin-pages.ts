@@ -2,7 +2,7 @@
 
 export { ChainTab } from '../features/admin/chain/providers-tab'
 export { AuditTab } from '../features/admin/cockpit/audit-tab'
-export { DashboardTab } from '../features/admin/cockpit/dashboard-tab'
+export { SalesTab } from '../features/admin/cockpit/sales-tab'
 export { StockTab } from '../features/admin/cockpit/stock-tab'
 export { ContentTab } from '../features/admin/content-tab'
 export { DiscountsTab } from '../features/admin/discounts-tab'

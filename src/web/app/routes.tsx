@@ -39,7 +39,7 @@ const ProductsTab = later(admin, (m) => m.ProductsTab)
 const WalletsTab = later(admin, (m) => m.WalletsTab)
 const ContentTab = later(admin, (m) => m.ContentTab)
 const SecurityTab = later(admin, (m) => m.SecurityTab)
-const DashboardTab = later(admin, (m) => m.DashboardTab)
+const SalesTab = later(admin, (m) => m.SalesTab)
 const StockTab = later(admin, (m) => m.StockTab)
 const DiscountsTab = later(admin, (m) => m.DiscountsTab)
 const AuditTab = later(admin, (m) => m.AuditTab)
@@ -77,7 +77,8 @@ const routes: RouteObject[] = [
           { index: true, element: <OrdersTab /> },
           { path: 'products', element: <ProductsTab /> },
           { path: 'wallets', element: <WalletsTab /> },
-          { path: 'dashboard', element: <DashboardTab /> },
+          // The sales view keeps its first address; the buyer's dashboard is /dashboard/{token}.
+          { path: 'dashboard', element: <SalesTab /> },
           { path: 'stock', element: <StockTab /> },
           { path: 'discounts', element: <DiscountsTab /> },
           { path: 'content', element: <ContentTab /> },

@@ -5,7 +5,7 @@ import type { DashboardDay } from '../../../../shared/cockpit'
 import { useFormat, useT } from '../../../i18n/i18n'
 
 // The last 30 days as bars of revenue (the paid orders' totals, USD) with the part received in USDT
-// drawn inside them, and paid orders as a line on a second scale. uPlot draws on a canvas and is loaded with this module only, which the dashboard
+// drawn inside them, and paid orders as a line on a second scale. uPlot draws on a canvas and is loaded with this module only, which the sales view
 // imports lazily: the storefront never downloads it.
 
 function cssColour(name: string, fallback: string): string {

@@ -96,12 +96,12 @@ function StockRow({ stock }: { stock: DashboardStock }) {
 
 export function StockTab() {
   const t = useT()
-  const dashboard = useStock()
-  const stock = dashboard.data?.stock ?? []
+  const figures = useStock()
+  const stock = figures.data?.stock ?? []
   return (
     <Panel title={t('admin.stock.title')}>
       <p className="mb-2 text-sm text-muted">{t('admin.stock.intro')}</p>
-      {dashboard.isLoading ? (
+      {figures.isLoading ? (
         <p role="status" className="py-10 text-center text-muted">
           {t('admin.loading')}
         </p>

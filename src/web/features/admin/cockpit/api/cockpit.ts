@@ -12,7 +12,7 @@ import type { Outcome } from '../../api/admin-api'
 import { accepted } from '../../api/admin-query-client'
 import { adminProductKeys } from '../../products/api/products'
 
-// The cockpit's calls: the sales dashboard, the audit log, stock settings; and the CSV export links.
+// The cockpit's calls: the sales view (figures, chart, stock, health), the audit log, stock settings; and the CSV export links.
 
 export interface AuditQuery {
   action: AuditAction | ''
@@ -23,7 +23,7 @@ export interface AuditQuery {
 }
 
 export const cockpitApi = {
-  dashboard: () => callRpc<DashboardAnswer>('secure_fetch_sales_dashboard', {}, { idempotent: true }),
+  sales: () => callRpc<DashboardAnswer>('secure_fetch_sales_dashboard', {}, { idempotent: true }),
   auditLog: (q: AuditQuery) =>
     callRpc<FetchAuditLogAnswer>(
       'secure_fetch_audit_log',
@@ -44,7 +44,7 @@ export const cockpitApi = {
 }
 
 export const cockpitKeys = {
-  dashboard: ['admin', 'sales-dashboard'] as const,
+  sales: ['admin', 'sales'] as const,
   audit: (q: AuditQuery) => ['admin', 'audit-log', q] as const,
 }
 
@@ -60,13 +60,13 @@ export function exportUrl(
   return `/api/admin/export/${kind}.csv${query ? `?${query}` : ''}`
 }
 
-export function useSalesDashboard() {
-  return useQuery({ queryKey: cockpitKeys.dashboard, queryFn: cockpitApi.dashboard, refetchInterval: 60_000 })
+export function useSales() {
+  return useQuery({ queryKey: cockpitKeys.sales, queryFn: cockpitApi.sales, refetchInterval: 60_000 })
 }
 
-/** The stock list reads the dashboard once (no refresh while a row is being edited). */
+/** The stock list reads the sales figures once (no refresh while a row is being edited). */
 export function useStock() {
-  return useQuery({ queryKey: cockpitKeys.dashboard, queryFn: cockpitApi.dashboard })
+  return useQuery({ queryKey: cockpitKeys.sales, queryFn: cockpitApi.sales })
 }
 
 export function useAuditLog(query: AuditQuery) {
@@ -77,7 +77,7 @@ export function useAuditLog(query: AuditQuery) {
   })
 }
 
-/** A product's delivery mode and low-stock threshold: the dashboard and the Products tab change. */
+/** A product's delivery mode and low-stock threshold: the sales figures and the Products tab change. */
 export function useUpdateStockSettings(product: { product_id: number; name: string }) {
   const t = useT()
   const queryClient = useQueryClient()
@@ -88,7 +88,7 @@ export function useUpdateStockSettings(product: { product_id: number; name: stri
     onSuccess: () => toast.success(t('admin.stock.saved', { name: product.name }), { duration: 2000 }),
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: cockpitKeys.dashboard }),
+        queryClient.invalidateQueries({ queryKey: cockpitKeys.sales }),
         queryClient.invalidateQueries({ queryKey: adminProductKeys.all }),
       ]),
   })

@@ -4,7 +4,7 @@ import type { DashboardTotals } from '../../../../shared/cockpit'
 import { buttonStyles } from '../../../components/ui/button'
 import { type Formatters, Msg, type Translate, useFormat, useT } from '../../../i18n/i18n'
 import { Panel } from '../components/fields'
-import { exportUrl, useSalesDashboard } from './api/cockpit'
+import { exportUrl, useSales } from './api/cockpit'
 import { deliveryModeLabels } from './delivery-modes'
 
 // The operator's first look: sales of the last 30 days, orders by status, conversion, the shop's
@@ -20,14 +20,14 @@ function TotalsCard({ title, totals }: { title: string; totals: DashboardTotals 
     <section aria-label={title} className="rounded-2xl border border-line bg-card p-4">
       <h3 className="text-sm font-medium text-muted">{title}</h3>
       <p className="mt-1 text-2xl font-bold text-fg">{usd(Number(totals.revenue_usd))}</p>
-      <p className="text-sm text-muted">{t('admin.dashboard.paidOrders', { count: totals.paid_orders })}</p>
+      <p className="text-sm text-muted">{t('admin.sales.paidOrders', { count: totals.paid_orders })}</p>
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div>
-          <dt className="text-xs text-muted">{t('admin.dashboard.usdtReceived')}</dt>
+          <dt className="text-xs text-muted">{t('admin.sales.usdtReceived')}</dt>
           <dd className="font-medium text-fg">{amount(totals.revenue_usdt)}</dd>
         </div>
         <div>
-          <dt className="text-xs text-muted">{t('admin.dashboard.trxReceived')}</dt>
+          <dt className="text-xs text-muted">{t('admin.sales.trxReceived')}</dt>
           <dd className="font-medium text-fg">
             {amount(totals.revenue_trx)}{' '}
             <span className="text-xs text-muted">≈ {usd(Number(totals.revenue_trx_usd))}</span>
@@ -59,27 +59,27 @@ function forecastText(
   hours: number | null,
   perHour: number,
 ): string {
-  if (hours === null) return t('admin.dashboard.noForecast')
+  if (hours === null) return t('admin.sales.noForecast')
   const span =
     hours >= 48
-      ? t('admin.dashboard.days', { count: Math.round(hours / 24) })
-      : t('admin.dashboard.hours', { count: Math.round(hours) })
-  return t('admin.dashboard.forecast', { perHour: number(perHour), span })
+      ? t('admin.sales.days', { count: Math.round(hours / 24) })
+      : t('admin.sales.hours', { count: Math.round(hours) })
+  return t('admin.sales.forecast', { perHour: number(perHour), span })
 }
 
-export function DashboardTab() {
+export function SalesTab() {
   const t = useT()
   const { number } = useFormat()
-  const dashboard = useSalesDashboard()
-  const d = dashboard.data
+  const sales = useSales()
+  const d = sales.data
 
   const exports = (
     <div className="flex flex-wrap gap-2">
       {(
         [
-          ['orders', 'admin.dashboard.ordersCsv'],
-          ['payments', 'admin.dashboard.paymentsCsv'],
-          ['unmatched', 'admin.dashboard.unmatchedCsv'],
+          ['orders', 'admin.sales.ordersCsv'],
+          ['payments', 'admin.sales.paymentsCsv'],
+          ['unmatched', 'admin.sales.unmatchedCsv'],
         ] as const
       ).map(([kind, label]) => (
         <a key={kind} href={exportUrl(kind)} download className={buttonStyles.secondary}>
@@ -93,7 +93,7 @@ export function DashboardTab() {
   if (!d) {
     return (
       <p role="status" className="py-20 text-center text-muted">
-        {dashboard.isError ? t('admin.dashboard.loadFailed') : t('admin.loading')}
+        {sales.isError ? t('admin.sales.loadFailed') : t('admin.loading')}
       </p>
     )
   }
@@ -108,21 +108,21 @@ export function DashboardTab() {
   return (
     <div className="flex flex-col gap-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-fg">{t('admin.tab.dashboard')}</h1>
+        <h1 className="text-2xl font-bold text-fg">{t('admin.tab.sales')}</h1>
         {exports}
       </div>
 
       <div className="grid gap-4 md:grid-cols-3">
-        <TotalsCard title={t('admin.dashboard.today')} totals={d.totals.today} />
-        <TotalsCard title={t('admin.dashboard.last7')} totals={d.totals.last_7_days} />
-        <TotalsCard title={t('admin.dashboard.last30')} totals={d.totals.last_30_days} />
+        <TotalsCard title={t('admin.sales.today')} totals={d.totals.today} />
+        <TotalsCard title={t('admin.sales.last7')} totals={d.totals.last_7_days} />
+        <TotalsCard title={t('admin.sales.last30')} totals={d.totals.last_30_days} />
       </div>
 
-      <Panel title={t('admin.dashboard.chartTitle')}>
+      <Panel title={t('admin.sales.chartTitle')}>
         <Suspense
           fallback={
             <p role="status" className="py-24 text-center text-muted">
-              {t('admin.dashboard.loadingChart')}
+              {t('admin.sales.loadingChart')}
             </p>
           }
         >
@@ -140,33 +140,33 @@ export function DashboardTab() {
           </dl>
           <p className="mt-4 text-sm text-muted">
             <Msg
-              id="admin.dashboard.conversion"
+              id="admin.sales.conversion"
               values={{ rate: conversion, paid: d.conversion.paid, created: d.conversion.created }}
               components={{ 0: <strong className="text-fg" /> }}
             />
           </p>
         </Panel>
 
-        <Panel title={t('admin.dashboard.health')}>
+        <Panel title={t('admin.sales.health')}>
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
             <Figure
-              label={t('admin.dashboard.freeAddresses')}
+              label={t('admin.sales.freeAddresses')}
               value={health.addresses.free}
               warn={health.pool_warning}
             />
-            <Figure label={t('admin.dashboard.leased')} value={health.addresses.leased} />
-            <Figure label={t('admin.dashboard.coolingDown')} value={health.addresses.cooling_down} />
+            <Figure label={t('admin.sales.leased')} value={health.addresses.leased} />
+            <Figure label={t('admin.sales.coolingDown')} value={health.addresses.cooling_down} />
             <Figure
-              label={t('admin.dashboard.unmatched')}
+              label={t('admin.sales.unmatched')}
               value={health.unmatched_transfers}
               warn={health.unmatched_transfers > 0}
             />
             <Figure
-              label={t('admin.dashboard.mailsFailing')}
+              label={t('admin.sales.mailsFailing')}
               value={health.mails_failing}
               warn={health.mails_failing > 0}
             />
-            <Figure label={t('admin.dashboard.scannerLag')} value={lagText(t, health.scanner_lag_seconds)} />
+            <Figure label={t('admin.sales.scannerLag')} value={lagText(t, health.scanner_lag_seconds)} />
           </dl>
           <p
             role={health.pool_warning ? 'alert' : undefined}
@@ -174,13 +174,13 @@ export function DashboardTab() {
           >
             {health.pool_warning && <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />}
             {health.addresses.total === 0
-              ? t('admin.dashboard.noAddresses')
+              ? t('admin.sales.noAddresses')
               : forecastText(t, number, health.pool_dry_in_hours, health.leases_per_hour)}
           </p>
         </Panel>
       </div>
 
-      <Panel title={t('admin.dashboard.keysPerProduct')}>
+      <Panel title={t('admin.sales.keysPerProduct')}>
         {d.stock.length === 0 ? (
           <p className="py-6 text-center text-muted">{t('admin.cockpit.noPaidProducts')}</p>
         ) : (
@@ -188,11 +188,11 @@ export function DashboardTab() {
             <table className="w-full text-left text-sm">
               <thead className="text-xs text-muted">
                 <tr>
-                  <th className="py-2 font-medium">{t('admin.dashboard.product')}</th>
+                  <th className="py-2 font-medium">{t('admin.sales.product')}</th>
                   <th className="hidden py-2 font-medium sm:table-cell">{t('admin.cockpit.delivery')}</th>
-                  <th className="py-2 pl-3 text-right font-medium">{t('admin.dashboard.left')}</th>
-                  <th className="py-2 pl-3 text-right font-medium">{t('admin.dashboard.reserved')}</th>
-                  <th className="py-2 pl-3 text-right font-medium">{t('admin.dashboard.sold')}</th>
+                  <th className="py-2 pl-3 text-right font-medium">{t('admin.sales.left')}</th>
+                  <th className="py-2 pl-3 text-right font-medium">{t('admin.sales.reserved')}</th>
+                  <th className="py-2 pl-3 text-right font-medium">{t('admin.sales.sold')}</th>
                   <th className="py-2 pl-2 text-right font-medium">{t('admin.cockpit.lowBelow')}</th>
                 </tr>
               </thead>
@@ -203,7 +203,7 @@ export function DashboardTab() {
                       {s.name}
                       {s.low && (
                         <span className="ml-2 rounded-full bg-amber-500/15 px-2 py-0.5 text-xs">
-                          {t('admin.dashboard.lowStock')}
+                          {t('admin.sales.lowStock')}
                         </span>
                       )}
                     </td>
