@@ -9,8 +9,11 @@ export async function shoot(page: Page, name: string): Promise<void> {
   const original = page.viewportSize()
   for (const [label, width] of Object.entries(widths)) {
     await page.setViewportSize({ width, height: label === 'mobile' ? 812 : 900 })
-    // Let layout settle after the resize (images, fonts, sticky header).
-    await page.waitForTimeout(250)
+    // Layout settles after the resize: fonts loaded, then two frames painted at the new width.
+    await page.evaluate(async () => {
+      await document.fonts.ready
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+    })
     await page.screenshot({ path: `screenshots/${name}-${width}.png`, fullPage: true })
   }
   if (original) await page.setViewportSize(original)

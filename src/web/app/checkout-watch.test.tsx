@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, render, screen } from '@testing-library/react'
+import { act, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import '../test/setup-dom'
 import type { Product } from '../../shared/product'
@@ -7,7 +7,7 @@ import { Countdown } from '../features/payment/components/countdown'
 import { cart } from '../lib/cart-store'
 import { checkout, formatCountdown, inactiveCheckout } from '../lib/checkout-store'
 import { storageKeys } from '../lib/storage'
-import { WithI18n } from '../test/i18n'
+import { renderWithProviders } from '../test/render'
 import { applyReloadRules } from './checkout-watch'
 
 const product: Product = {
@@ -102,12 +102,10 @@ describe('countdown', () => {
   it('shows m:ss from the server expiry and ticks every second', () => {
     const now = new Date('2026-01-01T12:00:00Z').getTime()
     vi.setSystemTime(now)
-    render(
-      <WithI18n>
-        <Countdown
-          state={{ ...inactiveCheckout, isActive: true, startTime: now, expiresAt: now + 30 * 60_000 }}
-        />
-      </WithI18n>,
+    renderWithProviders(
+      <Countdown
+        state={{ ...inactiveCheckout, isActive: true, startTime: now, expiresAt: now + 30 * 60_000 }}
+      />,
     )
     expect(screen.getByRole('timer').textContent).toBe('30:00')
     act(() => vi.advanceTimersByTime(61_000))

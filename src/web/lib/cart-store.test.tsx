@@ -1,15 +1,15 @@
 // @vitest-environment happy-dom
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { act, render, screen } from '@testing-library/react'
+import { act, screen } from '@testing-library/react'
 import { MemoryRouter } from 'react-router'
 import { beforeEach, describe, expect, it } from 'vitest'
 import '../test/setup-dom'
 import type { Product } from '../../shared/product'
 import { defaultSiteContent } from '../../shared/site-content-defaults'
 import { Header } from '../components/layout/header'
-import { WithI18n } from '../test/i18n'
+import { renderWithProviders } from '../test/render'
 import { siteContentKeys } from './api/get-site-content'
 import { cart, cartTotalCents, MAX_QUANTITY, syncCartWithCatalog } from './cart-store'
+import { createQueryClient } from './query-client'
 import { storageKeys } from './storage'
 
 const product = (id: number, price: number, extra: Partial<Product> = {}): Product => ({
@@ -82,16 +82,13 @@ describe('cart', () => {
   })
 
   it("the header's badge counts the lines and follows changes", () => {
-    const queryClient = new QueryClient()
-    queryClient.setQueryData(siteContentKeys.all, defaultSiteContent)
-    render(
-      <WithI18n>
-        <QueryClientProvider client={queryClient}>
-          <MemoryRouter>
-            <Header />
-          </MemoryRouter>
-        </QueryClientProvider>
-      </WithI18n>,
+    const client = createQueryClient()
+    client.setQueryData(siteContentKeys.all, defaultSiteContent)
+    renderWithProviders(
+      <MemoryRouter>
+        <Header />
+      </MemoryRouter>,
+      { client },
     )
     expect(screen.getByRole('link', { name: 'Cart, 0 items' })).toBeTruthy()
     expect(screen.queryByTestId('cart-badge')).toBeNull()

@@ -23,14 +23,16 @@ export function renderWithProviders(
   {
     admin = false,
     toasts = admin,
+    client = admin ? createAdminQueryClient(testI18n) : createQueryClient(),
   }: {
     /** The admin panel's client (its error-toast policy) instead of the storefront's. */
     admin?: boolean
+    /** A client the test prepared (data already in it); a fresh one otherwise. */
+    client?: QueryClient
     /** Mount the Toaster, so toasts are on screen (toastTexts); the admin's by default. */
     toasts?: boolean
   } = {},
 ): Rendered {
-  const client = admin ? createAdminQueryClient(testI18n) : createQueryClient()
   const result = render(
     <WithI18n>
       <QueryClientProvider client={client}>
