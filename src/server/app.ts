@@ -31,12 +31,18 @@ import { createSignal, type Signal } from './lib/signal'
 import { createMetrics, type Metrics, registerMetricsRoutes } from './metrics/metrics'
 import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
+import { createOrderWatch, type OrderWatch } from './payments/order-watch'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
 import { createPaymentDelay, createShopHealth, type ShopHealth } from './payments/payments-health'
 import { createProviderPool, type ProviderPool, registerProviderGauges } from './payments/provider-pool'
 import { providersRpcs } from './payments/providers.routes'
 import { reconcileRpcs } from './payments/reconcile.routes'
+import {
+  createSightingWatcher,
+  registerSightingGauges,
+  type SightingWatcher,
+} from './payments/sighting-watcher'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
@@ -67,6 +73,10 @@ export interface AppServices {
   webhookQueued: Signal<void>
   /** Prometheus registry: metrics.gauge(name, help, collect) adds a gauge read at scrape time. */
   metrics: Metrics
+  /** Wakes the payment page's waiting status calls (the long poll) when an order's news arrives. */
+  orderWatch: OrderWatch
+  /** The head watcher (decision 024): built here, started by main.ts; null when SIGHTINGS=false. */
+  sightings: SightingWatcher | null
 }
 
 declare module 'fastify' {
@@ -82,6 +92,8 @@ export interface BuildAppOptions {
   logger?: boolean
   /** Folder of the built SPA; defaults to dist/web. */
   webRoot?: string
+  /** The chain follower's instance id: the head watcher runs while that follower leads. */
+  instanceId?: string
 }
 
 export const BODY_LIMIT = 1024 * 1024
@@ -154,7 +166,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     mailQueued: createSignal<void>(),
     webhookQueued: createSignal<void>(),
     metrics,
+    orderWatch: createOrderWatch(),
+    sightings: null,
   }
+  if (env.SIGHTINGS) {
+    services.sightings = createSightingWatcher({
+      db: database.db,
+      client: services.tron,
+      blockIntervalMs: env.CHAIN_BLOCK_MS,
+      instanceId: opts.instanceId,
+      onChange: (ids) => services.orderWatch.notify(ids),
+      logger: app.log.child({ module: 'sightings' }),
+    })
+  }
+  services.orderPaid.on((id) => services.orderWatch.notify([id]))
   app.decorate('services', services)
 
   // An empty body on a call with no payload means {}.
@@ -202,8 +227,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       rules: services.rules,
       delay: paymentDelay,
       onPaid: services.orderPaid.emit,
+      watch: services.orderWatch,
+      blockIntervalMs: env.CHAIN_BLOCK_MS,
     }),
-    ...providersRpcs(database.db, services.tron),
+    ...providersRpcs(database.db, services.tron, services.sightings),
     ...withAudit(database.db, [
       ...adminRpcs(services),
       ...cockpitRpcs(services),
@@ -222,6 +249,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   registerShopGauges(metrics, database.db)
   registerProviderGauges(metrics, services.tron)
+  if (services.sightings) registerSightingGauges(metrics, services.sightings, services.tron)
   registerMetricsRoutes(app, metrics, {
     token: env.METRICS_TOKEN,
     rpcLabel: (name) => (services.rpc.has(name) ? `/rpc/${name}` : '/rpc/unknown'),

@@ -81,6 +81,13 @@ const envSchema = z.object({
   SCAN_BATCH_BLOCKS: z.coerce.number().int().min(1).max(100).default(20),
   /** Pause between two looks at the chain when the follower has caught up. */
   SCAN_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /** Sightings (decision 024): the head is watched for transfers to open orders; false turns it off. */
+  SIGHTINGS: z
+    .enum(['true', 'false', ''])
+    .default('true')
+    .transform((v) => v !== 'false'),
+  /** The chain's block time in ms (TRON: 3000), for the sighting watcher's pace and the buyer's seconds left. */
+  CHAIN_BLOCK_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
   /** Checkout limits: orders in their payment window per client address and per e-mail, and
    * creations per client address per minute (docs/decisions/015-hardening.md). */
   CHECKOUT_PENDING_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(5),

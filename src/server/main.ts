@@ -34,7 +34,10 @@ async function main(): Promise<void> {
       `\n  First admin created. Username: ${admin.username}  Password: ${admin.generatedPassword}\n  Log in at /admin/login and change it on the Security tab. It will not be shown again.\n`,
     )
   }
-  const app = await buildApp({ env, database, logger: true })
+  // Says which host and process leads the follower, for the operator and for failover tests; the
+  // head watcher runs only in that process.
+  const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+  const app = await buildApp({ env, database, logger: true, instanceId })
   const outbox = join(env.DATA_DIR, 'outbox')
   const mail = createMailWorker({
     db: database.db,
@@ -68,9 +71,9 @@ async function main(): Promise<void> {
     batchBlocks: env.SCAN_BATCH_BLOCKS,
     intervalMs: env.SCAN_INTERVAL_MS,
     startBlock: env.SCAN_START_BLOCK,
-    onPaid: app.services.orderPaid.emit,
-    // Says which host and process leads, for the operator and for failover tests.
-    instanceId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+    onPaid: (id) => app.services.orderPaid.emit(id),
+    onCommitted: () => app.services.orderWatch.notify('*'),
+    instanceId,
     logger: app.log.child({ module: 'chain-scanner' }),
   })
 
@@ -85,6 +88,7 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     app.log.info(`${signal} received, shutting down`)
+    await app.services.sightings?.stop()
     await scanner.stop()
     await mail.stop()
     await webhooks.stop()
@@ -99,6 +103,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: env.PORT, host: env.HOST })
   scanner.start()
+  app.services.sightings?.start()
   mail.start()
   webhooks.start()
   notifier.start()

@@ -5,8 +5,57 @@ import { orderIdSchema, orderSecretSchema } from './checkout'
 
 /** Without the order's secret the answer only says whether the order is paid (limitedOrderStatusSchema). */
 export const orderStatusInputSchema = z
-  .object({ p_order_id: orderIdSchema, p_order_secret: orderSecretSchema.optional() })
+  .object({
+    p_order_id: orderIdSchema,
+    p_order_secret: orderSecretSchema.optional(),
+    /**
+     * The long poll: the `version` of the answer the page already has. The server then answers when
+     * something changed, or after at most STATUS_WAIT_MS with the same answer.
+     */
+    p_known_version: z
+      .string()
+      .regex(/^[0-9a-f]{1,64}$/, 'must be the version of an earlier answer')
+      .optional(),
+  })
   .strict()
+
+/** The longest a status call with p_known_version waits (the browser gives a call 15 s). */
+export const STATUS_WAIT_MS = 10_000
+
+/** The chain's result of a transfer that failed (receipt.result), as the buyer's page explains it. */
+export const failedTransferSchema = z.object({
+  tx_id: z.string(),
+  token: z.enum(['USDT', 'TRX']),
+  /** In the token (USDT or TRX). */
+  amount: z.number(),
+  /** OUT_OF_ENERGY, REVERT, … as the chain says it. */
+  reason: z.string(),
+})
+
+/** Transfers seen in the unsolidified head (decision 024): never a payment until solidified. */
+export const orderSightingsSchema = z.object({
+  /** A transfer seen and not solidified yet; null when none. */
+  confirming: z
+    .object({
+      /** Dollars seen and not solidified yet (TRX at the order's locked rate). */
+      amount_seen: z.number(),
+      /** Dollars still missing once what was seen is confirmed (0: enough). */
+      missing: z.number(),
+      /** The (highest) block the transfer was seen in, the head and the solidified height. */
+      block: z.number(),
+      head_block: z.number().nullable(),
+      solid_block: z.number().nullable(),
+      blocks_left: z.number().nullable(),
+      seconds_left: z.number().nullable(),
+      /** 0–1: blocks built on it out of those the chain needs before it is final. */
+      progress: z.number(),
+    })
+    .nullable(),
+  /** The last transfer seen was not in the solidified chain: waiting again. */
+  dropped: z.boolean(),
+  failed: z.array(failedTransferSchema),
+})
+export type OrderSightings = z.infer<typeof orderSightingsSchema>
 
 export const limitedOrderStatusSchema = z.object({
   success: z.literal(true),
@@ -33,6 +82,9 @@ export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
     late: z.boolean(),
     /** The server reads the chain late (its providers are slow or down): payments are seen later. */
     detection_delayed: z.boolean(),
+    sightings: orderSightingsSchema,
+    /** Changes whenever anything above does: the long poll's p_known_version. */
+    version: z.string(),
   }),
   z.object({ success: z.literal(false), error: z.string() }),
 ])

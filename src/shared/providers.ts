@@ -38,6 +38,15 @@ export interface ProvidersAnswer {
   success: true
   providers: ProviderAnswer[]
   follower: { checkpoint: number | null; lag_seconds: number | null }
+  /**
+   * The head watcher (decision 024): idle (no open order), full (every block), slowed or paused to
+   * leave the day's request budget to the follower; null when switched off.
+   */
+  sightings: {
+    mode: 'idle' | 'full' | 'slowed' | 'paused'
+    look_every_s: number | null
+    requests_today: number
+  } | null
 }
 
 export interface ProviderTestAnswer {

@@ -6,6 +6,7 @@ import { adminKeyField } from './rpc'
 
 export const webhookEvents = [
   'order.created',
+  'order.confirming',
   'order.paid',
   'order.cancelled',
   'order.expired',

@@ -232,6 +232,8 @@ export const scannerState = pgTable('scanner_state', {
   checkpointTime: bigint('checkpoint_time', { mode: 'number' }).notNull(),
   /** Latest solidified height the explorer reported, for the lag figure. */
   solidHead: bigint('solid_head', { mode: 'number' }),
+  /** Latest unsolidified head the sighting watcher read (decision 024); null before its first look. */
+  headBlock: bigint('head_block', { mode: 'number' }),
   leader: text('leader'),
   leaderUntil: timestamp('leader_until', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -283,6 +285,49 @@ export const payments = pgTable(
 )
 
 export type TransferSource = 'log' | 'trx' | 'internal' | 'legacy'
+
+export const sightingStatuses = ['seen', 'confirmed', 'dropped', 'failed'] as const
+export type SightingStatus = (typeof sightingStatuses)[number]
+
+/**
+ * Transfers to open orders' addresses seen in the unsolidified head (decision 024). A sighting never
+ * pays, credits, delivers or e-mails: it tells the buyer and the operator what was seen until the
+ * follower reads its solidified block ('confirmed': the ledger has it) or the block's height is
+ * solidified without it ('dropped'). A transfer that failed on chain is 'failed' with the chain's
+ * result (OUT_OF_ENERGY, REVERT, …) and never reaches the ledger.
+ */
+export const paymentSightings = pgTable(
+  'payment_sightings',
+  {
+    id: serial('id').primaryKey(),
+    orderId: uuid('order_id').notNull(),
+    txId: text('tx_id').notNull(),
+    /** As in the ledger ('log', 'trx', 'internal'), and 'call' for a failed USDT transfer call. */
+    source: text('source').$type<SightingSource>().notNull(),
+    eventIndex: integer('event_index').notNull().default(0),
+    token: text('token').$type<'USDT' | 'TRX'>().notNull(),
+    /** Base units of the token: USDT 6 decimals, TRX in sun. */
+    amountUnits: bigint('amount_units', { mode: 'bigint' }).notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
+    blockTimestamp: bigint('block_timestamp', { mode: 'number' }).notNull(),
+    status: text('status').$type<SightingStatus>().notNull().default('seen'),
+    /** The chain's result of a failed transfer: OUT_OF_ENERGY, REVERT, …; null otherwise. */
+    failure: text('failure'),
+    createdAt: createdAt(),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payment_sightings_event_uq').on(t.txId, t.source, t.eventIndex),
+    index('payment_sightings_order_idx').on(t.orderId),
+    index('payment_sightings_open_idx').on(t.blockNumber).where(sql`status = 'seen'`),
+    check('payment_sightings_status_ck', sql`${t.status} in ('seen', 'confirmed', 'dropped', 'failed')`),
+    check('payment_sightings_failed_ck', sql`(${t.status} = 'failed') = (${t.failure} is not null)`),
+  ],
+)
+
+export type SightingSource = 'log' | 'trx' | 'internal' | 'call'
 
 export const licenseKeys = pgTable(
   'license_keys',

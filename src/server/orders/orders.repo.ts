@@ -268,3 +268,11 @@ export async function paidOrdersOf(db: Db, email: string, limit: number): Promis
     .orderBy(sql`${orders.createdAt} desc`, orders.id)
     .limit(limit)
 }
+
+/** Orders awaiting payment and the address each holds (the sighting watcher's look list). */
+export async function openOrderAddresses(db: Db): Promise<{ id: string; address: string }[]> {
+  return db
+    .select({ id: orders.id, address: orders.walletAddress })
+    .from(orders)
+    .where(eq(orders.status, 'pending'))
+}

@@ -57,6 +57,8 @@ export interface ChainScannerOptions {
   logger?: WorkerLogger
   /** After commit, for each order this process saw paid (wakes the mail worker). */
   onPaid?: (orderId: string) => void
+  /** After each commit of blocks (wakes the payment pages' long polls: credits, expiries). */
+  onCommitted?: () => void
   /** Identifies this process in the lease; default a random id. */
   instanceId?: string
 }
@@ -342,6 +344,7 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
     try {
       const done = await commit(state, fetched)
       for (const id of done.paid) opts.onPaid?.(id)
+      opts.onCommitted?.()
       const checkpoint = fetched[fetched.length - 1]?.block.number ?? state.checkpointBlock
       if (done.paid.length > 0) log.info({ orders: done.paid }, 'orders paid')
       if (done.expired.length > 0)

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto'
 import { centsToDollars, formatUsd, microsToDollars } from '../../shared/money'
 import {
   confirmMessages,
   confirmTransactionInputSchema,
   orderStatusInputSchema,
+  STATUS_WAIT_MS,
 } from '../../shared/order-status'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
@@ -13,8 +15,10 @@ import { findOrder, type OrderRow } from '../orders/orders.repo'
 import { defineRpc } from '../rpc'
 import { confirmTransfersOfTransaction } from './confirm-transaction'
 import { paysOrder } from './ledger'
+import type { OrderWatch } from './order-watch'
 import type { PaymentRules } from './payment-rules'
 import type { PaymentDelay } from './payments-health'
+import { orderSightings } from './sightings'
 import type { TronClient } from './tron-client'
 
 /**
@@ -33,7 +37,14 @@ export interface PaymentsRpcOptions {
   delay: PaymentDelay
   /** Told after an order is paid here (wakes the mail worker). */
   onPaid?: (orderId: string) => void
+  /** Wakes a waiting status call (the long poll) when its order's news arrives. */
+  watch?: OrderWatch
+  /** The chain's block time, for the buyer's "seconds left". Default 3000. */
+  blockIntervalMs?: number
 }
+
+/** A waiting status call looks at the database again this often: news from another process. */
+const STATUS_RECHECK_MS = 3_000
 
 export function paymentsRpcs(database: Database, client: TronClient, opts: PaymentsRpcOptions) {
   const { db } = database
@@ -49,28 +60,44 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
     timestamp: o.paidAt?.getTime() ?? Date.now(),
   })
 
+  async function statusOf(orderId: string, secret: string | undefined) {
+    const order = await findOrder(db, orderId)
+    if (!order) return { success: false as const, error: confirmMessages.unknownOrder }
+    if (!orderSecretMatches(order, secret)) return limitedOrderStatus(order)
+    const paid = order.status === 'paid' || order.status === 'completed'
+    const answer = {
+      success: true as const,
+      order_id: order.id,
+      status: order.status,
+      total: centsToDollars(order.totalCents),
+      amount_received: microsToDollars(receivedMicros(order)),
+      tx_hash: order.txHash,
+      access_token: paid ? order.accessToken : null,
+      expires_at: order.expiresAt.toISOString(),
+      grace_until: order.graceUntil.toISOString(),
+      paid_at: order.paidAt?.toISOString() ?? null,
+      late: order.late,
+      detection_delayed: order.status === 'pending' && (await opts.delay.delayed()),
+      sightings: await orderSightings(db, order, opts.rules, opts.blockIntervalMs ?? 3000),
+    }
+    const version = createHash('sha256').update(JSON.stringify(answer)).digest('hex').slice(0, 16)
+    return { ...answer, version }
+  }
+
   return [
     defineRpc({
       name: 'secure_get_order_status',
       input: orderStatusInputSchema,
       handler: async (input) => {
-        const order = await findOrder(db, input.p_order_id)
-        if (!order) return { success: false, error: confirmMessages.unknownOrder }
-        if (!orderSecretMatches(order, input.p_order_secret)) return limitedOrderStatus(order)
-        const paid = order.status === 'paid' || order.status === 'completed'
-        return {
-          success: true,
-          order_id: order.id,
-          status: order.status,
-          total: centsToDollars(order.totalCents),
-          amount_received: microsToDollars(receivedMicros(order)),
-          tx_hash: order.txHash,
-          access_token: paid ? order.accessToken : null,
-          expires_at: order.expiresAt.toISOString(),
-          grace_until: order.graceUntil.toISOString(),
-          paid_at: order.paidAt?.toISOString() ?? null,
-          late: order.late,
-          detection_delayed: order.status === 'pending' && (await opts.delay.delayed()),
+        const deadline = Date.now() + STATUS_WAIT_MS
+        for (;;) {
+          const answer = await statusOf(input.p_order_id, input.p_order_secret)
+          const known = input.p_known_version
+          if (!known || !('version' in answer) || answer.version !== known) return answer
+          const left = deadline - Date.now()
+          if (left <= 0) return answer
+          await opts.watch?.wait(input.p_order_id, Math.min(left, STATUS_RECHECK_MS))
+          if (!opts.watch) await new Promise((r) => setTimeout(r, Math.min(left, STATUS_RECHECK_MS)))
         }
       },
     }),

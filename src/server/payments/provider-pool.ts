@@ -52,6 +52,18 @@ export interface ReceiptReadOptions extends ChainReadOptions {
   expectTxIds?: readonly string[]
 }
 
+/** The day's request budget over the pool, for the sighting watcher (decision 024). */
+export interface RequestBudgetView {
+  /** Requests a day over the keys of the providers not set aside; null when one has no limit. */
+  perDay: number | null
+  /** Requests sent today (UTC) to those providers, by everyone. */
+  usedToday: number
+  /** Of those, the sighting watcher's (ChainReadOptions lane 'sightings'). */
+  sightingsToday: number
+  /** Since when today's figures were counted (the UTC day's start, or this process's start). */
+  countingSince: number
+}
+
 export interface ProviderPool extends TronClient {
   getSolidBlocks(
     start: number,
@@ -62,6 +74,10 @@ export interface ProviderPool extends TronClient {
     blockNumber: number,
     opts?: ReceiptReadOptions,
   ): ReturnType<TronClient['getSolidTransactionInfos']>
+  getHeadTransactionInfos(
+    blockNumber: number,
+    opts?: ReceiptReadOptions,
+  ): ReturnType<TronClient['getHeadTransactionInfos']>
   health(): ProviderHealth[]
   /** One look at a provider's solidified head, whatever its state (the operator's "test"). */
   test(name: string): Promise<ProviderTest | null>
@@ -69,6 +85,8 @@ export interface ProviderPool extends TronClient {
   refreshHeads(maxAgeMs: number): Promise<void>
   /** Since when every read has failed on every provider (epoch ms); null while one answers. */
   failingSince(): number | null
+  /** The day's request budget and what has been spent of it (one budget for every reader). */
+  requestBudget(): RequestBudgetView
 }
 
 export interface ProviderPoolOptions {
@@ -130,6 +148,9 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
   const innerFetch = options.fetch ?? fetch
   let lastSuccessAt = Date.now()
   let failingSince: number | null = null
+  const startedAt = Date.now()
+  /** The sighting watcher's requests today (UTC): they share every key's budget with the follower's. */
+  const sightings = { day: Math.floor(Date.now() / DAY_MS), requests: 0 }
 
   const today = () => Math.floor(Date.now() / DAY_MS)
   const rollDay = (slot: Slot) => {
@@ -250,6 +271,16 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
       if (best === null || p.solidHead > best) best = p.solidHead
     }
     return best
+  }
+
+  function countLane(lane: ChainReadOptions['lane']) {
+    if (lane !== 'sightings') return
+    const day = today()
+    if (sightings.day !== day) {
+      sightings.day = day
+      sightings.requests = 0
+    }
+    sightings.requests += 1
   }
 
   function unavailable(): TronError {
@@ -401,6 +432,69 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
         },
         opts?.signal,
       ),
+    getHead: (opts) =>
+      route(
+        (c) => {
+          countLane(opts?.lane)
+          return c.getHead(opts)
+        },
+        undefined,
+        opts?.signal,
+      ),
+
+    // Head reads (the sighting watcher's): unsolidified, so no checkpoint to check them against.
+    getHeadBlocks: (start, endExclusive, opts = {}) =>
+      route(
+        (c) => {
+          countLane(opts.lane)
+          return c.getHeadBlocks(start, endExclusive, opts)
+        },
+        undefined,
+        opts.signal,
+      ),
+    getHeadTransactionInfos: (blockNumber, opts = {}) =>
+      route(
+        (c) => {
+          countLane(opts.lane)
+          return c.getHeadTransactionInfos(blockNumber, opts)
+        },
+        (answer) => {
+          const ids = opts.expectTxIds
+          if (!ids) return null
+          const same =
+            answer.infos.length === ids.length && answer.infos.every((info, i) => info.txId === ids[i])
+          return same
+            ? null
+            : {
+                fault: `receipts of head block ${blockNumber} list ${answer.infos.length} of its ${ids.length} transactions`,
+              }
+        },
+        opts.signal,
+      ),
+
+    requestBudget() {
+      const day = today()
+      if (sightings.day !== day) {
+        sightings.day = day
+        sightings.requests = 0
+      }
+      let perDay: number | null = 0
+      let usedToday = 0
+      for (const p of providers) {
+        if (isSetAside(p)) continue
+        for (const slot of p.slots) {
+          rollDay(slot)
+          usedToday += slot.requests
+          if (perDay !== null) perDay = p.config.perDay === null ? null : perDay + p.config.perDay
+        }
+      }
+      return {
+        perDay,
+        usedToday,
+        sightingsToday: sightings.requests,
+        countingSince: Math.max(startedAt, day * DAY_MS),
+      }
+    },
 
     pausedUntil() {
       if (choose(new Set(), true) !== null) return 0

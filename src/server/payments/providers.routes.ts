@@ -11,6 +11,7 @@ import { defineRpc } from '../rpc'
 import { readScannerStatus } from './chain-scanner'
 import { followerLagSeconds } from './payments-health'
 import type { ProviderHealth, ProviderPool } from './provider-pool'
+import type { SightingWatcher } from './sighting-watcher'
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null)
 
@@ -36,7 +37,7 @@ function answerOf(h: ProviderHealth): ProviderAnswer {
 }
 
 /** The admin's chain page: every provider's health, and a test of one. */
-export function providersRpcs(db: Db, pool: ProviderPool) {
+export function providersRpcs(db: Db, pool: ProviderPool, sightings: SightingWatcher | null = null) {
   return [
     defineRpc({
       name: 'secure_fetch_providers',
@@ -48,6 +49,13 @@ export function providersRpcs(db: Db, pool: ProviderPool) {
           success: true,
           providers: pool.health().map(answerOf),
           follower: { checkpoint: status.checkpointBlock, lag_seconds: await followerLagSeconds(db) },
+          sightings: sightings
+            ? {
+                mode: sightings.status().mode,
+                look_every_s: ((ms) => (ms === null ? null : ms / 1000))(sightings.status().lookEveryMs),
+                requests_today: pool.requestBudget().sightingsToday,
+              }
+            : null,
         }
       },
     }),

@@ -16,6 +16,10 @@ export interface ChainTx {
   trx: { from: string; to: string; value: bigint } | null
   /** TriggerSmartContract: the called contract (base58). */
   calledContract: string | null
+  /** TriggerSmartContract: its call data, lower-case hex ('' when none); null for other types. */
+  callData: string | null
+  /** TriggerSmartContract: the caller (owner_address, base58); null for other types. */
+  caller: string | null
 }
 
 export interface ChainBlock {
@@ -42,6 +46,8 @@ export interface ChainTxInfo {
   blockTimestamp: number
   /** receipt.result SUCCESS (or no receipt result for non-contract txs) and top-level result not FAILED. */
   success: boolean
+  /** receipt.result as the node printed it (SUCCESS, REVERT, OUT_OF_ENERGY, …); null when absent. */
+  result: string | null
   /** As the node printed them; a failed transaction has none. */
   logs: ChainLog[]
   /** Internal TRX moves: callValue > 0 with no tokenId; index = position in internal_transactions. */
@@ -59,6 +65,8 @@ export interface ChainReadOptions {
   urgent?: boolean
   /** Gives up (a 'timeout' error) when aborted, whether still queued or waiting for the answer. */
   signal?: AbortSignal
+  /** Who reads: the provider pool counts the sighting watcher's requests apart (decision 024). */
+  lane?: 'sightings'
 }
 
 export interface BlockReads {
@@ -79,6 +87,22 @@ export interface BlockReads {
   ): Promise<TronResult<{ infos: ChainTxInfo[] }>>
   /** The solidified head block's header. */
   getSolidHead(opts?: ChainReadOptions): Promise<TronResult<ChainHead>>
+  /** The (unsolidified) head block's header. */
+  getHead(opts?: ChainReadOptions): Promise<TronResult<ChainHead>>
+  /**
+   * Head blocks [start, endExclusive), at most 100, from the full node (/wallet/getblockbylimitnext):
+   * unsolidified, so a later read may find another block at the same height. Same checks as above.
+   */
+  getHeadBlocks(
+    start: number,
+    endExclusive: number,
+    opts?: ChainReadOptions,
+  ): Promise<TronResult<{ blocks: ChainBlock[] }>>
+  /** Every transaction info of one head block, in block order ([] while the node lacks the block). */
+  getHeadTransactionInfos(
+    blockNumber: number,
+    opts?: ChainReadOptions,
+  ): Promise<TronResult<{ infos: ChainTxInfo[] }>>
 }
 
 const HASH = /^[0-9a-fA-F]{64}$/
@@ -188,6 +212,8 @@ function parseBlockTransaction(item: unknown): ChainTx | string {
   const contract = tx.raw_data.contract[0]
   let trx: ChainTx['trx'] = null
   let calledContract: string | null = null
+  let callData: string | null = null
+  let caller: string | null = null
   if (contract?.type === 'TransferContract') {
     const v = transferContractSchema.safeParse(contract.parameter.value)
     const from = v.success ? normalizeTronAddress(v.data.owner_address) : null
@@ -198,6 +224,8 @@ function parseBlockTransaction(item: unknown): ChainTx | string {
     const v = triggerContractSchema.safeParse(contract.parameter.value)
     calledContract = v.success ? normalizeTronAddress(v.data.contract_address) : null
     if (!calledContract) return `TriggerSmartContract ${txId} lacks a valid contract_address`
+    callData = (v.data?.data ?? '').toLowerCase()
+    caller = v.success ? normalizeTronAddress(v.data.owner_address) : null
   }
   return {
     txId,
@@ -205,6 +233,8 @@ function parseBlockTransaction(item: unknown): ChainTx | string {
     type: contract?.type ?? null,
     trx,
     calledContract,
+    callData,
+    caller,
   }
 }
 
@@ -244,10 +274,14 @@ function parseTxInfo(item: unknown): ChainTxInfo | string {
     blockNumber: info.blockNumber,
     blockTimestamp: info.blockTimeStamp,
     success: (receiptResult === undefined || receiptResult === 'SUCCESS') && info.result !== 'FAILED',
+    result: receiptResult ?? null,
     logs,
     internalTransfers,
   }
 }
+
+/** The full node (head) or the solidity node (solidified blocks only). */
+type Node = 'wallet' | 'walletsolidity'
 
 export function createBlockReads(http: TronHttp): BlockReads {
   async function getHeader(path: string, opts: ChainReadOptions): Promise<TronResult<ChainHead>> {
@@ -269,77 +303,94 @@ export function createBlockReads(http: TronHttp): BlockReads {
     }
   }
 
-  return {
-    async getSolidBlocks(start, endExclusive, opts = {}) {
-      if (!Number.isSafeInteger(start) || !Number.isSafeInteger(endExclusive) || start < 0) {
-        throw new TypeError(`Invalid block range [${start}, ${endExclusive})`)
-      }
-      if (endExclusive <= start || endExclusive - start > MAX_BLOCKS_PER_CALL) {
-        throw new TypeError(
-          `A block range holds 1–${MAX_BLOCKS_PER_CALL} blocks, got [${start}, ${endExclusive})`,
+  async function getBlocks(
+    node: Node,
+    start: number,
+    endExclusive: number,
+    opts: ChainReadOptions,
+  ): Promise<TronResult<{ blocks: ChainBlock[] }>> {
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(endExclusive) || start < 0) {
+      throw new TypeError(`Invalid block range [${start}, ${endExclusive})`)
+    }
+    if (endExclusive <= start || endExclusive - start > MAX_BLOCKS_PER_CALL) {
+      throw new TypeError(
+        `A block range holds 1–${MAX_BLOCKS_PER_CALL} blocks, got [${start}, ${endExclusive})`,
+      )
+    }
+    const path = `/${node}/getblockbylimitnext`
+    const res = await http.request(path, {
+      body: { startNum: start, endNum: endExclusive },
+      quoteAmounts: true,
+      urgent: opts.urgent,
+      signal: opts.signal,
+    })
+    if (res.status === 'error') return res
+    // {} is the node's answer for "none of these blocks (yet)".
+    if (isObject(res.json) && res.json.block === undefined && Object.keys(res.json).length === 0) {
+      return { status: 'success', blocks: [] }
+    }
+    const list = isObject(res.json) ? res.json.block : undefined
+    if (!Array.isArray(list)) return tronError('malformed', `unexpected block list shape from ${path}`)
+    const blocks: ChainBlock[] = []
+    for (const item of list) {
+      const parsed = parseBlock(item)
+      if (typeof parsed === 'string') return tronError('malformed', `${path}: ${parsed}`)
+      // Only the contiguous run from `start` counts: a node may skip or reorder what it lacks.
+      if (parsed.number !== start + blocks.length || parsed.number >= endExclusive) break
+      const previous = blocks[blocks.length - 1]
+      if (previous && parsed.parentHash !== previous.blockId) {
+        return tronError(
+          'malformed',
+          `${path}: block ${parsed.number} does not link to block ${previous.number}`,
         )
       }
-      const path = '/walletsolidity/getblockbylimitnext'
-      const res = await http.request(path, {
-        body: { startNum: start, endNum: endExclusive },
-        quoteAmounts: true,
-        urgent: opts.urgent,
-        signal: opts.signal,
-      })
-      if (res.status === 'error') return res
-      // {} is the node's answer for "none of these blocks (yet)".
-      if (isObject(res.json) && res.json.block === undefined && Object.keys(res.json).length === 0) {
-        return { status: 'success', blocks: [] }
-      }
-      const list = isObject(res.json) ? res.json.block : undefined
-      if (!Array.isArray(list)) return tronError('malformed', `unexpected block list shape from ${path}`)
-      const blocks: ChainBlock[] = []
-      for (const item of list) {
-        const parsed = parseBlock(item)
-        if (typeof parsed === 'string') return tronError('malformed', `${path}: ${parsed}`)
-        // Only the contiguous run from `start` counts: a node may skip or reorder what it lacks.
-        if (parsed.number !== start + blocks.length || parsed.number >= endExclusive) break
-        const previous = blocks[blocks.length - 1]
-        if (previous && parsed.parentHash !== previous.blockId) {
-          return tronError(
-            'malformed',
-            `${path}: block ${parsed.number} does not link to block ${previous.number}`,
-          )
-        }
-        blocks.push(parsed)
-      }
-      return { status: 'success', blocks }
-    },
+      blocks.push(parsed)
+    }
+    return { status: 'success', blocks }
+  }
 
-    async getSolidTransactionInfos(blockNumber, opts = {}) {
-      if (!Number.isSafeInteger(blockNumber) || blockNumber < 1) {
-        throw new TypeError(`Invalid block number: ${blockNumber}`)
+  async function getInfos(
+    node: Node,
+    blockNumber: number,
+    opts: ChainReadOptions,
+  ): Promise<TronResult<{ infos: ChainTxInfo[] }>> {
+    if (!Number.isSafeInteger(blockNumber) || blockNumber < 1) {
+      throw new TypeError(`Invalid block number: ${blockNumber}`)
+    }
+    const path = `/${node}/gettransactioninfobyblocknum`
+    const res = await http.request(path, {
+      body: { num: blockNumber },
+      quoteAmounts: true,
+      urgent: opts.urgent,
+      signal: opts.signal,
+    })
+    if (res.status === 'error') return res
+    if (!Array.isArray(res.json))
+      return tronError('malformed', `${path}: expected an array for block ${blockNumber}`)
+    const infos: ChainTxInfo[] = []
+    for (const [i, item] of res.json.entries()) {
+      const parsed = parseTxInfo(item)
+      if (typeof parsed === 'string') return tronError('malformed', `${path}: element ${i}: ${parsed}`)
+      if (parsed.blockNumber !== blockNumber) {
+        return tronError(
+          'malformed',
+          `${path}: element ${i} belongs to block ${parsed.blockNumber}, not ${blockNumber}`,
+        )
       }
-      const path = '/walletsolidity/gettransactioninfobyblocknum'
-      const res = await http.request(path, {
-        body: { num: blockNumber },
-        quoteAmounts: true,
-        urgent: opts.urgent,
-        signal: opts.signal,
-      })
-      if (res.status === 'error') return res
-      if (!Array.isArray(res.json))
-        return tronError('malformed', `${path}: expected an array for block ${blockNumber}`)
-      const infos: ChainTxInfo[] = []
-      for (const [i, item] of res.json.entries()) {
-        const parsed = parseTxInfo(item)
-        if (typeof parsed === 'string') return tronError('malformed', `${path}: element ${i}: ${parsed}`)
-        if (parsed.blockNumber !== blockNumber) {
-          return tronError(
-            'malformed',
-            `${path}: element ${i} belongs to block ${parsed.blockNumber}, not ${blockNumber}`,
-          )
-        }
-        infos.push(parsed)
-      }
-      return { status: 'success', infos }
-    },
+      infos.push(parsed)
+    }
+    return { status: 'success', infos }
+  }
+
+  return {
+    getSolidBlocks: (start, endExclusive, opts = {}) =>
+      getBlocks('walletsolidity', start, endExclusive, opts),
+    getSolidTransactionInfos: (blockNumber, opts = {}) => getInfos('walletsolidity', blockNumber, opts),
+    getHeadBlocks: (start, endExclusive, opts = {}) => getBlocks('wallet', start, endExclusive, opts),
+    getHeadTransactionInfos: (blockNumber, opts = {}) => getInfos('wallet', blockNumber, opts),
 
     getSolidHead: (opts = {}) => getHeader('/walletsolidity/getblock', opts),
+    // The sighting watcher's starting point (decision 024).
+    getHead: (opts = {}) => getHeader('/wallet/getblock', opts),
   }
 }

@@ -560,6 +560,8 @@ describe('getSolidBlocks', () => {
           type: 'TransferContract',
           trx: { from: BUYER, to: SHOP_WALLET, value: 9_007_199_254_740_993n },
           calledContract: null,
+          callData: null,
+          caller: null,
         },
         {
           txId: usdt.transaction_id,
@@ -567,6 +569,8 @@ describe('getSolidBlocks', () => {
           type: 'TriggerSmartContract',
           trx: null,
           calledContract: USDT,
+          callData: expect.stringMatching(/^a9059cbb[0-9a-f]{128}$/),
+          caller: expect.any(String),
         },
         {
           txId: routed.transaction_id,
@@ -574,6 +578,8 @@ describe('getSolidBlocks', () => {
           type: 'TriggerSmartContract',
           trx: null,
           calledContract: ROUTER,
+          callData: expect.stringMatching(/^[0-9a-f]{136}$/),
+          caller: expect.any(String),
         },
         {
           txId: failed.transaction_id,
@@ -581,6 +587,8 @@ describe('getSolidBlocks', () => {
           type: 'TriggerSmartContract',
           trx: null,
           calledContract: USDT,
+          callData: expect.stringMatching(/^a9059cbb[0-9a-f]{128}$/),
+          caller: expect.any(String),
         },
       ],
     })
@@ -751,6 +759,7 @@ describe('getSolidTransactionInfos', () => {
         txId: usdt.transaction_id,
         ...common,
         success: true,
+        result: 'SUCCESS',
         logs: [
           {
             address: USDT,
@@ -760,12 +769,20 @@ describe('getSolidTransactionInfos', () => {
         ],
         internalTransfers: [],
       },
-      { txId: trx.transaction_id, ...common, success: true, logs: [], internalTransfers: [] },
-      { txId: failed.transaction_id, ...common, success: false, logs: [], internalTransfers: [] },
+      { txId: trx.transaction_id, ...common, success: true, result: null, logs: [], internalTransfers: [] },
+      {
+        txId: failed.transaction_id,
+        ...common,
+        success: false,
+        result: 'REVERT',
+        logs: [],
+        internalTransfers: [],
+      },
       {
         txId: batch.transaction_id,
         ...common,
         success: true,
+        result: 'SUCCESS',
         logs: [
           expect.objectContaining({
             address: USDT,
@@ -782,6 +799,7 @@ describe('getSolidTransactionInfos', () => {
         txId: internal.transaction_id,
         ...common,
         success: true,
+        result: 'SUCCESS',
         logs: [],
         internalTransfers: [
           { index: 0, from: ROUTER, to: SHOP_WALLET, value: 9_007_199_254_740_993n, rejected: false },
@@ -791,6 +809,7 @@ describe('getSolidTransactionInfos', () => {
         txId: rejected.transaction_id,
         ...common,
         success: true,
+        result: 'SUCCESS',
         logs: [],
         internalTransfers: [{ index: 0, from: ROUTER, to: SHOP_WALLET, value: 1_000_000n, rejected: true }],
       },

@@ -120,12 +120,14 @@ export async function recordOrdersCreated(tx: Db, created: readonly OrderFacts[]
  */
 export async function recordOrderEvent(
   tx: Db,
-  type: 'order.created' | 'order.paid' | 'order.cancelled' | 'order.expired',
+  type: 'order.created' | 'order.paid' | 'order.cancelled' | 'order.expired' | 'order.confirming',
   orderId: string,
+  /** Fields added to the order's (order.confirming: the sighting). */
+  extra: Record<string, unknown> = {},
 ): Promise<string | null> {
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId))
   if (!order) return null
-  const data = orderEventData(order)
+  const data = { ...orderEventData(order), ...extra }
   let keys: EventOptions['keys']
   if (type === 'order.paid') {
     const paid = await tx.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(payments.id)

@@ -1,0 +1,86 @@
+import { desc, eq } from 'drizzle-orm'
+import { microsToDollars } from '../../shared/money'
+import type { OrderSightings } from '../../shared/order-status'
+import { receivedUsdMicros } from '../../shared/trx'
+import type { Db } from '../db/client'
+import { paymentSightings, scannerState } from '../db/schema'
+import type { OrderRow } from '../orders/orders.repo'
+import { acceptedShortfallMicros, type PaymentRules } from './payment-rules'
+
+// What the buyer's payment page and the admin read about an order's sightings (decision 024): the
+// amount seen in the head and not yet solidified, how far its block is from being solidified (from
+// the block heights: the head the watcher last read and the follower's checkpoint), whether the last
+// sighting was dropped, and the transfers that failed on chain.
+
+export type SightingRow = typeof paymentSightings.$inferSelect
+
+export async function sightingsOfOrder(db: Db, orderId: string): Promise<SightingRow[]> {
+  return db
+    .select()
+    .from(paymentSightings)
+    .where(eq(paymentSightings.orderId, orderId))
+    .orderBy(desc(paymentSightings.id))
+    .limit(50)
+}
+
+export function failedAmount(row: Pick<SightingRow, 'token' | 'amountUnits'>): number {
+  return row.token === 'USDT' ? microsToDollars(row.amountUnits) : Number(row.amountUnits) / 1e6
+}
+
+export async function orderSightings(
+  db: Db,
+  order: OrderRow,
+  rules: Pick<PaymentRules, 'toleranceMicros' | 'tolerancePercentBp'>,
+  blockIntervalMs: number,
+): Promise<OrderSightings> {
+  const rows = await sightingsOfOrder(db, order.id)
+  const failed = rows
+    .filter((r) => r.status === 'failed')
+    .map((r) => ({
+      tx_id: r.txId,
+      token: r.token,
+      amount: failedAmount(r),
+      reason: r.failure ?? 'FAILED',
+    }))
+  const live = rows.filter((r) => r.status === 'seen')
+  const pending = order.status === 'pending'
+  if (!pending || live.length === 0) {
+    const latest = rows.find((r) => r.status !== 'failed')
+    return { confirming: null, dropped: pending && latest?.status === 'dropped', failed }
+  }
+  const [state] = await db
+    .select({ checkpoint: scannerState.checkpointBlock, head: scannerState.headBlock })
+    .from(scannerState)
+    .where(eq(scannerState.id, 1))
+  const usdt = live.filter((r) => r.token === 'USDT').reduce((n, r) => n + r.amountUnits, 0n)
+  const sun = live.filter((r) => r.token === 'TRX').reduce((n, r) => n + r.amountUnits, 0n)
+  const seenMicros = receivedUsdMicros(usdt, sun, order.trxRateE8)
+  const receivedMicros = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
+  const dueMicros = BigInt(order.totalCents) * 10_000n
+  const shortfall = dueMicros - receivedMicros - seenMicros
+  const missing = shortfall > acceptedShortfallMicros(dueMicros, rules) ? shortfall : 0n
+  const block = Math.max(...live.map((r) => r.blockNumber))
+  const solid = state && state.checkpoint >= 0 ? state.checkpoint : null
+  const head = state?.head ?? null
+  const blocksLeft = solid === null ? null : Math.max(0, block - solid)
+  // Blocks built on it out of those the chain needs (head − solidified: 19 on TRON).
+  const needed = head !== null && solid !== null ? Math.max(1, head - solid) : null
+  const built = head !== null ? Math.max(0, head - block) : null
+  return {
+    confirming: {
+      amount_seen: microsToDollars(seenMicros),
+      missing: microsToDollars(missing),
+      block,
+      head_block: head,
+      solid_block: solid,
+      blocks_left: blocksLeft,
+      seconds_left: blocksLeft === null ? null : Math.ceil((blocksLeft * blockIntervalMs) / 1000),
+      progress:
+        built !== null && needed !== null
+          ? Math.min(1, built / Math.max(built + (blocksLeft ?? 0), needed))
+          : 0,
+    },
+    dropped: false,
+    failed,
+  }
+}
