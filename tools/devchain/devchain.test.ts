@@ -802,6 +802,44 @@ describe('transfer kinds on chain', () => {
     expect(info.internal_transactions).toBeUndefined()
   })
 
+  it('out of energy: OUT_OF_ENERGY in the block and the receipt, FAILED, the fee burnt, no logs', async () => {
+    const sent = await send({ to: BUYER_WALLET, amount: '10', failed: 'OUT_OF_ENERGY' })
+    const { tx, info } = await onChain(sent)
+    expect(tx.ret).toEqual([{ contractRet: 'OUT_OF_ENERGY' }])
+    expect(info).toMatchObject({
+      result: 'FAILED',
+      contractResult: [''],
+      receipt: { result: 'OUT_OF_ENERGY', net_fee: 345_000 },
+    })
+    expect(info.fee).toBe(info.receipt.energy_fee + info.receipt.net_fee)
+    expect(Buffer.from(info.resMessage, 'hex').toString()).toMatch(/^Not enough energy for /)
+    expect(info.log).toBeUndefined()
+    expect((await trc20(BUYER_WALLET)).json.data).toEqual([])
+  })
+
+  it('/_sim/drop: a head transaction vanishes and its block and the later ones get new ids', async () => {
+    const sent = await send({ to: BUYER_WALLET, amount: '10' }, false)
+    await post('/_sim/mine', { blocks: 2 })
+    const before = (await post('/wallet/getblockbynum', { num: sent.block_number })).json
+    expect(before.transactions).toHaveLength(1)
+    const dropped = await post('/_sim/drop', { txid: sent.transaction_id })
+    expect(dropped.json).toEqual({ block_number: sent.block_number, reorganised_blocks: 3 })
+    const after = (await post('/wallet/getblockbynum', { num: sent.block_number })).json
+    expect(after.transactions).toBeUndefined()
+    expect(after.blockID).not.toBe(before.blockID)
+    const next = (await post('/wallet/getblockbynum', { num: sent.block_number + 1 })).json
+    expect(next.block_header.raw_data.parentHash).toBe(after.blockID)
+    expect((await post('/wallet/gettransactionbyid', { value: sent.transaction_id })).json).toEqual({})
+    await post('/_sim/mine', { blocks: LAG })
+    expect(
+      (await post('/walletsolidity/gettransactioninfobyblocknum', { num: sent.block_number })).json,
+    ).toEqual([])
+    // Solidified transactions never vanish; an unknown id is a 400.
+    const solid = await send({ to: BUYER_WALLET, amount: '1' })
+    expect((await post('/_sim/drop', { txid: solid.transaction_id })).status).toBe(400)
+    expect((await post('/_sim/drop', { txid: 'ab'.repeat(32) })).status).toBe(400)
+  })
+
   it('zero-value USDT dust is accepted and logged', async () => {
     const sent = await send({ to: BUYER_WALLET, amount: '0' })
     const { info } = await onChain(sent)

@@ -72,8 +72,11 @@ export interface TransferRequest {
   contract?: string
   type?: 'Transfer' | 'Approval'
   txid?: string
-  /** The call reverts: REVERT, result FAILED, no logs. */
-  failed?: boolean
+  /**
+   * The call fails on chain, with no logs and result FAILED: true or 'REVERT' reverts;
+   * 'OUT_OF_ENERGY' runs out of the energy its fee limit paid for (the TRX is burnt all the same).
+   */
+  failed?: boolean | 'REVERT' | 'OUT_OF_ENERGY'
   /** TRX via_contract only: the internal transfer is marked rejected. */
   rejected?: boolean
 }
@@ -121,6 +124,8 @@ export interface Devchain {
   mine(blocks?: number): ChainHeights
   /** Mines until every transfer submitted so far is in a solidified block. */
   solidify(): ChainHeights
+  /** Same as POST /_sim/drop: the transaction vanishes from the unsolidified chain (a fork without it). */
+  drop(txid: string): { block_number: number; reorganised_blocks: number }
   heights(): ChainHeights
   /**
    * path: fault only requests whose path contains this text. suspendSeconds: the suspension a 429
@@ -202,8 +207,12 @@ const transferSchema = z.strictObject({
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex characters')
     .optional(),
-  failed: z.boolean().default(false),
+  failed: z.union([z.boolean(), z.enum(['REVERT', 'OUT_OF_ENERGY'])]).default(false),
   rejected: z.boolean().optional(),
+})
+
+const dropSchema = z.strictObject({
+  txid: z.string().regex(/^[0-9a-fA-F]{64}$/, 'txid must be 64 hex characters'),
 })
 
 const mineSchema = z.strictObject({
@@ -469,6 +478,10 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     switch (route) {
       case 'POST /_sim/transfers':
         return send(res, 200, transfer((await readJson(req)) as TransferRequest))
+      case 'POST /_sim/drop': {
+        const body = parseBody(dropSchema, await readJson(req))
+        return send(res, 200, chain.dropTransaction(body.txid))
+      }
       case 'POST /_sim/mine': {
         const body = parseBody(mineSchema, await readJson(req))
         return send(res, 200, mine(body.blocks))
@@ -911,6 +924,7 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
     transfer,
     mine,
     solidify,
+    drop: (txid: string) => chain.dropTransaction(parseBody(dropSchema, { txid }).txid),
     heights,
     setFault,
     setPrice: (usd) => {

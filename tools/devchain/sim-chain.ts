@@ -27,6 +27,8 @@ const TRX_DECIMALS = 6
 const UINT256_MAX = (1n << 256n) - 1n
 const INT64_MAX = (1n << 63n) - 1n
 const USDT_ENERGY = 14_650
+/** Energy a USDT transfer got before running out (a fee limit of about 3 TRX at 210 sun). */
+const OUT_OF_ENERGY_USAGE = 14_285
 const ENERGY_PRICE_SUN = 210
 const WITNESS = '41b2f713d57dbcec679d93a8849fa0cd0e4db594ba'
 const BLOCK_VERSION = 31
@@ -52,11 +54,16 @@ export interface SimInternalTransfer {
   rejected: boolean
 }
 
+/** How a contract call fails on chain: a revert, or the energy paid for ran out. */
+export type FailureKind = 'REVERT' | 'OUT_OF_ENERGY'
+
 export interface SimTransaction {
   seq: number
   txid: string
   kind: 'trx' | 'trigger'
   failed: boolean
+  /** The chain's result of a failed call (ret[0].contractRet and receipt.result); null when it succeeded. */
+  failure: FailureKind | null
   /** The block the transaction is (or will be) in. */
   blockNumber: number
   blockTimestamp: number
@@ -110,7 +117,8 @@ export interface TransferInput {
   contract?: string
   type: EventType
   txid?: string
-  failed: boolean
+  /** true is a revert; or the failure by name. */
+  failed: boolean | FailureKind
   rejected?: boolean
 }
 
@@ -388,7 +396,7 @@ export class SimChain {
         caller: via,
         to,
         value,
-        rejected: input.rejected === true || input.failed,
+        rejected: input.rejected === true || input.failed !== false,
       })
       return tx
     }
@@ -491,10 +499,13 @@ export class SimChain {
     // A generated txID is sha256(raw_data) as on the real chain; random so a restarted devchain never
     // hands out a transaction id a shop database has already recorded.
     const txid = input.txid?.toLowerCase() ?? sha256Hex(rawDataHex)
+    const failure: FailureKind | null =
+      input.failed === false ? null : input.failed === true ? 'REVERT' : input.failed
     const tx: SimTransaction = {
       seq: ++this.seq,
       txid,
-      failed: input.failed,
+      failed: failure !== null,
+      failure,
       blockNumber: this.pendingBlock(),
       blockTimestamp: this.pendingTimestamp,
       rawDataHex,
@@ -510,6 +521,36 @@ export class SimChain {
     this.txs.set(txid, tx)
     this.pending.push(tx)
     return tx
+  }
+
+  /**
+   * Makes a transaction vanish before its block is solidified, as a fork that did not include it
+   * would: it leaves its block, and that block and every later one get new ids (each linked to the
+   * one before). A transfer still waiting for its block just leaves the queue.
+   */
+  dropTransaction(txid: string): { block_number: number; reorganised_blocks: number } {
+    const tx = this.txs.get(txid.toLowerCase())
+    if (!tx) throw new SimInputError('txid names no transaction of this chain')
+    if (tx.blockNumber <= this.solidBlock()) {
+      throw new SimInputError('the transaction is in a solidified block: solidified blocks never change')
+    }
+    this.txs.delete(tx.txid)
+    this.events = this.events.filter((e) => e.tx !== tx)
+    const waiting = this.pending.indexOf(tx)
+    if (waiting >= 0) {
+      this.pending.splice(waiting, 1)
+      return { block_number: tx.blockNumber, reorganised_blocks: 0 }
+    }
+    const first = tx.blockNumber - GENESIS_BLOCK
+    const block = this.blocks[first] as SimBlock
+    block.txs = block.txs.filter((t) => t !== tx)
+    const salt = randomBytes(4).toString('hex')
+    for (let i = first; i < this.blocks.length; i++) {
+      const b = this.blocks[i] as SimBlock
+      b.parentHash = (this.blocks[i - 1] as SimBlock).id
+      b.id = blockIdOf(b.number, `${b.parentHash}:fork:${salt}:${b.txs.map((t) => t.txid).join(',')}`)
+    }
+    return { block_number: tx.blockNumber, reorganised_blocks: this.blocks.length - first }
   }
 
   listTrc20(q: ListQuery): Page<SimEvent> {
@@ -561,6 +602,7 @@ export class SimChain {
       txid: sha256Text(`${seed}:tx`),
       kind: 'trigger',
       failed: false,
+      failure: null,
       blockNumber: block.number,
       blockTimestamp: block.timestamp,
       rawDataHex: `0a02${seed.slice(0, 4)}2208${seed.slice(4, 20)}40${more}`,
@@ -606,7 +648,7 @@ export class SimChain {
     if (tx.kind === 'trigger') rawData.fee_limit = 100_000_000
     rawData.timestamp = createdAt
     return {
-      ret: [{ contractRet: tx.failed ? 'REVERT' : 'SUCCESS' }],
+      ret: [{ contractRet: tx.failure ?? 'SUCCESS' }],
       signature: [tx.signature],
       txID: tx.txid,
       raw_data: rawData,
@@ -673,20 +715,27 @@ export class SimChain {
         receipt: { net_usage: 268 },
       }
     }
-    const energyFee = USDT_ENERGY * ENERGY_PRICE_SUN
+    // Out of energy: the call burns the TRX it was allowed (its fee limit) for the energy it got and
+    // pays its bandwidth in TRX too, as a wallet without staked resources does.
+    const outOfEnergy = tx.failure === 'OUT_OF_ENERGY'
+    const energyUsed = outOfEnergy ? OUT_OF_ENERGY_USAGE : USDT_ENERGY
+    const energyFee = energyUsed * ENERGY_PRICE_SUN
+    const receipt: Record<string, unknown> = outOfEnergy
+      ? { energy_fee: energyFee, energy_usage_total: energyUsed, net_fee: 345_000, result: 'OUT_OF_ENERGY' }
+      : {
+          energy_fee: energyFee,
+          energy_usage_total: energyUsed,
+          net_usage: 345,
+          result: tx.failure ?? 'SUCCESS',
+        }
     const info: Record<string, unknown> = {
       id: tx.txid,
-      fee: BigInt(energyFee),
+      fee: BigInt(energyFee + (outOfEnergy ? 345_000 : 0)),
       blockNumber: tx.blockNumber,
       blockTimeStamp: tx.blockTimestamp,
       contractResult: [tx.failed ? '' : word(1n)],
       contract_address: tronBase58ToHex(tx.contract ?? this.usdtContract),
-      receipt: {
-        energy_fee: energyFee,
-        energy_usage_total: USDT_ENERGY,
-        net_usage: 345,
-        result: tx.failed ? 'REVERT' : 'SUCCESS',
-      },
+      receipt,
     }
     if (!tx.failed && tx.logs.length > 0) {
       info.log = tx.logs.map((l) => ({
@@ -701,7 +750,12 @@ export class SimChain {
     }
     if (tx.failed) {
       info.result = 'FAILED'
-      info.resMessage = Buffer.from('REVERT opcode executed').toString('hex')
+      // java-tron's messages: Program.OutOfEnergyException and the REVERT opcode's.
+      info.resMessage = Buffer.from(
+        outOfEnergy
+          ? `Not enough energy for 'SSTORE' operation executing: curInvokeEnergyLimit[${energyUsed}], curOpEnergy[20000], usedEnergy[${energyUsed - 1_650}]`
+          : 'REVERT opcode executed',
+      ).toString('hex')
     }
     if (tx.internals.length > 0) {
       info.internal_transactions = tx.internals.map((t) => ({
