@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { useT } from '../i18n/i18n'
 import { cart } from '../lib/cart-store'
-import { checkout, msRemaining, useCheckout } from '../lib/checkout-store'
+import { checkout, msRemaining, paymentConfirming, useCheckout } from '../lib/checkout-store'
 import { toast } from '../lib/toast'
 
 const PAYMENT_PATH = '/payment'
@@ -40,7 +40,8 @@ export function CheckoutWatch() {
   useEffect(() => {
     if (!state.isActive) return
     const tick = () => {
-      if (msRemaining(checkout.get()) > 0) return
+      const current = checkout.get()
+      if (msRemaining(current) > 0 || paymentConfirming.is(current.orderId)) return
       checkout.reset()
       cart.clear()
       toast.error(t('checkout.expired'), { id: 'payment-expired' })

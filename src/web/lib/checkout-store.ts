@@ -88,6 +88,21 @@ export const checkout = {
   reload: store.reload,
 }
 
+/**
+ * Set by the payment page while a transfer to the order was seen and is being confirmed: the
+ * window's end then neither alarms the buyer nor clears the checkout (the server settles or expires
+ * the order by chain time, and the page follows its answer). In memory only: a reload asks again.
+ */
+let confirmingOrder: string | null = null
+export const paymentConfirming = {
+  set(orderId: string | null): void {
+    confirmingOrder = orderId
+  },
+  is(orderId: string | null): boolean {
+    return orderId !== null && confirmingOrder === orderId
+  },
+}
+
 /** The secret of this browser's order with that id, to send with calls about it. */
 export function secretOfOrder(orderId: string): string | undefined {
   const state = store.get()

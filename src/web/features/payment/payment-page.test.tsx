@@ -6,6 +6,7 @@ import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
 import type { Product } from '../../../shared/product'
+import { CheckoutWatch } from '../../app/checkout-watch'
 import { cart } from '../../lib/cart-store'
 import { checkout, paymentSuccess } from '../../lib/checkout-store'
 import { renderWithProviders } from '../../test/render'
@@ -29,6 +30,20 @@ const status = (over: Record<string, unknown>) => ({
   paid_at: null,
   late: false,
   detection_delayed: false,
+  sightings: { confirming: null, dropped: false, failed: [] },
+  version: '0',
+  ...over,
+})
+
+const confirming = (over: Record<string, unknown> = {}) => ({
+  amount_seen: 20,
+  missing: 0,
+  block: 1000,
+  head_block: 1005,
+  solid_block: 986,
+  blocks_left: 14,
+  seconds_left: 42,
+  progress: 5 / 19,
   ...over,
 })
 
@@ -64,6 +79,7 @@ const product: Product = {
 function renderPayment() {
   renderWithProviders(
     <MemoryRouter initialEntries={['/payment']}>
+      <CheckoutWatch />
       <Routes>
         <Route path="/payment" element={<PaymentPage />} />
         <Route path="/cart" element={<h1>Cart page</h1>} />
@@ -109,6 +125,63 @@ describe('payment page', () => {
     await waitFor(() => expect(screen.getByText('Payment detection is delayed')).toBeTruthy())
     expect(screen.getByRole('status').textContent).toMatch(/A payment you make now is safe/)
     expect(screen.queryByText('Waiting for your payment…')).toBeNull()
+  })
+
+  it('detected: confirming on the TRON network, the amount seen and the blocks still to come', async () => {
+    answer = status({ sightings: { confirming: confirming(), dropped: false, failed: [] } })
+    renderPayment()
+    await waitFor(() =>
+      expect(screen.getByText('Payment detected — confirming on the TRON network')).toBeTruthy(),
+    )
+    expect(screen.getByText('Amount seen: $20.00')).toBeTruthy()
+    expect(screen.getByText(/5 of 19 blocks built on your transfer · about 42 seconds left/)).toBeTruthy()
+    expect(screen.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('26')
+    expect(screen.queryByText('Waiting for your payment…')).toBeNull()
+  })
+
+  it('detected but short: says how much is still missing', async () => {
+    answer = status({
+      sightings: { confirming: confirming({ amount_seen: 12.5, missing: 7.5 }), dropped: false, failed: [] },
+    })
+    renderPayment()
+    await waitFor(() =>
+      expect(
+        screen.getByText('We see $12.50 of $20.00. $7.50 is still missing: send it to the same address.'),
+      ).toBeTruthy(),
+    )
+  })
+
+  it('the window ends while a transfer is confirming: no alarm, the checkout stays', async () => {
+    checkout.start({
+      ...checkout.get(),
+      orderSecret: 'test-secret',
+      walletAddress: 'TTestAddressForThePaymentPage0000',
+      orderId: ORDER_ID,
+      email: 'buyer@example.com',
+      total: 20,
+      trxAmount: null,
+      trxRate: null,
+      expiresAt: Date.now() + 1500,
+    })
+    answer = status({ sightings: { confirming: confirming(), dropped: false, failed: [] } })
+    renderPayment()
+    await waitFor(() => expect(screen.getByRole('timer').textContent).toBe('Confirming'), { timeout: 4000 })
+    expect(checkout.get().isActive).toBe(true)
+  })
+
+  it('dropped and failed: back to waiting with the message, and the failure in plain words', async () => {
+    answer = status({
+      sightings: {
+        confirming: null,
+        dropped: true,
+        failed: [{ tx_id: 'ab'.repeat(32), token: 'USDT', amount: 20, reason: 'OUT_OF_ENERGY' }],
+      },
+    })
+    renderPayment()
+    await waitFor(() => expect(screen.getByText(/was dropped by the TRON network/)).toBeTruthy())
+    expect(screen.getByText('Waiting for your payment…')).toBeTruthy()
+    expect(screen.getByText('A transfer of $20.00 to this address failed on the TRON network')).toBeTruthy()
+    expect(screen.getByText(/Your wallet did not have enough TRX for the network fee/)).toBeTruthy()
   })
 
   it('underpaid: says what arrived and what is left', async () => {

@@ -5,12 +5,13 @@ import { Button } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
 import { Msg, useFormat, useT } from '../../i18n/i18n'
 import { cart, useCartItems } from '../../lib/cart-store'
-import { checkout, paymentSuccess, useCheckout } from '../../lib/checkout-store'
+import { checkout, paymentConfirming, paymentSuccess, useCheckout } from '../../lib/checkout-store'
 import { toast } from '../../lib/toast'
 import { useOrderStatus } from './api/get-order-status'
 import { useCancelOrder } from './api/payment-mutations'
 import { CancelPaymentDialog } from './components/cancel-payment-dialog'
 import { Countdown } from './components/countdown'
+import { DetectedPanel, DroppedNotice, FailedTransfers } from './components/sighting-status'
 import { TxHashForm } from './components/tx-hash-form'
 import { WalletQr } from './components/wallet-qr'
 
@@ -67,6 +68,16 @@ export function PaymentPage() {
     }
   }, [data])
 
+  // A transfer seen and being confirmed: the window's end is no alarm meanwhile (the server settles
+  // or expires the order by chain time, and this page follows its answer).
+  const sightings = !paid && data?.status === 'pending' ? data.sightings : null
+  const confirming = sightings?.confirming ?? null
+  const isConfirming = confirming !== null
+  useEffect(() => {
+    paymentConfirming.set(isConfirming ? state.orderId : null)
+    return () => paymentConfirming.set(null)
+  }, [isConfirming, state.orderId])
+
   // A failed check says so and the watch goes on.
   useEffect(() => {
     if (status.errorUpdateCount > 0) {
@@ -104,7 +115,7 @@ export function PaymentPage() {
             />
           </p>
         </div>
-        <Countdown state={state} />
+        <Countdown state={state} confirming={isConfirming} />
       </div>
 
       <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[1fr_1.1fr]">
@@ -184,7 +195,11 @@ export function PaymentPage() {
             </p>
           )}
 
-          {!paid && data?.detection_delayed ? (
+          {sightings && <FailedTransfers failed={sightings.failed} />}
+
+          {confirming ? (
+            <DetectedPanel confirming={confirming} total={total} />
+          ) : !paid && data?.detection_delayed ? (
             <div
               role="status"
               aria-live="polite"
@@ -210,6 +225,7 @@ export function PaymentPage() {
               {paid ? t('payment.confirmed') : t('payment.waiting')}
             </div>
           )}
+          {!confirming && sightings?.dropped && <DroppedNotice />}
 
           <ul className="space-y-2.5 text-sm text-muted">
             <li className="flex gap-2.5">

@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react'
 import { useT } from '../../../i18n/i18n'
 import { type CheckoutState, formatCountdown, msRemaining } from '../../../lib/checkout-store'
 
-export function Countdown({ state }: { state: CheckoutState }) {
+/** confirming: a transfer was seen and is being confirmed; the window's end is then no alarm. */
+export function Countdown({ state, confirming = false }: { state: CheckoutState; confirming?: boolean }) {
   const t = useT()
   const [now, setNow] = useState(() => Date.now())
   useEffect(() => {
@@ -11,7 +12,7 @@ export function Countdown({ state }: { state: CheckoutState }) {
     return () => window.clearInterval(timer)
   }, [])
   const left = msRemaining(state, now)
-  const urgent = left < 5 * 60_000
+  const urgent = left < 5 * 60_000 && !confirming
   return (
     <div
       className={`flex items-center gap-3 rounded-xl border px-4 py-2.5 ${
@@ -29,7 +30,7 @@ export function Countdown({ state }: { state: CheckoutState }) {
           aria-labelledby="time-remaining-label"
           data-testid="countdown"
         >
-          {formatCountdown(left)}
+          {confirming && left === 0 ? t('payment.detected.timer') : formatCountdown(left)}
         </p>
       </div>
     </div>
