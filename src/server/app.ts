@@ -43,6 +43,7 @@ import {
   registerSightingGauges,
   type SightingWatcher,
 } from './payments/sighting-watcher'
+import { sightingsRpcs } from './payments/sightings.routes'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
@@ -231,6 +232,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       blockIntervalMs: env.CHAIN_BLOCK_MS,
     }),
     ...providersRpcs(database.db, services.tron, services.sightings),
+    ...sightingsRpcs(database.db),
     ...withAudit(database.db, [
       ...adminRpcs(services),
       ...cockpitRpcs(services),

@@ -226,6 +226,23 @@ export interface AdminOrder {
   /** The discount code the order was placed with, and what it took off (dollars; total is after it). */
   discount_code: string | null
   discount: number
+  /** Pending and a transfer to it was seen in the head, not final yet: dollars seen (decision 024); else null. */
+  confirming?: number | null
+}
+
+/** secure_fetch_order_sightings: what was seen of an order's transfers before they were final. */
+export interface AdminOrderSightings {
+  success: true
+  sightings: {
+    tx_id: string
+    token: 'USDT' | 'TRX'
+    /** In the token. */
+    amount: number
+    block_number: number
+    status: 'seen' | 'confirmed' | 'dropped' | 'failed'
+    /** The chain's result of a failed transfer (OUT_OF_ENERGY, REVERT, …). */
+    failure: string | null
+  }[]
 }
 
 export interface FetchOrdersAnswer {

@@ -27,13 +27,18 @@ import {
 import { creditUnmatched, decideHeld, detachOrderPayments, heldOrderIds } from '../payments/ledger'
 import type { PaymentRules } from '../payments/payment-rules'
 import { settleOrder } from '../payments/settle-order'
+import { confirmingAmounts } from '../payments/sightings'
 import { releaseAddress } from '../wallets/wallets.repo'
 
 type OrderRow = typeof orders.$inferSelect
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-function toAdminOrder(row: OrderRow, held: ReadonlySet<string>): AdminOrder {
+function toAdminOrder(
+  row: OrderRow,
+  held: ReadonlySet<string>,
+  confirming: ReadonlyMap<string, number> = new Map(),
+): AdminOrder {
   const received = receivedUsdMicros(row.amountReceivedUnits, row.trxReceivedSun, row.trxRateE8)
   const receivedCents = microsToCents(received)
   return {
@@ -54,6 +59,7 @@ function toAdminOrder(row: OrderRow, held: ReadonlySet<string>): AdminOrder {
     held: held.has(row.id),
     discount_code: row.discountCode,
     discount: centsToDollars(row.discountCents),
+    confirming: confirming.get(row.id) ?? null,
   }
 }
 
@@ -107,9 +113,10 @@ export async function listOrders(
     db,
     rows.map((r) => r.id),
   )
+  const confirming = await confirmingAmounts(db, rows)
   return {
     success: true,
-    orders: rows.map((r) => toAdminOrder(r, held)),
+    orders: rows.map((r) => toAdminOrder(r, held, confirming)),
     total_count: totalCount,
     page: opts.page,
     page_size: opts.pageSize,
@@ -208,7 +215,7 @@ export async function orderDetail(db: Db, orderId: string): Promise<AdminOrderDe
   return {
     success: true,
     order: {
-      ...toAdminOrder(row, await heldOrderIds(db, [orderId])),
+      ...toAdminOrder(row, await heldOrderIds(db, [orderId]), await confirmingAmounts(db, [row])),
       expires_at: row.expiresAt.toISOString(),
       grace_until: row.graceUntil.toISOString(),
       cancelled_at: row.cancelledAt?.toISOString() ?? null,

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm'
+import { and, desc, eq, inArray } from 'drizzle-orm'
 import { microsToDollars } from '../../shared/money'
 import type { OrderSightings } from '../../shared/order-status'
 import { receivedUsdMicros } from '../../shared/trx'
@@ -23,7 +23,7 @@ export async function sightingsOfOrder(db: Db, orderId: string): Promise<Sightin
     .limit(50)
 }
 
-export function failedAmount(row: Pick<SightingRow, 'token' | 'amountUnits'>): number {
+export function tokenAmount(row: Pick<SightingRow, 'token' | 'amountUnits'>): number {
   return row.token === 'USDT' ? microsToDollars(row.amountUnits) : Number(row.amountUnits) / 1e6
 }
 
@@ -39,7 +39,7 @@ export async function orderSightings(
     .map((r) => ({
       tx_id: r.txId,
       token: r.token,
-      amount: failedAmount(r),
+      amount: tokenAmount(r),
       reason: r.failure ?? 'FAILED',
     }))
   const live = rows.filter((r) => r.status === 'seen')
@@ -83,4 +83,38 @@ export async function orderSightings(
     dropped: false,
     failed,
   }
+}
+
+/** Dollars seen and not solidified yet, per pending order among `orderRows` (the admin's list). */
+export async function confirmingAmounts(
+  db: Db,
+  orderRows: readonly Pick<OrderRow, 'id' | 'status' | 'trxRateE8'>[],
+): Promise<Map<string, number>> {
+  const pending = orderRows.filter((o) => o.status === 'pending')
+  const result = new Map<string, number>()
+  if (pending.length === 0) return result
+  const rows = await db
+    .select({
+      orderId: paymentSightings.orderId,
+      token: paymentSightings.token,
+      units: paymentSightings.amountUnits,
+    })
+    .from(paymentSightings)
+    .where(
+      and(
+        inArray(
+          paymentSightings.orderId,
+          pending.map((o) => o.id),
+        ),
+        eq(paymentSightings.status, 'seen'),
+      ),
+    )
+  for (const o of pending) {
+    const mine = rows.filter((r) => r.orderId === o.id)
+    if (mine.length === 0) continue
+    const usdt = mine.filter((r) => r.token === 'USDT').reduce((n, r) => n + r.units, 0n)
+    const sun = mine.filter((r) => r.token === 'TRX').reduce((n, r) => n + r.units, 0n)
+    result.set(o.id, microsToDollars(receivedUsdMicros(usdt, sun, o.trxRateE8)))
+  }
+  return result
 }

@@ -117,6 +117,7 @@ export function ChainTab() {
   const t = useT()
   const providers = useProviders()
   const follower = providers.data?.follower
+  const sightings = providers.data?.sightings
   return (
     <div className="flex flex-col gap-6">
       <Panel title={t('admin.chain.title')}>
@@ -129,6 +130,15 @@ export function ChainTab() {
                   block: follower.checkpoint ?? '—',
                   lag: minutesText(t, follower.lag_seconds),
                 })}
+          </p>
+        )}
+        {sightings && (
+          <p className="mb-2 text-sm text-muted" data-testid="chain-sightings">
+            {t('admin.chain.sightings', {
+              mode: sightings.mode,
+              seconds: sightings.look_every_s ?? 0,
+              requests: sightings.requests_today,
+            })}
           </p>
         )}
         {providers.isLoading ? (

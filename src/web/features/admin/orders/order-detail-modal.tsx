@@ -5,6 +5,7 @@ import { Msg, useFormat, useT } from '../../../i18n/i18n'
 import { Mark } from '../components/mark'
 import { useOrderFormat } from '../orders-format'
 import { useOrder, useResendOrderEmail } from './api/orders'
+import { ConfirmingMark, OrderSightings } from './order-sightings'
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -46,6 +47,7 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
                   {t(`admin.status.${data.order.status}`)}
                   {data.order.late && <Mark tone="amber">{t('admin.late')}</Mark>}
                   {data.order.underpaid && <Mark tone="red">{t('admin.underpaid')}</Mark>}
+                  <ConfirmingMark amount={data.order.confirming} />
                 </span>
               </Row>
               <Row label={t('admin.orders.col.items')}>{orderFmt.items(data.order.items)}</Row>
@@ -100,6 +102,8 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
                 ))}
               </ul>
             )}
+
+            <OrderSightings orderId={orderId} />
 
             <h3 className="mt-6 font-semibold text-fg">{t('admin.order.email')}</h3>
             {data.mails.length === 0 ? (

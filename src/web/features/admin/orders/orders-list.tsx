@@ -4,6 +4,7 @@ import { Mark } from '../components/mark'
 import { useOrderFormat } from '../orders-format'
 import { useUpdateOrderStatus } from './api/orders'
 import { HeldReview } from './held-review'
+import { ConfirmingMark } from './order-sightings'
 
 const statusColour: Record<AdminOrderStatus, string> = {
   pending: 'text-amber-300',
@@ -64,6 +65,7 @@ export function OrdersList({
                     {usd(order.total)}
                     {order.late && <Mark tone="amber">{t('admin.late')}</Mark>}
                     {order.underpaid && <Mark tone="red">{t('admin.underpaid')}</Mark>}
+                    <ConfirmingMark amount={order.confirming} />
                   </span>
                   <StatusSelect order={order} />
                 </div>
@@ -117,6 +119,7 @@ export function OrdersList({
                   <div className="mt-1 flex gap-1">
                     {order.late && <Mark tone="amber">{t('admin.late')}</Mark>}
                     {order.underpaid && <Mark tone="red">{t('admin.underpaid')}</Mark>}
+                    <ConfirmingMark amount={order.confirming} />
                   </div>
                 </td>
                 <td className="px-3 py-3 whitespace-nowrap text-muted">{orderFmt.date(order.created_at)}</td>

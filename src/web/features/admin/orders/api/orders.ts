@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type {
   AdminOrderDetail,
+  AdminOrderSightings,
   AdminOrderStatus,
   AdminPayment,
   FetchOrdersAnswer,
@@ -27,6 +28,7 @@ export const orderKeys = {
   all: ['admin', 'orders'] as const,
   list: (query: OrdersQuery) => ['admin', 'orders', 'list', query] as const,
   detail: (id: string) => ['admin', 'orders', 'detail', id] as const,
+  sightings: (id: string) => ['admin', 'orders', 'detail', id, 'sightings'] as const,
   unmatched: ['admin', 'orders', 'unmatched-payments'] as const,
 }
 
@@ -49,6 +51,14 @@ export function useOrders(query: OrdersQuery) {
       }),
     placeholderData: keepPreviousData,
     refetchInterval: ORDERS_REFRESH_MS,
+  })
+}
+
+/** What was seen of the order's transfers before they were final (decision 024). */
+export function useOrderSightings(id: string) {
+  return useQuery({
+    queryKey: orderKeys.sightings(id),
+    queryFn: () => read<AdminOrderSightings>('secure_fetch_order_sightings', { p_order_id: id }),
   })
 }
 
