@@ -14,7 +14,11 @@ await startShopWithDevchain({
   devchainPort,
   // Blocks only when a test mines them, 1 ms apart: payments solidify at once and chain time stays on
   // the wall clock.
-  devchainEnv: { DEVCHAIN_AUTO_MINE: 'false', DEVCHAIN_BLOCK_MS: '1' },
+  // A spec may run the devchain's own clock instead (DEVCHAIN_AUTO_MINE=true, DEVCHAIN_BLOCK_MS=3000).
+  devchainEnv: {
+    DEVCHAIN_AUTO_MINE: process.env.DEVCHAIN_AUTO_MINE ?? 'false',
+    DEVCHAIN_BLOCK_MS: process.env.DEVCHAIN_BLOCK_MS ?? '1',
+  },
   shopEnv: {
     PORT: port,
     HOST: '127.0.0.1',
