@@ -23,6 +23,11 @@ import { createDevchain } from '../tools/devchain/devchain'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
 const SCENARIOS = (process.env.BENCH_PENDING ?? '1,100,1000,10000').split(',').filter(Boolean).map(Number)
+/** Open orders while sightings are measured (decision 024). */
+const SIGHTING_SCENARIOS = (process.env.BENCH_SIGHTINGS ?? '1,100,1000')
+  .split(',')
+  .filter(Boolean)
+  .map(Number)
 const BLOCK_MS = 3000
 const LAG = 19
 const NOISE = 4
@@ -64,6 +69,7 @@ async function sim<T>(path: string, body?: unknown): Promise<T> {
 }
 
 const maxPending = Math.max(0, ...SCENARIOS)
+const maxOpen = Math.max(0, ...SIGHTING_SCENARIOS)
 const dataDir = `.tmp/bench-${Date.now()}`
 const env = parseEnv({
   DATA_DIR: dataDir,
@@ -97,7 +103,10 @@ const address = app.server.address()
 const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`
 await addWalletAddresses(
   database.db,
-  testAddresses(maxPending + ROUNDS * SCENARIOS.length + 50, `bench ${Date.now()}`),
+  testAddresses(
+    maxPending + ROUNDS * SCENARIOS.length + maxOpen + ROUNDS * SIGHTING_SCENARIOS.length + 50,
+    `bench ${Date.now()}`,
+  ),
 )
 const scanner = createChainScanner({
   db: database.db,
@@ -128,11 +137,15 @@ async function placeOrder() {
     p_total: product.price,
   })
   if (!body.success) throw new Error(JSON.stringify(body))
-  return { id: body.order_id as string, address: body.wallet_address as string }
+  return {
+    id: body.order_id as string,
+    address: body.wallet_address as string,
+    secret: body.order_secret as string,
+  }
 }
 
 async function placeMany(n: number) {
-  const placed: { id: string; address: string }[] = []
+  const placed: { id: string; address: string; secret: string }[] = []
   for (let i = 0; i < n; i += 25) {
     placed.push(...(await Promise.all(Array.from({ length: Math.min(25, n - i) }, () => placeOrder()))))
   }
@@ -173,7 +186,7 @@ scanner.start()
 console.log(
   `payment latency, EXPLORER_MAX_RPS=${env.EXPLORER_MAX_RPS}, blocks every ${BLOCK_MS / 1000} s, solidified after ${LAG}, ${NOISE} unrelated transfers a block, database ${database.kind}`,
 )
-const pending: { id: string; address: string }[] = []
+const pending: { id: string; address: string; secret: string }[] = []
 for (const target of SCENARIOS) {
   if (pending.length < target + ROUNDS) pending.push(...(await placeMany(target + ROUNDS - pending.length)))
   // Let the follower settle into its rhythm, then count requests over the whole scenario.
@@ -204,6 +217,70 @@ for (const target of SCENARIOS) {
     `${String(target).padStart(6)} pending  n=${times.length}  median ${(quantile(times, 0.5) / 1000).toFixed(2)} s  worst ${((times[times.length - 1] ?? 0) / 1000).toFixed(2)} s  explorer ${(stats.requests / minutes).toFixed(1)} req/min (${Math.round((stats.requests / minutes) * 1440).toLocaleString('en')}/day)  peak ${stats.peakPerSecond}/s`,
   )
   if (process.env.BENCH_VERBOSE) console.log('   ', JSON.stringify(stats.byPath), `${minutes.toFixed(2)} min`)
+}
+
+// Sightings (decision 024): the time from a transfer's block being produced to the payment page's
+// status call (the long poll, as the page makes it) answering "confirming", with 1, 100 and 1,000
+// open orders, and the head requests the watcher adds per minute. Orders left open by the
+// measurements above are closed first, so each scenario has exactly its number open.
+if (SIGHTING_SCENARIOS.length > 0 && app.services.sightings) {
+  await database.db.execute(sql`update orders set status = 'cancelled' where status = 'pending'`)
+  pending.splice(0, pending.length)
+  const watcher = app.services.sightings
+  watcher.start()
+  console.log('sightings: transfer block produced → status call answers "confirming"')
+  for (const target of SIGHTING_SCENARIOS) {
+    if (pending.length < target + ROUNDS) pending.push(...(await placeMany(target + ROUNDS - pending.length)))
+    await new Promise((r) => setTimeout(r, 2 * BLOCK_MS))
+    await sim('/_sim/stats/reset', {})
+    const started = Date.now()
+    const payers = pending.splice(0, ROUNDS)
+    const times: number[] = []
+    await Promise.all(
+      payers.map(async (o) => {
+        await new Promise((r) => setTimeout(r, Math.random() * 30_000))
+        let known = (await call('secure_get_order_status', { p_order_id: o.id, p_order_secret: o.secret }))
+          .version as string
+        const t = await sim<{ block_timestamp: number }>('/_sim/transfers', {
+          to: o.address,
+          amount: product.price.toFixed(2),
+        })
+        for (;;) {
+          const answer = await call('secure_get_order_status', {
+            p_order_id: o.id,
+            p_order_secret: o.secret,
+            p_known_version: known,
+          })
+          if ((answer.sightings as { confirming: unknown } | undefined)?.confirming) break
+          if (answer.status === 'paid') throw new Error('paid before it was seen: the watcher missed it')
+          known = answer.version as string
+          if (Date.now() - started > 5 * 60_000) throw new Error('no sighting within 5 minutes')
+        }
+        // The devchain produces a block at its timestamp.
+        times.push(Math.max(0, Date.now() - t.block_timestamp))
+      }),
+    )
+    const minutes = (Date.now() - started) / 60_000
+    const stats = await sim<{ byPath: Record<string, number>; bytesByPath: Record<string, number> }>(
+      '/_sim/stats',
+    )
+    const count = (route: string) => stats.byPath[route] ?? 0
+    const looks = count('/wallet/getblockbylimitnext') + count('/wallet/getblock')
+    const receipts = count('/wallet/gettransactioninfobyblocknum')
+    const blocks = (minutes * 60_000) / BLOCK_MS
+    // A day at mainnet volume: a look a block whatever happens, a receipt call per payment (here
+    // ROUNDS payments in the scenario; mainnet shops: say 100 a day), block bytes scaled from NOISE
+    // plus the payments to ~305 transactions a block.
+    const lookBytes = stats.bytesByPath['/wallet/getblockbylimitnext'] ?? 0
+    const txPerBlock = NOISE + ROUNDS / blocks
+    const gbPerDay = ((lookBytes / blocks) * BLOCKS_PER_DAY * (MAINNET_TX_PER_BLOCK / txPerBlock)) / 1e9
+    times.sort((a, b) => a - b)
+    console.log(
+      `${String(target).padStart(6)} open  n=${times.length}  median ${(quantile(times, 0.5) / 1000).toFixed(2)} s  worst ${((times[times.length - 1] ?? 0) / 1000).toFixed(2)} s  added ${((looks + receipts) / minutes).toFixed(1)} req/min: ${(looks / minutes).toFixed(1)} looks/min (${(looks / blocks).toFixed(2)} a block → ${Math.round((looks / blocks) * BLOCKS_PER_DAY).toLocaleString('en')}/day), ${receipts} receipt calls for ${ROUNDS} payments; ≈${gbPerDay.toFixed(1)} GB/day at mainnet volume  mode ${watcher.status().mode}`,
+    )
+    if (process.env.BENCH_VERBOSE) console.log('   ', JSON.stringify(stats.byPath))
+  }
+  await watcher.stop()
 }
 await scanner.stop()
 
@@ -319,6 +396,12 @@ if (process.env.BENCH_FAILOVER !== '0') {
 }
 
 // Catch-up: 1,200 solidified blocks the follower has not read (the shop was down), at the budget.
+if (process.env.BENCH_CATCHUP === '0') {
+  await app.close()
+  await database.close()
+  devchainProcess.kill('SIGTERM')
+  process.exit(0)
+}
 const catchup = await createDevchain({
   autoMine: false,
   blockIntervalMs: BLOCK_MS,

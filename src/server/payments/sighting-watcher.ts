@@ -89,6 +89,8 @@ export interface SightingWatcher {
 const DAY_MS = 86_400_000
 const TRANSFER_SELECTOR = 'a9059cbb'
 const TRANSFER_FROM_SELECTOR = '23b872dd'
+/** Requests a look costs on average: the head blocks, now and then a receipt call or an early look. */
+const LOOK_COST = 1.2
 /** After a pause longer than this many blocks, the look starts at the head: older blocks are the follower's. */
 const MAX_BACKLOG_BLOCKS = 20
 
@@ -114,9 +116,7 @@ export function sightingPace(
   const reserve = (others + followerRate * secondsLeft) * (1 + opts.reserveShare)
   const left = budget.perDay - reserve - budget.sightingsToday
   if (left < 1) return { mode: 'paused', lookEveryMs: 60_000 }
-  // A look a block, plus now and then a receipt call and an early look: 1.2 requests a block.
-  const perLook = 1.2
-  const lookEveryMs = Math.ceil(((perLook * secondsLeft) / left) * 1000)
+  const lookEveryMs = Math.ceil(((LOOK_COST * secondsLeft) / left) * 1000)
   if (lookEveryMs <= opts.blockIntervalMs) return full
   return { mode: 'slowed', lookEveryMs: Math.min(lookEveryMs, 10 * 60_000) }
 }
@@ -197,6 +197,20 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
   let lastBlockTime = 0
   let nextLookAt = 0
   let failures = 0
+  /** The 20-byte hex of each pool address, as call data carries it (decoding base58 costs a hash). */
+  const bodies = new Map<string, string>()
+  const bodyOf = (address: string) => {
+    let body = bodies.get(address)
+    if (body === undefined) {
+      body = tronBase58ToHex(address).slice(2)
+      if (bodies.size > 100_000) bodies.clear()
+      bodies.set(address, body)
+    }
+    return body
+  }
+  /** Requests saved from the day's share while the budget is tight (null when it is not). */
+  let saved: number | null = null
+  let savedAt = now()
   let state: SightingWatcherStatus = { mode: 'idle', lookEveryMs: null, headBlock: null, lastLookAt: null }
 
   function setMode(mode: SightingMode, lookEveryMs: number | null) {
@@ -323,7 +337,7 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
   ): Promise<{ requests: number; found: Found[]; head: number | null; error?: TronError }> {
     let requests = 0
     const byAddress = new Map(open.map((o) => [o.address, o.id]))
-    const byBody = new Map(open.map((o) => [tronBase58ToHex(o.address).slice(2), o.address]))
+    const byBody = new Map(open.map((o) => [bodyOf(o.address), o.address]))
     const openSet = new Set(byAddress.keys())
     // Where to start: after the last block read, unless the watcher slept through more than a few
     // blocks (those are the follower's to settle in a minute anyway): then at the head.
@@ -432,7 +446,27 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
       followerPerSecond,
       reserveShare,
     })
-    setMode(pace.mode, pace.mode === 'paused' ? null : pace.lookEveryMs)
+    // Under a tight budget, what the day's share allows accrues while no order is open (up to an
+    // hour's worth): a checkout then gets looks at every block while the savings last, and the
+    // share's pace (a look every lookEveryMs) after that.
+    let mode: SightingMode = pace.mode
+    if (pace.mode === 'slowed') {
+      const rate = (LOOK_COST * 1000) / pace.lookEveryMs
+      const cap = rate * 3600
+      saved = Math.min(cap, saved === null ? cap : saved + (rate * (now() - savedAt)) / 1000)
+      savedAt = now()
+      if (saved >= LOOK_COST) mode = 'full'
+      else {
+        nextLookAt = now() + ((LOOK_COST - saved) / rate) * 1000
+        setMode('slowed', pace.lookEveryMs)
+        if (changed.size > 0) opts.onChange?.([...changed])
+        return { ...pass, mode: 'slowed', orders: [...changed], nextInMs: idleMs }
+      }
+    } else {
+      saved = null
+      savedAt = now()
+    }
+    setMode(mode, pace.mode === 'paused' ? null : mode === 'full' ? blockIntervalMs : pace.lookEveryMs)
     if (pace.mode === 'paused') {
       // Looked at again in a minute: the budget frees up as the day goes on.
       nextLookAt = now() + pace.lookEveryMs
@@ -442,6 +476,7 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
     }
     const looked = await look(open)
     pass.requests = looked.requests
+    if (saved !== null) saved -= looked.requests
     state = { ...state, lastLookAt: now(), headBlock: looked.head ?? state.headBlock }
     if (looked.error) {
       failures += 1
@@ -453,12 +488,7 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
       // The next look: when the next block is due (by the chain's clock), or later when the budget
       // says so; a look that found nothing new tries again shortly.
       const dueAt = lastBlockTime + blockIntervalMs + 300
-      nextLookAt =
-        pace.mode === 'slowed'
-          ? now() + pace.lookEveryMs
-          : looked.head === null
-            ? now() + 500
-            : Math.max(dueAt, now() + 250)
+      nextLookAt = looked.head === null ? now() + 500 : Math.max(dueAt, now() + 250)
     }
     if (looked.found.length > 0 || looked.head !== null) {
       for (const id of await record(looked.found, looked.head)) changed.add(id)
@@ -467,7 +497,7 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
     if (changed.size > 0) opts.onChange?.([...changed])
     return {
       ...pass,
-      mode: pace.mode,
+      mode,
       orders: [...changed],
       nextInMs: Math.min(idleMs, Math.max(0, nextLookAt - now())),
     }

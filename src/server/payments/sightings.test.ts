@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPaymentFixture, type PaymentFixture } from '../../../tests/support/payment-fixture'
-import { rpc } from '../../../tests/support/test-app'
+import { adminSession, rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
 import { createProviderPool } from './provider-pool'
@@ -16,8 +16,17 @@ describe.each(engines)('sightings on %s', (engine) => {
   let f: PaymentFixture
   let watcher: SightingWatcher
 
+  let session: Record<string, string> = {}
+
   beforeAll(async () => {
-    f = await createPaymentFixture(engine)
+    f = await createPaymentFixture(engine, {
+      env: {
+        ADMIN_USERNAME: 'admin',
+        ADMIN_PASSWORD: 'sightings-admin-password',
+        PUBLIC_URL: 'http://shop.test',
+      },
+    })
+    session = await adminSession(f.t)
     watcher = createSightingWatcher({
       db: f.t.database.db,
       client: f.t.app.services.tron,
@@ -112,6 +121,35 @@ describe.each(engines)('sightings on %s', (engine) => {
     f.chain.mine(1)
     const more = await watchUntil(o.id, 'the TRX sighting', (s) => (s.confirming?.missing ?? 1) === 0)
     expect(more.confirming?.amount_seen).toBeGreaterThan(o.total)
+  })
+
+  it('the operator sees the order confirming with the amount seen, and the failed transfer on it', async () => {
+    const o = await f.placeOrder()
+    const failed = await f.send({ to: o.address, amount: '1', failed: 'REVERT' })
+    const sent = await f.send({ to: o.address, amount: o.total.toFixed(2) })
+    f.chain.mine(1)
+    await watchUntil(o.id, 'the sightings', (s) => s.confirming !== null && s.failed.length === 1)
+    const list = await rpc(f.t.app, 'secure_fetch_orders', { p_search: o.id }, session)
+    expect(list.body.orders).toMatchObject([{ id: o.id, status: 'pending', confirming: o.total }])
+    const detail = await rpc(f.t.app, 'secure_fetch_order', { p_order_id: o.id }, session)
+    expect(detail.body).toMatchObject({ order: { confirming: o.total }, payments: [] })
+    const seen = await rpc(f.t.app, 'secure_fetch_order_sightings', { p_order_id: o.id }, session)
+    expect(seen.body.sightings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ tx_id: sent.txId, status: 'seen', failure: null, amount: o.total }),
+        expect.objectContaining({ tx_id: failed.txId, status: 'failed', failure: 'REVERT', amount: 1 }),
+      ]),
+    )
+    // Not for strangers.
+    expect((await rpc(f.t.app, 'secure_fetch_order_sightings', { p_order_id: o.id })).status).toBe(401)
+    const chain = await rpc(f.t.app, 'secure_fetch_providers', {}, session)
+    expect(chain.body.sightings).toMatchObject({
+      mode: expect.any(String),
+      requests_today: expect.any(Number),
+    })
+    await f.settle(sent.block)
+    const after = await rpc(f.t.app, 'secure_fetch_orders', { p_search: o.id }, session)
+    expect(after.body.orders).toMatchObject([{ status: 'paid', confirming: null }])
   })
 
   it('sightings never pay: an order whose transfer never solidifies expires by chain time', async () => {
