@@ -80,11 +80,14 @@ const mailsTo = (email: string) =>
 test('detected in seconds, then paid at solidification; dropped, failed and short transfers said plainly', async ({
   browser,
 }) => {
-  test.setTimeout(150_000)
-  const paid = await buyer(browser, 'seen-buyer@example.com')
-  const dropped = await buyer(browser, 'dropped-buyer@example.com')
-  const failed = await buyer(browser, 'energy-buyer@example.com')
-  const short = await buyer(browser, 'short-buyer@example.com')
+  // About a minute of it is the chain solidifying the transfers; the rest is four checkouts.
+  test.setTimeout(240_000)
+  const [paid, dropped, failed, short] = await Promise.all([
+    buyer(browser, 'seen-buyer@example.com'),
+    buyer(browser, 'dropped-buyer@example.com'),
+    buyer(browser, 'energy-buyer@example.com'),
+    buyer(browser, 'short-buyer@example.com'),
+  ])
 
   const sent = Date.now()
   await send(paid.page, { to: paid.address, amount: paid.amount })

@@ -57,6 +57,10 @@ describe.each(engines)('sightings on %s', (engine) => {
   })
 
   it('sees a transfer in the head as confirming, pays only once its block is solidified', async () => {
+    // An endpoint listening for order.confirming (the webhook worker is not running here).
+    await f.rows(
+      sql`insert into webhook_endpoints (url, events, secret) values ('https://hooks.test/x', '["order.confirming"]'::jsonb, 'whsec_test')`,
+    )
     const o = await f.placeOrder()
     const sent = await f.send({ to: o.address, amount: o.total.toFixed(2) })
     f.chain.mine(1)
@@ -68,6 +72,15 @@ describe.each(engines)('sightings on %s', (engine) => {
     expect(await ledgerOf(sent.txId)).toEqual([])
     expect(await deliveredTo(o.id)).toEqual({ mails: 0, keys: 0, token: null })
 
+    // order.confirming once, with the sighting; a sighting seen again adds no second event.
+    await watcher.runOnce()
+    const events = await f.rows(
+      sql`select body from webhook_deliveries where event_type = 'order.confirming' and body like ${`%${o.id}%`}`,
+    )
+    expect(events).toHaveLength(1)
+    expect(JSON.parse(String(events[0]?.body)).data).toMatchObject({
+      sighting: { tx_id: sent.txId, token: 'USDT', block_number: sent.block },
+    })
     await f.settle(sent.block)
     expect(await f.status(o.id)).toMatchObject({ status: 'paid', tx_hash: sent.txId })
     await watcher.runOnce()
