@@ -11,8 +11,7 @@ import Fastify, {
 } from 'fastify'
 import { ADMIN_LOCALE_COOKIE, isLocale, LOCALE_COOKIE, LOCALE_PARAM, pickLocale } from '../shared/locale'
 import { adminRpcs } from './admin/admin.routes'
-import { withAudit } from './admin/admin-audit'
-import { createAdminGuard } from './admin/admin-auth'
+import { adminActorOf, createAdminGuard } from './admin/admin-auth'
 import { cockpitRpcs } from './admin/cockpit.routes'
 import { registerExportRoutes } from './admin/export.routes'
 import { catalogRpcs, productsForSale } from './catalog/catalog.routes'
@@ -233,19 +232,19 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }),
     ...providersRpcs(database.db, services.tron, services.sightings),
     ...sightingsRpcs(database.db),
-    ...withAudit(database.db, [
-      ...adminRpcs(services),
-      ...cockpitRpcs(services),
-      ...reconcileRpcs(database, services.tron),
-      ...settingsRpcs(database.db, env),
-      ...discountRpcs(database),
-      ...webhookRpcs(database.db, {
-        allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
-        onQueued: services.webhookQueued.emit,
-      }),
-    ]),
+    ...adminRpcs(services),
+    ...cockpitRpcs(services),
+    ...reconcileRpcs(database, services.tron),
+    ...settingsRpcs(database.db, env),
+    ...discountRpcs(database),
+    ...webhookRpcs(database.db, {
+      allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+      onQueued: services.webhookQueued.emit,
+    }),
   )
   services.rpc.adminGuard = createAdminGuard(database.db, env)
+  services.rpc.actorOf = adminActorOf
+  services.rpc.auditDb = database.db
   services.rpc.register(app)
   registerExportRoutes(app, database.db, services.rpc)
 

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ZodType, z } from 'zod'
+import { type CallOutcome, type RpcAudit, recordAudit } from './audit/audit-log'
+import type { Db } from './db/client'
 import { AppError } from './errors'
 import { localizeAnswer, localizeRefusal, requestLocale } from './i18n/refusals'
 
@@ -8,15 +10,18 @@ export interface RpcContext {
   reply: FastifyReply
 }
 
-export interface RpcDefinition<S extends ZodType = ZodType> {
+// biome-ignore lint/suspicious/noExplicitAny: a list of calls holds audits of any before-state
+export interface RpcDefinition<S extends ZodType = ZodType, B = any> {
   name: string
   input: S
   /** Admin calls pass through the admin guard before the handler runs. */
   admin?: boolean
   handler: (input: z.infer<S>, ctx: RpcContext) => Promise<unknown>
+  /** The audit log's entries for this call (admin actions; reads are not audited). The one way to audit a call. */
+  audit?: RpcAudit<z.infer<S>, B>
 }
 
-export function defineRpc<S extends ZodType>(def: RpcDefinition<S>): RpcDefinition<S> {
+export function defineRpc<S extends ZodType, B = unknown>(def: RpcDefinition<S, B>): RpcDefinition<S, B> {
   return def
 }
 
@@ -42,10 +47,16 @@ export function describeZodError(error: z.ZodError): string {
  * Business refusals are 200 { success: false, error }; malformed payloads are 400.
  */
 export class RpcRegistry {
-  private readonly calls = new Map<string, RpcDefinition>()
+  // biome-ignore lint/suspicious/noExplicitAny: each call's audit is typed by its own schema
+  private readonly calls = new Map<string, RpcDefinition<ZodType, any>>()
   adminGuard: AdminGuard = denyAll
+  /** Who made a call, for the audit log ('unknown' when nobody is logged in). Installed by the admin module. */
+  actorOf: (ctx: RpcContext) => string = () => 'unknown'
+  /** Where audit entries are written; set before the first audited call runs. */
+  auditDb: Db | null = null
 
-  add(...defs: RpcDefinition[]): void {
+  // biome-ignore lint/suspicious/noExplicitAny: each call's audit is typed by its own schema
+  add(...defs: RpcDefinition<any, any>[]): void {
     for (const def of defs) {
       if (this.calls.has(def.name)) throw new Error(`RPC ${def.name} registered twice`)
       this.calls.set(def.name, def)
@@ -59,6 +70,38 @@ export class RpcRegistry {
   /** Every registered call, for checks that walk all payload schemas. */
   list(): readonly RpcDefinition[] {
     return [...this.calls.values()]
+  }
+
+  /**
+   * Runs an audited call and writes the entries its outcome comes to. A look at the state before
+   * never fails the call (an id out of range is the handler's 400 to give, not the audit's 500), and
+   * a failing audit write is logged, never turned into a failed action: the action has happened.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: each call's audit is typed by its own schema
+  private async audited(def: RpcDefinition<ZodType, any>, input: unknown, ctx: RpcContext): Promise<unknown> {
+    const audit = def.audit as RpcAudit<unknown, unknown>
+    const db = this.auditDb
+    if (!db) throw new Error('RpcRegistry.auditDb is not set')
+    const before = audit.before
+      ? await audit.before(db, input, ctx.request).catch(() => undefined)
+      : undefined
+    let outcome: CallOutcome
+    let result: unknown
+    try {
+      result = await def.handler(input, ctx)
+      outcome = { ok: true, result: (result ?? {}) as Record<string, unknown> }
+    } catch (error) {
+      outcome = { ok: false, error }
+    }
+    try {
+      for (const entry of audit.entries({ input, outcome, actor: this.actorOf(ctx), before })) {
+        await recordAudit(db, ctx.request, entry)
+      }
+    } catch (error) {
+      ctx.request.log.error({ err: error, call: def.name }, 'audit log write failed')
+    }
+    if (!outcome.ok) throw outcome.error
+    return result
   }
 
   register(app: FastifyInstance): void {
@@ -81,12 +124,13 @@ export class RpcRegistry {
       const parsed = def.input.safeParse(body)
       if (!parsed.success) throw new AppError('bad_request', describeZodError(parsed.error))
       reply.header('cache-control', 'no-store')
-      if (def.admin) return def.handler(parsed.data, ctx)
+      const run = () => (def.audit ? this.audited(def, parsed.data, ctx) : def.handler(parsed.data, ctx))
+      if (def.admin) return run()
       // A buyer reads the refusals in the shop's language (the admin's calls stay English).
       const locale = requestLocale(request.headers)
-      if (locale === 'en') return def.handler(parsed.data, ctx)
+      if (locale === 'en') return run()
       try {
-        return localizeAnswer(await def.handler(parsed.data, ctx), locale)
+        return localizeAnswer(await run(), locale)
       } catch (error) {
         if (!(error instanceof AppError)) throw error
         throw new AppError(error.code, localizeRefusal(error.message, locale), error.headers)

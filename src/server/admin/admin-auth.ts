@@ -6,7 +6,7 @@ import type { Db } from '../db/client'
 import { adminSessions, adminUsers, loginAttempts } from '../db/schema'
 import type { Env } from '../env'
 import { AppError } from '../errors'
-import type { AdminGuard } from '../rpc'
+import type { AdminGuard, RpcContext } from '../rpc'
 import { dummyPasswordHash, generatePassword, hashPassword, verifyPassword } from './passwords'
 
 export const SESSION_COOKIE = 'stablecart_admin'
@@ -227,4 +227,9 @@ export function createAdminGuard(db: Db, env: Env): AdminGuard {
     if (!session) throw new AppError('unauthorized', adminMessages.unauthorized)
     sessions.set(request, session)
   }
+}
+
+/** Who made an admin call, for the audit log: the session's admin, or 'unknown'. */
+export function adminActorOf({ request }: RpcContext): string {
+  return sessions.get(request)?.username ?? 'unknown'
 }

@@ -17,9 +17,16 @@ import {
   updateOrderStatusInputSchema,
   updateSiteContentInputSchema,
 } from '../../shared/admin'
+import { centsToDollars } from '../../shared/money'
 import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { mergeSiteContent } from '../../shared/site-content'
 import { parseWalletAddressLines } from '../../shared/wallet-addresses'
+import type { AuditRecord } from '../audit/audit-log'
+import { changedKeys, onSuccess } from '../audit/audit-log'
+import { productFormFields } from '../catalog/catalog.repo'
 import type { CatalogService } from '../catalog/catalog.service'
+import { deleteProduct, listAdminProducts, saveProduct } from '../catalog/catalog-admin.repo'
+import { readStoredContent } from '../content/content.repo'
 import type { ContentService } from '../content/content.service'
 import type { Database } from '../db/client'
 import { adminUsers } from '../db/schema'
@@ -28,6 +35,7 @@ import type { Env } from '../env'
 import { AppError } from '../errors'
 import { addKeyStock, countKeyStock, parseKeyLines } from '../keys/key-stock'
 import type { Signal } from '../lib/signal'
+import { findOrder, type OrderRow } from '../orders/orders.repo'
 import type { PaymentRules } from '../payments/payment-rules'
 import { defineRpc, describeZodError } from '../rpc'
 import { addWalletAddresses, listWalletAddresses, removeWalletAddresses } from '../wallets/wallets.repo'
@@ -56,7 +64,6 @@ import {
   reviewHeldOrder,
   updateOrderStatus,
 } from './admin-orders.repo'
-import { deleteProduct, listAdminProducts, saveProduct } from './admin-products.repo'
 import { hashPassword } from './passwords'
 import { loginSecondFactor, twoFactorRpcs } from './two-factor.routes'
 
@@ -80,6 +87,24 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
     defineRpc({
       name: 'secure_admin_login',
       input: loginInputSchema,
+      audit: {
+        // The name typed, never the password; a lock-out and a refusal are recorded too.
+        entries: ({ input, outcome }) => {
+          const actor = input.p_username.trim()
+          if (outcome.ok) {
+            return [
+              outcome.result.success === true
+                ? { action: 'login', actor: String(outcome.result.username ?? actor) }
+                : { action: 'login_failed', actor },
+            ]
+          }
+          if (outcome.error instanceof AppError && outcome.error.code === 'rate_limited')
+            return [{ action: 'login_locked', actor }]
+          if (outcome.error instanceof AppError)
+            return [{ action: 'login_failed', actor, details: { reason: outcome.error.message } }]
+          return []
+        },
+      },
       handler: async (input, { request, reply }) => {
         checkUserAgent(request, env)
         checkOrigin(request, env)
@@ -109,6 +134,11 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
     defineRpc({
       name: 'secure_admin_logout',
       input: adminOnly,
+      audit: {
+        before: (db, _input, request) => findSession(db, request),
+        entries: ({ outcome, before }) =>
+          outcome.ok && before ? [{ action: 'logout', actor: before.username }] : [],
+      },
       handler: async (_input, { request, reply }) => {
         // Logging out needs no live session: a stale cookie is cleared all the same.
         checkOrigin(request, env)
@@ -152,6 +182,15 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_update_order_status',
       input: updateOrderStatusInputSchema,
       admin: true,
+      audit: {
+        before: async (db, input) => (await findOrder(db, input.p_order_id))?.status ?? null,
+        entries: onSuccess(({ input, actor, before }) => ({
+          action: 'order_status',
+          actor,
+          target: input.p_order_id,
+          details: { from: before, to: input.p_status },
+        })),
+      },
       handler: async (input) => {
         const result = await updateOrderStatus(db, input.p_order_id, input.p_status, rules)
         if (result.kind === 'not_found')
@@ -165,6 +204,15 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_delete_order',
       input: orderIdInputSchema,
       admin: true,
+      audit: {
+        before: (db, input) => findOrder(db, input.p_order_id),
+        entries: onSuccess<{ p_order_id: string }, OrderRow | undefined>(({ input, actor, before }) => ({
+          action: 'order_delete',
+          actor,
+          target: input.p_order_id,
+          details: before ? { status: before.status, total: centsToDollars(before.totalCents) } : {},
+        })),
+      },
       handler: async (input) =>
         (await deleteOrder(db, input.p_order_id, rules))
           ? { success: true }
@@ -174,6 +222,14 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_resend_order_email',
       input: orderIdInputSchema,
       admin: true,
+      audit: {
+        entries: onSuccess(({ input, result, actor }) => ({
+          action: 'mail_resend',
+          actor,
+          target: input.p_order_id,
+          details: { queued: result.queued },
+        })),
+      },
       handler: async (input) => {
         const queued = await requeueOrderMail(db, input.p_order_id)
         return queued > 0
@@ -191,6 +247,14 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_assign_payment',
       input: assignPaymentInputSchema,
       admin: true,
+      audit: {
+        entries: onSuccess(({ input, actor }) => ({
+          action: 'payment_assign',
+          actor,
+          target: input.p_order_id,
+          details: { payment_id: input.p_payment_id },
+        })),
+      },
       handler: async (input) => {
         const result = await assignPayment(db, input.p_payment_id, input.p_order_id, rules)
         if (result.kind === 'ok') {
@@ -213,6 +277,14 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_review_held_order',
       input: reviewHeldOrderInputSchema,
       admin: true,
+      audit: {
+        entries: onSuccess(({ input, result, actor }) => ({
+          action: 'order_review',
+          actor,
+          target: input.p_order_id,
+          details: { decision: input.p_decision, paid: result.paid },
+        })),
+      },
       handler: async (input) => {
         const result = await reviewHeldOrder(db, input.p_order_id, input.p_decision, rules)
         if (result.kind === 'ok') {
@@ -237,6 +309,37 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_manage_product',
       input: manageProductInputSchema,
       admin: true,
+      audit: {
+        before: async (db, input) => {
+          const id = (input.p_product as { id?: unknown } | null)?.id
+          if (typeof id !== 'number' || !Number.isInteger(id) || id <= 0) return undefined
+          return productFormFields(db, id)
+        },
+        entries: ({ input, outcome, actor, before }) => {
+          if (!outcome.ok || outcome.result.success !== true) return []
+          const target = outcome.result.product_id as number
+          const parsed = productInputSchema.safeParse(input.p_product)
+          const after = parsed.success ? (parsed.data as Record<string, unknown>) : {}
+          const entries: AuditRecord[] = []
+          if (before) {
+            const fields = changedKeys(before, after).filter((key) => key !== 'id' && key !== 'has_details')
+            if (fields.length) entries.push({ action: 'product_update', actor, target, details: { fields } })
+          } else if (parsed.success && parsed.data.id === undefined) {
+            entries.push({ action: 'product_create', actor, target, details: { name: parsed.data.name } })
+          }
+          if (typeof input.p_keys === 'string' && input.p_keys.trim() !== '') {
+            // How many, never which: the keys themselves stay out of the log.
+            const added = Number(outcome.result.keys_added ?? 0)
+            entries.push({
+              action: 'key_stock_upload',
+              actor,
+              target,
+              details: { added, stock: outcome.result.key_stock },
+            })
+          }
+          return entries
+        },
+      },
       handler: async (input) => {
         const parsed = productInputSchema.safeParse(input.p_product)
         if (!parsed.success) {
@@ -259,6 +362,15 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_delete_product',
       input: deleteProductInputSchema,
       admin: true,
+      audit: {
+        before: async (db, input) => (await productFormFields(db, input.p_product_id))?.name ?? null,
+        entries: onSuccess(({ input, actor, before }) => ({
+          action: 'product_delete',
+          actor,
+          target: input.p_product_id,
+          details: { name: before },
+        })),
+      },
       handler: async (input) => {
         const deleted = await deleteProduct(db, input.p_product_id)
         catalog.invalidate()
@@ -298,6 +410,21 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_add_wallet_addresses',
       input: addWalletAddressesInputSchema,
       admin: true,
+      audit: {
+        entries: onSuccess(({ input, result, actor }) => {
+          const parsed = parseWalletAddressLines(input.p_addresses)
+          const addresses = parsed.ok ? parsed.addresses : []
+          return {
+            action: 'wallet_add',
+            actor,
+            details: {
+              added: result.added_count,
+              addresses: addresses.slice(0, 100),
+              submitted: addresses.length,
+            },
+          }
+        }),
+      },
       handler: async (input) => {
         const parsed = parseWalletAddressLines(input.p_addresses)
         if (!parsed.ok) return { success: false, added_count: 0, error: parsed.error }
@@ -308,6 +435,13 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_remove_wallet_address',
       input: removeWalletAddressInputSchema,
       admin: true,
+      audit: {
+        entries: onSuccess(({ input, actor }) => ({
+          action: 'wallet_remove',
+          actor,
+          details: { removed: 1, addresses: [input.p_address] },
+        })),
+      },
       handler: async (input) => {
         const { removed, inUse } = await removeWalletAddresses(db, [input.p_address])
         if (inUse.length) return { success: false, error: adminMessages.addressInUse }
@@ -318,6 +452,20 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_remove_wallet_addresses',
       input: removeWalletAddressesInputSchema,
       admin: true,
+      audit: {
+        entries: ({ input, outcome, actor }) => {
+          if (!outcome.ok || Number(outcome.result.removed_count ?? 0) === 0) return []
+          const inUse = new Set((outcome.result.in_use as string[] | undefined) ?? [])
+          const removed = [...new Set(input.p_addresses)].filter((a) => !inUse.has(a))
+          return [
+            {
+              action: 'wallet_remove',
+              actor,
+              details: { removed: outcome.result.removed_count, addresses: removed.slice(0, 100) },
+            },
+          ]
+        },
+      },
       handler: async (input) => {
         const { removed, inUse } = await removeWalletAddresses(db, [...new Set(input.p_addresses)])
         return { success: inUse.length === 0, removed_count: removed.length, in_use: inUse }
@@ -329,6 +477,14 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_update_site_content',
       input: updateSiteContentInputSchema,
       admin: true,
+      audit: {
+        before: async (db) => mergeSiteContent(await readStoredContent(db)),
+        entries: onSuccess(({ input, actor, before }) => ({
+          action: 'content_update',
+          actor,
+          details: { fields: changedKeys(before ?? {}, input.p_content ?? {}) },
+        })),
+      },
       handler: async (input) => {
         await content.save(input.p_content)
         return { success: true }
@@ -340,6 +496,27 @@ export function adminRpcs({ database, env, catalog, content, rules, orderPaid }:
       name: 'secure_update_admin_credentials',
       input: updateCredentialsInputSchema,
       admin: true,
+      audit: {
+        entries: ({ input, outcome, actor }) => {
+          const newUsername = input.p_new_username.trim()
+          if (!outcome.ok) {
+            return outcome.error instanceof AppError
+              ? [{ action: 'credentials_change_failed', actor, details: { reason: outcome.error.message } }]
+              : []
+          }
+          if (outcome.result.success !== true) {
+            const reason = String(outcome.result.error ?? '')
+            return [{ action: 'credentials_change_failed', actor, details: { reason } }]
+          }
+          return [
+            {
+              action: 'credentials_change',
+              actor,
+              details: { username_changed: newUsername !== actor, new_username: newUsername },
+            },
+          ]
+        },
+      },
       handler: async (input, { request }) => {
         const session = sessionOf(request)
         if (input.p_confirm_password !== undefined && input.p_confirm_password !== input.p_new_password) {

@@ -1,17 +1,16 @@
-import { eq } from 'drizzle-orm'
+import type { z } from 'zod'
 import {
   AUDIT_PAGE_SIZE,
   fetchAuditLogInputSchema,
   updateStockSettingsInputSchema,
 } from '../../shared/cockpit'
 import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
-import { listAudit, recordAudit } from '../audit/audit-log'
+import { listAudit, onSuccess } from '../audit/audit-log'
 import type { CatalogService } from '../catalog/catalog.service'
+import { type StockSettings, stockSettingsOf, updateStockSettings } from '../catalog/catalog-admin.repo'
 import type { Database } from '../db/client'
-import { products } from '../db/schema'
 import type { ShopHealth } from '../payments/payments-health'
 import { defineRpc } from '../rpc'
-import { sessionOf } from './admin-auth'
 import { dashboard } from './dashboard.repo'
 
 export interface CockpitDeps {
@@ -50,30 +49,27 @@ export function cockpitRpcs({ database, catalog, health }: CockpitDeps) {
       name: 'secure_update_stock_settings',
       input: updateStockSettingsInputSchema,
       admin: true,
-      handler: async (input, { request }) => {
-        const [before] = await db
-          .select({ mode: products.deliveryMode, threshold: products.lowStockThreshold })
-          .from(products)
-          .where(eq(products.id, input.p_product_id))
-        if (!before) return { success: false, error: `Product ${input.p_product_id} not found` }
-        await db
-          .update(products)
-          .set({
-            deliveryMode: input.p_delivery_mode,
-            lowStockThreshold: input.p_low_stock_threshold,
-            updatedAt: new Date(),
-          })
-          .where(eq(products.id, input.p_product_id))
-        catalog.invalidate()
-        await recordAudit(db, request, {
-          action: 'product_stock_settings',
-          actor: sessionOf(request).username,
-          target: input.p_product_id,
-          details: {
-            delivery_mode: { from: before.mode, to: input.p_delivery_mode },
-            low_stock_threshold: { from: before.threshold, to: input.p_low_stock_threshold },
-          },
+      audit: {
+        before: (db, input) => stockSettingsOf(db, input.p_product_id),
+        entries: onSuccess<z.infer<typeof updateStockSettingsInputSchema>, StockSettings | null>(
+          ({ input, actor, before }) => ({
+            action: 'product_stock_settings',
+            actor,
+            target: input.p_product_id,
+            details: {
+              delivery_mode: { from: before?.mode, to: input.p_delivery_mode },
+              low_stock_threshold: { from: before?.threshold, to: input.p_low_stock_threshold },
+            },
+          }),
+        ),
+      },
+      handler: async (input) => {
+        const updated = await updateStockSettings(db, input.p_product_id, {
+          mode: input.p_delivery_mode,
+          threshold: input.p_low_stock_threshold,
         })
+        if (!updated) return { success: false, error: `Product ${input.p_product_id} not found` }
+        catalog.invalidate()
         return { success: true }
       },
     }),

@@ -6,6 +6,7 @@ import {
   disableTwoFactorInputSchema,
   twoFactorMessages,
 } from '../../shared/two-factor'
+import { onSuccess } from '../audit/audit-log'
 import type { Db } from '../db/client'
 import { AppError } from '../errors'
 import { defineRpc } from '../rpc'
@@ -92,6 +93,7 @@ export function twoFactorRpcs(db: Db, issuer = 'Stablecart') {
       name: 'secure_admin_2fa_enable',
       input: confirmTwoFactorInputSchema,
       admin: true,
+      audit: { entries: onSuccess(({ actor }) => ({ action: 'two_factor_enable', actor })) },
       handler: async (input, { request }) => {
         const session = sessionOf(request)
         // A session alone must not be able to lock the owner out (decision 019).
@@ -114,6 +116,7 @@ export function twoFactorRpcs(db: Db, issuer = 'Stablecart') {
       name: 'secure_admin_2fa_disable',
       input: disableTwoFactorInputSchema,
       admin: true,
+      audit: { entries: onSuccess(({ actor }) => ({ action: 'two_factor_disable', actor })) },
       handler: async (input, { request }) => {
         const session = sessionOf(request)
         const user = await checkCurrentPassword(db, session.userId, input.p_password)

@@ -1,4 +1,4 @@
-import { asc } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import { centsToDollars } from '../../shared/money'
 import type { Product } from '../../shared/product'
 import type { Db } from '../db/client'
@@ -28,4 +28,12 @@ export function toProduct(row: ProductRow): Product {
 export async function listProducts(db: Db): Promise<Product[]> {
   const rows = await db.select().from(products).orderBy(asc(products.sortOrder), asc(products.id))
   return rows.map(toProduct)
+}
+
+/** A product's fields as the admin's product form names them, to say what a save changed. */
+export async function productFormFields(db: Db, id: number): Promise<Record<string, unknown> | undefined> {
+  const [row] = await db.select().from(products).where(eq(products.id, id))
+  if (!row) return undefined
+  const { id: _id, has_details: _details, created_at: _created, ...fields } = toProduct(row)
+  return fields
 }

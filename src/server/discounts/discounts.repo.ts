@@ -164,6 +164,25 @@ export function discountFieldsOf(row: DiscountCodeRow) {
   }
 }
 
+/** The same fields as the admin saves them, to say in the audit log what a save changed. */
+export function discountFieldsOfInput(v: SaveDiscountInput): ReturnType<typeof discountFieldsOf> {
+  const iso = (at: string | null) => (at ? new Date(at).toISOString() : null)
+  return {
+    code: v.p_code,
+    kind: v.p_kind,
+    percent_bp: v.p_kind === 'percent' ? v.p_percent_bp : null,
+    amount_cents: v.p_kind === 'fixed' ? v.p_amount_cents : null,
+    min_total_cents: v.p_min_total_cents,
+    max_discount_cents: v.p_max_discount_cents,
+    product_ids: v.p_product_ids && v.p_product_ids.length > 0 ? [...new Set(v.p_product_ids)] : null,
+    starts_at: iso(v.p_starts_at),
+    ends_at: iso(v.p_ends_at),
+    max_uses: v.p_max_uses,
+    max_uses_per_email: v.p_max_uses_per_email,
+    disabled: v.p_disabled,
+  }
+}
+
 /** Every code, newest first, with its uses, paid orders and their revenue. */
 export async function listDiscounts(db: Db): Promise<WireRow[]> {
   const [rows, usage] = await Promise.all([

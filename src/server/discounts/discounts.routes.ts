@@ -6,13 +6,22 @@ import {
   setDiscountDisabledInputSchema,
 } from '../../shared/discounts'
 import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { changedKeys, onSuccess } from '../audit/audit-log'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { clientAddressKey } from '../orders/checkout-limits'
 import { priceCart } from '../orders/order-pricing'
 import { defineRpc } from '../rpc'
-import { listDiscounts, previewDiscount, saveDiscount, setDiscountDisabled } from './discounts.repo'
+import {
+  discountFieldsOf,
+  discountFieldsOfInput,
+  findDiscount,
+  listDiscounts,
+  previewDiscount,
+  saveDiscount,
+  setDiscountDisabled,
+} from './discounts.repo'
 
 const MINUTE = 60_000
 /** Checks one client may make a minute: enough for a buyer, too few to guess codes. */
@@ -51,12 +60,37 @@ export function discountRpcs(database: Database) {
       name: 'secure_save_discount',
       admin: true,
       input: saveDiscountInputSchema,
+      audit: {
+        before: async (db, input) => {
+          if (input.p_id === undefined || input.p_id === null) return undefined
+          const row = await findDiscount(db, input.p_id)
+          return row ? discountFieldsOf(row) : undefined
+        },
+        entries: onSuccess(({ input, result, actor, before }) => {
+          const after = discountFieldsOfInput(input)
+          return before
+            ? {
+                action: 'discount_update',
+                actor,
+                target: String(result.id),
+                details: { code: after.code, fields: changedKeys(before, after) },
+              }
+            : { action: 'discount_create', actor, target: String(result.id), details: after }
+        }),
+      },
       handler: async (input) => ({ success: true, id: await saveDiscount(db, input) }),
     }),
     defineRpc({
       name: 'secure_set_discount_disabled',
       admin: true,
       input: setDiscountDisabledInputSchema,
+      audit: {
+        entries: onSuccess(({ input, actor }) => ({
+          action: input.p_disabled ? 'discount_disable' : 'discount_enable',
+          actor,
+          target: String(input.p_id),
+        })),
+      },
       handler: async (input) => {
         if (!(await setDiscountDisabled(db, input.p_id, input.p_disabled)))
           throw new AppError('not_found', discountAdminMessages.notFound)

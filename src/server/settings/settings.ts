@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
 import type { AdminSettings, StoredSettings } from '../../shared/settings'
 import { storedSettingsSchema, updateSettingsInputSchema } from '../../shared/settings'
+import { onSuccess } from '../audit/audit-log'
 import type { Db } from '../db/client'
 import { shopSettings } from '../db/schema'
 import type { Env } from '../env'
@@ -70,6 +71,14 @@ export function settingsRpcs(db: Db, env: Env) {
       name: 'secure_update_settings',
       input: updateSettingsInputSchema,
       admin: true,
+      audit: {
+        // Which fields, never a value (the bot token is a secret).
+        entries: onSuccess(({ input, actor }) => ({
+          action: 'settings_update',
+          actor,
+          details: { fields: Object.keys(input.p_settings ?? {}) },
+        })),
+      },
       handler: async (input) => {
         const next = applyUpdate(await loadSettings(db), input.p_settings)
         await saveSettings(db, next)

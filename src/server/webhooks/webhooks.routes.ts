@@ -9,6 +9,7 @@ import {
   webhookDeliveryIdInputSchema,
   webhookIdInputSchema,
 } from '../../shared/webhooks'
+import { onSuccess } from '../audit/audit-log'
 import type { Db } from '../db/client'
 import { webhookDeliveries, webhookEndpoints } from '../db/schema'
 import { defineRpc } from '../rpc'
@@ -60,6 +61,20 @@ export function webhookRpcs(db: Db, opts: { allowPrivate: boolean; onQueued: () 
       name: 'secure_save_webhook',
       input: saveWebhookInputSchema,
       admin: true,
+      audit: {
+        // What changed, never the secret.
+        entries: onSuccess(({ input, result, actor }) => ({
+          action: input.p_id ? 'webhook_update' : 'webhook_add',
+          actor,
+          target: String(input.p_id ?? result.id ?? ''),
+          details: {
+            url: String(input.p_url ?? ''),
+            events: input.p_events ?? [],
+            include_keys: input.p_include_keys ?? null,
+            enabled: input.p_enabled ?? null,
+          },
+        })),
+      },
       handler: async (input) => {
         try {
           checkTargetUrl(input.p_url, opts.allowPrivate)
@@ -97,6 +112,13 @@ export function webhookRpcs(db: Db, opts: { allowPrivate: boolean; onQueued: () 
       name: 'secure_delete_webhook',
       input: webhookIdInputSchema,
       admin: true,
+      audit: {
+        entries: onSuccess(({ input, actor }) => ({
+          action: 'webhook_delete',
+          actor,
+          target: String(input.p_id),
+        })),
+      },
       handler: async (input) => {
         const deleted = await db.transaction(async (tx) => {
           await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, input.p_id))
@@ -138,6 +160,13 @@ export function webhookRpcs(db: Db, opts: { allowPrivate: boolean; onQueued: () 
       name: 'secure_resend_webhook',
       input: webhookDeliveryIdInputSchema,
       admin: true,
+      audit: {
+        entries: onSuccess(({ input, actor }) => ({
+          action: 'webhook_resend',
+          actor,
+          target: String(input.p_delivery_id),
+        })),
+      },
       handler: async (input) => {
         // Same row, same event id and body: a receiver that has it already can drop it.
         const rows = await db

@@ -1,11 +1,15 @@
 import { eq } from 'drizzle-orm'
 import type { AdminProduct, ProductInput } from '../../shared/admin'
+import type { DeliveryModeOption as DeliveryMode } from '../../shared/cockpit'
 import type { ProductText, ProductTranslations } from '../../shared/localize'
 import { dollarsToCents } from '../../shared/money'
-import { listProducts } from '../catalog/catalog.repo'
 import type { Db } from '../db/client'
 import { products } from '../db/schema'
 import { countKeyStock } from '../keys/key-stock'
+import { listProducts } from './catalog.repo'
+
+// The catalogue's writes: the only code that changes `products` (the admin's product form and its
+// stock settings; the seed adds the demo catalogue once). The caller invalidates the catalogue cache.
 
 export async function listAdminProducts(db: Db): Promise<AdminProduct[]> {
   const [all, stock] = await Promise.all([listProducts(db), countKeyStock(db)])
@@ -62,5 +66,29 @@ export async function saveProduct(db: Db, input: ProductInput): Promise<number |
 /** Orders keep their own snapshot of each item, so deleting a product changes no order. */
 export async function deleteProduct(db: Db, id: number): Promise<boolean> {
   const rows = await db.delete(products).where(eq(products.id, id)).returning({ id: products.id })
+  return rows.length > 0
+}
+
+export interface StockSettings {
+  mode: DeliveryMode
+  threshold: number | null
+}
+
+/** A product's delivery mode and low-stock threshold; null when there is no such product. */
+export async function stockSettingsOf(db: Db, id: number): Promise<StockSettings | null> {
+  const [row] = await db
+    .select({ mode: products.deliveryMode, threshold: products.lowStockThreshold })
+    .from(products)
+    .where(eq(products.id, id))
+  return row ?? null
+}
+
+/** Sets a product's delivery mode and low-stock threshold; answers false when there is no such product. */
+export async function updateStockSettings(db: Db, id: number, settings: StockSettings): Promise<boolean> {
+  const rows = await db
+    .update(products)
+    .set({ deliveryMode: settings.mode, lowStockThreshold: settings.threshold, updatedAt: new Date() })
+    .where(eq(products.id, id))
+    .returning({ id: products.id })
   return rows.length > 0
 }
