@@ -16,7 +16,7 @@ import { cockpitRpcs } from './admin/cockpit.routes'
 import { registerExportRoutes } from './admin/export.routes'
 import { catalogRpcs, productsForSale } from './catalog/catalog.routes'
 import { type CatalogService, createCatalogService } from './catalog/catalog.service'
-import { contentRpcs } from './content/content.routes'
+import { contentAdminRpcs, contentRpcs } from './content/content.routes'
 import { type ContentService, createContentService } from './content/content.service'
 import type { Database } from './db/client'
 import { dashboardRpcs } from './delivery/dashboard.routes'
@@ -220,6 +220,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.rpc.add(
     ...catalogRpcs(services.catalog, database.db),
     ...contentRpcs(services.content),
+    ...contentAdminRpcs(services.content),
     ...ordersRpcs(database, env, services.rules, services.prices, paymentDelay),
     ...dashboardRpcs(database),
     ...orderLinkRpcs(database, env, services.mailQueued),

@@ -233,3 +233,11 @@ export function createAdminGuard(db: Db, env: Env): AdminGuard {
 export function adminActorOf({ request }: RpcContext): string {
   return sessions.get(request)?.username ?? 'unknown'
 }
+
+/** A new name and password for an admin (the password already hashed). */
+export async function changeCredentials(db: Db, userId: number, username: string, passwordHash: string) {
+  await db
+    .update(adminUsers)
+    .set({ username, passwordHash, updatedAt: new Date() })
+    .where(eq(adminUsers.id, userId))
+}

@@ -10,9 +10,9 @@ import { recordAudit } from '../audit/audit-log'
 import type { Db } from '../db/client'
 import { orders, payments } from '../db/schema'
 import { AppError } from '../errors'
+import { searchCondition } from '../orders/order-admin'
 import { describeZodError, type RpcRegistry } from '../rpc'
 import { sessionOf } from './admin-auth'
-import { searchCondition } from './admin-orders.repo'
 
 // CSV exports of the admin panel: GET /api/admin/export/{orders,payments,unmatched}.csv. Rows are
 // read in keyset pages and written to the reply as they come, so a shop with 100,000 orders exports

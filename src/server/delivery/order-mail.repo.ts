@@ -49,3 +49,8 @@ export async function requeueOrderMail(db: Db, orderId: string): Promise<number>
 export async function dropUnsentMail(tx: Db, orderId: string): Promise<void> {
   await tx.delete(mailOutbox).where(and(eq(mailOutbox.orderId, orderId), sql`${mailOutbox.status} <> 'sent'`))
 }
+
+/** An order's e-mails and their sending state, oldest first (the admin's order detail). */
+export async function mailsOfOrder(db: Db, orderId: string) {
+  return db.select().from(mailOutbox).where(eq(mailOutbox.orderId, orderId)).orderBy(mailOutbox.id)
+}

@@ -112,7 +112,7 @@ describe.each(engines)('paths to paid on %s', (engine) => {
       await new Promise((r) => setTimeout(r, 150))
       const b = await small.placeOrder({ email: 'b@example.com' })
       expect(b.address).toBe(a.address)
-      const { updateOrderStatus } = await import('../admin/admin-orders.repo')
+      const { updateOrderStatus } = await import('../orders/order-admin')
       const refused = await updateOrderStatus(db, a.id, 'pending', small.t.app.services.rules)
       expect(refused).toEqual({ kind: 'refused', error: adminMessages.reopenAddressInUse })
       expect((await small.order(a.id)).status).toBe('cancelled')

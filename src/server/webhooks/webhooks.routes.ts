@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { desc, eq, sql } from 'drizzle-orm'
 import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
 import {
   type AdminWebhookDelivery,
@@ -14,6 +14,7 @@ import type { Db } from '../db/client'
 import { webhookDeliveries, webhookEndpoints } from '../db/schema'
 import { defineRpc } from '../rpc'
 import { checkTargetUrl, TargetRefused } from './safe-target'
+import { addEndpoint, deleteEndpoint, requeueDelivery, updateEndpoint } from './webhooks.repo'
 
 const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
 const DELIVERY_LOG_SIZE = 50
@@ -91,19 +92,11 @@ export function webhookRpcs(db: Db, opts: { allowPrivate: boolean; onQueued: () 
         }
         if (input.p_id === undefined) {
           const secret = newWebhookSecret()
-          const [row] = await db
-            .insert(webhookEndpoints)
-            .values({ ...values, secret })
-            .returning({ id: webhookEndpoints.id })
+          const id = await addEndpoint(db, values, secret)
           // The only time the secret leaves the server.
-          return { success: true, id: row!.id, secret }
+          return { success: true, id, secret }
         }
-        const updated = await db
-          .update(webhookEndpoints)
-          .set({ ...values, updatedAt: new Date() })
-          .where(eq(webhookEndpoints.id, input.p_id))
-          .returning({ id: webhookEndpoints.id })
-        return updated.length
+        return (await updateEndpoint(db, input.p_id, values))
           ? { success: true, id: input.p_id }
           : { success: false, error: 'Webhook not found' }
       },
@@ -120,14 +113,9 @@ export function webhookRpcs(db: Db, opts: { allowPrivate: boolean; onQueued: () 
         })),
       },
       handler: async (input) => {
-        const deleted = await db.transaction(async (tx) => {
-          await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, input.p_id))
-          return tx
-            .delete(webhookEndpoints)
-            .where(eq(webhookEndpoints.id, input.p_id))
-            .returning({ id: webhookEndpoints.id })
-        })
-        return deleted.length ? { success: true } : { success: false, error: 'Webhook not found' }
+        return (await deleteEndpoint(db, input.p_id))
+          ? { success: true }
+          : { success: false, error: 'Webhook not found' }
       },
     }),
     defineRpc({
@@ -168,13 +156,8 @@ export function webhookRpcs(db: Db, opts: { allowPrivate: boolean; onQueued: () 
         })),
       },
       handler: async (input) => {
-        // Same row, same event id and body: a receiver that has it already can drop it.
-        const rows = await db
-          .update(webhookDeliveries)
-          .set({ status: 'pending', nextAttemptAt: sql`now()`, createdAt: sql`now()` })
-          .where(and(eq(webhookDeliveries.id, input.p_delivery_id)))
-          .returning({ id: webhookDeliveries.id })
-        if (!rows.length) return { success: false, error: 'Delivery not found' }
+        if (!(await requeueDelivery(db, input.p_delivery_id)))
+          return { success: false, error: 'Delivery not found' }
         opts.onQueued()
         return { success: true }
       },

@@ -1,20 +1,20 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
-import type {
-  AdminOrder,
-  AdminOrderDetail,
-  AdminOrderStatus,
-  AdminPayment,
-  FetchOrdersAnswer,
-} from '../../shared/admin'
+import type { AdminOrder, AdminOrderDetail, AdminOrderStatus, FetchOrdersAnswer } from '../../shared/admin'
 import { adminMessages } from '../../shared/admin'
 import { centsToDollars, microsToCents } from '../../shared/money'
 import { isValidTronAddress } from '../../shared/tron-address'
 import { formatSun, receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
-import { mailOutbox, orders, payments } from '../db/schema'
-import { dropUnsentMail } from '../delivery/order-mail.repo'
+import { orders } from '../db/schema'
+import { dropUnsentMail, mailsOfOrder } from '../delivery/order-mail.repo'
 import { keysOfOrder } from '../keys/key-stock'
 import { releaseReservation } from '../keys/reservation'
+import { detachOrderPayments, heldOrderIds } from '../payments/ledger'
+import { paymentsOfOrder } from '../payments/payment-admin'
+import type { PaymentRules } from '../payments/payment-rules'
+import { settleOrder } from '../payments/settle-order'
+import { confirmingAmounts } from '../payments/sightings'
+import { releaseAddress } from '../wallets/wallets.repo'
 import {
   cancelOrder,
   deleteOrderRow,
@@ -23,12 +23,11 @@ import {
   orderItemsOnWire,
   reopenOrder,
   setOrderStatus,
-} from '../orders/orders.repo'
-import { creditUnmatched, decideHeld, detachOrderPayments, heldOrderIds } from '../payments/ledger'
-import type { PaymentRules } from '../payments/payment-rules'
-import { settleOrder } from '../payments/settle-order'
-import { confirmingAmounts } from '../payments/sightings'
-import { releaseAddress } from '../wallets/wallets.repo'
+} from './orders.repo'
+
+// The operator's side of the orders module: the admin's order list (search, status, page), an
+// order's detail, and the workflows that change an order by hand (a status change, a deletion),
+// each through the modules that own the other parts (settlement, addresses, keys, ledger, mail).
 
 type OrderRow = typeof orders.$inferSelect
 
@@ -184,33 +183,13 @@ export async function deleteOrder(db: Db, orderId: string, rules: PaymentRules):
   })
 }
 
-function toAdminPayment(row: typeof payments.$inferSelect): AdminPayment {
-  const whole = row.amountUnits / 1_000_000n
-  const fraction = (row.amountUnits % 1_000_000n).toString().padStart(6, '0')
-  return {
-    id: row.id,
-    order_id: row.orderId,
-    tx_id: row.txId,
-    token: row.token,
-    amount: `${whole}.${fraction}`,
-    from_address: row.fromAddress,
-    to_address: row.toAddress,
-    block_timestamp: row.blockTimestamp,
-    block_number: row.blockNumber,
-    status: row.status,
-    reason: row.reason,
-    late: row.late,
-    created_at: row.createdAt.toISOString(),
-  }
-}
-
 export async function orderDetail(db: Db, orderId: string): Promise<AdminOrderDetail | null> {
   const [row] = await db.select().from(orders).where(eq(orders.id, orderId))
   if (!row) return null
-  const [keys, paymentRows, mails] = await Promise.all([
+  const [keys, orderPayments, mails] = await Promise.all([
     keysOfOrder(db, orderId),
-    db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(payments.id),
-    db.select().from(mailOutbox).where(eq(mailOutbox.orderId, orderId)).orderBy(mailOutbox.id),
+    paymentsOfOrder(db, orderId),
+    mailsOfOrder(db, orderId),
   ])
   return {
     success: true,
@@ -221,7 +200,7 @@ export async function orderDetail(db: Db, orderId: string): Promise<AdminOrderDe
       cancelled_at: row.cancelledAt?.toISOString() ?? null,
     },
     keys: keys.map((k) => ({ product_id: k.productId, key: k.key, generated: k.generated })),
-    payments: paymentRows.map(toAdminPayment),
+    payments: orderPayments,
     mails: mails.map((m) => ({
       id: m.id,
       kind: m.kind,
@@ -233,55 +212,4 @@ export async function orderDetail(db: Db, orderId: string): Promise<AdminOrderDe
       next_attempt_at: m.nextAttemptAt.toISOString(),
     })),
   }
-}
-
-export async function listUnmatchedPayments(db: Db): Promise<AdminPayment[]> {
-  const rows = await db
-    .select()
-    .from(payments)
-    .where(eq(payments.status, 'unmatched'))
-    .orderBy(desc(payments.createdAt))
-    .limit(500)
-  return rows.map(toAdminPayment)
-}
-
-/**
- * The operator's decision on an order held for review. Released, its held transfers become its
- * payments and it is settled like any other (paid and delivered when they cover it); refused, they
- * stay unmatched and the order goes on waiting for its own buyer's payment.
- */
-export async function reviewHeldOrder(
-  db: Db,
-  orderId: string,
-  decision: 'release' | 'refuse',
-  rules: PaymentRules,
-): Promise<{ kind: 'ok'; paid: boolean } | { kind: 'no_order' | 'not_held' }> {
-  return db.transaction(async (tx) => {
-    const order = await lockOrder(tx, orderId)
-    if (!order) return { kind: 'no_order' }
-    if ((await decideHeld(tx, orderId, decision)) === 0) return { kind: 'not_held' }
-    if (decision === 'refuse') return { kind: 'ok', paid: false }
-    const settled = await settleOrder(tx, orderId, rules)
-    return { kind: 'ok', paid: settled.kind === 'paid' }
-  })
-}
-
-/**
- * Makes an unmatched transfer a payment of an order, then settles the order by the same rules as a
- * transfer from the chain: when what the order has received now covers it, it is paid and delivered.
- */
-export async function assignPayment(
-  db: Db,
-  paymentId: number,
-  orderId: string,
-  rules: PaymentRules,
-): Promise<{ kind: 'ok'; paid: boolean } | { kind: 'no_order' | 'no_payment' | 'already_credited' }> {
-  return db.transaction(async (tx) => {
-    const order = await lockOrder(tx, orderId)
-    if (!order) return { kind: 'no_order' }
-    const credited = await creditUnmatched(tx, paymentId, orderId)
-    if (credited !== 'credited') return { kind: credited }
-    const settled = await settleOrder(tx, orderId, rules)
-    return { kind: 'ok', paid: settled.kind === 'paid' }
-  })
 }

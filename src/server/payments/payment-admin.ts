@@ -1,0 +1,89 @@
+import { desc, eq } from 'drizzle-orm'
+import type { AdminPayment } from '../../shared/admin'
+import type { Db } from '../db/client'
+import { payments } from '../db/schema'
+import { lockOrder } from '../orders/orders.repo'
+import { creditUnmatched, decideHeld } from './ledger'
+import type { PaymentRules } from './payment-rules'
+import { settleOrder } from './settle-order'
+
+// The operator's side of the ledger: transfers as the admin panel shows them, and the operator's
+// decisions on them (assigning an unmatched transfer to an order, releasing or refusing a held one),
+// each settled through the one path to paid.
+
+function toAdminPayment(row: typeof payments.$inferSelect): AdminPayment {
+  const whole = row.amountUnits / 1_000_000n
+  const fraction = (row.amountUnits % 1_000_000n).toString().padStart(6, '0')
+  return {
+    id: row.id,
+    order_id: row.orderId,
+    tx_id: row.txId,
+    token: row.token,
+    amount: `${whole}.${fraction}`,
+    from_address: row.fromAddress,
+    to_address: row.toAddress,
+    block_timestamp: row.blockTimestamp,
+    block_number: row.blockNumber,
+    status: row.status,
+    reason: row.reason,
+    late: row.late,
+    created_at: row.createdAt.toISOString(),
+  }
+}
+
+/** The transfers the ledger holds for an order, oldest first. */
+export async function paymentsOfOrder(db: Db, orderId: string): Promise<AdminPayment[]> {
+  const rows = await db.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(payments.id)
+  return rows.map(toAdminPayment)
+}
+
+export async function listUnmatchedPayments(db: Db): Promise<AdminPayment[]> {
+  const rows = await db
+    .select()
+    .from(payments)
+    .where(eq(payments.status, 'unmatched'))
+    .orderBy(desc(payments.createdAt))
+    .limit(500)
+  return rows.map(toAdminPayment)
+}
+
+/**
+ * The operator's decision on an order held for review. Released, its held transfers become its
+ * payments and it is settled like any other (paid and delivered when they cover it); refused, they
+ * stay unmatched and the order goes on waiting for its own buyer's payment.
+ */
+export async function reviewHeldOrder(
+  db: Db,
+  orderId: string,
+  decision: 'release' | 'refuse',
+  rules: PaymentRules,
+): Promise<{ kind: 'ok'; paid: boolean } | { kind: 'no_order' | 'not_held' }> {
+  return db.transaction(async (tx) => {
+    const order = await lockOrder(tx, orderId)
+    if (!order) return { kind: 'no_order' }
+    if ((await decideHeld(tx, orderId, decision)) === 0) return { kind: 'not_held' }
+    if (decision === 'refuse') return { kind: 'ok', paid: false }
+    const settled = await settleOrder(tx, orderId, rules)
+    return { kind: 'ok', paid: settled.kind === 'paid' }
+  })
+}
+
+/**
+ * Makes an unmatched transfer a payment of an order, then settles the order by the same rules as a
+ * transfer from the chain: when what the order has received now covers it, it is paid and delivered.
+ */
+export async function assignPayment(
+  db: Db,
+  paymentId: number,
+  orderId: string,
+  rules: PaymentRules,
+): Promise<{ kind: 'ok'; paid: boolean } | { kind: 'no_order' | 'no_payment' | 'already_credited' }> {
+  return db.transaction(async (tx) => {
+    const order = await lockOrder(tx, orderId)
+    if (!order) return { kind: 'no_order' }
+    const credited = await creditUnmatched(tx, paymentId, orderId)
+    if (credited !== 'credited') return { kind: credited }
+    const settled = await settleOrder(tx, orderId, rules)
+    return { kind: 'ok', paid: settled.kind === 'paid' }
+  })
+}
