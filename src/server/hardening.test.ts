@@ -4,11 +4,11 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../tests/support/payment-fixture'
-import { createTestApp, rpc, type TestApp } from '../../tests/support/test-app'
+import { adminSession, createTestApp, rpc, type TestApp } from '../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../tests/support/test-db'
 import { dateTimeSchema, MAX_ROW_ID } from '../shared/bounds'
 import { defaultSiteContent } from '../shared/site-content'
-import { ensureFirstAdmin, SESSION_COOKIE } from './admin/admin-auth'
+import { ensureFirstAdmin } from './admin/admin-auth'
 import { buildApp } from './app'
 import { products } from './db/schema'
 import { parseEnv } from './env'
@@ -97,10 +97,7 @@ describe.each(engines)('hostile input on %s', (engine) => {
   beforeAll(async () => {
     t = await createTestApp(engine, { ADMIN_PASSWORD: PASSWORD })
     await ensureFirstAdmin(t.database.db, t.env)
-    const login = await rpc(t.app, 'secure_admin_login', { p_username: 'admin', p_password: PASSWORD })
-    const raw = login.headers['set-cookie']
-    const line = (Array.isArray(raw) ? raw : [String(raw)]).find((c) => c.startsWith(`${SESSION_COOKIE}=`))
-    cookie = String(line).split(';')[0] as string
+    cookie = (await adminSession(t)).cookie as string
   })
   afterAll(() => t.close())
 

@@ -8,7 +8,8 @@ export interface Received {
 
 /**
  * A real HTTP server on 127.0.0.1 that records every request; `respond` decides each answer
- * (default 200 "ok"). Stands in for a webhook receiver or the Telegram Bot API.
+ * (default 200 "ok"). The one local stand-in for an HTTP service in server tests: a webhook receiver, the Telegram Bot API,
+ * an explorer that is down or answers a tampered body (the devchain stands in for a working one).
  */
 export async function startReceiver(
   respond: (req: Received, res: ServerResponse, index: number) => void = (_r, res) => res.end('ok'),

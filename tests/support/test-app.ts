@@ -66,13 +66,18 @@ export async function rpc(
 const ADMIN_BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36'
 
 /**
- * Creates the first admin from ADMIN_USERNAME / ADMIN_PASSWORD, logs in as a browser on PUBLIC_URL
- * would, and answers the headers an admin call sends (session cookie, browser, origin).
+ * The one admin login of the server tests: creates the first admin from ADMIN_USERNAME /
+ * ADMIN_PASSWORD, logs in as a browser on PUBLIC_URL would, and answers the headers an admin call
+ * sends (session cookie, browser, origin).
  */
 export async function adminSession(t: TestApp): Promise<Record<string, string>> {
   const { ensureFirstAdmin } = await import('../../src/server/admin/admin-auth')
   await ensureFirstAdmin(t.database.db, t.env)
-  const headers = { 'user-agent': ADMIN_BROWSER, origin: new URL(t.env.PUBLIC_URL ?? '').origin }
+  // A browser on the shop's own origin; without PUBLIC_URL the origin check has nothing to compare.
+  const headers: Record<string, string> = {
+    'user-agent': ADMIN_BROWSER,
+    ...(t.env.PUBLIC_URL ? { origin: new URL(t.env.PUBLIC_URL).origin } : {}),
+  }
   const login = await t.app.inject({
     method: 'POST',
     url: '/rpc/secure_admin_login',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../../tests/support/test-addresses'
-import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
+import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { licenseKeys, mailOutbox, orders, payments, products, walletAddresses } from '../db/schema'
 import { ensureFirstAdmin, SESSION_COOKIE } from './admin-auth'
@@ -20,11 +20,7 @@ describe.each(engines)('sales dashboard on %s', (engine) => {
     t = await createTestApp(engine, { ADMIN_PASSWORD: 'dashboard-password' })
     const { db } = t.database
     await ensureFirstAdmin(db, t.env)
-    const login = await rpc(t.app, 'secure_admin_login', {
-      p_username: 'admin',
-      p_password: 'dashboard-password',
-    })
-    cookie = String(login.headers['set-cookie']).split(';')[0] as string
+    cookie = (await adminSession(t)).cookie as string
     expect(cookie.startsWith(SESSION_COOKIE)).toBe(true)
 
     const item = [{ product: { id: 1, name: 'Thing', price_cents: 1000 }, quantity: 1 }]

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../../tests/support/test-addresses'
-import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
+import { adminSession, createTestApp, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { csvCell } from '../../shared/cockpit'
 import { orders, payments } from '../db/schema'
@@ -63,8 +63,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
   beforeAll(async () => {
     t = await createTestApp(engine, { ADMIN_PASSWORD: PASSWORD })
     await ensureFirstAdmin(t.database.db, t.env)
-    const login = await rpc(t.app, 'secure_admin_login', { p_username: 'admin', p_password: PASSWORD })
-    cookie = String(login.headers['set-cookie']).split(';')[0] as string
+    cookie = (await adminSession(t)).cookie as string
     await t.database.db.insert(orders).values([
       {
         id: paidId,

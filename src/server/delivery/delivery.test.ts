@@ -248,7 +248,12 @@ describe.each(engines)('delivery on %s', (engine) => {
       for (let i = 0; i < 6; i++) await paidOrder()
       for (const w of workers) w.start()
       await waitFor('six mails', () => smtp.received.length >= 6)
-      await new Promise((r) => setTimeout(r, 200))
+      // Once every row is marked sent, no worker can claim one again: what arrived is all there is.
+      await waitFor('every mail marked sent', async () => {
+        const [row] = await rows(sql`select count(*)::int as n from mail_outbox where status <> 'sent'`)
+        return row?.n === 0
+      })
+      await Promise.all(workers.map((w) => w.stop()))
       expect(smtp.received).toHaveLength(6)
     } finally {
       await Promise.all(workers.map((w) => w.stop()))

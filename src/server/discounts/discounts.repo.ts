@@ -95,9 +95,9 @@ export async function previewDiscount(
   return { row, verdict: evaluateDiscount(row, request.items, new Date(), uses) }
 }
 
-/** Creates or changes a code; answers its id. A code spelled like another (any case) is refused. */
-export async function saveDiscount(db: Db, input: SaveDiscountInput): Promise<number> {
-  const values = {
+/** The table's columns for a saved code (the admin's form as the call carries it). */
+function columnsOf(input: SaveDiscountInput) {
+  return {
     code: input.p_code,
     kind: input.p_kind,
     percentBp: input.p_kind === 'percent' ? input.p_percent_bp : null,
@@ -111,8 +111,12 @@ export async function saveDiscount(db: Db, input: SaveDiscountInput): Promise<nu
     maxUses: input.p_max_uses,
     maxUsesPerEmail: input.p_max_uses_per_email,
     disabled: input.p_disabled,
-    updatedAt: new Date(),
   }
+}
+
+/** Creates or changes a code; answers its id. A code spelled like another (any case) is refused. */
+export async function saveDiscount(db: Db, input: SaveDiscountInput): Promise<number> {
+  const values = { ...columnsOf(input), updatedAt: new Date() }
   try {
     if (input.p_id === undefined) {
       const [row] = await db.insert(discountCodes).values(values).returning({ id: discountCodes.id })
@@ -147,7 +151,7 @@ export async function findDiscount(db: Db, id: number): Promise<DiscountCodeRow 
 }
 
 /** A code's settings under the names of the admin's calls (the list, and the audit's changed fields). */
-export function discountFieldsOf(row: DiscountCodeRow) {
+export function discountFieldsOf(row: Omit<DiscountCodeRow, 'id' | 'createdAt' | 'updatedAt'>) {
   return {
     code: row.code,
     kind: row.kind,
@@ -165,22 +169,8 @@ export function discountFieldsOf(row: DiscountCodeRow) {
 }
 
 /** The same fields as the admin saves them, to say in the audit log what a save changed. */
-export function discountFieldsOfInput(v: SaveDiscountInput): ReturnType<typeof discountFieldsOf> {
-  const iso = (at: string | null) => (at ? new Date(at).toISOString() : null)
-  return {
-    code: v.p_code,
-    kind: v.p_kind,
-    percent_bp: v.p_kind === 'percent' ? v.p_percent_bp : null,
-    amount_cents: v.p_kind === 'fixed' ? v.p_amount_cents : null,
-    min_total_cents: v.p_min_total_cents,
-    max_discount_cents: v.p_max_discount_cents,
-    product_ids: v.p_product_ids && v.p_product_ids.length > 0 ? [...new Set(v.p_product_ids)] : null,
-    starts_at: iso(v.p_starts_at),
-    ends_at: iso(v.p_ends_at),
-    max_uses: v.p_max_uses,
-    max_uses_per_email: v.p_max_uses_per_email,
-    disabled: v.p_disabled,
-  }
+export function discountFieldsOfInput(input: SaveDiscountInput): ReturnType<typeof discountFieldsOf> {
+  return discountFieldsOf(columnsOf(input))
 }
 
 /** Every code, newest first, with its uses, paid orders and their revenue. */

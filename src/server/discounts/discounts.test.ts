@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createPaymentFixture, type PaymentFixture } from '../../../tests/support/payment-fixture'
 import { testAddresses } from '../../../tests/support/test-addresses'
-import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
+import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
 import { discountMessages } from '../../shared/discounts'
 import { formatSun } from '../../shared/trx'
@@ -13,7 +13,6 @@ import { placeOrder } from '../orders/place-order'
 import { addWalletAddresses } from '../wallets/wallets.repo'
 
 const PASSWORD = 'discount-admin-password'
-const UA = 'Mozilla/5.0 (discount test)'
 
 type Product = { id: number; price: number }
 
@@ -39,13 +38,7 @@ async function rows(t: TestApp, query: ReturnType<typeof sql>) {
 
 async function adminCookie(t: TestApp): Promise<Record<string, string>> {
   await ensureFirstAdmin(t.database.db, t.env)
-  const login = await rpc(
-    t.app,
-    'secure_admin_login',
-    { p_username: 'admin', p_password: PASSWORD },
-    { 'user-agent': UA },
-  )
-  return { cookie: String(login.headers['set-cookie']).split(';')[0] as string, 'user-agent': UA }
+  return adminSession(t)
 }
 
 describe.each(engines)('discount codes on %s', (engine) => {

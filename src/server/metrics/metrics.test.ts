@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startReceiver } from '../../../tests/support/http-receiver'
 import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
-import { freePort } from '../../../tests/support/wait'
 import { mailOutbox } from '../db/schema'
 import { seedOnce } from '../db/seed'
 
@@ -33,25 +32,23 @@ describe('GET /metrics without METRICS_TOKEN', () => {
 
 describe.each(engines)('GET /metrics on %s', (engine) => {
   let t: TestApp
-  let explorer: Server
+  let explorer: Awaited<ReturnType<typeof startReceiver>>
   beforeAll(async () => {
     // A chain explorer that is down: every request answers 503.
-    explorer = createServer((_req, res) => {
+    explorer = await startReceiver((_req, res) => {
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"Error":"down"}')
     })
-    const port = await freePort()
-    await new Promise<void>((resolve) => explorer.listen(port, '127.0.0.1', resolve))
     const database = await createTestDatabase(engine)
     await seedOnce(database.db)
     t = await createTestApp(
       engine,
-      { METRICS_TOKEN: TOKEN, TRON_API_URL: `http://127.0.0.1:${port}`, EXPLORER_MAX_RPS: '50' },
+      { METRICS_TOKEN: TOKEN, TRON_API_URL: explorer.url, EXPLORER_MAX_RPS: '50' },
       { database },
     )
   })
   afterAll(async () => {
     await t.close()
-    await new Promise((resolve) => explorer.close(resolve))
+    await explorer.close()
   })
 
   const scrape = async () => {

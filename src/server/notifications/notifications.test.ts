@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startReceiver } from '../../../tests/support/http-receiver'
 import { testAddresses } from '../../../tests/support/test-addresses'
-import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
+import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
-import { ensureFirstAdmin, SESSION_COOKIE } from '../admin/admin-auth'
+import { ensureFirstAdmin } from '../admin/admin-auth'
 import { mailOutbox, operatorAlerts } from '../db/schema'
 import { seedOnce } from '../db/seed'
 import { addKeyStock } from '../keys/key-stock'
@@ -47,10 +47,7 @@ describe.each(engines)('operator notifications on %s', (engine) => {
     await ensureFirstAdmin(t.database.db, t.env)
     await t.database.db.execute(sql`delete from wallet_addresses`)
     await addWalletAddresses(t.database.db, pool)
-    const res = await rpc(t.app, 'secure_admin_login', { p_username: 'admin', p_password: PASSWORD })
-    const raw = res.headers['set-cookie']
-    const list = Array.isArray(raw) ? raw : [String(raw)]
-    cookie = (list.find((c) => c.startsWith(`${SESSION_COOKIE}=`)) as string).split(';')[0] as string
+    cookie = (await adminSession(t)).cookie as string
     // A local server speaking the Bot API's sendMessage.
     telegram = await startReceiver((_r, res, i) => {
       const a = telegramAnswer(i)

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPaymentFixture, type PaymentFixture } from '../../../tests/support/payment-fixture'
 import { adminSession, rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
+import { waitFor } from '../../../tests/support/wait'
 import { adminMessages } from '../../shared/admin'
 import { confirmMessages } from '../../shared/order-status'
+import { findFreeAddress } from '../wallets/wallets.repo'
 import { formatReport, reconcile } from './reconcile'
 
 // Every way an order becomes paid goes through one settlement: the buyer's transaction hash, the
@@ -109,7 +111,7 @@ describe.each(engines)('paths to paid on %s', (engine) => {
         p_order_id: a.id,
         p_order_secret: small.secretOf(a.id),
       })
-      await new Promise((r) => setTimeout(r, 150))
+      await waitFor('the address to cool down', async () => (await findFreeAddress(db)) === a.address, 5000)
       const b = await small.placeOrder({ email: 'b@example.com' })
       expect(b.address).toBe(a.address)
       const { updateOrderStatus } = await import('../orders/order-admin')

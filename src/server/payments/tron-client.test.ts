@@ -1,6 +1,5 @@
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startReceiver } from '../../../tests/support/http-receiver'
 import { freePort } from '../../../tests/support/wait'
 import { createDevchain, type Devchain, type TransferRequest } from '../../../tools/devchain/devchain'
 import { tronBase58ToHex } from '../../shared/tron-address'
@@ -512,17 +511,11 @@ const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4d
 const abiWord = (address: string) => tronBase58ToHex(address).slice(2).padStart(64, '0')
 
 /** A real HTTP server answering every request with `body` (a tampered copy of a devchain answer). */
-async function serve(body: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((_req, res) => {
+function serve(body: string): Promise<{ url: string; close(): Promise<void> }> {
+  return startReceiver((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(body)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
 }
 
 async function devchainText(path: string, body: unknown): Promise<string> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
+import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
-import { ensureFirstAdmin, SESSION_COOKIE } from '../admin/admin-auth'
+import { ensureFirstAdmin } from '../admin/admin-auth'
 import { loadSettings } from './settings'
 
 const PASSWORD = 'settings-admin-password'
@@ -26,10 +26,7 @@ describe.each(engines)('settings on %s', (engine) => {
   beforeAll(async () => {
     t = await createTestApp(engine, { ADMIN_PASSWORD: PASSWORD, PAYMENT_TOLERANCE: '1.5' })
     await ensureFirstAdmin(t.database.db, t.env)
-    const res = await rpc(t.app, 'secure_admin_login', { p_username: 'admin', p_password: PASSWORD })
-    const raw = res.headers['set-cookie']
-    const list = Array.isArray(raw) ? raw : [String(raw)]
-    cookie = (list.find((c) => c.startsWith(`${SESSION_COOKIE}=`)) as string).split(';')[0] as string
+    cookie = (await adminSession(t)).cookie as string
   })
   afterAll(() => t.close())
 

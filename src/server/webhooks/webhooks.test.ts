@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startReceiver } from '../../../tests/support/http-receiver'
 import { testAddresses } from '../../../tests/support/test-addresses'
-import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
+import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
-import { ensureFirstAdmin, SESSION_COOKIE } from '../admin/admin-auth'
+import { ensureFirstAdmin } from '../admin/admin-auth'
 import { openPostgres } from '../db/client'
 import { webhookDeliveries } from '../db/schema'
 import { seedOnce } from '../db/seed'
@@ -120,12 +120,6 @@ describe('signatures and targets', () => {
   })
 })
 
-function cookieOf(headers: Record<string, unknown>): string {
-  const raw = headers['set-cookie']
-  const list = Array.isArray(raw) ? raw : [String(raw)]
-  return (list.find((c) => c.startsWith(`${SESSION_COOKIE}=`)) as string).split(';')[0] as string
-}
-
 describe.each(engines)('webhooks on %s', (engine) => {
   let t: TestApp
   let cookie: string
@@ -139,8 +133,7 @@ describe.each(engines)('webhooks on %s', (engine) => {
     await ensureFirstAdmin(t.database.db, t.env)
     await t.database.db.execute(sql`delete from wallet_addresses`)
     await addWalletAddresses(t.database.db, pool)
-    const res = await rpc(t.app, 'secure_admin_login', { p_username: 'admin', p_password: PASSWORD })
-    cookie = cookieOf(res.headers)
+    cookie = (await adminSession(t)).cookie as string
     receiver = await startReceiver((_r, res, i) => {
       res.statusCode = answer(i)
       res.end(res.statusCode < 300 ? 'thanks' : 'try later')
