@@ -12,6 +12,8 @@ export function Hero({ hero }: { hero: SiteContent['hero'] }) {
         src={hero.backgroundImage}
         alt=""
         aria-hidden
+        // The largest thing the first screen paints: fetched before the scripts.
+        fetchPriority="high"
         className="absolute inset-0 -z-10 size-full object-cover opacity-90"
         onError={(e) => {
           e.currentTarget.style.display = 'none'
