@@ -53,7 +53,16 @@ export default defineConfig(({ isSsrBuild }) => ({
   ssr: { noExternal: true },
   build: isSsrBuild
     ? { outDir: '../../dist/ssr', emptyOutDir: true, copyPublicDir: false, sourcemap: false }
-    : { outDir: `../../${outDir}`, emptyOutDir: true, sourcemap: false },
+    : {
+        outDir: `../../${outDir}`,
+        emptyOutDir: true,
+        sourcemap: false,
+        // Every browser the shop serves preloads modules itself: no polyfill in the first chunk.
+        modulePreload: { polyfill: false },
+        rolldownOptions: {
+          output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] } },
+        },
+      },
   server: {
     proxy: { '/rpc': 'http://localhost:3000', '/api': 'http://localhost:3000' },
   },

@@ -85,7 +85,13 @@ test('a first visit in Chinese is rendered in Chinese by the server, then the sw
   // A shared link opens in its language.
   await page.goto('/product/1?lang=en')
   await expect(page.getByRole('link', { name: 'Back to Products' })).toBeVisible()
-  await expect(page.locator('iframe')).toHaveAttribute('title', /^4G Mobile Proxy Manager Pro video$/)
+  await expect(
+    page.getByRole('button', { name: 'Play the video of 4G Mobile Proxy Manager Pro' }),
+  ).toBeVisible()
+  // The poster becomes the player by itself once the page has been quiet for a while.
+  await expect(page.locator('iframe')).toHaveAttribute('title', /^4G Mobile Proxy Manager Pro video$/, {
+    timeout: 30_000,
+  })
   await ctx.close()
 })
 

@@ -10,6 +10,9 @@ import { AppRoutes, serverRenderedPaths } from './app/routes'
 import type { ServerData } from './app/server-data'
 import { themeVariables } from './app/theme'
 import { activateWith, createI18n } from './i18n/i18n'
+import buyEn from './i18n/messages/buy/en.json'
+import buyRu from './i18n/messages/buy/ru.json'
+import buyZh from './i18n/messages/buy/zh.json'
 import en from './i18n/messages/shop/en.json'
 import ru from './i18n/messages/shop/ru.json'
 import zh from './i18n/messages/shop/zh.json'
@@ -18,7 +21,12 @@ import { siteContentKeys } from './lib/api/get-site-content'
 
 export { serverRenderedPaths }
 
-const catalogs: Record<Locale, Record<string, unknown>> = { en, zh, ru }
+// The server has every storefront message in memory (the browser downloads `buy` later).
+const catalogs: Record<Locale, Record<string, unknown>> = {
+  en: { ...en, ...buyEn },
+  zh: { ...zh, ...buyZh },
+  ru: { ...ru, ...buyRu },
+}
 
 export function render(data: ServerData & { locale: Locale }): string {
   const queryClient = createQueryClient()

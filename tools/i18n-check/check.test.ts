@@ -33,12 +33,12 @@ describe('the i18n checks', () => {
   it('fail on a message a language lacks, an extra one, other placeholders and broken ICU', () => {
     const dir = mkdtempSync(join(tmpdir(), 'i18n-check-'))
     try {
-      cpSync(join(root, 'src/web/i18n/messages/shop'), dir, { recursive: true })
+      cpSync(join(root, 'src/web/i18n/messages/buy'), dir, { recursive: true })
       expect(checkMessageDir(dir)).toEqual([])
       const ru = JSON.parse(readFileSync(join(dir, 'ru.json'), 'utf8')) as Record<string, string>
       delete ru['cart.title']
       ru['cart.remove'] = 'Удалить: {product}'
-      ru['header.cart'] = '{count, plural, one {# товар'
+      ru['cart.items'] = '{count, plural, one {# товар'
       ru['only.russian'] = 'Лишний'
       writeFileSync(join(dir, 'ru.json'), JSON.stringify(ru))
       const rules = checkMessageDir(dir).map((f) => `${f.rule}: ${f.text.split(':')[0]}`)
@@ -46,7 +46,7 @@ describe('the i18n checks', () => {
         expect.arrayContaining([
           'missing key: cart.title',
           'placeholders differ: cart.remove',
-          'invalid ICU message: header.cart',
+          'invalid ICU message: cart.items',
           'key English does not have: only.russian',
         ]),
       )

@@ -12,6 +12,7 @@ export const LOCALES = ['en', 'zh', 'ru'] as const
 /** Folders of message files (<locale>.json each), English first. */
 export const MESSAGE_DIRS = [
   'src/web/i18n/messages/shop',
+  'src/web/i18n/messages/buy',
   'src/web/i18n/messages/admin',
   'src/server/delivery/messages',
   'src/server/i18n/messages',

@@ -21,8 +21,9 @@ beforeAll(async () => {
   mkdirSync(join(web, 'assets'), { recursive: true })
   writeFileSync(
     join(web, 'index.html'),
-    '<!doctype html>\n<html lang="en">\n<head><meta name="description" content="x" /><title>Stablecart</title></head>\n<body><div id="root"></div></body>\n</html>',
+    '<!doctype html>\n<html lang="en">\n<head><meta name="description" content="x" /><title>Stablecart</title><link rel="stylesheet" crossorigin href="/assets/index-abc123.css"></head>\n<body><div id="root"></div></body>\n</html>',
   )
+  writeFileSync(join(web, 'assets', 'index-abc123.css'), 'body{color:red}a::after{content:"</style>"}')
   writeFileSync(join(web, 'assets', 'index-abc123.js'), script)
   writeFileSync(join(web, 'assets', 'index-abc123.js.br'), brotliCompressSync(script))
   writeFileSync(join(web, 'assets', 'index-abc123.js.gz'), gzipSync(script))
@@ -42,6 +43,14 @@ afterAll(async () => {
 })
 
 describe('serving the front end', () => {
+  it('writes the stylesheet into the page, so the first paint waits for no second request', async () => {
+    const res = await app.inject({ method: 'GET', url: '/' })
+    expect(res.body).toContain('<style>body{color:red}a::after{content:"<\\/style>"}</style>')
+    expect(res.body).not.toContain('rel="stylesheet"')
+    // The file itself is still there for anyone who asks.
+    expect((await app.inject({ method: 'GET', url: '/assets/index-abc123.css' })).statusCode).toBe(200)
+  })
+
   it('/ is a page with the shop head, compressed for the browser and never cached stale', async () => {
     const res = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip, br' } })
     expect(res.statusCode).toBe(200)

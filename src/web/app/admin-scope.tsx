@@ -24,7 +24,7 @@ export function AdminScope() {
   const [queryClient] = useState(() => createAdminQueryClient(adminI18n))
   useEffect(() => {
     const locale = adminLocale()
-    void activate(adminI18n, locale, ['shop', 'admin']).then(() => {
+    void activate(adminI18n, locale, ['shop', 'buy', 'admin']).then(() => {
       document.documentElement.lang = localeTags[locale]
       setReady(true)
     })

@@ -1,10 +1,28 @@
-import { Suspense, useEffect } from 'react'
+import { lazy, Suspense, useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router'
 import { Footer } from '../components/layout/footer'
 import { Header } from '../components/layout/header'
 import { SkipLink } from '../components/layout/skip-link'
-import { PaymentSuccessModal } from '../features/payment/payment-success-modal'
+import { loadBuyMessages } from '../i18n/i18n'
+import { usePaymentSuccess } from '../lib/checkout-store'
 import { CheckoutWatch } from './checkout-watch'
+
+// The success modal is downloaded only when there is a payment to announce: a first visit never
+// needs it (nor its copy field and icons).
+const PaymentSuccessModal = lazy(async () => {
+  const [module] = await Promise.all([import('../features/payment/payment-success-modal'), loadBuyMessages()])
+  return { default: module.PaymentSuccessModal }
+})
+
+function PaymentSuccess() {
+  const success = usePaymentSuccess()
+  if (!success) return null
+  return (
+    <Suspense fallback={null}>
+      <PaymentSuccessModal />
+    </Suspense>
+  )
+}
 
 export function PublicLayout() {
   const { pathname, hash } = useLocation()
@@ -25,7 +43,7 @@ export function PublicLayout() {
       </main>
       <Footer />
       <CheckoutWatch />
-      <PaymentSuccessModal />
+      <PaymentSuccess />
     </div>
   )
 }

@@ -3,6 +3,7 @@ import { Navigate, type RouteObject, useRoutes } from 'react-router'
 import { ListingPage } from '../features/catalog/listing-page'
 import { ProductPage } from '../features/product/product-page'
 import { SupportPage } from '../features/support/support-page'
+import { loadBuyMessages } from '../i18n/i18n'
 import { PublicLayout } from './public-layout'
 
 // The catalogue pages (server-rendered) are in the first chunk; the cart, checkout, payment,
@@ -10,26 +11,31 @@ import { PublicLayout } from './public-layout'
 const later = <M,>(load: () => Promise<M>, pick: (m: M) => ComponentType) =>
   lazy(async () => ({ default: pick(await load()) }))
 const admin = () => import('./admin-pages')
+/** A buying page's chunk together with its messages (the `buy` area). */
+const buying =
+  <M,>(load: () => Promise<M>) =>
+  async () =>
+    (await Promise.all([load(), loadBuyMessages()]))[0]
 
 const CartPage = later(
-  () => import('../features/cart/cart-page'),
+  buying(() => import('../features/cart/cart-page')),
   (m) => m.CartPage,
 )
 const CheckoutPage = later(
-  () => import('../features/checkout/checkout-page'),
+  buying(() => import('../features/checkout/checkout-page')),
   (m) => m.CheckoutPage,
 )
 const PaymentPage = later(
-  () => import('../features/payment/payment-page'),
+  buying(() => import('../features/payment/payment-page')),
   (m) => m.PaymentPage,
 )
 const DashboardPage = later(
-  () => import('../features/dashboard/dashboard-page'),
+  buying(() => import('../features/dashboard/dashboard-page')),
   (m) => m.DashboardPage,
 )
 const AdminScope = later(admin, (m) => m.AdminScope)
 const MyOrdersPage = later(
-  () => import('../features/order-links/my-orders-page'),
+  buying(() => import('../features/order-links/my-orders-page')),
   (m) => m.MyOrdersPage,
 )
 const AdminLoginPage = later(admin, (m) => m.AdminLoginPage)

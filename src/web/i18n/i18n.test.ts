@@ -6,11 +6,24 @@ import { activate, createI18n, formatters, type Translate } from './i18n'
 
 async function translator(locale: 'en' | 'zh' | 'ru'): Promise<Translate> {
   const i18n = createI18n()
-  await activate(i18n, locale)
+  await activate(i18n, locale, ['shop', 'buy'])
   return (id, values) => i18n._(id, values)
 }
 
 describe('messages', () => {
+  it("load the buying pages' texts only when asked, and keep them through a switch of language", async () => {
+    const i18n = createI18n()
+    await activate(i18n, 'ru')
+    expect(i18n._('header.cart', { count: 2 })).toBe('Корзина, 2 товара')
+    // Not downloaded with the catalogue's: the id is all there is.
+    expect(i18n._('cart.empty.title')).toBe('cart.empty.title')
+    await activate(i18n, 'ru', ['buy'])
+    expect(i18n._('cart.empty.title')).not.toBe('cart.empty.title')
+    // The switcher asks for the storefront's area only; the buying texts come along.
+    await activate(i18n, 'en', ['shop'])
+    expect(i18n._('cart.empty.title')).toBe('Your Cart is Empty')
+  })
+
   it('write Russian plurals for 1, 2, 5 and 21 (keys and items)', async () => {
     const t = await translator('ru')
     expect([1, 2, 5, 21].map((count) => t('header.cart', { count }))).toEqual([

@@ -7,9 +7,10 @@ import { type ReactElement, useMemo } from 'react'
 import { messages as checkoutMessages } from '../../shared/checkout-rules'
 import { defaultLocale, isLocale, type Locale, localeTags } from '../../shared/locale'
 import type adminEn from './messages/admin/en.json'
+import type buyEn from './messages/buy/en.json'
 import type shopEn from './messages/shop/en.json'
 
-export type ShopMessageId = keyof typeof shopEn
+export type ShopMessageId = keyof typeof shopEn | keyof typeof buyEn
 export type AdminMessageId = keyof typeof adminEn
 export type MessageId = ShopMessageId | AdminMessageId
 export type MessageValues = Record<string, string | number>
@@ -18,19 +19,30 @@ export type Translate = (id: MessageId, values?: MessageValues) => string
 type Catalog = Record<string, unknown>
 type Loader = () => Promise<{ default: Catalog }>
 
-// One chunk per area and language: a page downloads only the language it shows.
+// One chunk per area and language: a page downloads only the language it shows. The catalogue
+// pages need only `shop`; the cart, checkout, payment, dashboard and order pages bring `buy`
+// with their own chunk (loadBuyMessages), so a first visit downloads neither.
 const shopCatalogs: Record<Locale, Loader> = {
   en: () => import('./messages/shop/en.json'),
   zh: () => import('./messages/shop/zh.json'),
   ru: () => import('./messages/shop/ru.json'),
+}
+const buyCatalogs: Record<Locale, Loader> = {
+  en: () => import('./messages/buy/en.json'),
+  zh: () => import('./messages/buy/zh.json'),
+  ru: () => import('./messages/buy/ru.json'),
 }
 const adminCatalogs: Record<Locale, Loader> = {
   en: () => import('./messages/admin/en.json'),
   zh: () => import('./messages/admin/zh.json'),
   ru: () => import('./messages/admin/ru.json'),
 }
-export type Area = 'shop' | 'admin'
-const catalogs: Record<Area, Record<Locale, Loader>> = { shop: shopCatalogs, admin: adminCatalogs }
+export type Area = 'shop' | 'buy' | 'admin'
+const catalogs: Record<Area, Record<Locale, Loader>> = {
+  shop: shopCatalogs,
+  buy: buyCatalogs,
+  admin: adminCatalogs,
+}
 
 export function createI18n(): I18n {
   return setupI18n()
@@ -41,13 +53,20 @@ export const shopI18n = createI18n()
 export const adminI18n = createI18n()
 
 const loaded = new WeakMap<I18n, Set<string>>()
+const areasOf = new WeakMap<I18n, Set<Area>>()
 
-/** Downloads an area's messages in a language (once) and switches the instance to it. */
+/**
+ * Downloads an area's messages in a language (once) and switches the instance to it. The areas
+ * the instance already has in another language come along, so a switch keeps every page's texts.
+ */
 export async function activate(i18n: I18n, locale: Locale, areas: Area[] = ['shop']): Promise<void> {
   const done = loaded.get(i18n) ?? new Set<string>()
   loaded.set(i18n, done)
+  const wanted = areasOf.get(i18n) ?? new Set<Area>()
+  areasOf.set(i18n, wanted)
+  for (const area of areas) wanted.add(area)
   await Promise.all(
-    areas
+    [...wanted]
       .filter((area) => !done.has(`${area}:${locale}`))
       .map(async (area) => {
         const { default: messages } = await catalogs[area][locale]()
@@ -56,6 +75,11 @@ export async function activate(i18n: I18n, locale: Locale, areas: Area[] = ['sho
       }),
   )
   if (i18n.locale !== locale) i18n.activate(locale, [localeTags[locale]])
+}
+
+/** The buying pages' messages in the storefront's language, before such a page renders. */
+export function loadBuyMessages(): Promise<void> {
+  return activate(shopI18n, isLocale(shopI18n.locale) ? shopI18n.locale : documentLocale(), ['buy'])
 }
 
 /** Server rendering: messages already in memory, the instance active at once. */

@@ -24,7 +24,7 @@ export function LanguageSwitcher({ admin = false, className = '' }: { admin?: bo
   const { i18n } = useLingui()
   const locale = useLocale()
   const id = useId()
-  const areas: Area[] = admin ? ['shop', 'admin'] : ['shop']
+  const areas: Area[] = admin ? ['shop', 'buy', 'admin'] : ['shop']
 
   async function choose(next: Locale) {
     // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from browsers the shop serves

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { compileMessageOrThrow } from '@lingui/message-utils/compileMessage'
 import type { Plugin } from 'vite'
 
-const MESSAGE_FILE = /[\\/]i18n[\\/]messages[\\/](shop|admin)[\\/](en|zh|ru)\.json$/
+const MESSAGE_FILE = /[\\/]i18n[\\/]messages[\\/](shop|buy|admin)[\\/](en|zh|ru)\.json$/
 
 export function compileMessages(source: string, file: string): Record<string, unknown> {
   const messages = JSON.parse(source) as Record<string, string>

@@ -1,7 +1,7 @@
 import { Clock, Mail, MessageCircle, Shield } from 'lucide-react'
 import { lazy, type ReactNode, Suspense } from 'react'
 import type { SiteContent, SupportIcon } from '../../../shared/site-content'
-import { useT } from '../../i18n/i18n'
+import { loadBuyMessages, useT } from '../../i18n/i18n'
 import { useSiteContent } from '../../lib/api/get-site-content'
 
 const icons: Record<SupportIcon, typeof Mail> = {
@@ -14,9 +14,13 @@ const icons: Record<SupportIcon, typeof Mail> = {
 type Section = SiteContent['support']['sections'][number]
 
 // The form brings the schema library: loaded after the page, so the first load stays small.
-const EmailMyOrders = lazy(async () => ({
-  default: (await import('../../components/order-links/email-my-orders')).EmailMyOrders,
-}))
+const EmailMyOrders = lazy(async () => {
+  const [module] = await Promise.all([
+    import('../../components/order-links/email-my-orders'),
+    loadBuyMessages(),
+  ])
+  return { default: module.EmailMyOrders }
+})
 
 function SectionCard({ section, extra }: { section: Section; extra?: ReactNode }) {
   const Icon = icons[section.icon]

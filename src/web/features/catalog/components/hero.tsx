@@ -12,6 +12,8 @@ export function Hero({ hero }: { hero: SiteContent['hero'] }) {
         src={hero.backgroundImage}
         alt=""
         aria-hidden
+        // The largest thing the first screen paints: fetched before the scripts.
+        fetchPriority="high"
         className="absolute inset-0 -z-10 size-full object-cover opacity-90"
         onError={(e) => {
           e.currentTarget.style.display = 'none'
@@ -23,7 +25,8 @@ export function Hero({ hero }: { hero: SiteContent['hero'] }) {
           <p className="inline-flex items-center gap-2 rounded-full border border-primary/30 bg-primary/10 px-3 py-1 text-xs font-semibold text-primary">
             <Zap className="size-3.5" aria-hidden /> {t('hero.badge')}
           </p>
-          <h1 className="mt-5 text-4xl font-extrabold tracking-tight text-balance text-fg sm:text-5xl lg:text-6xl">
+          {/* Chinese breaks at its punctuation rather than inside a word (软件), and anywhere only if it must. */}
+          <h1 className="mt-5 text-4xl font-extrabold tracking-tight text-balance break-keep text-fg [overflow-wrap:anywhere] sm:text-5xl lg:text-6xl">
             {hero.title}
           </h1>
           <p className="mt-5 max-w-xl text-base leading-relaxed text-pretty text-muted sm:text-lg">
