@@ -109,6 +109,12 @@ async function buyer(i: number, product: { id: number; price: number }): Promise
 }
 
 async function run(kind: 'pglite' | 'postgres'): Promise<void> {
+  // Another shop on the port would answer for ours and every figure would be wrong.
+  const taken = await fetch(`${base}/api/health`).then(
+    () => true,
+    () => false,
+  )
+  if (taken) throw new Error(`something already answers on ${base}: set BENCH_PORT`)
   const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-memory-'))
   const created = kind === 'postgres' ? await createBenchDatabase() : undefined
   const dbName = created?.name
