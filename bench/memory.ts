@@ -38,9 +38,10 @@ function memory(pid: number): { rss: number; peak: number } {
 /** The shop's own node process: `npm start` runs it as a child of npm's shell. */
 function shopPid(child: ChildProcess): number {
   for (let pid = child.pid as number; ; ) {
-    // The shop restarts itself with its V8 flags before the script (src/server/launch.ts).
+    // The shop restarts itself with its V8 flags before the script, named by its absolute path
+    // (src/server/launch.ts).
     const [program, ...args] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-    if (program?.endsWith('node') && args.includes('dist/server/main.js')) return pid
+    if (program?.endsWith('node') && args.some((a) => a.endsWith('dist/server/main.js'))) return pid
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)
     if (!children[0]) throw new Error('the shop process is not running')
     pid = Number(children[0])

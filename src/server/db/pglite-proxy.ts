@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { applyEmbeddedDatabaseFlags, WORKER_RESOURCE_LIMITS } from './v8-flags'
+import { applyEmbeddedDatabaseFlags } from './v8-flags'
 
 // The embedded PGlite in a worker thread (pglite-worker.ts), behind the small part of PGlite's
 // interface that drizzle's PGlite driver uses: query(), transaction() and close(). The SQL, the
@@ -92,15 +92,14 @@ export class PgliteProxy {
   constructor(dataDir: string) {
     const file = workerFile()
     applyEmbeddedDatabaseFlags()
-    const resourceLimits = WORKER_RESOURCE_LIMITS
     this.worker = file.pathname.endsWith('.ts')
       ? // From source (tsx, tests) the worker registers tsx's loader first; the built .js needs nothing.
         new Worker(
           `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
             .then((tsx) => { tsx.register(); return import(${JSON.stringify(file.href)}) })`,
-          { eval: true, workerData: { dataDir }, resourceLimits },
+          { eval: true, workerData: { dataDir } },
         )
-      : new Worker(file, { workerData: { dataDir }, resourceLimits })
+      : new Worker(file, { workerData: { dataDir } })
     this.worker.on('message', (reply: ProxyReply) => {
       const waiter = this.pending.get(reply.id)
       if (!waiter) return

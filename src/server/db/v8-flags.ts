@@ -27,9 +27,6 @@ export function applyEmbeddedDatabaseFlags(): void {
   if (optimisesWasmWithTurboshaft()) setFlagsFromString('--liftoff-only')
 }
 
-/** Heap limits for the database's thread: its JavaScript is small; PostgreSQL lives in wasm memory. */
-export const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 2 }
-
 /**
  * The flags the built shop starts with (launch.ts). V8's young generation (two semi-spaces, up to
  * 16 MB each on 64-bit machines, per thread) is kept at 1 MB: the server's objects live briefly and
