@@ -9,6 +9,7 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:admin
 //   BENCH_ENGINES=pglite|postgres, BENCH_ORDERS, BENCH_RUNS (40), BENCH_CHECKOUT_ORDERS (1,000)
 import { readFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { sql } from 'drizzle-orm'
 import { ensureFirstAdmin, SESSION_COOKIE } from '../src/server/admin/admin-auth'
 import { buildApp } from '../src/server/app'
@@ -183,6 +184,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
       ['search, no match', 'secure_fetch_orders', { p_search: 'nobody-at-all' }],
       ['sales dashboard', 'secure_fetch_sales_dashboard', {}],
     ]
+    console.log(`load average ${load()}`)
     console.log(`${'case'.padEnd(28)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}  matches`)
     for (const [label, name, payload] of cases) {
       const times: number[] = []
@@ -229,4 +231,10 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
   }
 }
 
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')
+console.log(`load average at the start ${load()}`)
 await onEngines(run)
+console.log(`load average at the end ${load()}`)

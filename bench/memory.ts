@@ -9,7 +9,9 @@
 // restart ≤ 2 s.
 //   npm run bench:memory                         (builds first when the build is stale)
 //   DATABASE_URL=postgres://... npm run bench:memory
-//   BENCH_ENGINES=pglite|postgres, BENCH_STEADY_MINUTES, BENCH_PORT (5150), BENCH_CHECKOUTS_PER_S (2)
+//   BENCH_ENGINES=pglite|postgres, BENCH_STEADY_MINUTES (10; 60 for the hour of the target),
+//   BENCH_PORT (5150), BENCH_CHECKOUTS_PER_S (2). The shop runs on the Node that runs the benchmark:
+//   PATH=/path/to/node24/bin:$PATH npm run bench:memory
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,12 +38,20 @@ function memory(pid: number): { rss: number; peak: number } {
 /** The shop's own node process: `npm start` runs it as a child of npm's shell. */
 function shopPid(child: ChildProcess): number {
   for (let pid = child.pid as number; ; ) {
-    const [program, script] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-    if (program?.endsWith('node') && script === 'dist/server/main.js') return pid
+    // The shop restarts itself with its V8 flags before the script, named by its absolute path
+    // (src/server/launch.ts).
+    const [program, ...args] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+    if (program?.endsWith('node') && args.some((a) => a.endsWith('dist/server/main.js'))) return pid
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)
     if (!children[0]) throw new Error('the shop process is not running')
     pid = Number(children[0])
   }
+}
+
+/** CPU time (user + system, all threads) a process has used so far, in seconds. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 async function untilListening(child: ChildProcess): Promise<void> {
@@ -100,6 +110,12 @@ async function buyer(i: number, product: { id: number; price: number }): Promise
 }
 
 async function run(kind: 'pglite' | 'postgres'): Promise<void> {
+  // Another shop on the port would answer for ours and every figure would be wrong.
+  const taken = await fetch(`${base}/api/health`).then(
+    () => true,
+    () => false,
+  )
+  if (taken) throw new Error(`something already answers on ${base}: set BENCH_PORT`)
   const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-memory-'))
   const created = kind === 'postgres' ? await createBenchDatabase() : undefined
   const dbName = created?.name
@@ -137,7 +153,19 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
       stdio: 'ignore',
     })
 
-    // 2. Restart through npm start with a current build.
+    // 2. Restarts with a current build: the shop itself (what a service manager runs), then through
+    // npm start (which first checks that the build is current).
+    {
+      const t = performance.now()
+      const direct = spawn(process.execPath, ['dist/server/main.js'], { env, stdio: 'ignore' })
+      await untilListening(direct)
+      line(
+        'restart (node dist/server/main.js): listening after',
+        `${((performance.now() - t) / 1000).toFixed(2)} s`,
+      )
+      line('  CPU used until then (all threads)', `${cpuSeconds(direct.pid as number).toFixed(2)} s`)
+      await stop(direct)
+    }
     const t0 = performance.now()
     shop = spawn('npm', ['start', '--silent'], { env, stdio: 'ignore' })
     await untilListening(shop)
@@ -186,4 +214,16 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
   }
 }
 
+console.log(
+  `Node ${process.version}, load average ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+)
 await onEngines(run)
+console.log(
+  `load average at the end ${(await import('node:os'))
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
+)

@@ -19,6 +19,7 @@ const OUTPUTS = [
   'dist/web/index.html',
   'dist/ssr/entry-server.js',
   'dist/server/main.js',
+  'dist/server/server.js',
   'dist/server/cli.js',
   'dist/server/backup-cli.js',
   'dist/server/pglite-worker.js',

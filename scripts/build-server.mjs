@@ -7,7 +7,9 @@ import { build } from 'esbuild'
 await build({
   // The embedded database's worker thread is its own file next to main.js (see db/pglite-proxy.ts).
   entryPoints: {
-    main: 'src/server/main.ts',
+    // main.js starts server.js under the V8 flags of decision 031 (src/server/launch.ts).
+    main: 'src/server/launch.ts',
+    server: 'src/server/main.ts',
     cli: 'src/server/cli.ts',
     'backup-cli': 'src/server/backup-cli.ts',
     'pglite-worker': 'src/server/db/pglite-worker.ts',

@@ -11,8 +11,11 @@ import type { Db } from '../db/client'
 import { orderCountsByStatus } from '../orders/orders.repo'
 import type { ShopHealth } from '../payments/payments-health'
 
-// The sales dashboard: every figure is one indexed query (orders_paid_at_idx for the days,
-// orders_status_created_idx for statuses, orders_created_idx for conversion), run side by side.
+// The sales dashboard: its figures come from counters the database keeps exact (decision 031,
+// migrations 0020 and 0026): orders per status, per past UTC day (created, of those paid, paid and
+// the sums), and licence keys per product, so an answer costs about the same at a million orders as
+// at ten. Today's figures, up to now, and the part of the day thirty days ago that conversion's
+// 30 × 24 h window holds, are read from their own orders by index. The queries run side by side.
 // Days are UTC days. Revenue is the paid orders' totals; USDT and TRX are what actually arrived in
 // each currency (TRX also at each order's locked rate in USD).
 
@@ -56,6 +59,9 @@ function totalsOf(s: Sums): DashboardTotals {
   }
 }
 
+/** Start of the UTC day of a moment, in ms. */
+const dayStart = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())
+
 /** YYYY-MM-DD of a UTC day. */
 const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
@@ -66,32 +72,52 @@ export async function dashboard(db: Db, opts: { now?: Date; health: ShopHealth }
   const thirtyDaysAgo = new Date(now.getTime() - DASHBOARD_DAYS * 86_400_000)
 
   const [daily, statuses, conversion, stock, health] = await Promise.all([
+    // Past days from the counters; today (up to now) from today's paid orders by orders_paid_at_idx.
     db.execute(sql`
-      select to_char(paid_at at time zone 'UTC', 'YYYY-MM-DD') as day,
-             count(*)::int as orders,
-             coalesce(sum(total_cents), 0)::text as cents,
-             coalesce(sum(amount_received_units), 0)::text as usdt,
-             coalesce(sum(trx_received_sun), 0)::text as trx,
-             coalesce(sum(div(trx_received_sun::numeric * coalesce(trx_rate_e8, 0), 100000000)), 0)::text as trx_micros
+      select to_char(day, 'YYYY-MM-DD') as day,
+             sum(paid)::int as orders,
+             sum(cents)::text as cents,
+             sum(usdt)::text as usdt,
+             sum(trx)::text as trx,
+             sum(trx_micros)::text as trx_micros
+      from order_day_counts
+      where day >= ${dayKey(first.getTime())}::date and day < ${dayKey(todayStart)}::date
+      group by day
+      having sum(paid) <> 0
+      union all
+      select ${dayKey(todayStart)},
+             count(*)::int,
+             coalesce(sum(total_cents), 0)::text,
+             coalesce(sum(amount_received_units), 0)::text,
+             coalesce(sum(trx_received_sun), 0)::text,
+             coalesce(sum(div(trx_received_sun::numeric * coalesce(trx_rate_e8, 0), 100000000)), 0)::text
       from orders
-      where paid_at is not null and paid_at >= ${first.toISOString()}::timestamptz
+      where paid_at >= ${new Date(todayStart).toISOString()}::timestamptz
         and paid_at <= ${now.toISOString()}::timestamptz
-        and status in ('paid', 'completed')
-      group by 1`),
+        and status in ('paid', 'completed')`),
     orderCountsByStatus(db),
+    // The whole days between the one thirty days ago and today from the counters; those two days'
+    // parts from their orders by orders_created_idx.
     db.execute(sql`
-      select count(*)::int as created,
-             count(*) filter (where status in ('paid', 'completed'))::int as paid
-      from orders
-      where created_at >= ${thirtyDaysAgo.toISOString()}::timestamptz
-        and created_at <= ${now.toISOString()}::timestamptz`),
+      select coalesce(sum(created), 0)::int as created, coalesce(sum(paid), 0)::int as paid from (
+        select sum(created) as created, sum(created_paid) as paid
+        from order_day_counts
+        where day > ${dayKey(thirtyDaysAgo.getTime())}::date and day < ${dayKey(todayStart)}::date
+        union all
+        select count(*), count(*) filter (where status in ('paid', 'completed'))
+        from orders
+        where (created_at >= ${thirtyDaysAgo.toISOString()}::timestamptz
+               and created_at < ${new Date(dayStart(thirtyDaysAgo) + 86_400_000).toISOString()}::timestamptz)
+           or (created_at >= ${new Date(Math.max(todayStart, thirtyDaysAgo.getTime())).toISOString()}::timestamptz
+               and created_at <= ${now.toISOString()}::timestamptz)
+      ) as parts`),
     db.execute(sql`
       select p.id, p.name, p.delivery_mode, p.low_stock_threshold,
-             count(k.id) filter (where k.order_id is null and k.reserved_order_id is null)::int as keys_left,
-             count(k.id) filter (where k.order_id is null and k.reserved_order_id is not null)::int as keys_reserved,
-             count(k.id) filter (where k.order_id is not null)::int as keys_sold
+             coalesce(sum(k.keys_left), 0)::int as keys_left,
+             coalesce(sum(k.keys_reserved), 0)::int as keys_reserved,
+             coalesce(sum(k.keys_sold), 0)::int as keys_sold
       from products p
-      left join license_keys k on k.product_id = p.id
+      left join product_key_counts k on k.product_id = p.id
       where not p.is_free and p.price_cents > 0
       group by p.id
       order by p.sort_order, p.id`),

@@ -281,3 +281,126 @@ describe.each(engines)('sales dashboard on %s', (engine) => {
     expect((await rpc(t.app, 'secure_fetch_sales_dashboard', { p_days: 3 }, { cookie })).status).toBe(400)
   })
 })
+
+// The counters the dashboard reads (migration 0026) must equal what aggregating the rows gives,
+// whatever statements change them: inserts, status and payment updates, key reservations and
+// sales, deletes.
+const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows
+
+describe.each(engines)('dashboard counters on %s', (engine) => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp(engine)
+  })
+  afterAll(() => t.close())
+
+  const fromCounters = async () => ({
+    days: rowsOf(
+      await t.database.db.execute(sql`
+        select day::text, sum(created)::int as created, sum(created_paid)::int as created_paid,
+               sum(paid)::int as paid, sum(cents)::text as cents, sum(usdt)::text as usdt,
+               sum(trx)::text as trx, sum(trx_micros)::text as trx_micros
+        from order_day_counts group by day
+        having sum(created) <> 0 or sum(paid) <> 0 or sum(cents) <> 0 order by day`),
+    ),
+    keys: rowsOf(
+      await t.database.db.execute(sql`
+        select product_id, sum(keys_left)::int as keys_left, sum(keys_reserved)::int as keys_reserved,
+               sum(keys_sold)::int as keys_sold
+        from product_key_counts group by product_id
+        having sum(keys_left) <> 0 or sum(keys_reserved) <> 0 or sum(keys_sold) <> 0 order by product_id`),
+    ),
+  })
+  const fromRows = async () => ({
+    days: rowsOf(
+      await t.database.db.execute(sql`
+        select day::text, sum(created)::int as created, sum(created_paid)::int as created_paid,
+               sum(paid)::int as paid, sum(cents)::text as cents, sum(usdt)::text as usdt,
+               sum(trx)::text as trx, sum(trx_micros)::text as trx_micros
+        from (
+          select (created_at at time zone 'UTC')::date as day, 1 as created,
+                 (status in ('paid', 'completed'))::int as created_paid, 0 as paid, 0::numeric as cents,
+                 0::numeric as usdt, 0::numeric as trx, 0::numeric as trx_micros
+          from orders
+          union all
+          select (paid_at at time zone 'UTC')::date, 0, 0, 1, total_cents, amount_received_units,
+                 trx_received_sun, div(trx_received_sun::numeric * coalesce(trx_rate_e8, 0), 100000000)
+          from orders where paid_at is not null and status in ('paid', 'completed')
+        ) as r group by day order by day`),
+    ),
+    keys: rowsOf(
+      await t.database.db.execute(sql`
+        select product_id,
+               count(*) filter (where order_id is null and reserved_order_id is null)::int as keys_left,
+               count(*) filter (where order_id is null and reserved_order_id is not null)::int as keys_reserved,
+               count(*) filter (where order_id is not null)::int as keys_sold
+        from license_keys group by product_id order by product_id`),
+    ),
+  })
+
+  it('stay equal to the rows through inserts, updates and deletes', async () => {
+    const { db } = t.database
+    const [address] = testAddresses(1, 'dashboard counters') as [string]
+    const ids = Array.from({ length: 6 }, () => randomUUID())
+    const base = (id: string, created: string) => ({
+      id,
+      email: 'c@example.com',
+      items: [],
+      totalCents: 1234,
+      walletAddress: address,
+      createdAt: at(created),
+      expiresAt: at(created),
+      graceUntil: at(created),
+    })
+    await db
+      .insert(orders)
+      .values([
+        base(ids[0]!, '2026-03-01T23:59:59Z'),
+        base(ids[1]!, '2026-03-02T00:00:00Z'),
+        { ...base(ids[2]!, '2026-03-02T10:00:00Z'), status: 'cancelled' as const },
+        base(ids[3]!, '2026-03-03T10:00:00Z'),
+      ])
+    // Paid a day later, in TRX at a locked rate; then completed (no change to the figures).
+    await db.execute(sql`
+      update orders set status = 'paid', paid_at = '2026-03-03T01:00:00Z', trx_received_sun = 123456789,
+             trx_rate_e8 = 25000000
+      where id = ${ids[0]!}`)
+    await db.execute(sql`update orders set status = 'completed' where id = ${ids[0]!}`)
+    await db.execute(sql`
+      update orders set status = 'paid', paid_at = '2026-03-03T12:00:00Z', amount_received_units = 12340000
+      where id in (${ids[1]!}, ${ids[3]!})`)
+    // A paid order cancelled by the admin leaves the revenue; an unrelated update changes nothing.
+    await db.execute(sql`update orders set status = 'cancelled' where id = ${ids[3]!}`)
+    await db.execute(sql`update orders set email = 'd@example.com'`)
+    await db
+      .insert(orders)
+      .values([base(ids[4]!, '2026-03-04T10:00:00Z'), base(ids[5]!, '2026-03-04T11:00:00Z')])
+    await db.execute(sql`delete from orders where id = ${ids[4]!}`)
+
+    await db
+      .insert(licenseKeys)
+      .values([
+        ...['A1', 'A2', 'A3', 'A4'].map((key) => ({ productId: 9001, key })),
+        { productId: 9002, key: 'B1' },
+      ])
+    await db.execute(sql`update license_keys set reserved_order_id = ${ids[5]!} where key in ('A1', 'A2')`)
+    await db.execute(sql`
+      update license_keys set order_id = reserved_order_id, reserved_order_id = null where key = 'A1'`)
+    await db.execute(sql`update license_keys set reserved_order_id = null where key = 'A2'`)
+    await db.execute(sql`update license_keys set order_id = ${ids[1]!} where key = 'B1'`)
+    await db.execute(sql`delete from license_keys where key = 'A4'`)
+
+    const counted = await fromCounters()
+    expect(counted).toEqual(await fromRows())
+    expect(counted.keys).toEqual([
+      { product_id: 9001, keys_left: 2, keys_reserved: 0, keys_sold: 1 },
+      { product_id: 9002, keys_left: 0, keys_reserved: 0, keys_sold: 1 },
+    ])
+    expect(counted.days.find((d) => d.day === '2026-03-03')).toMatchObject({
+      created: 1,
+      created_paid: 0,
+      paid: 2,
+      cents: '2468',
+    })
+  })
+})

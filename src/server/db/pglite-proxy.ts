@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { applyEmbeddedDatabaseFlags } from './v8-flags'
 
 // The embedded PGlite in a worker thread (pglite-worker.ts), behind the small part of PGlite's
 // interface that drizzle's PGlite driver uses: query(), transaction() and close(). The SQL, the
@@ -90,6 +91,7 @@ export class PgliteProxy {
 
   constructor(dataDir: string) {
     const file = workerFile()
+    applyEmbeddedDatabaseFlags()
     this.worker = file.pathname.endsWith('.ts')
       ? // From source (tsx, tests) the worker registers tsx's loader first; the built .js needs nothing.
         new Worker(

@@ -3,9 +3,11 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -165,6 +167,42 @@ export const orderStatusCounts = pgTable(
     n: bigint('n', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ name: 'order_status_counts_pk', columns: [t.status, t.shard] })],
+)
+
+/**
+ * Per UTC day, kept exact by triggers on orders (drizzle/0026_dashboard_counters.sql): orders
+ * created that day and how many of them are paid or completed now; orders paid that day (and paid
+ * or completed now) with their sums. The dashboard reads these instead of aggregating orders. One
+ * row per day and writing connection's shard, as in order_status_counts.
+ */
+export const orderDayCounts = pgTable(
+  'order_day_counts',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    shard: smallint('shard').notNull(),
+    created: bigint('created', { mode: 'number' }).notNull().default(0),
+    createdPaid: bigint('created_paid', { mode: 'number' }).notNull().default(0),
+    paid: bigint('paid', { mode: 'number' }).notNull().default(0),
+    /** Sums of total_cents, amount_received_units, trx_received_sun and TRX in USD micros. */
+    cents: numeric('cents').notNull().default('0'),
+    usdt: numeric('usdt').notNull().default('0'),
+    trx: numeric('trx').notNull().default('0'),
+    trxMicros: numeric('trx_micros').notNull().default('0'),
+  },
+  (t) => [primaryKey({ name: 'order_day_counts_pk', columns: [t.day, t.shard] })],
+)
+
+/** Licence keys per product (left, reserved, sold), kept exact by triggers on license_keys (0026). */
+export const productKeyCounts = pgTable(
+  'product_key_counts',
+  {
+    productId: integer('product_id').notNull(),
+    shard: smallint('shard').notNull(),
+    keysLeft: bigint('keys_left', { mode: 'number' }).notNull().default(0),
+    keysReserved: bigint('keys_reserved', { mode: 'number' }).notNull().default(0),
+    keysSold: bigint('keys_sold', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'product_key_counts_pk', columns: [t.productId, t.shard] })],
 )
 
 export const walletAddresses = pgTable(

@@ -1,0 +1,20 @@
+// The built shop's entry (dist/server/main.js): it starts the server (dist/server/server.js, built
+// from main.ts) under the V8 settings a small server needs (decision 031). `node` takes V8's
+// memory flags only on its command line, so this replaces its own process with
+// `node <flags> main.js` (process.execve, Node 22.15 and newer: the same process id, which systemd
+// and `npm start` keep watching) before anything else loads. A Node without process.execve starts
+// the server with V8's defaults; the database thread's own limits still apply (db/v8-flags.ts).
+import { launchFlags } from './db/v8-flags'
+
+const MARK = 'STABLECART_V8_FLAGS'
+const execve = (
+  process as unknown as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }
+).execve
+const flags = launchFlags()
+if (execve && process.env[MARK] === undefined && flags.length > 0) {
+  execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], {
+    ...process.env,
+    [MARK]: flags.join(' '),
+  })
+}
+await import(new URL('./server.js', import.meta.url).href)
