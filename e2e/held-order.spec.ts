@@ -6,7 +6,7 @@ import { expect, type Page, test } from './support/test'
 
 // A buyer who pays again to an address from their wallet history, after it went to a stranger's
 // order, does not get the stranger's order delivered: the operator sees it held and decides.
-const PORT = E2E_PORT + 30
+const PORT = E2E_PORT + 70
 const DEVCHAIN = `http://127.0.0.1:${PORT + 1000}`
 const PASSWORD = 'e2e-held-password'
 

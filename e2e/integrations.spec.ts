@@ -8,7 +8,7 @@ import { expect, test } from './support/test'
 
 // Its own shop (fresh database, known password), so switching two-factor login on never
 // disturbs the other specs. Webhooks may reach this machine's receiver (WEBHOOK_ALLOW_PRIVATE).
-const PORT = E2E_PORT + 20
+const PORT = E2E_PORT + 60
 const PASSWORD = 'e2e-2fa-password'
 
 ownShopForThisFile(

@@ -9,7 +9,7 @@ import { expect, type Page, test } from './support/test'
 // The chain seen by the buyer and the operator when payment detection lags. Its own shop, whose
 // devchain mines only when a test asks: with no new block for 6 s, detection counts as delayed.
 // Two providers: the devchain, and a second one that is down.
-const PORT = E2E_PORT + 40
+const PORT = E2E_PORT + 80
 const devchainUrl = `http://127.0.0.1:${PORT + 1000}`
 const PASSWORD = 'e2e-providers-password'
 

@@ -26,7 +26,12 @@ export function ownShopForThisFile(port: number, env: Record<string, string>, na
     throw new Error(`the ${name} e2e shop did not start`)
   })
 
-  test.afterAll(() => {
-    shop?.kill('SIGTERM')
+  // Waits for the shop to exit, so the next spec never finds this one still answering.
+  test.afterAll(async () => {
+    const child = shop
+    if (!child || child.exitCode !== null || child.signalCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    await exited
   })
 }
