@@ -13,11 +13,13 @@ export function ownShopForThisFile(port: number, env: Record<string, string>, na
   test.use({ baseURL: base })
 
   test.beforeAll(async () => {
+    // Starting a third shop beside the two of the config can take over a minute on a busy machine.
+    test.setTimeout(150_000)
     shop = spawn(process.execPath, ['e2e/support/start-shop.mjs'], {
       env: { ...process.env, E2E_PORT: String(port), ...env },
       stdio: 'ignore',
     })
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 700; i++) {
       try {
         if ((await fetch(`${base}/api/health`)).ok) return
       } catch {}
