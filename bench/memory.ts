@@ -77,7 +77,8 @@ async function post(path: string, body: unknown, buyer: number): Promise<Record<
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      'x-forwarded-for': `10.${(buyer >> 16) & 255}.${(buyer >> 8) & 255}.${buyer & 255}`,
+      // Each buyer from a network of its own: the pool guard limits unpaid orders per network.
+      'x-forwarded-for': `10.${buyer & 255}.${(buyer >> 8) & 255}.${(buyer >> 16) & 255}`,
     },
     body: JSON.stringify(body),
   })
@@ -117,6 +118,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
   )
   if (taken) throw new Error(`something already answers on ${base}: set BENCH_PORT`)
   const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-memory-'))
+  const shops: number[] = []
   const created = kind === 'postgres' ? await createBenchDatabase() : undefined
   const dbName = created?.name
   const databaseUrl = created?.url ?? ''
@@ -137,6 +139,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
   try {
     // 1. First start.
     let shop = spawn(process.execPath, ['dist/server/main.js'], { env, stdio: 'ignore' })
+    shops.push(shop.pid as number)
     await untilListening(shop)
     await sleep(10_000)
     const first = memory(shop.pid as number)
@@ -158,6 +161,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     {
       const t = performance.now()
       const direct = spawn(process.execPath, ['dist/server/main.js'], { env, stdio: 'ignore' })
+      shops.push(direct.pid as number)
       await untilListening(direct)
       line(
         'restart (node dist/server/main.js): listening after',
@@ -171,6 +175,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     await untilListening(shop)
     line('restart with npm start: listening after', `${((performance.now() - t0) / 1000).toFixed(2)} s`)
     const pid = shopPid(shop)
+    shops.push(pid)
     await sleep(10_000)
     line('idle 10 s after the restart', mb(memory(pid).rss))
 
@@ -209,6 +214,13 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     line('peak of the restarted process', mb(memory(pid).peak))
     await stop(shop, pid)
   } finally {
+    // A shop left running would hold the port and answer for the next run.
+    for (const pid of shops) {
+      try {
+        if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/server/main.js'))
+          process.kill(pid, 'SIGKILL')
+      } catch {}
+    }
     rmSync(dataDir, { recursive: true, force: true })
     if (dbName) await dropBenchDatabase(dbName)
   }
