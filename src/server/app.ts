@@ -44,11 +44,11 @@ import {
 } from './payments/sighting-watcher'
 import { sightingsRpcs } from './payments/sightings.routes'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
+import { compressHtml, loadRenderer, renderPage } from './render/render-page'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
 import { settingsRpcs } from './settings/settings'
 import { registerStorableTextCheck } from './storable-text'
-import { compressHtml, loadRenderer, renderPage } from './web/render-page'
 import { webhookRpcs } from './webhooks/webhooks.routes'
 
 export interface AppServices {

@@ -12,7 +12,7 @@ import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
 import { createNotifier } from './notifications/notifier'
 import { createChainScanner } from './payments/chain-scanner'
-import { loadRenderer } from './web/render-page'
+import { loadRenderer } from './render/render-page'
 import { createWebhookWorker } from './webhooks/delivery-worker'
 
 async function main(): Promise<void> {

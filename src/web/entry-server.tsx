@@ -1,6 +1,6 @@
 // Server rendering of the catalogue pages: the same tree as main.tsx, with the data the server
 // already holds, so the first paint needs no JavaScript. Built by `vite build --ssr` into
-// dist/ssr and loaded by the server (src/server/web/render-page.ts).
+// dist/ssr and loaded by the server (src/server/render/render-page.ts).
 import { StrictMode } from 'react'
 import { renderToString } from 'react-dom/server'
 import { StaticRouter } from 'react-router'
