@@ -1,31 +1,18 @@
-import { type I18n, setupI18n } from '@lingui/core'
-import { compileMessage } from '@lingui/message-utils/compileMessage'
 import { type Locale, locales, localeTags } from '../../shared/locale'
+import { compiledCatalogs } from '../i18n/compiled-catalogs'
 import en from './messages/en.json'
 import ru from './messages/ru.json'
 import zh from './messages/zh.json'
 
 // The order e-mail's messages (messages/<locale>.json, ICU, the same checks as the storefront's),
-// compiled once at start; the e-mail is written in the language the buyer ordered in.
+// compiled once, on first use; the e-mail is written in the language the buyer ordered in.
 
 export type EmailMessageId = keyof typeof en
 export type EmailTranslate = (id: EmailMessageId, values?: Record<string, string | number>) => string
 
 const catalogs: Record<Locale, Record<string, string>> = { en, zh, ru }
 
-const instances = new Map<Locale, I18n>()
-
-function instance(locale: Locale): I18n {
-  let i18n = instances.get(locale)
-  if (!i18n) {
-    const compiled = Object.fromEntries(
-      Object.entries(catalogs[locale]).map(([id, m]) => [id, compileMessage(m)]),
-    )
-    i18n = setupI18n({ locale, locales: [localeTags[locale]], messages: { [locale]: compiled } })
-    instances.set(locale, i18n)
-  }
-  return i18n
-}
+const instance = compiledCatalogs(catalogs)
 
 export function emailTranslator(locale: Locale): EmailTranslate {
   const i18n = instance(locales.includes(locale) ? locale : 'en')

@@ -1,7 +1,6 @@
-import { type I18n, setupI18n } from '@lingui/core'
-import { compileMessage } from '@lingui/message-utils/compileMessage'
-import { type Locale, localeTags, pickLocale } from '../../shared/locale'
+import { type Locale, pickLocale } from '../../shared/locale'
 import { formatUsdCents } from '../delivery/email-i18n'
+import { compiledCatalogs } from './compiled-catalogs'
 import en from './messages/en.json'
 import ru from './messages/ru.json'
 import zh from './messages/zh.json'
@@ -47,18 +46,7 @@ for (const [id, message] of Object.entries(en)) {
   else if (!exact.has(message)) exact.set(message, id)
 }
 
-const instances = new Map<Locale, I18n>()
-function instance(locale: Locale): I18n {
-  let i18n = instances.get(locale)
-  if (!i18n) {
-    const compiled = Object.fromEntries(
-      Object.entries(catalogs[locale]).map(([id, m]) => [id, compileMessage(m)]),
-    )
-    i18n = setupI18n({ locale, locales: [localeTags[locale]], messages: { [locale]: compiled } })
-    instances.set(locale, i18n)
-  }
-  return i18n
-}
+const instance = compiledCatalogs(catalogs)
 
 /** The id and values of an English refusal this catalogue has, or undefined. */
 export function refusalOf(text: string): { id: string; values: Record<string, string | number> } | undefined {

@@ -1,7 +1,8 @@
 import type { WorkerLogger } from './logger'
 
-// The loop the outbox workers share: do a pass, sleep until the next poll or until woken (a new row
-// was written in this process), again until stopped. A failed pass is logged and the loop goes on.
+// The loop the background workers share (the outboxes, the statistics keeper, the sighting watcher):
+// do a pass, sleep until the next poll or until woken (a new row was written in this process), again
+// until stopped. A failed pass is logged and the loop goes on.
 
 export interface PollLoop {
   start(): void
@@ -11,9 +12,13 @@ export interface PollLoop {
   wake(): void
 }
 
-export function createPollLoop(opts: {
+export function createPollLoop<T = unknown>(opts: {
   pollMs: number
-  pass: () => Promise<unknown>
+  pass: () => Promise<T>
+  /** The pause after a pass when the pass decides it (the sighting watcher's pace); else pollMs. */
+  pauseAfter?: (result: T) => number
+  /** The pause after a failed pass; else pollMs. */
+  failurePauseMs?: number
   logger: WorkerLogger
   /** Names the worker in the log line of a failed pass. */
   name: string
@@ -24,14 +29,17 @@ export function createPollLoop(opts: {
 
   async function run(): Promise<void> {
     while (running) {
+      let pause = opts.pollMs
       try {
-        await opts.pass()
+        const result = await opts.pass()
+        if (opts.pauseAfter) pause = opts.pauseAfter(result)
       } catch (error) {
         opts.logger.error({ err: error }, `${opts.name} step failed`)
+        pause = opts.failurePauseMs ?? opts.pollMs
       }
       if (!running) break
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, opts.pollMs)
+        const timer = setTimeout(done, pause)
         function done() {
           clearTimeout(timer)
           wakeUp = null

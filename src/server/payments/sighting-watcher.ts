@@ -3,6 +3,7 @@ import { tronAddressFromAbiWord, tronBase58ToHex } from '../../shared/tron-addre
 import type { Db } from '../db/client'
 import { paymentSightings, payments, type SightingSource, scannerState } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
+import { createPollLoop } from '../lib/poll-loop'
 import { METRIC_PREFIX, type Metrics } from '../metrics/metrics'
 import { openOrderAddresses } from '../orders/orders.repo'
 import { recordOrderEvent } from '../webhooks/events'
@@ -189,9 +190,6 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
   const idleMs = opts.idleMs ?? 1000
   const now = opts.now ?? Date.now
   const log = opts.logger ?? quietLogger
-  let running = false
-  let loop: Promise<void> | null = null
-  let wake: (() => void) | null = null
   /** Next head block to read, the id of the last one read, and its time. */
   let cursor: number | null = null
   let lastBlockTime = 0
@@ -503,40 +501,18 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
     }
   }
 
-  async function run(): Promise<void> {
-    while (running) {
-      let pause = idleMs
-      try {
-        pause = (await runOnce()).nextInMs
-      } catch (err) {
-        log.error({ err }, 'sighting pass failed')
-        pause = 5000
-      }
-      if (!running) break
-      await new Promise<void>((resolveSleep) => {
-        const timer = setTimeout(done, Math.max(50, pause))
-        function done() {
-          clearTimeout(timer)
-          wake = null
-          resolveSleep()
-        }
-        wake = done
-      })
-    }
-  }
+  const loop = createPollLoop({
+    pollMs: idleMs,
+    pass: runOnce,
+    pauseAfter: (pass) => Math.max(50, pass.nextInMs),
+    failurePauseMs: 5000,
+    logger: log,
+    name: 'sighting watcher',
+  })
 
   return {
-    start() {
-      if (running) return
-      running = true
-      loop = run()
-    },
-    async stop() {
-      running = false
-      wake?.()
-      await loop
-      loop = null
-    },
+    start: () => loop.start(),
+    stop: () => loop.stop(),
     runOnce,
     status: () => state,
   }
