@@ -409,15 +409,7 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
       return route(
         (c) => c.getSolidTransactionInfos(blockNumber, opts),
         (answer) => {
-          const ids = opts.expectTxIds
-          if (!ids) return null
-          const same =
-            answer.infos.length === ids.length && answer.infos.every((info, i) => info.txId === ids[i])
-          return same
-            ? null
-            : {
-                fault: `receipts of block ${blockNumber} list ${answer.infos.length} of its ${ids.length} transactions`,
-              }
+          return receiptsFault(`block ${blockNumber}`, answer.infos, opts.expectTxIds)
         },
         opts.signal,
       )
@@ -459,15 +451,7 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
           return c.getHeadTransactionInfos(blockNumber, opts)
         },
         (answer) => {
-          const ids = opts.expectTxIds
-          if (!ids) return null
-          const same =
-            answer.infos.length === ids.length && answer.infos.every((info, i) => info.txId === ids[i])
-          return same
-            ? null
-            : {
-                fault: `receipts of head block ${blockNumber} list ${answer.infos.length} of its ${ids.length} transactions`,
-              }
+          return receiptsFault(`head block ${blockNumber}`, answer.infos, opts.expectTxIds)
         },
         opts.signal,
       ),
@@ -604,4 +588,17 @@ export function registerProviderGauges(metrics: Metrics, pool: ProviderPool): vo
   gauge('set_aside', '1 while the provider is set aside because its blocks disagree with ours', (h) =>
     h.setAside ? 1 : 0,
   )
+}
+
+/** A block's receipts must list its transactions, in order; else the provider answered short. */
+function receiptsFault(
+  block: string,
+  infos: readonly { txId: string }[],
+  ids: readonly string[] | undefined,
+): { fault: string } | null {
+  if (!ids) return null
+  const same = infos.length === ids.length && infos.every((info, i) => info.txId === ids[i])
+  return same
+    ? null
+    : { fault: `receipts of ${block} list ${infos.length} of its ${ids.length} transactions` }
 }
