@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -37,14 +37,31 @@ export async function onEngines(run: (engine: Engine) => Promise<void>): Promise
   }
 }
 
+/** The kept PostgreSQL database of that name, created when it does not exist yet. */
+async function keptBenchDatabase(name: string): Promise<{ name: string; url: string }> {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL })
+  await admin.connect()
+  const found = await admin.query('select 1 from pg_database where datname = $1', [name])
+  if (found.rowCount === 0) await admin.query(`create database ${name}`)
+  await admin.end()
+  const url = new URL(process.env.DATABASE_URL as string)
+  url.pathname = `/${name}`
+  return { name, url: url.toString() }
+}
+
 /**
  * A fresh shop database for an in-process benchmark: a data folder, and on PostgreSQL a database of
  * its own; the env parsed from settings on top of those. close() removes both (BENCH_KEEP_DB keeps
- * the PostgreSQL one).
+ * the PostgreSQL one). With `keepAs` (letters, digits, underscores) the data folder
+ * (`<tmp>/<keepAs>`) and the PostgreSQL database (`<keepAs>`) are the same at every run and kept,
+ * so a benchmark can write its rows once and measure them again later.
  */
-export async function openBenchShop(kind: Engine, settings: Record<string, string>) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-bench-'))
-  const created = kind === 'postgres' ? await createBenchDatabase() : undefined
+export async function openBenchShop(kind: Engine, settings: Record<string, string>, keepAs?: string) {
+  if (keepAs !== undefined && !/^[a-z0-9_]+$/.test(keepAs)) throw new Error(`bad keepAs ${keepAs}`)
+  const dataDir = keepAs ? join(tmpdir(), keepAs) : mkdtempSync(join(tmpdir(), 'stablecart-bench-'))
+  if (keepAs) mkdirSync(dataDir, { recursive: true })
+  const created =
+    kind === 'postgres' ? await (keepAs ? keptBenchDatabase(keepAs) : createBenchDatabase()) : undefined
   const env = parseEnv({
     DATA_DIR: dataDir,
     DATABASE_URL: created?.url ?? '',
@@ -59,6 +76,7 @@ export async function openBenchShop(kind: Engine, settings: Record<string, strin
     dbName: created?.name,
     async close() {
       await database.close()
+      if (keepAs) return
       rmSync(dataDir, { recursive: true, force: true })
       if (created && !process.env.BENCH_KEEP_DB) await dropBenchDatabase(created.name)
     },

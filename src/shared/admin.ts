@@ -59,8 +59,17 @@ export const fetchOrdersInputSchema = z
     p_status: z.enum(['all', ...adminOrderStatuses]).optional(),
     p_page: z.number().int().min(1).max(100_000).optional(),
     p_page_size: z.number().int().min(1).max(200).optional(),
+    // Next and Previous name the order at the edge of the page on screen: the page after the last
+    // one or before the first one is read from there (keyset), however deep it is. p_page is then
+    // only echoed; without them (or when that order is gone) p_page is counted from the start.
+    p_after_id: orderId.optional(),
+    p_before_id: orderId.optional(),
   })
   .strict()
+  .refine((v) => !(v.p_after_id && v.p_before_id), {
+    message: 'Give p_after_id or p_before_id, not both',
+    path: ['p_before_id'],
+  })
 
 export const orderIdInputSchema = z.object({ ...adminKeyField, p_order_id: orderId }).strict()
 

@@ -41,6 +41,8 @@ export function adminOrderRpcs({
           status: input.p_status,
           page: input.p_page ?? 1,
           pageSize: input.p_page_size ?? ORDERS_PAGE_SIZE,
+          afterId: input.p_after_id,
+          beforeId: input.p_before_id,
         }),
     }),
     defineRpc({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
@@ -266,6 +266,42 @@ describe.each(engines)('admin calls on %s', (engine) => {
     expect((await fetch({ p_status: 'paid', p_search: 'buyer1' })).total_count).toBe(
       [1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19].filter((i) => i % 4 === 1).length,
     )
+  })
+
+  it('orders: Next and Previous read from the order at the page edge and give the counted pages', async () => {
+    // Twelve orders within two microseconds: ties on the time and times a millisecond cannot tell apart.
+    await t.database.db.execute(sql`
+      insert into orders (id, created_at, email, items, total_cents, wallet_address, status, expires_at, grace_until)
+      select gen_random_uuid(), '2025-06-01 00:00:00.000001+00'::timestamptz + (i / 5) * interval '1 microsecond',
+             'keyset' || i || '@example.com', '[]'::jsonb, 100, 'T' || i, 'completed', now(), now()
+      from generate_series(1, 12) as i`)
+    const fetch = async (payload: Record<string, unknown>) => {
+      const res = await rpc(
+        t.app,
+        'secure_fetch_orders',
+        { p_search: 'keyset', p_page_size: 5, ...payload },
+        as(),
+      )
+      expect(res.status).toBe(200)
+      return (res.body as { orders: { id: string }[] }).orders.map((o) => o.id)
+    }
+    const counted = [await fetch({ p_page: 1 }), await fetch({ p_page: 2 }), await fetch({ p_page: 3 })]
+    expect(counted.map((p) => p.length)).toEqual([5, 5, 2])
+    expect(new Set(counted.flat()).size).toBe(12)
+    const [one, two, three] = counted as [string[], string[], string[]]
+    expect(await fetch({ p_page: 2, p_after_id: one.at(-1) })).toEqual(two)
+    expect(await fetch({ p_page: 3, p_after_id: two.at(-1) })).toEqual(three)
+    expect(await fetch({ p_page: 2, p_before_id: three[0] })).toEqual(two)
+    expect(await fetch({ p_page: 1, p_before_id: two[0] })).toEqual(one)
+    expect(await fetch({ p_page: 4, p_after_id: three.at(-1) })).toEqual([])
+    // With the status filter the same.
+    expect(await fetch({ p_status: 'completed', p_page: 2, p_after_id: one.at(-1) })).toEqual(two)
+    // An edge order that is gone: the page is counted from the start.
+    expect(await fetch({ p_page: 2, p_after_id: randomUUID() })).toEqual(two)
+    const both = await rpc(t.app, 'secure_fetch_orders', { p_after_id: one[0], p_before_id: two[0] }, as())
+    expect(both.status).toBe(400)
+    const bad = await rpc(t.app, 'secure_fetch_orders', { p_after_id: 'one; drop table orders' }, as())
+    expect(bad.status).toBe(400)
   })
 
   it('orders: any status to any other, bulk delete, detail with payments, keys and mail, resend', async () => {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type {
   DashboardAnswer,
   DashboardDay,
@@ -59,6 +59,28 @@ function totalsOf(s: Sums): DashboardTotals {
   }
 }
 
+/**
+ * Orders created from `from` up to `now`, and of those the ones paid or completed now: the whole
+ * days between from's day and today from the counters, the two days' parts from their orders by
+ * orders_created_idx. One row: created, paid.
+ */
+function createdWithin(from: Date, now: Date): SQL {
+  const todayStart = dayStart(now)
+  return sql`
+    select coalesce(sum(created), 0)::int as created, coalesce(sum(paid), 0)::int as paid from (
+      select sum(created) as created, sum(created_paid) as paid
+      from order_day_counts
+      where day > ${dayKey(from.getTime())}::date and day < ${dayKey(todayStart)}::date
+      union all
+      select count(*), count(*) filter (where status in ('paid', 'completed'))
+      from orders
+      where (created_at >= ${from.toISOString()}::timestamptz
+             and created_at < ${new Date(Math.min(dayStart(from) + 86_400_000, todayStart)).toISOString()}::timestamptz)
+         or (created_at >= ${new Date(Math.max(todayStart, from.getTime())).toISOString()}::timestamptz
+             and created_at <= ${now.toISOString()}::timestamptz)
+    ) as parts`
+}
+
 /** Start of the UTC day of a moment, in ms. */
 const dayStart = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())
 
@@ -96,21 +118,7 @@ export async function dashboard(db: Db, opts: { now?: Date; health: ShopHealth }
         and paid_at <= ${now.toISOString()}::timestamptz
         and status in ('paid', 'completed')`),
     orderCountsByStatus(db),
-    // The whole days between the one thirty days ago and today from the counters; those two days'
-    // parts from their orders by orders_created_idx.
-    db.execute(sql`
-      select coalesce(sum(created), 0)::int as created, coalesce(sum(paid), 0)::int as paid from (
-        select sum(created) as created, sum(created_paid) as paid
-        from order_day_counts
-        where day > ${dayKey(thirtyDaysAgo.getTime())}::date and day < ${dayKey(todayStart)}::date
-        union all
-        select count(*), count(*) filter (where status in ('paid', 'completed'))
-        from orders
-        where (created_at >= ${thirtyDaysAgo.toISOString()}::timestamptz
-               and created_at < ${new Date(dayStart(thirtyDaysAgo) + 86_400_000).toISOString()}::timestamptz)
-           or (created_at >= ${new Date(Math.max(todayStart, thirtyDaysAgo.getTime())).toISOString()}::timestamptz
-               and created_at <= ${now.toISOString()}::timestamptz)
-      ) as parts`),
+    db.execute(createdWithin(thirtyDaysAgo, now)),
     db.execute(sql`
       select p.id, p.name, p.delivery_mode, p.low_stock_threshold,
              coalesce(sum(k.keys_left), 0)::int as keys_left,
@@ -213,14 +221,12 @@ async function shopHealth(db: Db, health: ShopHealth, now: Date): Promise<Dashbo
     health.addressPool(),
     health.unmatchedTransfers(),
     health.blocksBehindSeconds(),
-    db.execute(sql`
-      select count(*)::int as n from orders
-      where created_at >= ${weekAgo.toISOString()}::timestamptz and created_at <= ${now.toISOString()}::timestamptz`),
+    db.execute(createdWithin(weekAgo, now)),
     db.execute(sql`
       select count(*)::int as n from mail_outbox
       where status = 'failed' or (status = 'pending' and attempts > 0)`),
   ])
-  const perHour = (rowsOf<{ n: number }>(weekly)[0]?.n ?? 0) / WEEK_HOURS
+  const perHour = (rowsOf<{ created: number }>(weekly)[0]?.created ?? 0) / WEEK_HOURS
   const dryIn = perHour > 0 ? pool.free / perHour : null
   return {
     addresses: { total: pool.total, free: pool.free, leased: pool.leased, cooling_down: pool.cooling },

@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { AdminOrder, AdminOrderDetail, AdminOrderStatus, FetchOrdersAnswer } from '../../shared/admin'
 import { adminMessages } from '../../shared/admin'
 import { centsToDollars, microsToCents } from '../../shared/money'
@@ -77,9 +77,76 @@ export function searchCondition(search: string): SQL {
   return sql`lower(${orders.id}::text || ' ' || ${orders.email} || ' ' || ${orders.walletAddress}) like ${like}`
 }
 
+/** Orders in the list's order: newest first, the id breaking ties (orders_created_idx, orders_status_created_idx). */
+const newestFirst = [desc(orders.createdAt), desc(orders.id)]
+
+/**
+ * The page of orders after (`after`) or before (`before`) the given order in the list's order, read
+ * from that order's place in the index however deep it is (keyset). Undefined when the order is gone.
+ */
+async function pageBeside(
+  db: Db,
+  where: SQL | undefined,
+  edge: { after?: string; before?: string },
+  pageSize: number,
+): Promise<OrderRow[] | undefined> {
+  const id = (edge.after ?? edge.before) as string
+  const [found] = await db
+    .select({ ts: sql<string>`${orders.createdAt}::text` })
+    .from(orders)
+    .where(eq(orders.id, id))
+  if (!found) return undefined
+  // A row comparison on (created_at, id), which the indexes above serve as a range; the time is
+  // passed as PostgreSQL's own text of it, so no microsecond is lost.
+  const beside = edge.after
+    ? sql`(${orders.createdAt}, ${orders.id}) < (${found.ts}::timestamptz, ${id}::uuid)`
+    : sql`(${orders.createdAt}, ${orders.id}) > (${found.ts}::timestamptz, ${id}::uuid)`
+  const rows = await db
+    .select()
+    .from(orders)
+    .where(where ? and(where, beside) : beside)
+    .orderBy(...(edge.after ? newestFirst : [asc(orders.createdAt), asc(orders.id)]))
+    .limit(pageSize)
+  return edge.after ? rows : rows.reverse()
+}
+
+/**
+ * A page counted from the start. Deep pages skip their offset in the ids alone (an index-only scan
+ * where the visibility map allows), then read the page's rows by id, instead of reading and
+ * dropping every skipped row.
+ */
+async function pageByNumber(db: Db, where: SQL | undefined, page: number, pageSize: number) {
+  if (page === 1)
+    return db
+      .select()
+      .from(orders)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(pageSize)
+  const ids = db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+  return db
+    .select()
+    .from(orders)
+    .where(inArray(orders.id, ids))
+    .orderBy(...newestFirst)
+}
+
 export async function listOrders(
   db: Db,
-  opts: { search?: string; status?: AdminOrderStatus | 'all'; page: number; pageSize: number },
+  opts: {
+    search?: string
+    status?: AdminOrderStatus | 'all'
+    page: number
+    pageSize: number
+    afterId?: string
+    beforeId?: string
+  },
 ): Promise<FetchOrdersAnswer> {
   const conditions: SQL[] = []
   if (opts.status && opts.status !== 'all') conditions.push(eq(orders.status, opts.status))
@@ -98,16 +165,11 @@ export async function listOrders(
           ? (counts.get(opts.status) ?? 0)
           : [...counts.values()].reduce((a, b) => a + b, 0),
       )
-  const [rows, totalCount] = await Promise.all([
-    db
-      .select()
-      .from(orders)
-      .where(where)
-      .orderBy(desc(orders.createdAt), desc(orders.id))
-      .limit(opts.pageSize)
-      .offset((opts.page - 1) * opts.pageSize),
-    total,
-  ])
+  const page = async () =>
+    ((opts.afterId || opts.beforeId) &&
+      (await pageBeside(db, where, { after: opts.afterId, before: opts.beforeId }, opts.pageSize))) ||
+    pageByNumber(db, where, opts.page, opts.pageSize)
+  const [rows, totalCount] = await Promise.all([page(), total])
   const held = await heldOrderIds(
     db,
     rows.map((r) => r.id),

@@ -100,6 +100,42 @@ describe('admin orders tab: list, filters, bulk delete', () => {
     await settled()
   })
 
+  it('Next and Previous send the page and the order at its edge; Previous to the first page sends none', async () => {
+    const ids = (page: number) => [0, 1].map((i) => `${page}0000000-0000-4000-8000-00000000000${i}`)
+    const pageOf = (page: number) => ({
+      ...answer(...ids(page).map((id) => order(false, 'paid', id))),
+      total_count: 60,
+      page,
+    })
+    rpc.reply('secure_fetch_orders', pageOf(1))
+    const { settled } = renderTab()
+    await screen.findByText('60 orders · page 1 of 3')
+    const last = () => rpc.callsTo('secure_fetch_orders').at(-1)
+    const page = { p_status: 'all', p_page_size: 25 }
+
+    rpc.reply('secure_fetch_orders', pageOf(2))
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }))
+    await screen.findByText('60 orders · page 2 of 3')
+    await waitFor(() => expect(last()).toEqual({ ...page, p_page: 2, p_after_id: ids(1)[1] }))
+
+    rpc.reply('secure_fetch_orders', pageOf(3))
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }))
+    await screen.findByText('60 orders · page 3 of 3')
+    await waitFor(() => expect(last()).toEqual({ ...page, p_page: 3, p_after_id: ids(2)[1] }))
+    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true)
+
+    rpc.reply('secure_fetch_orders', pageOf(2))
+    fireEvent.click(screen.getByRole('button', { name: 'Previous page' }))
+    await screen.findByText('60 orders · page 2 of 3')
+    await waitFor(() => expect(last()).toEqual({ ...page, p_page: 2, p_before_id: ids(3)[0] }))
+
+    rpc.reply('secure_fetch_orders', pageOf(1))
+    fireEvent.click(screen.getByRole('button', { name: 'Previous page' }))
+    await screen.findByText('60 orders · page 1 of 3')
+    await waitFor(() => expect(last()).toEqual({ ...page, p_page: 1 }))
+    await settled()
+  })
+
   it('deletes the selected orders after the confirmation, one call each', async () => {
     rpc.reply('secure_fetch_orders', answer(order(false), order(false, 'cancelled', OTHER_ID)))
     const { settled } = renderTab()

@@ -19,14 +19,17 @@ export function OrdersTab() {
   const t = useT()
   const [search, setSearch] = useState('')
   const [status, setStatus] = useState<AdminOrderStatus | 'all'>('all')
-  const [page, setPage] = useState(1)
+  // The page number, and for a page reached by Next or Previous the order at the edge it came from:
+  // the server reads the page from that order however deep it is.
+  const [position, setPosition] = useState<{ page: number; afterId?: string; beforeId?: string }>({ page: 1 })
+  const page = position.page
   const [selected, setSelected] = useState<Set<string>>(new Set())
   const [openOrder, setOpenOrder] = useState<string | null>(null)
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new search or filter starts at page 1
-  useEffect(() => setPage(1), [search, status])
+  useEffect(() => setPosition({ page: 1 }), [search, status])
 
-  const orders = useOrders({ search, status, page, pageSize: PAGE_SIZE })
+  const orders = useOrders({ search, status, ...position, pageSize: PAGE_SIZE })
   const rows = orders.data?.orders ?? []
   const total = orders.data?.total_count ?? 0
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE))
@@ -73,7 +76,7 @@ export function OrdersTab() {
             <Button
               variant="secondary"
               disabled={page <= 1}
-              onClick={() => setPage((p) => p - 1)}
+              onClick={() => setPosition(page <= 2 ? { page: 1 } : { page: page - 1, beforeId: rows[0]?.id })}
               aria-label={t('admin.orders.previous')}
             >
               <ChevronLeft className="size-4" aria-hidden />
@@ -81,7 +84,7 @@ export function OrdersTab() {
             <Button
               variant="secondary"
               disabled={page >= pages}
-              onClick={() => setPage((p) => p + 1)}
+              onClick={() => setPosition({ page: page + 1, afterId: rows.at(-1)?.id })}
               aria-label={t('admin.orders.next')}
             >
               <ChevronRight className="size-4" aria-hidden />

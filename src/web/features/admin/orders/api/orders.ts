@@ -22,6 +22,9 @@ export interface OrdersQuery {
   status: AdminOrderStatus | 'all'
   page: number
   pageSize: number
+  /** Next and Previous: the order at the edge of the page they left (the server reads from there). */
+  afterId?: string
+  beforeId?: string
 }
 
 export const orderKeys = {
@@ -48,6 +51,8 @@ export function useOrders(query: OrdersQuery) {
         p_status: query.status,
         p_page: query.page,
         p_page_size: query.pageSize,
+        p_after_id: query.afterId,
+        p_before_id: query.beforeId,
       }),
     placeholderData: keepPreviousData,
     refetchInterval: ORDERS_REFRESH_MS,
