@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { describe, expect, it } from 'vitest'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
-import { refreshStatistics } from './statistics'
+import { createStatisticsKeeper, refreshStatistics } from './statistics'
 
 async function plannerRows(db: Parameters<typeof refreshStatistics>[0]): Promise<number> {
   const result = (await db.execute(
@@ -32,6 +32,37 @@ describe.each(engines)('planner statistics on %s', (engine) => {
       // Fresh statistics: nothing to do until the next 100 changes.
       expect(await refreshStatistics(db)).not.toContain('orders')
     } finally {
+      await database.close()
+    }
+  })
+
+  it('the keeper analyses a stale table when it starts, and again once it has grown past the threshold', async () => {
+    const database = await createTestDatabase(engine)
+    const { db } = database
+    const insert = (from: number, to: number) =>
+      db.execute(sql`
+        insert into orders (id, email, items, total_cents, wallet_address, expires_at, grace_until)
+        select gen_random_uuid(), 'buyer' || i || '@example.com', '[]'::jsonb, 100, 'T' || i, now(), now()
+        from generate_series(${from}::int, ${to}::int) as i`)
+    const planned = async (rows: number) => {
+      for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+        if ((await plannerRows(db)) === rows) return rows
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      return plannerRows(db)
+    }
+    const keeper = createStatisticsKeeper({ db, intervalMs: 200 })
+    try {
+      await db.execute(sql`analyze orders`)
+      await insert(1, 400)
+      // Written before the shop started: its first pass finds the table stale.
+      keeper.start()
+      expect(await planned(400)).toBe(400)
+      // Grown past 50 + 10 % of 400 rows while it runs: analysed again at a later pass.
+      await insert(401, 1200)
+      expect(await planned(1200)).toBe(1200)
+    } finally {
+      await keeper.stop()
       await database.close()
     }
   })
