@@ -294,6 +294,16 @@ describe.each(engines)('admin calls on %s', (engine) => {
     expect(await fetch({ p_page: 2, p_before_id: three[0] })).toEqual(two)
     expect(await fetch({ p_page: 1, p_before_id: two[0] })).toEqual(one)
     expect(await fetch({ p_page: 4, p_after_id: three.at(-1) })).toEqual([])
+    // A search counts its matches with its page, also past the last page.
+    for (const p_page of [1, 9]) {
+      const res = await rpc(
+        t.app,
+        'secure_fetch_orders',
+        { p_search: 'KEYSET', p_page_size: 5, p_page },
+        as(),
+      )
+      expect(res.body).toMatchObject({ total_count: 12, page: p_page })
+    }
     // With the status filter the same.
     expect(await fetch({ p_status: 'completed', p_page: 2, p_after_id: one.at(-1) })).toEqual(two)
     // An edge order that is gone: the page is counted from the start.

@@ -137,6 +137,44 @@ async function pageByNumber(db: Db, where: SQL | undefined, page: number, pageSi
     .orderBy(...newestFirst)
 }
 
+/**
+ * Without a search the total comes from the per-status counters: counting a million rows is not an
+ * answer an admin should wait for.
+ */
+async function countedByStatus(db: Db, status: AdminOrderStatus | 'all' | undefined): Promise<number> {
+  const counts = await orderCountsByStatus(db)
+  return status && status !== 'all'
+    ? (counts.get(status) ?? 0)
+    : [...counts.values()].reduce((a, b) => a + b, 0)
+}
+
+async function countOrders(db: Db, where: SQL | undefined): Promise<number> {
+  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(orders).where(where)
+  return counted?.n ?? 0
+}
+
+/**
+ * A search's page and its total in one statement: the matches are found (trigram index) and sorted
+ * once, and counted on the way, instead of being found again by a second count.
+ */
+async function searchPage(
+  db: Db,
+  where: SQL | undefined,
+  page: number,
+  pageSize: number,
+): Promise<[OrderRow[], number]> {
+  const found = await db
+    .select({ row: orders, total: sql<number>`(count(*) over ())::int` })
+    .from(orders)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+  // A page past the last match has no row to carry the total.
+  const total = found[0] ? Number(found[0].total) : page > 1 ? await countOrders(db, where) : 0
+  return [found.map((f) => f.row), total]
+}
+
 export async function listOrders(
   db: Db,
   opts: {
@@ -152,24 +190,17 @@ export async function listOrders(
   if (opts.status && opts.status !== 'all') conditions.push(eq(orders.status, opts.status))
   if (opts.search) conditions.push(searchCondition(opts.search))
   const where = conditions.length ? and(...conditions) : undefined
-  // Without a search the total comes from the per-status counters: counting a million rows is not
-  // an answer an admin should wait for.
-  const total = opts.search
-    ? db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(orders)
-        .where(where)
-        .then(([counted]) => counted?.n ?? 0)
-    : orderCountsByStatus(db).then((counts) =>
-        opts.status && opts.status !== 'all'
-          ? (counts.get(opts.status) ?? 0)
-          : [...counts.values()].reduce((a, b) => a + b, 0),
-      )
-  const page = async () =>
-    ((opts.afterId || opts.beforeId) &&
-      (await pageBeside(db, where, { after: opts.afterId, before: opts.beforeId }, opts.pageSize))) ||
-    pageByNumber(db, where, opts.page, opts.pageSize)
-  const [rows, totalCount] = await Promise.all([page(), total])
+  const keyset = Boolean(opts.afterId || opts.beforeId)
+  const [rows, totalCount] =
+    opts.search && !keyset
+      ? await searchPage(db, where, opts.page, opts.pageSize)
+      : await Promise.all([
+          (async () =>
+            (keyset &&
+              (await pageBeside(db, where, { after: opts.afterId, before: opts.beforeId }, opts.pageSize))) ||
+            pageByNumber(db, where, opts.page, opts.pageSize))(),
+          opts.search ? countOrders(db, where) : countedByStatus(db, opts.status),
+        ])
   const held = await heldOrderIds(
     db,
     rows.map((r) => r.id),
