@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useT } from '../i18n/i18n'
+import { afterLoadIdle } from '../lib/idle'
 import { toast } from '../lib/toast'
 
 const INTERVAL_MS = 30_000
@@ -18,12 +19,18 @@ async function shopReachable(): Promise<boolean> {
   }
 }
 
-/** Health check at start and every 30 s; a persistent toast while the shop cannot be reached. */
+/**
+ * Health check once the page has loaded and is idle, then every 30 s; a persistent toast while
+ * the shop cannot be reached.
+ */
 export function ConnectionMonitor() {
   const t = useT()
+  const [started, setStarted] = useState(false)
+  useEffect(() => afterLoadIdle(() => setStarted(true)), [])
   const health = useQuery({
     queryKey: healthKeys.all,
     queryFn: shopReachable,
+    enabled: started,
     refetchInterval: INTERVAL_MS,
     staleTime: 0,
   })

@@ -5,6 +5,7 @@ import { Header } from '../components/layout/header'
 import { SkipLink } from '../components/layout/skip-link'
 import { loadBuyMessages } from '../i18n/i18n'
 import { usePaymentSuccess } from '../lib/checkout-store'
+import { HydratedMark } from './app'
 import { CheckoutWatch } from './checkout-watch'
 
 // The success modal is downloaded only when there is a payment to announce: a first visit never
@@ -39,6 +40,8 @@ export function PublicLayout() {
         {/* A page downloaded on the first visit keeps the footer where it will stay. */}
         <Suspense fallback={<div className="min-h-[70vh]" />}>
           <Outlet />
+          {/* The innermost boundary: hydrated last, so the mark means the whole page is. */}
+          <HydratedMark by="page" />
         </Suspense>
       </main>
       <Footer />

@@ -48,9 +48,11 @@ export function ThemeSync() {
   const { content } = useSiteContent()
   useEffect(() => {
     const root = document.documentElement
+    // The server wrote the same values into <html>: only a change restyles the page.
     for (const [name, value] of Object.entries(themeVariables(content.theme)))
-      root.style.setProperty(name, value)
-    root.style.colorScheme = luminance(content.theme.background) > 0.4 ? 'light' : 'dark'
+      if (root.style.getPropertyValue(name) !== value) root.style.setProperty(name, value)
+    const scheme = luminance(content.theme.background) > 0.4 ? 'light' : 'dark'
+    if (root.style.colorScheme !== scheme) root.style.colorScheme = scheme
   }, [content.theme])
   useEffect(() => {
     document.title = content.meta.title

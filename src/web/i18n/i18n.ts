@@ -106,22 +106,39 @@ export function useT(): Translate {
   return useLingui()._ as Translate
 }
 
-/** Money, numbers and dates as the language writes them (Intl). */
+/** Money, numbers and dates as the language writes them (Intl). Each format is made on first use. */
 export function formatters(locale: Locale) {
   const tag = localeTags[locale]
-  const usd = new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 })
-  const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' })
-  const date = new Intl.DateTimeFormat(tag, { dateStyle: 'medium' })
-  const time = new Intl.DateTimeFormat(tag, { timeStyle: 'medium' })
+  const once = <T>(make: () => T) => {
+    let made: T | undefined
+    return () => {
+      made ??= make()
+      return made
+    }
+  }
+  const usd = once(
+    () => new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 }),
+  )
+  const dateTime = once(() => new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }))
+  const date = once(() => new Intl.DateTimeFormat(tag, { dateStyle: 'medium' }))
+  const time = once(() => new Intl.DateTimeFormat(tag, { timeStyle: 'medium' }))
   return {
     /** Dollars as the answers carry them, e.g. 49.99 → "$49.99", "US$49.99", "49,99 $". */
-    usd: (dollars: number) => usd.format(dollars),
+    usd: (dollars: number) => usd().format(dollars),
     number: (value: number, options?: Intl.NumberFormatOptions) =>
       new Intl.NumberFormat(tag, options).format(value),
-    dateTime: (value: Date | string | number) => dateTime.format(new Date(value)),
-    date: (value: Date | string | number) => date.format(new Date(value)),
-    time: (value: Date | string | number) => time.format(new Date(value)),
+    dateTime: (value: Date | string | number) => dateTime().format(new Date(value)),
+    date: (value: Date | string | number) => date().format(new Date(value)),
+    time: (value: Date | string | number) => time().format(new Date(value)),
   }
+}
+
+/** Makes the number formats the catalogue pages use once, so their locale data is loaded. */
+export function warmUpIntl(locale: Locale): void {
+  const tag = localeTags[locale]
+  new Intl.PluralRules(tag).select(1)
+  new Intl.NumberFormat(tag).format(1)
+  formatters(locale).usd(1)
 }
 export type Formatters = ReturnType<typeof formatters>
 

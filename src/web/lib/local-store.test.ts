@@ -39,6 +39,8 @@ describe('createLocalStore', () => {
 
   it('reloads when another tab writes one of its keys, and only then', () => {
     const store = counterStore()
+    // Read on first use, then kept in memory.
+    expect(store.get()).toBe(0)
     let calls = 0
     store.subscribe(() => calls++)
     window.localStorage.setItem('counter', '42')
@@ -47,5 +49,20 @@ describe('createLocalStore', () => {
     window.dispatchEvent(new StorageEvent('storage', { key: 'counter' }))
     expect(store.get()).toBe(42)
     expect(calls).toBe(1)
+  })
+
+  it('answers `initial` itself while nothing is stored, so hydration renders once', () => {
+    const initial: number[] = []
+    const store = createLocalStore<number[]>({
+      keys: ['list'],
+      load: () => readJson<number[]>('list', []),
+      save: (v) => writeJson('list', v),
+      initial,
+    })
+    expect(store.get()).toBe(initial)
+    store.set([1])
+    window.localStorage.setItem('list', '[]')
+    store.reload()
+    expect(store.get()).toBe(initial)
   })
 })

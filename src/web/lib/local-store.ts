@@ -27,19 +27,30 @@ export interface LocalStoreOptions<T> {
 
 export function createLocalStore<T>({ keys, load, save, initial }: LocalStoreOptions<T>): LocalStore<T> {
   const listeners = new Set<() => void>()
-  let value = load()
+  // Nothing stored reads as `initial` itself: hydration then finds the value it rendered with and
+  // has no second render to do (a fresh visit's header would otherwise render twice).
+  const initialText = JSON.stringify(initial)
+  const read = () => {
+    const loaded = load()
+    return JSON.stringify(loaded) === initialText ? initial : loaded
+  }
+  // Read on first use, not when the module loads: the script's evaluation stays short.
+  let value: { current: T } | undefined
   const notify = () => {
     for (const l of listeners) l()
   }
   const store: LocalStore<T> = {
-    get: () => value,
+    get: () => {
+      value ??= { current: read() }
+      return value.current
+    },
     set(next) {
-      value = next
+      value = { current: next }
       save(next)
       notify()
     },
     reload() {
-      value = load()
+      value = { current: read() }
       notify()
     },
     subscribe(listener) {

@@ -1,6 +1,7 @@
 import { ImageOff, Play } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { useT } from '../../i18n/i18n'
+import { afterLoadIdle } from '../../lib/idle'
 
 /** The product's image with a calm placeholder when the URL does not load. */
 export function ProductImage({ src, alt, className = '' }: { src: string; alt: string; className?: string }) {
@@ -39,13 +40,11 @@ const QUIET_MS = 5000
  */
 function whenQuiet(then: () => void): () => void {
   let timer: number | undefined
-  let idle: number | undefined
   let observer: PerformanceObserver | undefined
+  let cancelIdle: (() => void) | undefined
   const fire = () => {
     observer?.disconnect()
-    idle = window.requestIdleCallback
-      ? window.requestIdleCallback(then, { timeout: 2000 })
-      : window.setTimeout(then)
+    cancelIdle = afterLoadIdle(then)
   }
   const wait = () => {
     window.clearTimeout(timer)
@@ -66,9 +65,7 @@ function whenQuiet(then: () => void): () => void {
     window.removeEventListener('load', start)
     observer?.disconnect()
     window.clearTimeout(timer)
-    if (idle === undefined) return
-    if (window.cancelIdleCallback) window.cancelIdleCallback(idle)
-    else window.clearTimeout(idle)
+    cancelIdle?.()
   }
 }
 
