@@ -1,9 +1,17 @@
 // @vitest-environment happy-dom
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { I18nProvider } from '@lingui/react'
 import { fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import '../test/setup-dom'
 import { saveWebhookInputSchema } from '../../shared/webhooks'
+import { activateWith, createI18n } from '../i18n/i18n'
+import adminEn from '../i18n/messages/admin/en.json'
+import adminRu from '../i18n/messages/admin/ru.json'
+import adminZh from '../i18n/messages/admin/zh.json'
 import { setIn, useSchemaForm } from './form'
+import { schemaTexts } from './form-messages'
 
 // A small form on a real shared schema: the webhook call's URL and events rules.
 type Values = { p_url: string; p_events: string[]; p_include_keys: boolean; p_enabled: boolean }
@@ -96,6 +104,39 @@ describe('useSchemaForm', () => {
     expect(valid).toEqual([
       { p_url: 'https://example.com/hook', p_events: ['order.paid'], p_include_keys: false, p_enabled: true },
     ])
+  })
+})
+
+describe("the schema's texts in the panel's language", () => {
+  const shown = (locale: 'en' | 'zh' | 'ru', messages: Record<string, unknown>) => {
+    const i18n = activateWith(createI18n(), locale, messages)
+    const view = render(
+      <I18nProvider i18n={i18n}>
+        <WebhookForm initial={start} />
+      </I18nProvider>,
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    const text = describedText(screen.getByLabelText('URL'))
+    view.unmount()
+    return text
+  }
+
+  it('shows the clause after its label as each language writes it; English word for word', () => {
+    expect(shown('en', adminEn)).toBe('Endpoint URL must be an http:// or https:// URL')
+    expect(shown('ru', adminRu)).toBe('Endpoint URL: должно быть адресом http:// или https://')
+    expect(shown('zh', adminZh)).toBe('Endpoint URL：必须是 http:// 或 https:// 网址')
+  })
+
+  it('keeps every catalogued text in step with the shared schemas', () => {
+    const dir = join(__dirname, '../../shared')
+    const sources = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+      .join('\n')
+    for (const [english, id] of Object.entries(schemaTexts)) {
+      expect(sources, english).toContain(`'${english}'`)
+      expect((adminEn as Record<string, string>)[id]).toBe(english)
+    }
   })
 })
 

@@ -1,5 +1,7 @@
-import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react'
+import { LinguiContext } from '@lingui/react'
+import { type FormEvent, type RefObject, useContext, useEffect, useId, useRef, useState } from 'react'
 import type { z } from 'zod'
+import { schemaTexts } from './form-messages'
 
 // The one way a form works in src/web. The rules are a zod schema from src/shared (the same one
 // the server applies); this hook keeps the form's values, checks them against the schema on
@@ -8,6 +10,10 @@ import type { z } from 'zod'
 // each next to its control and ties it with aria-invalid and aria-describedby (the admin's
 // <Field> does that, or control() + errorId() for a form with its own markup). A refused submit
 // focuses the first invalid control in the form's DOM order.
+//
+// The schema's own texts are English (the server answers with them); the form shows each in the
+// language of the messages it is rendered with (schemaTexts), with a label put before a clause as
+// the language writes it. A text the catalogue lacks stays as it is.
 //
 // The hook imports zod's types only: the schema the form passes in brings the library, so only
 // the lazily loaded pages that have a form download it.
@@ -94,6 +100,12 @@ export function useSchemaForm<V, S extends z.ZodType>(options: SchemaFormOptions
   // The latest options, so the callbacks below never act on a stale render's closures.
   const latest = useRef(options)
   latest.current = options
+  // The messages the form is rendered with (the admin's or the storefront's instance), if any.
+  const lingui = useContext(LinguiContext)
+  const translate = (english: string) => {
+    const id = schemaTexts[english]
+    return id && lingui && id in lingui.i18n.messages ? lingui._(id) : english
+  }
 
   useEffect(() => {
     if (refusals === 0) return
@@ -108,9 +120,15 @@ export function useSchemaForm<V, S extends z.ZodType>(options: SchemaFormOptions
     for (const issue of parsed.error.issues) {
       const field = fieldOf(issue.path)
       if (field in found) continue
-      const text = message?.(issue, field) ?? issue.message
+      const english = message?.(issue, field) ?? issue.message
+      const text = translate(english)
       const label = labels?.[field]
-      found[field] = label && /^[a-z]/.test(text) ? `${label} ${text}` : text
+      found[field] =
+        label && /^[a-z]/.test(english)
+          ? lingui && 'admin.form.withLabel' in lingui.i18n.messages
+            ? lingui._('admin.form.withLabel', { label, clause: text })
+            : `${label} ${text}`
+          : text
     }
     return { ok: false, errors: found }
   }

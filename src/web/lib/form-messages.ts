@@ -1,0 +1,35 @@
+// The shared schemas' texts a form can show (src/shared writes them in English, word for word
+// as the server answers them), and the message each is shown as in the panel's language.
+import type { AdminMessageId } from '../i18n/i18n'
+
+export const schemaTexts: Readonly<Record<string, AdminMessageId>> = {
+  'is required': 'admin.form.required',
+  'must be more than 0': 'admin.form.moreThanZero',
+  'must be a whole number': 'admin.form.wholeNumber',
+  'The end must be after the start': 'admin.form.endAfterStart',
+  'Price must have at most 2 decimals': 'admin.form.priceDecimals',
+  'Enter the percentage': 'admin.form.enterPercentage',
+  'Enter the amount': 'admin.form.enterAmount',
+  'must be an e-mail address, or empty': 'admin.form.emailOrEmpty',
+  'must be an e-mail address': 'admin.form.email',
+  'Please enter at least one wallet address': 'admin.form.walletRequired',
+  'must be a 64-character hex transaction hash': 'admin.form.txHash',
+  'letters, digits, - and _ only': 'admin.form.codeCharacters',
+  'must be an http:// or https:// URL': 'admin.form.url',
+  'Video id must be letters, digits, - or _': 'admin.form.videoId',
+  'must be a colour like #26a17b': 'admin.form.colour',
+  'must be a TRON address': 'admin.form.tronAddress',
+  'Please enter a valid email address': 'admin.form.validEmail',
+  'must be at least 3 characters': 'admin.form.atLeast3',
+  'must be at least 1': 'admin.form.atLeast1',
+  'choose at least one event': 'admin.form.chooseEvent',
+  'Name is required': 'admin.form.nameRequired',
+  'Description is required': 'admin.form.descriptionRequired',
+  'At least one feature is required': 'admin.form.featureRequired',
+  'Price must be at least 0': 'admin.form.priceMin',
+  'is too large': 'admin.form.tooLarge',
+  'must be at most 40 characters': 'admin.form.atMost40',
+  'must be at most 100 %': 'admin.form.atMost100',
+  'must be whole cents': 'admin.form.wholeCents',
+  'must be whole basis points': 'admin.form.wholeBasisPoints',
+}
