@@ -2,7 +2,7 @@
 // BENCH_ORDERS (1,000,000) orders, each with its address lease, and for every paid one its ledger
 // row and licence key, written with set-based SQL (generate_series). Through the real app over
 // HTTP (session check included) it prints p50 and p95 of the orders search (e-mail, id, address),
-// the status filter and paging (target p95 < 100 ms), the sales dashboard (p95 < 300 ms), the CSV
+// the status filter and paging (target p95 < 100 ms), the sales view (p95 < 300 ms), the CSV
 // export of every order with the process's memory while it streams, and the buyer's checkout
 // on an empty shop of its own and on the big one. Every table's secondary indexes are built once
 // after the rows are written, from the database's own definitions.
@@ -46,7 +46,7 @@ async function writeOrders(database: Database, first: number, last: number, keyP
   // One order in a hundred is pending, a quarter cancelled, the rest paid or completed; addresses
   // come back every 20,000 orders, as a pool's do.
   await db.execute(sql`
-    insert into orders (id, created_at, email, items, total_cents, wallet_address, status, expires_at, grace_until,
+    insert into orders (id, created_at, email, items, total_cents, wallet_address, status, window_ends_at, grace_until,
                         paid_at, amount_received_units, trx_received_sun, trx_rate_e8, tx_hash, access_token,
                         cancelled_at, cancel_reason, client_key)
     select bench_order_id(i),
@@ -259,7 +259,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
       ['search address substring', 'secure_fetch_orders', { p_search: sample.wallet_address.slice(3, 15) }],
       ['search + status', 'secure_fetch_orders', { p_search: 'example13.com', p_status: 'pending' }],
       ['search, no match', 'secure_fetch_orders', { p_search: 'nobody-at-all' }],
-      ['sales dashboard', 'secure_fetch_sales_dashboard', {}],
+      ['sales', 'secure_fetch_sales', {}],
     ]
     console.log(`load average ${load()}`)
     console.log(`${'case'.padEnd(34)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)}  matches`)

@@ -4,7 +4,7 @@ import { buildApp } from '../src/server/app'
 import { openDatabase } from '../src/server/db/client'
 import { seedOnce } from '../src/server/db/seed'
 import { parseEnv } from '../src/server/env'
-import { createChainScanner } from '../src/server/payments/chain-scanner'
+import { createChainFollower } from '../src/server/payments/chain-follower'
 import { createProviderPool } from '../src/server/payments/provider-pool'
 import { createTronClient } from '../src/server/payments/tron-client'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
@@ -92,7 +92,7 @@ for (const table of [
   'mail_outbox',
   'license_keys',
   'orders',
-  'scanner_state',
+  'follower_state',
   'wallet_addresses',
 ]) {
   await database.db.execute(sql.raw(`delete from ${table}`))
@@ -108,12 +108,12 @@ await addWalletAddresses(
     `bench ${Date.now()}`,
   ),
 )
-const scanner = createChainScanner({
+const mainFollower = createChainFollower({
   db: database.db,
   client: app.services.tron,
   rules: app.services.rules,
-  batchBlocks: env.SCAN_BATCH_BLOCKS,
-  intervalMs: env.SCAN_INTERVAL_MS,
+  batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
+  intervalMs: env.FOLLOWER_INTERVAL_MS,
 })
 
 async function call(name: string, payload: unknown) {
@@ -182,7 +182,7 @@ function quantile(sorted: number[], q: number): number {
 const first = await sim<{ head_block: number }>('/_sim/state')
 while ((await sim<{ solid_block: number }>('/_sim/state')).solid_block <= first.head_block)
   await new Promise((r) => setTimeout(r, 500))
-scanner.start()
+mainFollower.start()
 console.log(
   `payment latency, EXPLORER_MAX_RPS=${env.EXPLORER_MAX_RPS}, blocks every ${BLOCK_MS / 1000} s, solidified after ${LAG}, ${NOISE} unrelated transfers a block, database ${database.kind}`,
 )
@@ -282,7 +282,7 @@ if (SIGHTING_SCENARIOS.length > 0 && app.services.sightings) {
   }
   await watcher.stop()
 }
-await scanner.stop()
+await mainFollower.stop()
 
 /**
  * A provider's day at mainnet volume from what it served here: requests scale with blocks (the
@@ -313,7 +313,7 @@ if (process.env.BENCH_FAILOVER !== '0') {
   // Blocks on the wall clock from the start (mining ahead would stop the clock until it caught up).
   const firstHead = chain.heights().head
   while (chain.heights().solid <= firstHead) await new Promise((r) => setTimeout(r, 500))
-  await database.db.execute(sql`delete from scanner_state`)
+  await database.db.execute(sql`delete from follower_state`)
   const pool = createProviderPool({
     providers: [
       { name: 'first', url: flaky.url, keys: [], rps: env.EXPLORER_MAX_RPS, perDay: null },
@@ -322,12 +322,12 @@ if (process.env.BENCH_FAILOVER !== '0') {
     usdtContract: env.USDT_CONTRACT,
     timeoutMs: 2000,
   })
-  const follower = createChainScanner({
+  const follower = createChainFollower({
     db: database.db,
     client: pool,
     rules: app.services.rules,
-    batchBlocks: env.SCAN_BATCH_BLOCKS,
-    intervalMs: env.SCAN_INTERVAL_MS,
+    batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
+    intervalMs: env.FOLLOWER_INTERVAL_MS,
   })
   follower.start()
   const faults = ['http500', 'http429', 'timeout', 'down'] as const
@@ -409,17 +409,17 @@ const catchup = await createDevchain({
   noisePerBlock: NOISE,
 })
 catchup.mine(LAG + 1)
-await database.db.execute(sql`delete from scanner_state`)
+await database.db.execute(sql`delete from follower_state`)
 const client = createTronClient({
   baseUrl: catchup.url,
   usdtContract: env.USDT_CONTRACT,
   maxRps: env.EXPLORER_MAX_RPS,
 })
-const follower = createChainScanner({
+const follower = createChainFollower({
   db: database.db,
   client,
   rules: app.services.rules,
-  batchBlocks: env.SCAN_BATCH_BLOCKS,
+  batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
 })
 await follower.runOnce()
 const late = pending.slice(0, 20)

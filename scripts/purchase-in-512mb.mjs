@@ -141,7 +141,7 @@ try {
       DATABASE_URL: '',
       TRON_API_URL: chainUrl,
       PRICE_SOURCE: 'fixed:0.25',
-      SCAN_INTERVAL_MS: '200',
+      FOLLOWER_INTERVAL_MS: '200',
       LOG_LEVEL: 'warn',
     },
   )

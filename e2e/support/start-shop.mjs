@@ -25,7 +25,7 @@ await startShopWithDevchain({
     DATA_DIR: dataDir,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
-    SCAN_INTERVAL_MS: '200',
+    FOLLOWER_INTERVAL_MS: '200',
     // Five demo addresses serve every spec: an ended order's address rests 3 s, not an hour.
     ADDRESS_COOLDOWN_MINUTES: '0.05',
     DATABASE_URL: '',

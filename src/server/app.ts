@@ -63,7 +63,7 @@ export interface AppServices {
   tron: ProviderPool
   /** Tolerance, cool-down, windows and the dashboard link's base: what every path to paid shares. */
   rules: PaymentRules
-  /** The shop's health (pool, ledger, follower, providers): the admin dashboard and the alerts read it. */
+  /** The shop's health (pool, ledger, follower, providers): the admin's sales view and the alerts read it. */
   health: ShopHealth
   /** An order became paid in this process (main.ts wakes the mail worker on it). */
   orderPaid: Signal<string>
@@ -75,7 +75,7 @@ export interface AppServices {
   metrics: Metrics
   /** Wakes the payment page's waiting status calls (the long poll) when an order's news arrives. */
   orderWatch: OrderWatch
-  /** The head watcher (decision 024): built here, started by main.ts; null when SIGHTINGS=false. */
+  /** The sighting watcher (decision 024): built here, started by main.ts; null when SIGHTINGS=false. */
   sightings: SightingWatcher | null
 }
 
@@ -92,7 +92,7 @@ export interface BuildAppOptions {
   logger?: boolean
   /** Folder of the built SPA; defaults to dist/web. */
   webRoot?: string
-  /** The chain follower's instance id: the head watcher runs while that follower leads. */
+  /** The chain follower's instance id: the sighting watcher runs while that follower leads. */
   instanceId?: string
 }
 

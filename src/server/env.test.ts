@@ -107,6 +107,26 @@ describe('parseEnv', () => {
     expect(message).toMatch(/SMTP_URL/)
   })
 
+  it('still reads the chain follower settings under their old SCAN_* names, with a notice', () => {
+    const old = parseEnv({ SCAN_START_BLOCK: '7', SCAN_BATCH_BLOCKS: '50', SCAN_INTERVAL_MS: '200' })
+    expect(old).toMatchObject({
+      FOLLOWER_START_BLOCK: 7,
+      FOLLOWER_BATCH_BLOCKS: 50,
+      FOLLOWER_INTERVAL_MS: 200,
+    })
+    expect(old.NOTICES).toEqual([
+      'SCAN_START_BLOCK is now called FOLLOWER_START_BLOCK; the old name still works, please rename it',
+      'SCAN_BATCH_BLOCKS is now called FOLLOWER_BATCH_BLOCKS; the old name still works, please rename it',
+      'SCAN_INTERVAL_MS is now called FOLLOWER_INTERVAL_MS; the old name still works, please rename it',
+    ])
+    const both = parseEnv({ SCAN_BATCH_BLOCKS: '50', FOLLOWER_BATCH_BLOCKS: '30' })
+    expect(both.FOLLOWER_BATCH_BLOCKS).toBe(30)
+    expect(both.NOTICES).toEqual([
+      'SCAN_BATCH_BLOCKS is ignored: FOLLOWER_BATCH_BLOCKS is set (SCAN_BATCH_BLOCKS is its old name)',
+    ])
+    expect(parseEnv({}).NOTICES).toEqual([])
+  })
+
   it('splits the admin user-agent allow-list on ||', () => {
     expect(
       parseEnv({ ADMIN_ALLOWED_USER_AGENTS: 'Firefox/ || Chrome/120' }).ADMIN_ALLOWED_USER_AGENTS,

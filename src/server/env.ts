@@ -76,11 +76,11 @@ const envSchema = z.object({
     .max(7 * 24 * 60)
     .optional(),
   /** First block the chain follower reads on a new database; unset = the solidified head at first start. */
-  SCAN_START_BLOCK: z.coerce.number().int().positive().optional(),
+  FOLLOWER_START_BLOCK: z.coerce.number().int().positive().optional(),
   /** Blocks asked for in one request (at most 100, the explorer's limit). */
-  SCAN_BATCH_BLOCKS: z.coerce.number().int().min(1).max(100).default(20),
+  FOLLOWER_BATCH_BLOCKS: z.coerce.number().int().min(1).max(100).default(20),
   /** Pause between two looks at the chain when the follower has caught up. */
-  SCAN_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  FOLLOWER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** Sightings (decision 024): the head is watched for transfers to open orders; false turns it off. */
   SIGHTINGS: z
     .enum(['true', 'false', ''])
@@ -162,6 +162,31 @@ export interface TronProviderConfig {
 export type Env = z.infer<typeof envSchema> & {
   /** TRON_PROVIDER_1_* … in order; without them, the one provider of TRON_API_URL / TRON_API_KEY. */
   TRON_PROVIDERS: TronProviderConfig[]
+  /** Start-up notices about the configuration (a variable set under its old name). */
+  NOTICES: string[]
+}
+
+/** Old name → new name. An old name still works when the new one is unset, with a start-up notice. */
+const RENAMED: Record<string, keyof z.infer<typeof envSchema>> = {
+  SCAN_START_BLOCK: 'FOLLOWER_START_BLOCK',
+  SCAN_BATCH_BLOCKS: 'FOLLOWER_BATCH_BLOCKS',
+  SCAN_INTERVAL_MS: 'FOLLOWER_INTERVAL_MS',
+}
+
+function applyRenames(source: Record<string, string | undefined>): {
+  source: Record<string, string | undefined>
+  notices: string[]
+} {
+  const renamed = { ...source }
+  const notices: string[] = []
+  for (const [old, name] of Object.entries(RENAMED)) {
+    if (source[old] === undefined) continue
+    if (source[name] === undefined) {
+      renamed[name] = source[old]
+      notices.push(`${old} is now called ${name}; the old name still works, please rename it`)
+    } else notices.push(`${old} is ignored: ${name} is set (${old} is its old name)`)
+  }
+  return { source: renamed, notices }
 }
 
 export class EnvError extends Error {}
@@ -271,7 +296,8 @@ function tronProviders(
 }
 
 /** Parses the environment, listing every bad key at once. */
-export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+export function parseEnv(given: Record<string, string | undefined> = process.env): Env {
+  const { source, notices } = applyRenames(given)
   const result = envSchema.safeParse(source)
   const lines = result.success
     ? []
@@ -283,7 +309,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   if (result.success) {
     const { providers, errors } = tronProviders(source, result.data)
     lines.push(...errors)
-    if (lines.length === 0) return { ...result.data, TRON_PROVIDERS: providers }
+    if (lines.length === 0) return { ...result.data, TRON_PROVIDERS: providers, NOTICES: notices }
   }
   throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`)
 }

@@ -11,7 +11,7 @@ import { EnvError, parseEnv } from './env'
 import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
 import { createNotifier } from './notifications/notifier'
-import { createChainScanner } from './payments/chain-scanner'
+import { createChainFollower } from './payments/chain-follower'
 import { loadRenderer } from './render/render-page'
 import { createWebhookWorker } from './webhooks/delivery-worker'
 
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     )
   }
   // Says which host and process leads the follower, for the operator and for failover tests; the
-  // head watcher runs only in that process.
+  // sighting watcher runs only in that process.
   const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const app = await buildApp({ env, database, logger: true, instanceId })
   const outbox = join(env.DATA_DIR, 'outbox')
@@ -55,26 +55,26 @@ async function main(): Promise<void> {
   })
   app.services.orderPaid.on(() => webhooks.wake())
   app.services.webhookQueued.on(() => webhooks.wake())
-  // Operator alerts: Telegram sends and the minute-by-minute health checks (pool, mail, scanner).
+  // Operator alerts: Telegram sends and the minute-by-minute health checks (pool, mail, chain follower).
   const notifier = createNotifier({
     db: database.db,
     telegramBaseUrl: env.TELEGRAM_API_URL,
     health: app.services.health,
-    scannerStallS: env.FOLLOWER_LAG_ALERT_MINUTES * 60,
+    followerStallS: env.FOLLOWER_LAG_ALERT_MINUTES * 60,
     logger: app.log.child({ module: 'notifier' }),
   })
   app.services.orderPaid.on(() => notifier.wake())
-  const scanner = createChainScanner({
+  const follower = createChainFollower({
     db: database.db,
     client: app.services.tron,
     rules: app.services.rules,
-    batchBlocks: env.SCAN_BATCH_BLOCKS,
-    intervalMs: env.SCAN_INTERVAL_MS,
-    startBlock: env.SCAN_START_BLOCK,
+    batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
+    intervalMs: env.FOLLOWER_INTERVAL_MS,
+    startBlock: env.FOLLOWER_START_BLOCK,
     onPaid: (id) => app.services.orderPaid.emit(id),
     onCommitted: () => app.services.orderWatch.notify('*'),
     instanceId,
-    logger: app.log.child({ module: 'chain-scanner' }),
+    logger: app.log.child({ module: 'chain-follower' }),
   })
 
   // PostgreSQL's autovacuum keeps its planner statistics; the embedded PGlite has none.
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     stopping = true
     app.log.info(`${signal} received, shutting down`)
     await app.services.sightings?.stop()
-    await scanner.stop()
+    await follower.stop()
     await mail.stop()
     await webhooks.stop()
     await notifier.stop()
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
 
   await app.listen({ port: env.PORT, host: env.HOST })
-  scanner.start()
+  follower.start()
   app.services.sightings?.start()
   mail.start()
   webhooks.start()
@@ -113,6 +113,7 @@ async function main(): Promise<void> {
   app.log.info(`Following the chain through ${providers}; USDT contract ${env.USDT_CONTRACT}`)
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
   app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)
+  for (const notice of env.NOTICES) app.log.warn(notice)
   const demoWallets = await countDemoWallets(database.db)
   if (demoWallets > 0) {
     app.log.warn(

@@ -264,7 +264,7 @@ export interface FetchOrdersAnswer {
 
 export interface AdminOrderDetail {
   success: true
-  order: AdminOrder & { expires_at: string; grace_until: string; cancelled_at: string | null }
+  order: AdminOrder & { window_ends_at: string; grace_until: string; cancelled_at: string | null }
   keys: { product_id: number; key: string; generated: boolean }[]
   payments: AdminPayment[]
   mails: {

@@ -74,7 +74,7 @@ export const createOrderAnswerSchema = z.discriminatedUnion('success', [
     order_secret: z.string(),
     wallet_address: z.string(),
     /** ISO time the payment window closes (server clock). */
-    expires_at: z.string(),
+    window_ends_at: z.string(),
     total: z.number(),
     /** TRX to send instead, locked at order time (decimal string); absent when TRX is not offered. */
     trx_amount: z.string().optional(),

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { dateTimeSchema, rowIdSchema } from './bounds'
 import { adminKeyField } from './rpc'
 
-// Contracts of the operator's cockpit: the sales dashboard, the audit log, stock settings and the
+// Contracts of the operator's cockpit: the sales view, the audit log, stock settings and the
 // CSV exports. Money is sent as decimal strings (USDT 6 decimals, TRX 6 decimals, USD 2 decimals).
 
 export const auditActions = [
@@ -82,7 +82,7 @@ export const updateStockSettingsInputSchema = z
   })
   .strict()
 
-export interface DashboardDay {
+export interface SalesDay {
   /** UTC day, YYYY-MM-DD. */
   day: string
   paid_orders: number
@@ -94,7 +94,7 @@ export interface DashboardDay {
   revenue_usd: string
 }
 
-export interface DashboardTotals {
+export interface SalesTotals {
   paid_orders: number
   revenue_usdt: string
   revenue_trx: string
@@ -102,7 +102,7 @@ export interface DashboardTotals {
   revenue_usd: string
 }
 
-export interface DashboardStock {
+export interface SalesStock {
   product_id: number
   name: string
   delivery_mode: DeliveryModeOption
@@ -113,7 +113,7 @@ export interface DashboardStock {
   low: boolean
 }
 
-export interface DashboardHealth {
+export interface SalesHealth {
   addresses: { total: number; free: number; leased: number; cooling_down: number }
   /** Orders per hour placed over the last 7 days. */
   leases_per_hour: number
@@ -122,20 +122,20 @@ export interface DashboardHealth {
   pool_warning: boolean
   unmatched_transfers: number
   mails_failing: number
-  /** Seconds the payment scanner is behind the chain; null when unknown. */
-  scanner_lag_seconds: number | null
+  /** Seconds the chain follower is behind the chain; null when unknown. */
+  follower_lag_seconds: number | null
 }
 
-export interface DashboardAnswer {
+export interface SalesAnswer {
   success: true
   generated_at: string
-  days: DashboardDay[]
-  totals: { today: DashboardTotals; last_7_days: DashboardTotals; last_30_days: DashboardTotals }
+  days: SalesDay[]
+  totals: { today: SalesTotals; last_7_days: SalesTotals; last_30_days: SalesTotals }
   orders_by_status: Record<'pending' | 'paid' | 'completed' | 'cancelled', number>
   /** Orders created in the last 30 days, and how many of them were paid. */
   conversion: { created: number; paid: number; rate: number | null }
-  health: DashboardHealth
-  stock: DashboardStock[]
+  health: SalesHealth
+  stock: SalesStock[]
 }
 
 /** Neutralises a CSV cell that a spreadsheet would run as a formula, then quotes it if needed. */

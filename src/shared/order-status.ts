@@ -76,7 +76,7 @@ export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
     /** Only once paid: the buyer's dashboard token. */
     access_token: z.string().nullable(),
     /** ISO times of the window's end and of the late-payment grace's end. */
-    expires_at: z.string(),
+    window_ends_at: z.string(),
     grace_until: z.string(),
     paid_at: z.string().nullable(),
     late: z.boolean(),

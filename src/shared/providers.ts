@@ -39,7 +39,7 @@ export interface ProvidersAnswer {
   providers: ProviderAnswer[]
   follower: { checkpoint: number | null; lag_seconds: number | null }
   /**
-   * The head watcher (decision 024): idle (no open order), full (every block), slowed or paused to
+   * The sighting watcher (decision 024): idle (no open order), full (every block), slowed or paused to
    * leave the day's request budget to the follower; null when switched off.
    */
   sightings: {

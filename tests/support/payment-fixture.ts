@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm'
 import { seedOnce } from '../../src/server/db/seed'
 import {
-  type ChainScanner,
-  createChainScanner,
+  type ChainFollower,
+  createChainFollower,
   type FollowerClient,
-  type ScanResult,
-} from '../../src/server/payments/chain-scanner'
+  type FollowResult,
+} from '../../src/server/payments/chain-follower'
 import { createTronClient, type TronClient } from '../../src/server/payments/tron-client'
 import { addWalletAddresses } from '../../src/server/wallets/wallets.repo'
 import { createDevchain, type Devchain, type TransferRequest } from '../../tools/devchain/devchain'
@@ -33,8 +33,8 @@ export interface PaymentFixture {
   t: TestApp
   chain: Devchain
   client: TronClient
-  /** The chain follower; tests drive it with runOnce / scanUntil instead of its timer. */
-  scanner: ChainScanner
+  /** The chain follower; tests drive it with runOnce / followUntil instead of its timer. */
+  follower: ChainFollower
   /** Blocks a transfer needs on top of it to be solidified. */
   lag: number
   /** Products that cost money, cheapest first. */
@@ -56,11 +56,11 @@ export interface PaymentFixture {
   /** Puts a transfer into the next block (not solidified yet). */
   send(request: TransferRequest): Promise<SentTransfer>
   /** Makes `block` solidified and lets the follower read up to it. */
-  settle(block: number): Promise<ScanResult[]>
+  settle(block: number): Promise<FollowResult[]>
   /** send + settle. */
   pay(request: TransferRequest): Promise<SentTransfer>
   /** Runs the follower until its checkpoint reaches `block`. */
-  scanUntil(block: number): Promise<ScanResult[]>
+  followUntil(block: number): Promise<FollowResult[]>
   order(id: string): Promise<Record<string, unknown>>
   payments(where?: 'all' | 'unmatched' | 'credited'): Promise<Record<string, unknown>[]>
   rows(query: ReturnType<typeof sql>): Promise<Record<string, unknown>[]>
@@ -117,7 +117,7 @@ export async function createPaymentFixture(
     backoffBaseMs: 20,
     maxBackoffMs: 100,
   })
-  const scanner = createChainScanner({
+  const follower = createChainFollower({
     db: database.db,
     client: opts.follower ? await opts.follower(chain, t.env.USDT_CONTRACT) : client,
     rules: t.app.services.rules,
@@ -129,8 +129,8 @@ export async function createPaymentFixture(
   })
   // The follower starts at the solidified head, before any order exists.
   chain.mine(lag + 1)
-  const first = await scanner.runOnce()
-  if (first.error) throw new Error(`scanner could not start: ${first.error.message}`)
+  const first = await follower.runOnce()
+  if (first.error) throw new Error(`follower could not start: ${first.error.message}`)
 
   const listed = (await rpc(t.app, 'fetch_products')).body.products as {
     id: number
@@ -143,21 +143,21 @@ export async function createPaymentFixture(
   const rows = async (query: ReturnType<typeof sql>) =>
     ((await database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] }).rows
 
-  async function scanUntil(block: number): Promise<ScanResult[]> {
-    const results: ScanResult[] = []
+  async function followUntil(block: number): Promise<FollowResult[]> {
+    const results: FollowResult[] = []
     for (let i = 0; i < 500; i++) {
-      const result = await scanner.runOnce()
+      const result = await follower.runOnce()
       results.push(result)
-      const [state] = await rows(sql`select checkpoint_block from scanner_state where id = 1`)
+      const [state] = await rows(sql`select checkpoint_block from follower_state where id = 1`)
       if (Number(state?.checkpoint_block ?? -1) >= block) return results
     }
     throw new Error(`the follower did not reach block ${block}: ${JSON.stringify(results.slice(-3))}`)
   }
 
-  async function settle(block: number): Promise<ScanResult[]> {
+  async function settle(block: number): Promise<FollowResult[]> {
     const { solid } = chain.heights()
     if (solid < block) chain.mine(block - solid)
-    return scanUntil(block)
+    return followUntil(block)
   }
 
   async function send(request: TransferRequest): Promise<SentTransfer> {
@@ -169,7 +169,7 @@ export async function createPaymentFixture(
     t,
     chain,
     client,
-    scanner,
+    follower,
     lag,
     products,
     async placeOrder(o = {}) {
@@ -216,7 +216,7 @@ export async function createPaymentFixture(
       await settle(sent.block)
       return sent
     },
-    scanUntil,
+    followUntil,
     async order(id) {
       const [row] = await rows(sql`select * from orders where id = ${id}`)
       if (!row) throw new Error(`no order ${id}`)
@@ -231,7 +231,7 @@ export async function createPaymentFixture(
     },
     rows,
     async close() {
-      await scanner.stop()
+      await follower.stop()
       await t.close()
       await chain.close()
     },

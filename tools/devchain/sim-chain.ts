@@ -18,7 +18,7 @@ export const APPROVAL_TOPIC = '8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5
 const TRANSFER_SELECTOR = 'a9059cbb'
 const TRANSFER_FROM_SELECTOR = '23b872dd'
 const APPROVE_SELECTOR = '095ea7b3'
-// Selectors of made-up payout/router functions: only the call's shape matters to a scanner.
+// Selectors of made-up payout/router functions: only the call's shape matters to a chain follower.
 const ROUTER_SELECTOR = 'c5ebeaec'
 const PAYOUT_SELECTOR = '1e83409a'
 const CALL_NOTE = Buffer.from('call').toString('hex')
@@ -238,7 +238,7 @@ export class SimChain {
     this.pendingTimestamp = null
     this.txs = new Map()
     this.events = []
-    // A random seed per chain: a restarted devchain never repeats block ids a scanner has recorded.
+    // A random seed per chain: a restarted devchain never repeats block ids a chain follower has recorded.
     const seed = randomBytes(8).toString('hex')
     const now = this.now()
     for (let i = 0; i <= this.solidifyLag; i++) {

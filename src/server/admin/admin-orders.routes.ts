@@ -8,7 +8,7 @@ import {
   updateOrderStatusInputSchema,
 } from '../../shared/admin'
 import { centsToDollars } from '../../shared/money'
-import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import { onSuccess } from '../audit/audit-log'
 import { requeueOrderMail } from '../delivery/order-mail.repo'
 import { AppError } from '../errors'
@@ -21,8 +21,6 @@ import type { AdminDeps } from './admin.routes'
 // The admin's orders: list, detail, status, delete, the e-mail again, unmatched transfers and the
 // decisions on them. Each calls the module whose tables the action changes (orders, payments,
 // delivery); none writes a table itself.
-
-const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
 
 export function adminOrderRpcs({
   database,
@@ -116,7 +114,7 @@ export function adminOrderRpcs({
     }),
     defineRpc({
       name: 'secure_fetch_unmatched_payments',
-      input: adminOnly,
+      input: adminOnlyPayloadSchema,
       admin: true,
       handler: async () => ({ success: true, payments: await listUnmatchedPayments(db) }),
     }),

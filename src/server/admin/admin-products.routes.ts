@@ -4,7 +4,7 @@ import {
   manageProductInputSchema,
   productInputSchema,
 } from '../../shared/admin'
-import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import type { AuditRecord } from '../audit/audit-log'
 import { changedKeys, onSuccess } from '../audit/audit-log'
 import { productFormFields } from '../catalog/catalog.repo'
@@ -17,14 +17,12 @@ import type { AdminDeps } from './admin.routes'
 // The admin's products: list with key stock, add or edit (with keys to add), delete. The catalogue
 // module (catalog-admin.repo.ts) writes `products`; the keys module the stock.
 
-const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
-
 export function adminProductRpcs({ database, catalog }: Pick<AdminDeps, 'database' | 'catalog'>) {
   const { db } = database
   return [
     defineRpc({
       name: 'secure_fetch_admin_products',
-      input: adminOnly,
+      input: adminOnlyPayloadSchema,
       admin: true,
       handler: async () => ({ success: true, products: await listAdminProducts(db) }),
     }),

@@ -4,7 +4,7 @@ import {
   removeWalletAddressesInputSchema,
   removeWalletAddressInputSchema,
 } from '../../shared/admin'
-import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import { parseWalletAddressLines } from '../../shared/wallet-addresses'
 import { onSuccess } from '../audit/audit-log'
 import { defineRpc } from '../rpc'
@@ -14,7 +14,6 @@ import type { AdminDeps } from './admin.routes'
 // The admin's wallet addresses: the pool with each address's state, adding and removing addresses
 // (the wallets module's repository).
 
-const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
 const LOW_FREE_SHARE = 0.2
 
 export function adminWalletRpcs({ database }: Pick<AdminDeps, 'database'>) {
@@ -22,7 +21,7 @@ export function adminWalletRpcs({ database }: Pick<AdminDeps, 'database'>) {
   return [
     defineRpc({
       name: 'secure_fetch_wallet_addresses',
-      input: adminOnly,
+      input: adminOnlyPayloadSchema,
       admin: true,
       handler: async () => {
         const rows = await listWalletAddresses(db)

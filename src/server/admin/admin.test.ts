@@ -39,7 +39,7 @@ const adminCalls: [string, Record<string, unknown>][] = [
   ['secure_remove_wallet_address', { p_address: address(1) }],
   ['secure_remove_wallet_addresses', { p_addresses: [address(1)] }],
   ['secure_update_site_content', { p_content: {} }],
-  ['secure_fetch_sales_dashboard', {}],
+  ['secure_fetch_sales', {}],
   ['secure_fetch_audit_log', {}],
   [
     'secure_update_stock_settings',
@@ -111,7 +111,7 @@ async function insertOrder(t: TestApp, i: number, status: 'pending' | 'paid' | '
     walletAddress: address(100 + i),
     status,
     createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
-    expiresAt: new Date(Date.now() + 30 * 60_000),
+    windowEndsAt: new Date(Date.now() + 30 * 60_000),
     graceUntil: new Date(Date.now() + 90 * 60_000),
   })
   return id
@@ -271,7 +271,7 @@ describe.each(engines)('admin calls on %s', (engine) => {
   it('orders: Next and Previous read from the order at the page edge and give the counted pages', async () => {
     // Twelve orders within two microseconds: ties on the time and times a millisecond cannot tell apart.
     await t.database.db.execute(sql`
-      insert into orders (id, created_at, email, items, total_cents, wallet_address, status, expires_at, grace_until)
+      insert into orders (id, created_at, email, items, total_cents, wallet_address, status, window_ends_at, grace_until)
       select gen_random_uuid(), '2025-06-01 00:00:00.000001+00'::timestamptz + (i / 5) * interval '1 microsecond',
              'keyset' || i || '@example.com', '[]'::jsonb, 100, 'T' || i, 'completed', now(), now()
       from generate_series(1, 12) as i`)
@@ -490,7 +490,7 @@ describe.each(engines)('admin calls on %s', (engine) => {
       totalCents: 2500,
       walletAddress: address(999),
       status: 'completed',
-      expiresAt: new Date(),
+      windowEndsAt: new Date(),
       graceUntil: new Date(),
     })
     expect((await rpc(t.app, 'secure_delete_product', { p_product_id: id }, as())).body).toEqual({

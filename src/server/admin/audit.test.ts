@@ -96,7 +96,7 @@ describe.each(engines)('audit log on %s', (engine) => {
       items: [{ product: { id: productId, name: 'Audited Tool', price_cents: 1250 }, quantity: 1 }],
       totalCents: 1250,
       walletAddress: w3,
-      expiresAt: new Date(Date.now() + 60_000),
+      windowEndsAt: new Date(Date.now() + 60_000),
       graceUntil: new Date(Date.now() + 120_000),
     })
     await db.insert(mailOutbox).values({

@@ -4,14 +4,14 @@ import {
   fetchAuditLogInputSchema,
   updateStockSettingsInputSchema,
 } from '../../shared/cockpit'
-import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import { listAudit, onSuccess } from '../audit/audit-log'
 import type { CatalogService } from '../catalog/catalog.service'
 import { type StockSettings, stockSettingsOf, updateStockSettings } from '../catalog/catalog-admin.repo'
 import type { Database } from '../db/client'
 import type { ShopHealth } from '../payments/payments-health'
 import { defineRpc } from '../rpc'
-import { dashboard } from './dashboard.repo'
+import { salesFigures } from './sales.repo'
 
 export interface CockpitDeps {
   database: Database
@@ -20,17 +20,15 @@ export interface CockpitDeps {
   health: ShopHealth
 }
 
-const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
-
-/** Admin calls of the cockpit: the dashboard, the audit log, stock settings per product. */
+/** Admin calls of the cockpit: the sales figures, the audit log, stock settings per product. */
 export function cockpitRpcs({ database, catalog, health }: CockpitDeps) {
   const { db } = database
   return [
     defineRpc({
-      name: 'secure_fetch_sales_dashboard',
-      input: adminOnly,
+      name: 'secure_fetch_sales',
+      input: adminOnlyPayloadSchema,
       admin: true,
-      handler: async () => dashboard(db, { health }),
+      handler: async () => salesFigures(db, { health }),
     }),
     defineRpc({
       name: 'secure_fetch_audit_log',

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream'
-import { and, asc, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { adminOrderStatuses } from '../../shared/admin'
@@ -8,9 +7,9 @@ import { formatCents } from '../../shared/money'
 import { formatSun, receivedUsdMicros } from '../../shared/trx'
 import { recordAudit } from '../audit/audit-log'
 import type { Db } from '../db/client'
-import { orders, payments } from '../db/schema'
 import { AppError } from '../errors'
-import { searchCondition } from '../orders/order-admin'
+import { type ExportCursor, type ExportOrdersFilter, exportOrdersPage } from '../orders/order-admin'
+import { creditedTxIds, paymentsPage } from '../payments/payment-admin'
 import { describeZodError, type RpcRegistry } from '../rpc'
 import { sessionOf } from './admin-auth'
 
@@ -35,7 +34,7 @@ const usdtText = (units: bigint) => formatSun(units)
 /** The UTF-8 byte-order mark lets spreadsheet programs read non-ASCII e-mails and names right. */
 const BOM = '\uFEFF'
 
-async function* orderRows(db: Db, where: SQL | undefined): AsyncGenerator<string> {
+async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<string> {
   yield BOM +
     csvRow([
       'id',
@@ -53,32 +52,14 @@ async function* orderRows(db: Db, where: SQL | undefined): AsyncGenerator<string
       'discount_code',
       'discount_usd',
     ])
-  let cursor: { ts: string; id: string } | null = null
+  let cursor: ExportCursor | null = null
   for (;;) {
-    const keyset: SQL | undefined = cursor
-      ? // A row comparison: the (created_at, id) and (status, created_at, id) indexes serve it.
-        sql`(${orders.createdAt}, ${orders.id}) < (${cursor.ts}::timestamptz, ${cursor.id}::uuid)`
-      : undefined
-    const conditions: SQL[] = [where, keyset].filter((c): c is SQL => c !== undefined)
-    const rows: { row: typeof orders.$inferSelect; ts: string }[] = await db
-      .select({ row: orders, ts: sql<string>`${orders.createdAt}::text` })
-      .from(orders)
-      .where(conditions.length ? and(...conditions) : undefined)
-      .orderBy(desc(orders.createdAt), desc(orders.id))
-      .limit(EXPORT_BATCH)
+    const rows = await exportOrdersPage(db, filter, cursor, EXPORT_BATCH)
     if (rows.length === 0) return
-    const ids = rows.map((r) => r.row.id)
-    const txRows = await db
-      .select({ orderId: payments.orderId, txId: payments.txId })
-      .from(payments)
-      .where(and(inArray(payments.orderId, ids), eq(payments.status, 'credited')))
-      .orderBy(asc(payments.id))
-    const txByOrder = new Map<string, string[]>()
-    for (const t of txRows) {
-      const list = txByOrder.get(t.orderId as string) ?? []
-      if (!list.includes(t.txId)) list.push(t.txId)
-      txByOrder.set(t.orderId as string, list)
-    }
+    const txByOrder = await creditedTxIds(
+      db,
+      rows.map((r) => r.row.id),
+    )
     let chunk = ''
     for (const { row } of rows) {
       const txIds = txByOrder.get(row.id) ?? []
@@ -102,7 +83,7 @@ async function* orderRows(db: Db, where: SQL | undefined): AsyncGenerator<string
       ])
     }
     yield chunk
-    const last = rows[rows.length - 1] as { row: typeof orders.$inferSelect; ts: string }
+    const last = rows[rows.length - 1] as (typeof rows)[number]
     cursor = { ts: last.ts, id: last.row.id }
     if (rows.length < EXPORT_BATCH) return
   }
@@ -126,13 +107,7 @@ async function* paymentRows(db: Db, unmatchedOnly: boolean): AsyncGenerator<stri
     ])
   let after = 0
   for (;;) {
-    const conditions = [gt(payments.id, after), ...(unmatchedOnly ? [eq(payments.status, 'unmatched')] : [])]
-    const rows = await db
-      .select()
-      .from(payments)
-      .where(and(...conditions))
-      .orderBy(asc(payments.id))
-      .limit(EXPORT_BATCH)
+    const rows = await paymentsPage(db, { after, unmatchedOnly }, EXPORT_BATCH)
     if (rows.length === 0) return
     let chunk = ''
     for (const p of rows) {
@@ -181,16 +156,13 @@ export function registerExportRoutes(app: FastifyInstance, db: Db, rpc: RpcRegis
   app.get('/api/admin/export/orders.csv', async (request, reply) => {
     const actor = await guard(request, reply)
     const query = parseQuery(ordersQuerySchema, request.query)
-    const conditions: SQL[] = []
-    if (query.status && query.status !== 'all') conditions.push(eq(orders.status, query.status))
-    if (query.search) conditions.push(searchCondition(query.search))
     await recordAudit(db, request, {
       action: 'export',
       actor,
       target: 'orders',
       details: { search: query.search ?? null, status: query.status ?? 'all' },
     })
-    return sendCsv(reply, 'orders', orderRows(db, conditions.length ? and(...conditions) : undefined))
+    return sendCsv(reply, 'orders', orderRows(db, { status: query.status, search: query.search }))
   })
 
   for (const kind of ['payments', 'unmatched'] as const) {

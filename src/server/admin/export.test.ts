@@ -77,7 +77,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         status: 'paid',
         createdAt: new Date('2026-03-02T10:00:00Z'),
         paidAt: new Date('2026-03-02T10:05:00Z'),
-        expiresAt: new Date('2026-03-02T10:30:00Z'),
+        windowEndsAt: new Date('2026-03-02T10:30:00Z'),
         graceUntil: new Date('2026-03-02T11:30:00Z'),
         amountReceivedUnits: 20_000_000n,
         trxReceivedSun: 40_000_000n,
@@ -94,7 +94,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         walletAddress: a2,
         status: 'pending',
         createdAt: new Date('2026-03-01T10:00:00Z'),
-        expiresAt: new Date('2026-03-01T10:30:00Z'),
+        windowEndsAt: new Date('2026-03-01T10:30:00Z'),
         graceUntil: new Date('2026-03-01T11:30:00Z'),
       },
     ])
@@ -247,7 +247,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
 
   it('streams 100,000 orders with bounded memory', { timeout: 180_000 }, async () => {
     await t.database.db.execute(sql`
-      insert into orders (id, created_at, email, items, total_cents, wallet_address, status, expires_at, grace_until)
+      insert into orders (id, created_at, email, items, total_cents, wallet_address, status, window_ends_at, grace_until)
       select gen_random_uuid(), now() - (i || ' seconds')::interval, 'bulk' || i || '@example.com',
              '[{"product":{"id":1,"name":"4G Mobile Proxy Manager Pro","price":49.99},"quantity":1}]'::jsonb,
              4999, 'T' || substr(md5(i::text), 1, 33), 'paid', now(), now()

@@ -1,5 +1,5 @@
 import { adminMessages, loginInputSchema, updateCredentialsInputSchema } from '../../shared/admin'
-import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import { AppError } from '../errors'
 import { defineRpc } from '../rpc'
 import type { AdminDeps } from './admin.routes'
@@ -25,8 +25,6 @@ import { loginSecondFactor, twoFactorRpcs } from './two-factor.routes'
 
 // The admin's session and credentials: login (two factors when enabled), logout, who is logged in,
 // a new name and password, and the two-factor set-up calls (two-factor.routes.ts).
-
-const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
 
 export function sessionRpcs({ database, env }: Pick<AdminDeps, 'database' | 'env'>) {
   const { db } = database
@@ -80,7 +78,7 @@ export function sessionRpcs({ database, env }: Pick<AdminDeps, 'database' | 'env
     }),
     defineRpc({
       name: 'secure_admin_logout',
-      input: adminOnly,
+      input: adminOnlyPayloadSchema,
       audit: {
         before: (db, _input, request) => findSession(db, request),
         entries: ({ outcome, before }) =>
@@ -97,7 +95,7 @@ export function sessionRpcs({ database, env }: Pick<AdminDeps, 'database' | 'env
     }),
     defineRpc({
       name: 'secure_admin_session',
-      input: adminOnly,
+      input: adminOnlyPayloadSchema,
       admin: true,
       handler: async (_input, { request }) => ({ success: true, username: sessionOf(request).username }),
     }),

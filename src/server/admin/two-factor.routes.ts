@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { adminMessages } from '../../shared/admin'
-import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import {
   confirmTwoFactorInputSchema,
   disableTwoFactorInputSchema,
@@ -28,7 +28,6 @@ import {
 } from './two-factor'
 
 const LOCK_MS = 15 * 60_000
-const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
 
 /** Codes are limited per account, whatever the client's address: a stolen password from many IPs. */
 const codeKey = (userId: number) => `totp|${userId}`
@@ -70,7 +69,7 @@ export function twoFactorRpcs(db: Db, issuer = 'Stablecart') {
   return [
     defineRpc({
       name: 'secure_admin_2fa_status',
-      input: adminOnly,
+      input: adminOnlyPayloadSchema,
       admin: true,
       handler: async (_input, { request }) => {
         const status = await twoFactorStatus(db, sessionOf(request).userId)
@@ -79,7 +78,7 @@ export function twoFactorRpcs(db: Db, issuer = 'Stablecart') {
     }),
     defineRpc({
       name: 'secure_admin_2fa_begin',
-      input: adminOnly,
+      input: adminOnlyPayloadSchema,
       admin: true,
       handler: async (_input, { request }) => {
         const session = sessionOf(request)

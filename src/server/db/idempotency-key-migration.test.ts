@@ -23,7 +23,7 @@ describe.each(engines)('idempotency keys stored in clear, on %s', (engine) => {
       await db.execute(sql`alter table orders rename column idempotency_key_hash to idempotency_key`)
       await db.execute(sql`alter index orders_idempotency_key_hash_uq rename to orders_idempotency_key_uq`)
       await db.execute(sql`
-        insert into orders (id, email, items, total_cents, wallet_address, expires_at, grace_until, idempotency_key) values
+        insert into orders (id, email, items, total_cents, wallet_address, window_ends_at, grace_until, idempotency_key) values
           ('00000000-0000-4000-8000-000000000001', 'a@example.com', '[]'::jsonb, 1, 'T1', now(), now(), 'key-ünï-0001'),
           ('00000000-0000-4000-8000-000000000002', 'b@example.com', '[]'::jsonb, 1, 'T2', now(), now(), null)`)
 

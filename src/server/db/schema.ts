@@ -53,7 +53,7 @@ export const products = pgTable('products', {
   sortOrder: integer('sort_order').notNull().default(0),
   /** How a paid order gets its keys: see deliveryModes. */
   deliveryMode: text('delivery_mode').$type<DeliveryMode>().notNull().default('stock_then_generated'),
-  /** Keys left below this count is low stock (dashboard); null = no warning. */
+  /** Keys left below this count is low stock (the sales view); null = no warning. */
   lowStockThreshold: integer('low_stock_threshold'),
   /** Name, description and features in other languages than English; a missing text falls back to English. */
   translations: jsonb('translations').$type<ProductTranslations>().notNull().default({}),
@@ -94,7 +94,7 @@ export const orders = pgTable(
     walletAddress: text('wallet_address').notNull(),
     status: text('status').$type<OrderStatus>().notNull().default('pending'),
     /** End of the payment window shown to the buyer. */
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    windowEndsAt: timestamp('window_ends_at', { withTimezone: true }).notNull(),
     /** End of the late-payment grace period; the address lease lasts until then. */
     graceUntil: timestamp('grace_until', { withTimezone: true }).notNull(),
     /** sha256 (hex) of the client's idempotency key: a retry finds its order, and its secret is derived from the key. */
@@ -137,7 +137,7 @@ export const orders = pgTable(
     index('orders_created_idx').on(t.createdAt, t.id),
     index('orders_wallet_idx').on(t.walletAddress),
     index('orders_pending_grace_idx').on(t.graceUntil).where(sql`status = 'pending'`),
-    // Revenue per day on the admin dashboard.
+    // Revenue per day in the admin's sales view.
     index('orders_paid_at_idx').on(t.paidAt).where(sql`paid_at is not null`),
     index('orders_pending_client_idx').on(t.clientKey).where(sql`status = 'pending'`),
     index('orders_pending_email_idx').on(sql`lower(${t.email})`).where(sql`status = 'pending'`),
@@ -156,7 +156,7 @@ export const orders = pgTable(
 
 /**
  * Orders per status, kept exact by triggers on orders (drizzle/0020_million_orders.sql): the admin
- * list's total and the dashboard read these rows instead of counting every order. A status's count
+ * list's total and the sales view read these rows instead of counting every order. A status's count
  * is the sum over its shards (one per writing connection, so concurrent checkouts do not queue).
  */
 export const orderStatusCounts = pgTable(
@@ -172,7 +172,7 @@ export const orderStatusCounts = pgTable(
 /**
  * Per UTC day, kept exact by triggers on orders (drizzle/0026_dashboard_counters.sql): orders
  * created that day and how many of them are paid or completed now; orders paid that day (and paid
- * or completed now) with their sums. The dashboard reads these instead of aggregating orders. One
+ * or completed now) with their sums. The sales view reads these instead of aggregating orders. One
  * row per day and writing connection's shard, as in order_status_counts.
  */
 export const orderDayCounts = pgTable(
@@ -217,7 +217,7 @@ export const walletAddresses = pgTable(
      * late transfer from the last buyer is never credited to the next one.
      */
     cooldownUntil: timestamp('cooldown_until', { withTimezone: true }),
-    /** Removed from the pool: never leased again, but still scanned (an old buyer may still pay to it). */
+    /** Removed from the pool: never leased again, but the chain follower still records transfers to it (an old buyer may still pay to it). */
     removedAt: timestamp('removed_at', { withTimezone: true }),
     /**
      * The network (checkout-limits' network key) of the unpaid order that holds this address or
@@ -261,7 +261,7 @@ export const addressLeases = pgTable(
 )
 
 /** The chain follower's progress and its leader lease (one row, id = 1). */
-export const scannerState = pgTable('scanner_state', {
+export const followerState = pgTable('follower_state', {
   id: smallint('id').primaryKey(),
   /** Last solidified block fully recorded. */
   checkpointBlock: bigint('checkpoint_block', { mode: 'number' }).notNull(),

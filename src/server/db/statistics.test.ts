@@ -18,7 +18,7 @@ describe.each(engines)('planner statistics on %s', (engine) => {
       await db.execute(sql`analyze orders`)
       expect(await plannerRows(db)).toBe(0)
       await db.execute(sql`
-        insert into orders (id, email, items, total_cents, wallet_address, expires_at, grace_until)
+        insert into orders (id, email, items, total_cents, wallet_address, window_ends_at, grace_until)
         select gen_random_uuid(), 'buyer' || i || '@example.com', '[]'::jsonb, 100, 'T' || i, now(), now()
         from generate_series(1, 500) as i`)
       // The write counters reach the statistics views shortly after the commit.
@@ -41,7 +41,7 @@ describe.each(engines)('planner statistics on %s', (engine) => {
     const { db } = database
     const insert = (from: number, to: number) =>
       db.execute(sql`
-        insert into orders (id, email, items, total_cents, wallet_address, expires_at, grace_until)
+        insert into orders (id, email, items, total_cents, wallet_address, window_ends_at, grace_until)
         select gen_random_uuid(), 'buyer' || i || '@example.com', '[]'::jsonb, 100, 'T' || i, now(), now()
         from generate_series(${from}::int, ${to}::int) as i`)
     const planned = async (rows: number) => {

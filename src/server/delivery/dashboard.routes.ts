@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm'
 import {
   ACCESS_TOKEN,
   dashboardMessages,
@@ -8,10 +7,10 @@ import {
 import { centsToDollars, microsToDollars } from '../../shared/money'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
-import { orders } from '../db/schema'
 import { AppError } from '../errors'
 import { keysOfOrder } from '../keys/key-stock'
 import { createWindowLimiter } from '../lib/window-limiter'
+import { findOrderByAccessToken } from '../orders/orders.repo'
 import { defineRpc } from '../rpc'
 import { itemDownloadUrls } from './fulfil-order'
 
@@ -32,9 +31,7 @@ export function dashboardRpcs(database: Database) {
           throw AppError.rateLimited(dashboardMessages.tooMany, wait)
         }
         const token = input.p_access_token
-        const [order] = ACCESS_TOKEN.test(token)
-          ? await db.select().from(orders).where(eq(orders.accessToken, token))
-          : []
+        const order = ACCESS_TOKEN.test(token) ? await findOrderByAccessToken(db, token) : undefined
         if (!order) {
           // The same answer for a malformed and an unknown token: it says nothing about any order.
           return { success: false, error: dashboardMessages.notFound }

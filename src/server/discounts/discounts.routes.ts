@@ -5,7 +5,7 @@ import {
   saveDiscountInputSchema,
   setDiscountDisabledInputSchema,
 } from '../../shared/discounts'
-import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import { changedKeys, onSuccess } from '../audit/audit-log'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
@@ -53,7 +53,7 @@ export function discountRpcs(database: Database) {
     defineRpc({
       name: 'secure_fetch_discounts',
       admin: true,
-      input: emptyPayloadSchema.extend(adminKeyField).strict(),
+      input: adminOnlyPayloadSchema,
       handler: async () => ({ success: true, codes: await listDiscounts(db) }),
     }),
     defineRpc({

@@ -106,7 +106,7 @@ describe.each(engines)('stock reservation on %s', (engine) => {
     expect(await soldOut()).toBe(false)
 
     await t.database.db.execute(
-      sql`update orders set expires_at = now() - interval '2 minutes', grace_until = now() - interval '1 minute' where id = ${b.body.order_id as string}`,
+      sql`update orders set window_ends_at = now() - interval '2 minutes', grace_until = now() - interval '1 minute' where id = ${b.body.order_id as string}`,
     )
     // The chain follower expires it once the chain passes its grace end (here: now).
     expect(

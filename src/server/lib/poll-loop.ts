@@ -1,6 +1,7 @@
 import type { WorkerLogger } from './logger'
 
-// The loop the background workers share (the outboxes, the statistics keeper, the sighting watcher):
+// The loop the background workers share (the outboxes, the statistics keeper, the chain follower,
+// the sighting watcher):
 // do a pass, sleep until the next poll or until woken (a new row was written in this process), again
 // until stopped. A failed pass is logged and the loop goes on.
 
@@ -12,10 +13,29 @@ export interface PollLoop {
   wake(): void
 }
 
+/** A sleep that wake() cuts short (one sleeper at a time): the poll loop's, and the request budget's pump. */
+export function createWakeableSleep(): { sleep(ms: number): Promise<void>; wake(): void } {
+  let wakeUp: (() => void) | undefined
+  return {
+    sleep: (ms) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, ms)
+        function done() {
+          clearTimeout(timer)
+          wakeUp = undefined
+          resolve()
+        }
+        wakeUp = done
+      }),
+    wake: () => wakeUp?.(),
+  }
+}
+
 export function createPollLoop<T = unknown>(opts: {
   pollMs: number
   pass: () => Promise<T>
-  /** The pause after a pass when the pass decides it (the sighting watcher's pace); else pollMs. */
+  /** The pause after a pass when the pass decides it (the follower's and the sighting watcher's pace);
+   * else pollMs. 0 starts the next pass at once. */
   pauseAfter?: (result: T) => number
   /** The pause after a failed pass; else pollMs. */
   failurePauseMs?: number
@@ -25,28 +45,20 @@ export function createPollLoop<T = unknown>(opts: {
 }): PollLoop {
   let running = false
   let loop: Promise<void> | null = null
-  let wakeUp: (() => void) | null = null
+  const pause = createWakeableSleep()
 
   async function run(): Promise<void> {
     while (running) {
-      let pause = opts.pollMs
+      let ms = opts.pollMs
       try {
         const result = await opts.pass()
-        if (opts.pauseAfter) pause = opts.pauseAfter(result)
+        if (opts.pauseAfter) ms = opts.pauseAfter(result)
       } catch (error) {
         opts.logger.error({ err: error }, `${opts.name} step failed`)
-        pause = opts.failurePauseMs ?? opts.pollMs
+        ms = opts.failurePauseMs ?? opts.pollMs
       }
       if (!running) break
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, pause)
-        function done() {
-          clearTimeout(timer)
-          wakeUp = null
-          resolve()
-        }
-        wakeUp = done
-      })
+      if (ms > 0) await pause.sleep(ms)
     }
   }
 
@@ -58,12 +70,12 @@ export function createPollLoop<T = unknown>(opts: {
     },
     async stop() {
       running = false
-      wakeUp?.()
+      pause.wake()
       await loop
       loop = null
     },
     wake() {
-      wakeUp?.()
+      pause.wake()
     },
   }
 }

@@ -133,10 +133,10 @@ describe.each(engines)('GET /metrics on %s', (engine) => {
   })
 
   it("reports the chain follower's lag in blocks, unknown before it has a checkpoint", async () => {
-    await t.database.db.execute(sql`delete from scanner_state`)
+    await t.database.db.execute(sql`delete from follower_state`)
     expect(sample(await scrape(), 'stablecart_scanner_lag_blocks')).toBeNaN()
     await t.database.db.execute(
-      sql`insert into scanner_state (id, checkpoint_block, checkpoint_time, solid_head)
+      sql`insert into follower_state (id, checkpoint_block, checkpoint_time, solid_head)
           values (1, 100, ${Date.now() - 60_000}, 112)`,
     )
     const text = await scrape()

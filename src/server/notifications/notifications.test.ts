@@ -164,7 +164,7 @@ describe.each(engines)('operator notifications on %s', (engine) => {
     expect(JSON.parse(telegram.received[1]!.body).text).toContain('5 USDT')
   })
 
-  it('health: pool below 20 % free, failing mail and a stalled scanner each alert once', async () => {
+  it('health: pool below 20 % free, failing mail and a stalled chain follower each alert once', async () => {
     const probe: ShopHealth = {
       ...t.app.services.health,
       addressPool: async () => ({ free: 1, leased: 9, cooling: 0, total: 10, hoursToDry: null }),

@@ -8,7 +8,7 @@ import { raiseAlert } from './alerts'
 import { drainTelegram } from './telegram'
 
 // The notifier: sends queued Telegram alerts, and once a minute looks at the shop's health
-// (address pool, mail, scanner) and raises alerts when something needs the operator.
+// (address pool, mail, chain follower) and raises alerts when something needs the operator.
 
 /** A provider's day is nearly used up at this share. */
 export const PROVIDER_QUOTA_SHARE = 0.8
@@ -21,7 +21,7 @@ export const POOL_LOW_SHARE = 0.2
 export async function checkHealth(
   db: Db,
   health: ShopHealth,
-  opts: { scannerStallS?: number } = {},
+  opts: { followerStallS?: number } = {},
 ): Promise<string[]> {
   const raised: string[] = []
   // In a transaction of its own, so the advisory lock in raiseAlert holds until the row is written.
@@ -55,9 +55,10 @@ export async function checkHealth(
   }
 
   const lag = await health.followerLagSeconds()
-  const stallS = opts.scannerStallS ?? 5 * 60
+  const stallS = opts.followerStallS ?? 5 * 60
   if (lag !== null && lag > stallS) {
     const text = `The payment scanner has not advanced for ${Math.round(lag / 60)} min: payments are not being detected.`
+    // scanner_stalled / 'scanner': the alert kind and subject operators' settings and past alerts are stored under (decision 032).
     if (await raise('scanner_stalled', 'scanner', text)) raised.push('scanner_stalled')
   }
 
@@ -89,7 +90,7 @@ export interface NotifierOptions {
   pollMs?: number
   checkEveryMs?: number
   /** The follower behind the chain by more than this alerts the operator. Default 300. */
-  scannerStallS?: number
+  followerStallS?: number
 }
 
 export function createNotifier(opts: NotifierOptions) {
@@ -101,7 +102,7 @@ export function createNotifier(opts: NotifierOptions) {
   async function step() {
     if (Date.now() - lastCheck >= checkEveryMs) {
       lastCheck = Date.now()
-      await checkHealth(opts.db, opts.health, { scannerStallS: opts.scannerStallS })
+      await checkHealth(opts.db, opts.health, { followerStallS: opts.followerStallS })
     }
     await drainTelegram(opts.db, { baseUrl: opts.telegramBaseUrl, logger: log })
   }

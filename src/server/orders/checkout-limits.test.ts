@@ -90,7 +90,7 @@ describe.each(engines)('checkout limits on %s', (engine) => {
     expect(answers.filter((a) => a.body.success === true)).toHaveLength(3)
     expect(answers.filter((a) => a.body.error === checkoutMessages.tooManyPending)).toHaveLength(3)
     // An order whose window is over no longer counts.
-    await t.database.db.execute(sql`update orders set expires_at = now() - interval '1 second'`)
+    await t.database.db.execute(sql`update orders set window_ends_at = now() - interval '1 second'`)
     expect((await create({ email: 'same@example.com' })).body.success).toBe(true)
   })
 

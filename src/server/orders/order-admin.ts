@@ -64,6 +64,41 @@ function toAdminOrder(
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`)
 
+export interface ExportOrdersFilter {
+  status?: 'all' | AdminOrderStatus
+  search?: string
+}
+
+/** Where the last page of an export ended: its last row's created_at (as PostgreSQL prints it) and id. */
+export interface ExportCursor {
+  ts: string
+  id: string
+}
+
+/** One keyset page of the orders CSV export, newest first, after `cursor`. */
+export async function exportOrdersPage(
+  db: Db,
+  filter: ExportOrdersFilter,
+  cursor: ExportCursor | null,
+  limit: number,
+): Promise<{ row: typeof orders.$inferSelect; ts: string }[]> {
+  const conditions: SQL[] = []
+  if (filter.status && filter.status !== 'all') conditions.push(eq(orders.status, filter.status))
+  if (filter.search) conditions.push(searchCondition(filter.search))
+  if (cursor) {
+    // A row comparison: the (created_at, id) and (status, created_at, id) indexes serve it.
+    conditions.push(
+      sql`(${orders.createdAt}, ${orders.id}) < (${cursor.ts}::timestamptz, ${cursor.id}::uuid)`,
+    )
+  }
+  return db
+    .select({ row: orders, ts: sql<string>`${orders.createdAt}::text` })
+    .from(orders)
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(limit)
+}
+
 /**
  * Search: a whole order id or a whole TRON address is an exact, indexed match; anything else is a
  * case-insensitive substring of the id, the e-mail or the address.
@@ -288,7 +323,7 @@ export async function orderDetail(db: Db, orderId: string): Promise<AdminOrderDe
     success: true,
     order: {
       ...toAdminOrder(row, await heldOrderIds(db, [orderId]), await confirmingAmounts(db, [row])),
-      expires_at: row.expiresAt.toISOString(),
+      window_ends_at: row.windowEndsAt.toISOString(),
       grace_until: row.graceUntil.toISOString(),
       cancelled_at: row.cancelledAt?.toISOString() ?? null,
     },

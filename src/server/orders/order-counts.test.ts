@@ -17,7 +17,7 @@ describe.each(engines)('orders per status on %s', (engine) => {
     try {
       const { db } = database
       await db.execute(sql`
-        insert into orders (id, email, items, total_cents, wallet_address, status, expires_at, grace_until)
+        insert into orders (id, email, items, total_cents, wallet_address, status, window_ends_at, grace_until)
         select gen_random_uuid(), 'buyer' || i || '@example.com', '[]'::jsonb, 100, 'T' || i,
                (array['pending', 'paid', 'completed', 'cancelled'])[1 + i % 4], now(), now()
         from generate_series(1, 40) as i`)

@@ -49,6 +49,12 @@ export async function findOrder(db: Db, orderId: string): Promise<OrderRow | und
 }
 
 /** What the ledger credits to the order, kept on the order for lists and the buyer's page. */
+/** The order a buyer's dashboard link names (a paid order's access token). */
+export async function findOrderByAccessToken(db: Db, token: string): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(eq(orders.accessToken, token))
+  return row
+}
+
 export async function setOrderReceived(
   tx: Db,
   orderId: string,
@@ -163,7 +169,7 @@ export async function reopenOrder(
       status: 'pending',
       cancelReason: null,
       cancelledAt: null,
-      expiresAt: new Date(now.getTime() + windowMs),
+      windowEndsAt: new Date(now.getTime() + windowMs),
       graceUntil: new Date(now.getTime() + windowMs + graceMs),
       updatedAt: now,
     })

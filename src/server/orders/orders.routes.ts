@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm'
 import { cancelOrderInputSchema, createOrderInputSchema, messages } from '../../shared/checkout'
 import { emptyPayloadSchema } from '../../shared/rpc'
 import type { Database } from '../db/client'
-import { orders } from '../db/schema'
 import type { Env } from '../env'
 import { AppError } from '../errors'
 import { createWindowLimiter } from '../lib/window-limiter'
@@ -14,7 +12,7 @@ import { findFreeAddress } from '../wallets/wallets.repo'
 import { checkoutClient, checkoutMessages, clientAddressKey } from './checkout-limits'
 import { createOrderPlacer } from './order-batcher'
 import { orderSecretMatches } from './order-secret'
-import { cancelPendingOrder } from './orders.repo'
+import { cancelPendingOrder, findOrder } from './orders.repo'
 
 const MINUTE = 60_000
 const ORDER_BATCHES_IN_FLIGHT = 2
@@ -82,10 +80,7 @@ export function ordersRpcs(
       handler: async (input) => {
         // Only the browser that placed the order may cancel it (orders placed before secrets existed
         // have none and stay cancellable by id).
-        const [order] = await db
-          .select({ secretHash: orders.secretHash })
-          .from(orders)
-          .where(eq(orders.id, input.p_order_id))
+        const order = await findOrder(db, input.p_order_id)
         const allowed = order && (!order.secretHash || orderSecretMatches(order, input.p_order_secret))
         const cancelled = allowed ? await cancelPendingOrder(db, input.p_order_id, rules.cooldownMs) : false
         return cancelled

@@ -106,9 +106,9 @@ describe.each(engines)('checkout on %s', (engine) => {
     expect(status).toBe(200)
     expect(body).toMatchObject({ success: true, wallet_address: pool[1] })
     expect(body.order_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
-    const expires = Date.parse(body.expires_at as string)
-    expect(expires - before).toBeGreaterThanOrEqual(30 * 60_000 - 1000)
-    expect(expires - before).toBeLessThanOrEqual(30 * 60_000 + 5000)
+    const windowEnd = Date.parse(body.window_ends_at as string)
+    expect(windowEnd - before).toBeGreaterThanOrEqual(30 * 60_000 - 1000)
+    expect(windowEnd - before).toBeLessThanOrEqual(30 * 60_000 + 5000)
 
     const result = (await t.database.db.execute(
       sql`select * from orders where id = ${body.order_id as string}`,
@@ -139,7 +139,7 @@ describe.each(engines)('checkout on %s', (engine) => {
       )) as unknown as { rows: Record<string, unknown>[] }
     ).rows
     expect(history).toMatchObject({ address: pool[1], ended_at: null })
-    expect(new Date(String(history?.started_at)).getTime()).toBeLessThanOrEqual(expires)
+    expect(new Date(String(history?.started_at)).getTime()).toBeLessThanOrEqual(windowEnd)
 
     // The address is no longer offered; the other one is.
     expect((await rpc(t.app, 'secure_get_wallet_address')).body).toEqual({
@@ -343,7 +343,7 @@ describe.each(engines)('checkout on %s', (engine) => {
     expect((await rpc(t.app, 'secure_create_order', order())).body.success).toBe(false)
     // Past its window and grace by the clock, but not ended: the chain follower has not said so.
     await t.database.db.execute(
-      sql`update orders set expires_at = now() - interval '2 hours', grace_until = now() - interval '1 hour'`,
+      sql`update orders set window_ends_at = now() - interval '2 hours', grace_until = now() - interval '1 hour'`,
     )
     expect((await rpc(t.app, 'secure_create_order', order())).body.success).toBe(false)
     const cancel = { p_order_id: first.body.order_id, p_order_secret: first.body.order_secret }

@@ -53,7 +53,7 @@ type PlacedOrder = Pick<
   | 'items'
   | 'totalCents'
   | 'walletAddress'
-  | 'expiresAt'
+  | 'windowEndsAt'
   | 'graceUntil'
   | 'trxAmountSun'
   | 'trxRateE8'
@@ -67,7 +67,7 @@ function answerOf(
     OrderRow,
     | 'id'
     | 'walletAddress'
-    | 'expiresAt'
+    | 'windowEndsAt'
     | 'totalCents'
     | 'trxAmountSun'
     | 'trxRateE8'
@@ -81,7 +81,7 @@ function answerOf(
     order_id: order.id,
     order_secret: secret,
     wallet_address: order.walletAddress,
-    expires_at: order.expiresAt.toISOString(),
+    window_ends_at: order.windowEndsAt.toISOString(),
     total: centsToDollars(order.totalCents),
     ...(order.trxAmountSun !== null && order.trxRateE8 !== null
       ? { trx_amount: formatSun(order.trxAmountSun), trx_rate: formatRateE8(order.trxRateE8) }
@@ -190,7 +190,7 @@ async function insertOrders(
   settle: (index: number, outcome: PlaceOutcome) => void,
 ): Promise<void> {
   const now = new Date()
-  const expiresAt = new Date(now.getTime() + opts.windowMs)
+  const windowEndsAt = new Date(now.getTime() + opts.windowMs)
   const graceUntil = new Date(now.getTime() + opts.windowMs + opts.graceMs)
   const prepared = priced.map((p) => {
     const id = randomUUID()
@@ -285,7 +285,7 @@ async function insertOrders(
         items: p.items,
         totalCents,
         walletAddress: leased.get(p.id) as string,
-        expiresAt,
+        windowEndsAt,
         graceUntil,
         discountCodeId: discount?.codeId ?? null,
         discountCode: discount?.code ?? null,
@@ -304,7 +304,7 @@ async function insertOrders(
         items: row.items,
         total_cents: row.totalCents,
         wallet_address: row.walletAddress,
-        expires_at: expiresAt.toISOString(),
+        window_ends_at: windowEndsAt.toISOString(),
         grace_until: graceUntil.toISOString(),
         idempotency_key_hash: request.input.p_idempotency_key
           ? idempotencyKeyHash(request.input.p_idempotency_key)
@@ -321,14 +321,14 @@ async function insertOrders(
       }
     })
     await tx.execute(sql`
-      insert into ${orders} (id, created_at, email, items, total_cents, wallet_address, expires_at,
+      insert into ${orders} (id, created_at, email, items, total_cents, wallet_address, window_ends_at,
         grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8,
         locale, discount_code_id, discount_code, discount_cents)
-      select id, created_at, email, items, total_cents, wallet_address, expires_at,
+      select id, created_at, email, items, total_cents, wallet_address, window_ends_at,
         grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8,
         locale, discount_code_id, discount_code, discount_cents
       from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as o(id uuid, created_at timestamptz,
-        email text, items jsonb, total_cents bigint, wallet_address text, expires_at timestamptz,
+        email text, items jsonb, total_cents bigint, wallet_address text, window_ends_at timestamptz,
         grace_until timestamptz, idempotency_key_hash text, secret_hash text, client_key text,
         browser_key text, trx_amount_sun bigint, trx_rate_e8 bigint, locale text, discount_code_id int,
         discount_code text, discount_cents bigint)`)

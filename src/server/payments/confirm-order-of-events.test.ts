@@ -91,7 +91,7 @@ describe.each(engines)('order of events on %s', (engine) => {
     ])
     if (when === 'follower read the block before') {
       solidifyUpTo(full.block - 1)
-      await f.scanUntil(full.block - 1)
+      await f.followUntil(full.block - 1)
       solidifyUpTo(full.block)
       const answer = (await confirm(o.id, full.txId)).body
       expect(answer).toMatchObject({ success: true })
@@ -104,7 +104,7 @@ describe.each(engines)('order of events on %s', (engine) => {
       expect([true, confirmMessages.confirming]).toContain(answer.success || answer.error)
     }
     solidifyUpTo(full.block)
-    await f.scanUntil(full.block)
+    await f.followUntil(full.block)
     return outcome(o.id, names)
   }
 
@@ -139,7 +139,7 @@ describe.each(engines)('order of events on %s', (engine) => {
     })
     // Nothing recorded ahead of the follower.
     expect(await f.rows(sql`select id from payments where order_id = ${o.id}`)).toEqual([])
-    await f.scanUntil(full.block)
+    await f.followUntil(full.block)
     const order = await f.order(o.id)
     expect(order).toMatchObject({ status: 'paid', tx_hash: full.txId })
     expect(String(order.amount_received_units)).toBe('69990000')
@@ -173,7 +173,7 @@ describe.each(engines)('order of events on %s', (engine) => {
     expect(Date.now() - asked).toBeLessThan(1_000)
     expect(Date.now() - began).toBeLessThan(15_000)
     // The follower (its own explorer budget here) still pays the order.
-    await f.scanUntil(sent.block)
+    await f.followUntil(sent.block)
     expect((await f.order(o.id)).status).toBe('paid')
   })
 })

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client'
 import type { OrderRow } from '../orders/orders.repo'
 import { allPoolAddresses } from '../wallets/wallets.repo'
-import { readScannerStatus } from './chain-scanner'
+import { readFollowerStatus } from './chain-follower'
 import { extractTransfers, needsReceipts } from './extract-transfers'
 import { creditedElsewhere, heldInTransaction, paysOrder } from './ledger'
 import type { PaymentRules } from './payment-rules'
@@ -92,7 +92,7 @@ export async function confirmTransfersOfTransaction(
   return db.transaction(async (trx): Promise<ConfirmResult> => {
     // Blocks up to the checkpoint are committed with everything they hold; a checkpoint that moves
     // meanwhile only means some of these transfers come back as already recorded.
-    const { checkpointBlock } = await readScannerStatus(trx)
+    const { checkpointBlock } = await readFollowerStatus(trx)
     if (checkpointBlock === null || checkpointBlock < block.number - 1) {
       return { kind: 'refused', reason: 'confirming' }
     }

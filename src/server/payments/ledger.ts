@@ -113,7 +113,7 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
       id: orders.id,
       status: orders.status,
       cancelReason: orders.cancelReason,
-      expiresAt: orders.expiresAt,
+      windowEndsAt: orders.windowEndsAt,
       graceUntil: orders.graceUntil,
       paidAt: orders.paidAt,
       trxRateE8: orders.trxRateE8,
@@ -128,7 +128,7 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
     late: false,
   })
   const at = t.blockTimestamp
-  const late = at > order.expiresAt.getTime()
+  const late = at > order.windowEndsAt.getTime()
   const paid = order.status === 'paid' || order.status === 'completed'
   // Block time decides, not the order in which transfers reach the ledger: one made at or before
   // the moment the order was paid is part of its payment, whoever recorded the other one first.

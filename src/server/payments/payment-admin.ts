@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm'
 import type { AdminPayment } from '../../shared/admin'
 import type { Db } from '../db/client'
 import { payments } from '../db/schema'
@@ -29,6 +29,36 @@ function toAdminPayment(row: typeof payments.$inferSelect): AdminPayment {
     late: row.late,
     created_at: row.createdAt.toISOString(),
   }
+}
+
+/** The credited transactions of each order, in the order they were recorded (the CSV export). */
+export async function creditedTxIds(db: Db, orderIds: readonly string[]): Promise<Map<string, string[]>> {
+  const rows = await db
+    .select({ orderId: payments.orderId, txId: payments.txId })
+    .from(payments)
+    .where(and(inArray(payments.orderId, [...orderIds]), eq(payments.status, 'credited')))
+    .orderBy(asc(payments.id))
+  const byOrder = new Map<string, string[]>()
+  for (const t of rows) {
+    const list = byOrder.get(t.orderId as string) ?? []
+    if (!list.includes(t.txId)) list.push(t.txId)
+    byOrder.set(t.orderId as string, list)
+  }
+  return byOrder
+}
+
+/** One keyset page of the ledger (every transfer, or the unmatched ones) after id `after`, by id. */
+export async function paymentsPage(
+  db: Db,
+  { after, unmatchedOnly }: { after: number; unmatchedOnly: boolean },
+  limit: number,
+): Promise<(typeof payments.$inferSelect)[]> {
+  return db
+    .select()
+    .from(payments)
+    .where(and(gt(payments.id, after), ...(unmatchedOnly ? [eq(payments.status, 'unmatched')] : [])))
+    .orderBy(asc(payments.id))
+    .limit(limit)
 }
 
 /** The transfers the ledger holds for an order, oldest first. */

@@ -25,7 +25,7 @@ describe.each(engines)('payment detection delay on %s', (engine) => {
   /** The block the follower read last was made `minutes` ago. */
   const lastBlockAgo = (minutes: number) =>
     t.database.db.execute(sql`
-      insert into scanner_state (id, checkpoint_block, checkpoint_time) values (1, 100, ${Date.now() - minutes * 60_000})
+      insert into follower_state (id, checkpoint_block, checkpoint_time) values (1, 100, ${Date.now() - minutes * 60_000})
       on conflict (id) do update set checkpoint_time = excluded.checkpoint_time`)
 
   const order = async () => {

@@ -1,16 +1,16 @@
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
-import { orders, payments, scannerState } from '../db/schema'
+import { followerState, orders, payments } from '../db/schema'
 import { cachedValue } from '../lib/cached-value'
 import { loadSettings } from '../settings/settings'
 import { countAddressStates } from '../wallets/wallets.repo'
-import { readScannerStatus } from './chain-scanner'
+import { readFollowerStatus } from './chain-follower'
 import type { ProviderHealth, ProviderPool } from './provider-pool'
 
 // The shop's health, in one interface the app runs (ShopHealth, built by createShopHealth): the
 // address pool as leases and cool-downs leave it, unmatched transfers waiting in the ledger, how far
 // the chain follower is behind, and the chain providers. The operator's alerts (notifier.ts) and the
-// admin dashboard (dashboard.repo.ts) both read it.
+// admin's sales view (sales.repo.ts) both read it.
 
 export interface AddressPoolHealth {
   /** Free to lease now (wallets' countAddressStates: neither leased nor cooling down). */
@@ -28,7 +28,7 @@ export interface ShopHealth {
   unmatchedTransfers(): Promise<number>
   /** Seconds since the block time of the follower's checkpoint; null before it read a block (alerts). */
   followerLagSeconds(): Promise<number | null>
-  /** The solidified blocks the follower has not read yet, as seconds; null when unknown (dashboard). */
+  /** The solidified blocks the follower has not read yet, as seconds; null when unknown (the sales view). */
   blocksBehindSeconds(): Promise<number | null>
   /** The chain providers' health, and since when every one has failed (epoch ms; null: one answers). */
   providers(): Promise<{ failingSince: number | null; list: ProviderHealth[] }>
@@ -64,9 +64,9 @@ async function unmatchedTransferCount(db: Db): Promise<number> {
  */
 export async function followerLagSeconds(db: Db): Promise<number | null> {
   const [row] = await db
-    .select({ time: scannerState.checkpointTime })
-    .from(scannerState)
-    .where(eq(scannerState.id, 1))
+    .select({ time: followerState.checkpointTime })
+    .from(followerState)
+    .where(eq(followerState.id, 1))
   if (!row || row.time <= 0) return null
   return Math.max(0, Math.round((Date.now() - row.time) / 1000))
 }
@@ -97,7 +97,7 @@ export function createShopHealth(
     unmatchedTransfers: () => unmatchedTransferCount(db),
     followerLagSeconds: () => followerLagSeconds(db),
     async blocksBehindSeconds() {
-      const status = await readScannerStatus(db)
+      const status = await readFollowerStatus(db)
       // Three seconds a block: the solidified blocks not read yet, as time.
       return status.lagBlocks === null ? null : status.lagBlocks * 3
     },

@@ -73,7 +73,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
       amount_received: microsToDollars(receivedMicros(order)),
       tx_hash: order.txHash,
       access_token: paid ? order.accessToken : null,
-      expires_at: order.expiresAt.toISOString(),
+      window_ends_at: order.windowEndsAt.toISOString(),
       grace_until: order.graceUntil.toISOString(),
       paid_at: order.paidAt?.toISOString() ?? null,
       late: order.late,

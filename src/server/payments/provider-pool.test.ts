@@ -5,7 +5,7 @@ import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
 import { createDevchain, type Devchain, type DevchainFace } from '../../../tools/devchain/devchain'
 import type { TronProviderConfig } from '../env'
-import type { ScanResult } from './chain-scanner'
+import type { FollowResult } from './chain-follower'
 import { createProviderPool, type ProviderPool } from './provider-pool'
 
 // Several providers in front of one chain: the devchain's main listener and extra faces of the same
@@ -39,7 +39,7 @@ function pool(providers: TronProviderConfig[], onSetAside?: (name: string, reaso
 }
 
 /** Blocks committed by these passes; equal to the checkpoint's move when none was skipped. */
-const committed = (results: ScanResult[]) => results.reduce((n, r) => n + r.blocks, 0)
+const committed = (results: FollowResult[]) => results.reduce((n, r) => n + r.blocks, 0)
 
 describe.each(engines)('two providers on %s', (engine) => {
   let f: PaymentFixture
@@ -66,7 +66,7 @@ describe.each(engines)('two providers on %s', (engine) => {
   })
 
   const checkpoint = async () =>
-    Number((await f.rows(sql`select checkpoint_block from scanner_state`))[0]?.checkpoint_block)
+    Number((await f.rows(sql`select checkpoint_block from follower_state`))[0]?.checkpoint_block)
   const ledgerOf = (txId: string) => f.rows(sql`select * from payments where tx_id = ${txId}`)
 
   it('credits through the second while the first faults or dies mid-range, and uses the first again when back', async () => {
@@ -86,11 +86,11 @@ describe.each(engines)('two providers on %s', (engine) => {
       const target = (sent[1]?.block as number) + 1
       f.chain.mine(target + f.lag - f.chain.heights().head)
       const before = await checkpoint()
-      const results: ScanResult[] = [await f.scanner.runOnce()]
+      const results: FollowResult[] = [await f.follower.runOnce()]
       if (fault === 'kill') await first.stop()
       else first.setFault(fault)
       const servedBefore = first.stats().requests
-      results.push(...(await f.scanUntil(target)))
+      results.push(...(await f.followUntil(target)))
       expect(committed(results), fault).toBe((await checkpoint()) - before)
       for (const [i, order] of orders.entries()) {
         expect(await f.status(order.id), fault).toMatchObject({ status: 'paid' })
@@ -125,7 +125,7 @@ describe.each(engines)('two providers on %s', (engine) => {
     // With the second provider down, the fork alone cannot be told from a bad checkpoint: nothing moves.
     await f.chain.stop()
     f.chain.mine(sent.block + f.lag - f.chain.heights().head)
-    const alone = await f.scanner.runOnce()
+    const alone = await f.follower.runOnce()
     expect(alone.error).toBeDefined()
     expect(await checkpoint()).toBe(from)
     expect(setAside).toEqual([])
@@ -133,7 +133,7 @@ describe.each(engines)('two providers on %s', (engine) => {
     await f.chain.start()
     await waitFor('the first provider to cool down', () => providers.health()[0]?.state === 'healthy', 5000)
 
-    const results = await f.scanUntil(sent.block)
+    const results = await f.followUntil(sent.block)
     expect(setAside).toEqual(['first'])
     expect(providers.health()[0]).toMatchObject({
       state: 'set_aside',
@@ -143,13 +143,13 @@ describe.each(engines)('two providers on %s', (engine) => {
     expect(await ledgerOf(sent.txId)).toHaveLength(1)
     expect(await f.status(o.id)).toMatchObject({ status: 'paid' })
     // The recorded block is the real one, not the fork's.
-    const [state] = await f.rows(sql`select checkpoint_block_id from scanner_state`)
+    const [state] = await f.rows(sql`select checkpoint_block_id from follower_state`)
     const real = await providers.getSolidBlocks(await checkpoint(), (await checkpoint()) + 1)
     expect(real.status === 'success' && real.blocks[0]?.blockId).toBe(state?.checkpoint_block_id)
     // Set aside: not asked any more.
     const served = first.stats().requests
     f.chain.mine(3)
-    await f.scanner.runOnce()
+    await f.follower.runOnce()
     expect(first.stats().requests).toBe(served)
   })
 })

@@ -8,7 +8,7 @@ import {
 import type { Db } from '../db/client'
 import { AppError } from '../errors'
 import { defineRpc } from '../rpc'
-import { readScannerStatus } from './chain-scanner'
+import { readFollowerStatus } from './chain-follower'
 import { followerLagSeconds } from './payments-health'
 import type { ProviderHealth, ProviderPool } from './provider-pool'
 import type { SightingWatcher } from './sighting-watcher'
@@ -44,7 +44,7 @@ export function providersRpcs(db: Db, pool: ProviderPool, sightings: SightingWat
       input: fetchProvidersInputSchema,
       admin: true,
       handler: async (): Promise<ProvidersAnswer> => {
-        const status = await readScannerStatus(db)
+        const status = await readFollowerStatus(db)
         return {
           success: true,
           providers: pool.health().map(answerOf),

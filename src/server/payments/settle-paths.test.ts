@@ -53,7 +53,7 @@ describe.each(engines)('paths to paid on %s', (engine) => {
     expect(answer).toMatchObject({ success: true, hash: sent.txId, amount: o.total })
     const token = (await f.order(o.id)).access_token
     expect(answer.access_token).toBe(token)
-    await f.scanUntil(sent.block)
+    await f.followUntil(sent.block)
     expect(await f.rows(sql`select * from payments where tx_id = ${sent.txId}`)).toHaveLength(1)
     expect(await mails(o.id)).toHaveLength(1)
     // Asking again answers as before.
@@ -135,7 +135,7 @@ describe.each(engines)('paths to paid on %s', (engine) => {
     ).toEqual({ success: true })
     const row = await f.order(o.id)
     expect(row.status).toBe('pending')
-    expect(new Date(String(row.expires_at)).getTime()).toBeGreaterThan(Date.now())
+    expect(new Date(String(row.window_ends_at)).getTime()).toBeGreaterThan(Date.now())
     await f.pay({ to: o.address, amount: o.total.toFixed(2) })
     expect(await status(o.id)).toMatchObject({ status: 'paid' })
   })
@@ -196,7 +196,7 @@ describe.each(engines)('paths to paid on %s', (engine) => {
       ledgerUnits: 0n,
     })
     expect(formatReport(before)).toContain('DOES NOT TIE OUT')
-    await f.scanUntil(sent.block)
+    await f.followUntil(sent.block)
     const after = await reconcile(f.t.database.db, {
       fromMs: Date.now() - 3_600_000,
       toMs: Date.now() + 3_600_000,

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm'
 import { tronAddressFromAbiWord, tronBase58ToHex } from '../../shared/tron-address'
 import type { Db } from '../db/client'
-import { paymentSightings, payments, type SightingSource, scannerState } from '../db/schema'
+import { followerState, paymentSightings, payments, type SightingSource } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
 import { METRIC_PREFIX, type Metrics } from '../metrics/metrics'
@@ -48,7 +48,7 @@ export interface SightingWatcherOptions {
   client: SightingClient
   /** The chain's block time. Default 3000. */
   blockIntervalMs?: number
-  /** Runs only while this process leads the chain follower (its scanner_state lease); unset: always. */
+  /** Runs only while this process leads the chain follower (its follower_state lease); unset: always. */
   instanceId?: string
   /**
    * The follower's requests a second assumed until enough of the day has been counted to measure
@@ -231,18 +231,18 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
   async function leads(): Promise<boolean> {
     if (!opts.instanceId) return true
     const [row] = await db
-      .select({ leader: scannerState.leader, until: scannerState.leaderUntil })
-      .from(scannerState)
-      .where(eq(scannerState.id, 1))
+      .select({ leader: followerState.leader, until: followerState.leaderUntil })
+      .from(followerState)
+      .where(eq(followerState.id, 1))
     return Boolean(row && row.leader === opts.instanceId && row.until && row.until.getTime() > Date.now())
   }
 
   /** Sightings whose height the follower has read: confirmed when the ledger has them, else dropped. */
   async function resolve(): Promise<string[]> {
     const [row] = await db
-      .select({ checkpoint: scannerState.checkpointBlock })
-      .from(scannerState)
-      .where(eq(scannerState.id, 1))
+      .select({ checkpoint: followerState.checkpointBlock })
+      .from(followerState)
+      .where(eq(followerState.id, 1))
     if (!row || row.checkpoint < 0) return []
     const due = await db
       .select({ id: paymentSightings.id, orderId: paymentSightings.orderId })
@@ -322,9 +322,9 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
       }
       if (headBlock !== null) {
         await tx
-          .update(scannerState)
-          .set({ headBlock: sql`greatest(coalesce(${scannerState.headBlock}, 0), ${headBlock})` })
-          .where(eq(scannerState.id, 1))
+          .update(followerState)
+          .set({ headBlock: sql`greatest(coalesce(${followerState.headBlock}, 0), ${headBlock})` })
+          .where(eq(followerState.id, 1))
       }
     })
     return [...changed]

@@ -171,7 +171,7 @@ describe.each(engines)('sightings on %s', (engine) => {
     f.chain.mine(1)
     await watchUntil(o.id, 'the sighting', (s) => s.confirming !== null)
     await f.rows(
-      sql`update orders set expires_at = now() - interval '2 s', grace_until = now() - interval '1 s' where id = ${o.id}`,
+      sql`update orders set window_ends_at = now() - interval '2 s', grace_until = now() - interval '1 s' where id = ${o.id}`,
     )
     f.chain.drop(sent.txId)
     await f.settle(f.chain.heights().head)

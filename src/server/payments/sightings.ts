@@ -3,7 +3,7 @@ import { microsToDollars } from '../../shared/money'
 import type { OrderSightings } from '../../shared/order-status'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
-import { paymentSightings, scannerState } from '../db/schema'
+import { followerState, paymentSightings } from '../db/schema'
 import type { OrderRow } from '../orders/orders.repo'
 import { acceptedShortfallMicros, type PaymentRules } from './payment-rules'
 
@@ -49,9 +49,9 @@ export async function orderSightings(
     return { confirming: null, dropped: pending && latest?.status === 'dropped', failed }
   }
   const [state] = await db
-    .select({ checkpoint: scannerState.checkpointBlock, head: scannerState.headBlock })
-    .from(scannerState)
-    .where(eq(scannerState.id, 1))
+    .select({ checkpoint: followerState.checkpointBlock, head: followerState.headBlock })
+    .from(followerState)
+    .where(eq(followerState.id, 1))
   const usdt = live.filter((r) => r.token === 'USDT').reduce((n, r) => n + r.amountUnits, 0n)
   const sun = live.filter((r) => r.token === 'TRX').reduce((n, r) => n + r.amountUnits, 0n)
   const seenMicros = receivedUsdMicros(usdt, sun, order.trxRateE8)

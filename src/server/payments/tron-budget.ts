@@ -1,3 +1,5 @@
+import { createWakeableSleep } from '../lib/poll-loop'
+
 // The request budget of one explorer connection: never more than maxRps requests in any one-second
 // window as the explorer sees them, urgent requests (a buyer is waiting) ahead of routine polling,
 // and a pause that a rate-limit answer sets for every waiter.
@@ -34,17 +36,7 @@ export function createRequestBudget(maxRps: number): RequestBudget {
   const urgent: (() => void)[] = []
   const routine: (() => void)[] = []
   let pumping = false
-  let wake: (() => void) | undefined
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms)
-      function done() {
-        clearTimeout(timer)
-        wake = undefined
-        resolve()
-      }
-      wake = done
-    })
+  const { sleep, wake } = createWakeableSleep()
 
   /** When the next request may leave under the sliding window (0: now). */
   function windowFreeAt(): number {
@@ -76,7 +68,7 @@ export function createRequestBudget(maxRps: number): RequestBudget {
         // leave in order, so the oldest one not yet marked is this one.
         setImmediate(() => {
           markSent()
-          wake?.()
+          wake()
         })
       }
     } finally {

@@ -36,8 +36,8 @@ async function startShop(databaseUrl: string, chain: Devchain): Promise<Shop> {
       PRICE_SOURCE: 'fixed:0.25',
       LOG_LEVEL: 'warn',
       EXPLORER_MAX_RPS: '40',
-      SCAN_BATCH_BLOCKS: '10',
-      SCAN_INTERVAL_MS: '100',
+      FOLLOWER_BATCH_BLOCKS: '10',
+      FOLLOWER_INTERVAL_MS: '100',
       CHECKOUT_PENDING_PER_CLIENT: '1000',
       CHECKOUT_CREATIONS_PER_MINUTE: '1000',
       CHECKOUT_HELD_PER_NETWORK: '1000',
@@ -107,7 +107,7 @@ describe.skipIf(!engines.includes('postgres'))('two server processes on one Post
 
   const checkpoint = async () => {
     const result = (await database.db.execute(
-      sql`select checkpoint_block, leader from scanner_state`,
+      sql`select checkpoint_block, leader from follower_state`,
     )) as unknown as {
       rows: { checkpoint_block: string; leader: string | null }[]
     }

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import type { z } from 'zod'
-import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import type { AdminSettings, StoredSettings } from '../../shared/settings'
 import { storedSettingsSchema, updateSettingsInputSchema } from '../../shared/settings'
 import { onSuccess } from '../audit/audit-log'
@@ -57,13 +57,11 @@ export function applyUpdate(
   }
 }
 
-const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
-
 export function settingsRpcs(db: Db, env: Env) {
   return [
     defineRpc({
       name: 'secure_fetch_settings',
-      input: adminOnly,
+      input: adminOnlyPayloadSchema,
       admin: true,
       handler: async () => ({ success: true, settings: toAdminSettings(await loadSettings(db), env) }),
     }),

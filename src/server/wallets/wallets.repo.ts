@@ -8,11 +8,10 @@ import { addressLeases, orders, walletAddresses } from '../db/schema'
 // block time, never guessed.
 
 /**
- * Free to lease now. The SQL functions wallets_lease and wallets_hold_counts (migration 0017) hold
- * the same rule for leasing and for counting; this one picks the address a checkout shows.
+ * Free to lease now: the SQL function wallets_address_free (migration 0027), the one statement of
+ * the rule, which wallets_lease and wallets_hold_counts call too.
  */
-const freeNow = sql`${walletAddresses.leasedOrderId} is null and ${walletAddresses.removedAt} is null
-  and (${walletAddresses.cooldownUntil} is null or ${walletAddresses.cooldownUntil} <= now())`
+const freeNow = sql`wallets_address_free(${walletAddresses.leasedOrderId}, ${walletAddresses.removedAt}, ${walletAddresses.cooldownUntil})`
 
 /**
  * Adds addresses that are not there yet; an address removed earlier comes back into the pool.
@@ -69,7 +68,7 @@ export interface LeaseWanted {
  * transactions never get the same row (the rows are picked FOR UPDATE SKIP LOCKED). Call inside the
  * transaction that creates the orders, with their creation time. Answers order id → address; an
  * order missing from the map got none.
- * The statements are the SQL function wallets_lease (migrations 0012, 0017), whose plans each connection
+ * The statements are the SQL function wallets_lease (migrations 0012, 0017, 0027), whose plans each connection
  * keeps: planning them cost more than running them.
  */
 export async function leaseAddresses(
@@ -151,7 +150,7 @@ export interface HoldCounts {
 }
 
 /**
- * What the checkout's pool guard weighs: the SQL function wallets_hold_counts (migration 0017).
+ * What the checkout's pool guard weighs: the SQL function wallets_hold_counts (migrations 0017, 0027).
  * The free and pool counts read every row of the pool: ask for them only when they decide something.
  */
 export async function holdCounts(
@@ -288,7 +287,7 @@ export async function listWalletAddresses(db: Db): Promise<WalletAddressRow[]> {
 }
 
 /**
- * The pool's free, leased and cooling-down addresses, for the health figures (the admin dashboard,
+ * The pool's free, leased and cooling-down addresses, for the health figures (the admin's sales view,
  * the operator's alerts, the metrics). Free is the count the checkout's pool guard weighs (the SQL
  * function wallets_hold_counts), read in the same statement as the leased count.
  */

@@ -1,9 +1,66 @@
-import { eq, sql } from 'drizzle-orm'
+import { desc, eq, sql } from 'drizzle-orm'
+import type { AdminWebhookDelivery, AdminWebhookEndpoint, WebhookEvent } from '../../shared/webhooks'
 import type { Db } from '../db/client'
 import { webhookDeliveries, webhookEndpoints } from '../db/schema'
 
-// The webhooks module's writes for the admin's calls: endpoints added, changed and deleted, and a
-// delivery queued again. (Events are written by events.ts, deliveries sent by delivery-worker.ts.)
+// The webhooks module's reads and writes for the admin's calls: endpoints listed, added, changed and
+// deleted, a delivery log, and a delivery queued again. (Events are written by events.ts, deliveries
+// sent by delivery-worker.ts.)
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString())
+
+/** Every endpoint, oldest first, with its pending and failed delivery counts (never the secret). */
+export async function listEndpoints(db: Db): Promise<AdminWebhookEndpoint[]> {
+  const rows = await db
+    .select({
+      id: webhookEndpoints.id,
+      url: webhookEndpoints.url,
+      events: webhookEndpoints.events,
+      includeKeys: webhookEndpoints.includeKeys,
+      enabled: webhookEndpoints.enabled,
+      createdAt: webhookEndpoints.createdAt,
+      pending: sql<number>`(select count(*)::int from ${webhookDeliveries} d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'pending')`,
+      failed: sql<number>`(select count(*)::int from ${webhookDeliveries} d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'failed')`,
+    })
+    .from(webhookEndpoints)
+    .orderBy(webhookEndpoints.id)
+  return rows.map((r) => ({
+    id: r.id,
+    url: r.url,
+    events: r.events as WebhookEvent[],
+    include_keys: r.includeKeys,
+    enabled: r.enabled,
+    created_at: r.createdAt.toISOString(),
+    pending: r.pending,
+    failed: r.failed,
+  }))
+}
+
+/** The newest `limit` deliveries of one endpoint, newest first. */
+export async function listDeliveries(
+  db: Db,
+  endpointId: number,
+  limit: number,
+): Promise<AdminWebhookDelivery[]> {
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.endpointId, endpointId))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(limit)
+  return rows.map((r) => ({
+    id: r.id,
+    event_id: r.eventId,
+    event_type: r.eventType as WebhookEvent,
+    status: r.status,
+    attempts: r.attempts,
+    last_status_code: r.lastStatusCode,
+    last_response: r.lastResponse,
+    next_attempt_at: iso(r.nextAttemptAt) as string,
+    delivered_at: iso(r.deliveredAt),
+    created_at: iso(r.createdAt) as string,
+  }))
+}
 
 export interface EndpointFields {
   url: string

@@ -1,61 +1,37 @@
 import { randomBytes } from 'node:crypto'
-import { desc, eq, sql } from 'drizzle-orm'
-import { adminKeyField, emptyPayloadSchema } from '../../shared/rpc'
+import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import {
-  type AdminWebhookDelivery,
-  type AdminWebhookEndpoint,
   saveWebhookInputSchema,
-  type WebhookEvent,
   webhookDeliveryIdInputSchema,
   webhookIdInputSchema,
 } from '../../shared/webhooks'
 import { onSuccess } from '../audit/audit-log'
 import type { Db } from '../db/client'
-import { webhookDeliveries, webhookEndpoints } from '../db/schema'
 import { defineRpc } from '../rpc'
 import { checkTargetUrl, TargetRefused } from './safe-target'
-import { addEndpoint, deleteEndpoint, requeueDelivery, updateEndpoint } from './webhooks.repo'
+import {
+  addEndpoint,
+  deleteEndpoint,
+  listDeliveries,
+  listEndpoints,
+  requeueDelivery,
+  updateEndpoint,
+} from './webhooks.repo'
 
-const adminOnly = emptyPayloadSchema.extend(adminKeyField).strict()
 const DELIVERY_LOG_SIZE = 50
 
 /** whsec_ + 32 random bytes: the HMAC key, answered once when the endpoint is created. */
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString())
 
 /** The admin's Webhooks tab: endpoints, their delivery log, resend. `onQueued` wakes the worker. */
 export function webhookRpcs(db: Db, opts: { allowPrivate: boolean; onQueued: () => void }) {
   return [
     defineRpc({
       name: 'secure_fetch_webhooks',
-      input: adminOnly,
+      input: adminOnlyPayloadSchema,
       admin: true,
       handler: async () => {
-        const rows = await db
-          .select({
-            id: webhookEndpoints.id,
-            url: webhookEndpoints.url,
-            events: webhookEndpoints.events,
-            includeKeys: webhookEndpoints.includeKeys,
-            enabled: webhookEndpoints.enabled,
-            createdAt: webhookEndpoints.createdAt,
-            pending: sql<number>`(select count(*)::int from ${webhookDeliveries} d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'pending')`,
-            failed: sql<number>`(select count(*)::int from ${webhookDeliveries} d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'failed')`,
-          })
-          .from(webhookEndpoints)
-          .orderBy(webhookEndpoints.id)
-        const endpoints: AdminWebhookEndpoint[] = rows.map((r) => ({
-          id: r.id,
-          url: r.url,
-          events: r.events as WebhookEvent[],
-          include_keys: r.includeKeys,
-          enabled: r.enabled,
-          created_at: r.createdAt.toISOString(),
-          pending: r.pending,
-          failed: r.failed,
-        }))
-        return { success: true, endpoints }
+        return { success: true, endpoints: await listEndpoints(db) }
       },
     }),
     defineRpc({
@@ -123,25 +99,7 @@ export function webhookRpcs(db: Db, opts: { allowPrivate: boolean; onQueued: () 
       input: webhookIdInputSchema,
       admin: true,
       handler: async (input) => {
-        const rows = await db
-          .select()
-          .from(webhookDeliveries)
-          .where(eq(webhookDeliveries.endpointId, input.p_id))
-          .orderBy(desc(webhookDeliveries.id))
-          .limit(DELIVERY_LOG_SIZE)
-        const deliveries: AdminWebhookDelivery[] = rows.map((r) => ({
-          id: r.id,
-          event_id: r.eventId,
-          event_type: r.eventType as WebhookEvent,
-          status: r.status,
-          attempts: r.attempts,
-          last_status_code: r.lastStatusCode,
-          last_response: r.lastResponse,
-          next_attempt_at: iso(r.nextAttemptAt) as string,
-          delivered_at: iso(r.deliveredAt),
-          created_at: iso(r.createdAt) as string,
-        }))
-        return { success: true, deliveries }
+        return { success: true, deliveries: await listDeliveries(db, input.p_id, DELIVERY_LOG_SIZE) }
       },
     }),
     defineRpc({

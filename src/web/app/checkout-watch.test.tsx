@@ -25,12 +25,12 @@ const product: Product = {
   created_at: '2026-01-01T00:00:00Z',
 }
 
-const order = (expiresAt: number) => ({
+const order = (windowEndsAt: number) => ({
   email: 'buyer@example.com',
   orderId: '7d7c2c4e-9b7a-4c52-9d1c-2f4b6a8e0a11',
   orderSecret: 'test-secret',
   walletAddress: 'TXYZ',
-  expiresAt,
+  windowEndsAt,
   total: 10,
   trxAmount: null,
   trxRate: null,
@@ -104,7 +104,7 @@ describe('countdown', () => {
     vi.setSystemTime(now)
     renderWithProviders(
       <Countdown
-        state={{ ...inactiveCheckout, isActive: true, startTime: now, expiresAt: now + 30 * 60_000 }}
+        state={{ ...inactiveCheckout, isActive: true, startTime: now, windowEndsAt: now + 30 * 60_000 }}
       />,
     )
     expect(screen.getByRole('timer').textContent).toBe('30:00')

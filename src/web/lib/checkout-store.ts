@@ -1,7 +1,7 @@
 import { createLocalStore } from './local-store'
 import { readJson, removeKey, storageKeys, writeJson } from './storage'
 
-/** The checkout state kept in localStorage, plus the server's expiry and total. */
+/** The checkout state kept in localStorage, plus the end of the server's payment window and total. */
 export interface CheckoutState {
   email: string
   /** When the order was created (ms since epoch). */
@@ -12,7 +12,7 @@ export interface CheckoutState {
   orderSecret: string | null
   walletAddress: string | null
   /** When the payment window closes, from the server's clock (ms since epoch). */
-  expiresAt: number | null
+  windowEndsAt: number | null
   /** Order total in dollars, as the server computed it. */
   total: number | null
   /** TRX to send instead, locked at order time, and its rate (USD per TRX); null when not offered. */
@@ -30,7 +30,7 @@ export const inactiveCheckout: CheckoutState = {
   orderId: null,
   orderSecret: null,
   walletAddress: null,
-  expiresAt: null,
+  windowEndsAt: null,
   total: null,
   trxAmount: null,
   trxRate: null,
@@ -39,7 +39,8 @@ export const inactiveCheckout: CheckoutState = {
 }
 
 function load(): CheckoutState {
-  const raw = readJson<Partial<CheckoutState> | null>(storageKeys.checkout, null)
+  // expiresAt: the name a checkout stored before an upgrade gave the window's end (decision 032).
+  const raw = readJson<(Partial<CheckoutState> & { expiresAt?: unknown }) | null>(storageKeys.checkout, null)
   if (!raw || typeof raw !== 'object') return inactiveCheckout
   return {
     email: typeof raw.email === 'string' ? raw.email : '',
@@ -48,7 +49,12 @@ function load(): CheckoutState {
     orderId: typeof raw.orderId === 'string' ? raw.orderId : null,
     orderSecret: typeof raw.orderSecret === 'string' ? raw.orderSecret : null,
     walletAddress: typeof raw.walletAddress === 'string' ? raw.walletAddress : null,
-    expiresAt: typeof raw.expiresAt === 'number' ? raw.expiresAt : null,
+    windowEndsAt:
+      typeof raw.windowEndsAt === 'number'
+        ? raw.windowEndsAt
+        : typeof raw.expiresAt === 'number'
+          ? raw.expiresAt
+          : null,
     total: typeof raw.total === 'number' ? raw.total : null,
     trxAmount: typeof raw.trxAmount === 'string' ? raw.trxAmount : null,
     trxRate: typeof raw.trxRate === 'string' ? raw.trxRate : null,
@@ -72,7 +78,7 @@ export const checkout = {
     orderId: string
     orderSecret: string
     walletAddress: string
-    expiresAt: number
+    windowEndsAt: number
     total: number
     trxAmount: string | null
     trxRate: string | null
@@ -113,9 +119,9 @@ export function useCheckout(): CheckoutState {
   return store.use()
 }
 
-/** Milliseconds left in the window (0 when over); a state without expiry falls back to 30 minutes from the start. */
+/** Milliseconds left in the window (0 when over); a state without the window's end falls back to 30 minutes from the start. */
 export function msRemaining(s: CheckoutState, now = Date.now()): number {
-  const end = s.expiresAt ?? (s.startTime ? s.startTime + 30 * 60_000 : now)
+  const end = s.windowEndsAt ?? (s.startTime ? s.startTime + 30 * 60_000 : now)
   return Math.max(0, end - now)
 }
 

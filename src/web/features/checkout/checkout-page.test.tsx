@@ -37,7 +37,7 @@ beforeAll(async () => {
     order_id: ORDER_ID,
     order_secret: 'secret-1',
     wallet_address: ADDRESS,
-    expires_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+    window_ends_at: new Date(Date.now() + 30 * 60_000).toISOString(),
     total: 25,
   })
 })

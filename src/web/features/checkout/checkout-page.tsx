@@ -92,7 +92,7 @@ export function CheckoutPage() {
             orderId: order.order_id,
             orderSecret: order.order_secret,
             walletAddress: order.wallet_address,
-            expiresAt: Date.parse(order.expires_at),
+            windowEndsAt: Date.parse(order.window_ends_at),
             total: order.total,
             trxAmount: order.trx_amount ?? null,
             trxRate: order.trx_rate ?? null,

@@ -25,7 +25,7 @@ const status = (over: Record<string, unknown>) => ({
   amount_received: 0,
   tx_hash: null,
   access_token: null,
-  expires_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+  window_ends_at: new Date(Date.now() + 30 * 60_000).toISOString(),
   grace_until: new Date(Date.now() + 90 * 60_000).toISOString(),
   paid_at: null,
   late: false,
@@ -100,7 +100,7 @@ describe('payment page', () => {
       orderId: ORDER_ID,
       orderSecret: 'test-secret',
       walletAddress: 'TTestAddressForThePaymentPage0000',
-      expiresAt: Date.now() + 30 * 60_000,
+      windowEndsAt: Date.now() + 30 * 60_000,
       total: 20,
       trxAmount: null,
       trxRate: null,
@@ -161,7 +161,7 @@ describe('payment page', () => {
       total: 20,
       trxAmount: null,
       trxRate: null,
-      expiresAt: Date.now() + 1500,
+      windowEndsAt: Date.now() + 1500,
     })
     answer = status({ sightings: { confirming: confirming(), dropped: false, failed: [] } })
     renderPayment()

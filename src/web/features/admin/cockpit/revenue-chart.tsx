@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
-import type { DashboardDay } from '../../../../shared/cockpit'
+import type { SalesDay } from '../../../../shared/cockpit'
 import { useFormat, useT } from '../../../i18n/i18n'
 
 // The last 30 days as bars of revenue (the paid orders' totals, USD) with the part received in USDT
@@ -15,7 +15,7 @@ function cssColour(name: string, fallback: string): string {
 
 const HEIGHT = 260
 
-export default function RevenueChart({ days }: { days: DashboardDay[] }) {
+export default function RevenueChart({ days }: { days: SalesDay[] }) {
   const holder = useRef<HTMLDivElement>(null)
   const t = useT()
   const { usd, number } = useFormat()

@@ -1,6 +1,6 @@
 import { AlertTriangle, Download } from 'lucide-react'
 import { lazy, Suspense } from 'react'
-import type { DashboardTotals } from '../../../../shared/cockpit'
+import type { SalesTotals } from '../../../../shared/cockpit'
 import { buttonStyles } from '../../../components/ui/button'
 import { type Formatters, Msg, type Translate, useFormat, useT } from '../../../i18n/i18n'
 import { Panel } from '../components/fields'
@@ -11,7 +11,7 @@ import { deliveryModeLabels } from './delivery-modes'
 // health and the keys left per product. The chart library comes with the chart's own chunk.
 const RevenueChart = lazy(() => import('./revenue-chart'))
 
-function TotalsCard({ title, totals }: { title: string; totals: DashboardTotals }) {
+function TotalsCard({ title, totals }: { title: string; totals: SalesTotals }) {
   const t = useT()
   const { usd, number } = useFormat()
   const amount = (text: string) =>
@@ -166,7 +166,7 @@ export function SalesTab() {
               value={health.mails_failing}
               warn={health.mails_failing > 0}
             />
-            <Figure label={t('admin.sales.scannerLag')} value={lagText(t, health.scanner_lag_seconds)} />
+            <Figure label={t('admin.sales.followerLag')} value={lagText(t, health.follower_lag_seconds)} />
           </dl>
           <p
             role={health.pool_warning ? 'alert' : undefined}

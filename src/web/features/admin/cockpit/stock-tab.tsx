@@ -1,7 +1,7 @@
 import {
-  type DashboardStock,
   type DeliveryModeOption,
   deliveryModeOptions,
+  type SalesStock,
   updateStockSettingsInputSchema,
 } from '../../../../shared/cockpit'
 import { Button } from '../../../components/ui/button'
@@ -21,7 +21,7 @@ const stockFormSchema = updateStockSettingsInputSchema.pick({
 })
 const thresholdOf = (text: string) => (text.trim() === '' ? null : Number(text))
 
-function StockRow({ stock }: { stock: DashboardStock }) {
+function StockRow({ stock }: { stock: SalesStock }) {
   const t = useT()
   const thresholdInvalid = t('admin.stock.thresholdInvalid')
   const save = useUpdateStockSettings(stock)

@@ -1,9 +1,9 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type {
   AuditAction,
-  DashboardAnswer,
   DeliveryModeOption,
   FetchAuditLogAnswer,
+  SalesAnswer,
 } from '../../../../../shared/cockpit'
 import { useT } from '../../../../i18n/i18n'
 import { callRpc } from '../../../../lib/rpc-client'
@@ -23,7 +23,7 @@ export interface AuditQuery {
 }
 
 export const cockpitApi = {
-  sales: () => callRpc<DashboardAnswer>('secure_fetch_sales_dashboard', {}, { idempotent: true }),
+  sales: () => callRpc<SalesAnswer>('secure_fetch_sales', {}, { idempotent: true }),
   auditLog: (q: AuditQuery) =>
     callRpc<FetchAuditLogAnswer>(
       'secure_fetch_audit_log',

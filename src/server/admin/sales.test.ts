@@ -6,12 +6,12 @@ import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/s
 import { engines } from '../../../tests/support/test-db'
 import { licenseKeys, mailOutbox, orders, payments, products, walletAddresses } from '../db/schema'
 import { ensureFirstAdmin, SESSION_COOKIE } from './admin-auth'
-import { dashboard } from './dashboard.repo'
+import { salesFigures } from './sales.repo'
 
 const NOW = new Date('2026-03-31T12:00:00Z')
 const at = (iso: string) => new Date(iso)
 
-describe.each(engines)('sales dashboard on %s', (engine) => {
+describe.each(engines)('sales figures on %s', (engine) => {
   let t: TestApp
   let cookie: string
   const [a1, a2, a3] = testAddresses(3, 'dashboard') as [string, string, string]
@@ -42,7 +42,7 @@ describe.each(engines)('sales dashboard on %s', (engine) => {
       status: o.status,
       createdAt: at(o.created),
       paidAt: o.paid ? at(o.paid) : null,
-      expiresAt: at(o.created),
+      windowEndsAt: at(o.created),
       graceUntil: at(o.created),
       amountReceivedUnits: o.usdt ?? 0n,
       trxReceivedSun: o.trx ?? 0n,
@@ -175,7 +175,7 @@ describe.each(engines)('sales dashboard on %s', (engine) => {
   afterAll(() => t.close())
 
   it('answers every figure as computed by hand', async () => {
-    const d = await dashboard(t.database.db, { now: NOW, health: t.app.services.health })
+    const d = await salesFigures(t.database.db, { now: NOW, health: t.app.services.health })
     expect(d.days).toHaveLength(30)
     expect(d.days[0]!.day).toBe('2026-03-02')
     expect(d.days[29]).toEqual({
@@ -230,7 +230,7 @@ describe.each(engines)('sales dashboard on %s', (engine) => {
       pool_warning: false,
       unmatched_transfers: 1,
       mails_failing: 2,
-      scanner_lag_seconds: null,
+      follower_lag_seconds: null,
     })
     expect(d.stock.map(({ product_id: _, ...s }) => s)).toEqual([
       {
@@ -254,8 +254,8 @@ describe.each(engines)('sales dashboard on %s', (engine) => {
     ])
   })
 
-  it('warns when the pool runs dry within a day, and takes scanner lag from the payments module', async () => {
-    const d = await dashboard(t.database.db, {
+  it('warns when the pool runs dry within a day, and takes the follower lag from the payments module', async () => {
+    const d = await salesFigures(t.database.db, {
       now: NOW,
       health: {
         ...t.app.services.health,
@@ -269,25 +269,25 @@ describe.each(engines)('sales dashboard on %s', (engine) => {
       pool_dry_in_hours: 0,
       pool_warning: true,
       unmatched_transfers: 4,
-      scanner_lag_seconds: 12,
+      follower_lag_seconds: 12,
     })
   })
 
   it('is an admin call', async () => {
-    expect((await rpc(t.app, 'secure_fetch_sales_dashboard')).status).toBe(401)
-    const res = await rpc(t.app, 'secure_fetch_sales_dashboard', {}, { cookie })
+    expect((await rpc(t.app, 'secure_fetch_sales')).status).toBe(401)
+    const res = await rpc(t.app, 'secure_fetch_sales', {}, { cookie })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ success: true, orders_by_status: { pending: 1, paid: 4 } })
-    expect((await rpc(t.app, 'secure_fetch_sales_dashboard', { p_days: 3 }, { cookie })).status).toBe(400)
+    expect((await rpc(t.app, 'secure_fetch_sales', { p_days: 3 }, { cookie })).status).toBe(400)
   })
 })
 
-// The counters the dashboard reads (migration 0026) must equal what aggregating the rows gives,
+// The counters the sales view reads (migration 0026) must equal what aggregating the rows gives,
 // whatever statements change them: inserts, status and payment updates, key reservations and
 // sales, deletes.
 const rowsOf = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows
 
-describe.each(engines)('dashboard counters on %s', (engine) => {
+describe.each(engines)('sales counters on %s', (engine) => {
   let t: TestApp
   beforeAll(async () => {
     t = await createTestApp(engine)
@@ -349,7 +349,7 @@ describe.each(engines)('dashboard counters on %s', (engine) => {
       totalCents: 1234,
       walletAddress: address,
       createdAt: at(created),
-      expiresAt: at(created),
+      windowEndsAt: at(created),
       graceUntil: at(created),
     })
     await db

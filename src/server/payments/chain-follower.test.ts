@@ -45,9 +45,9 @@ describe.each(engines)('chain follower on %s', (engine) => {
     expect(new Date(String(address?.cooldown_until)).getTime()).toBeGreaterThan(Date.now())
     // Reading the same blocks again (a restart from an older checkpoint) changes nothing.
     await f.rows(
-      sql`update scanner_state set checkpoint_block = checkpoint_block - 3, checkpoint_block_id = null`,
+      sql`update follower_state set checkpoint_block = checkpoint_block - 3, checkpoint_block_id = null`,
     )
-    await f.scanUntil(sent.block)
+    await f.followUntil(sent.block)
     expect(await ledgerOf(sent.txId)).toHaveLength(1)
     expect(await f.rows(sql`select * from mail_outbox where order_id = ${o.id}`)).toHaveLength(1)
     expect((await f.order(o.id)).access_token).toBe(row.access_token)
@@ -208,13 +208,15 @@ describe.each(engines)('chain follower on %s', (engine) => {
     const sent = await f.send({ to: o.address, amount: o.total.toFixed(2) })
     f.chain.mine(f.lag + 1)
     const before = Number(
-      (await f.rows(sql`select checkpoint_block from scanner_state`))[0]?.checkpoint_block,
+      (await f.rows(sql`select checkpoint_block from follower_state`))[0]?.checkpoint_block,
     )
     for (const mode of ['http429', 'http403', 'http503', 'http500', 'malformed', 'timeout'] as const) {
       f.chain.setFault(mode, 1)
-      const result = await f.scanner.runOnce()
+      const result = await f.follower.runOnce()
       expect(result.error, mode).toBeDefined()
-      const now = Number((await f.rows(sql`select checkpoint_block from scanner_state`))[0]?.checkpoint_block)
+      const now = Number(
+        (await f.rows(sql`select checkpoint_block from follower_state`))[0]?.checkpoint_block,
+      )
       expect(now, mode).toBe(before)
       expect(await status(o.id)).toMatchObject({ status: 'pending' })
       // The client holds back after a rate limit; let it pass before the next mode.
@@ -222,10 +224,10 @@ describe.each(engines)('chain follower on %s', (engine) => {
     }
     // A lagging back end answers {} for blocks and [] for receipts: never read as "no transfers".
     f.chain.setFault('empty', 2, 'gettransactioninfobyblocknum')
-    await f.scanner.runOnce()
+    await f.follower.runOnce()
     expect(await status(o.id)).toMatchObject({ status: 'pending' })
     f.chain.setFault('none')
-    await f.scanUntil(sent.block)
+    await f.followUntil(sent.block)
     expect(await status(o.id)).toMatchObject({ status: 'paid' })
     expect(await ledgerOf(sent.txId)).toHaveLength(1)
   }, 120_000)
@@ -243,7 +245,7 @@ describe.each(engines)('chain follower on %s', (engine) => {
     f.chain.mine(f.lag)
     const { solid } = f.chain.heights()
     expect(solid - from).toBeGreaterThanOrEqual(1200)
-    const results = await f.scanUntil(solid)
+    const results = await f.followUntil(solid)
     expect(results.reduce((n, r) => n + r.blocks, 0)).toBeGreaterThanOrEqual(1200)
     for (const o of orders) expect(await status(o.id)).toMatchObject({ status: 'paid' })
     for (const s of sent) expect(await ledgerOf(s.txId)).toHaveLength(1)
@@ -271,7 +273,10 @@ describe.each(engines)('chain time decides expiry on %s', (engine) => {
   it('a transfer made inside the grace period but solidified after it still pays the order, late', async () => {
     const o = await f.placeOrder()
     const order = await f.order(o.id)
-    await waitFor('the window to end', () => Date.now() > new Date(String(order.expires_at)).getTime() + 50)
+    await waitFor(
+      'the window to end',
+      () => Date.now() > new Date(String(order.window_ends_at)).getTime() + 50,
+    )
     const sent = await f.send({ to: o.address, amount: o.total.toFixed(2) })
     f.chain.mine(1)
     expect(sent.timestamp).toBeLessThanOrEqual(new Date(String(order.grace_until)).getTime())

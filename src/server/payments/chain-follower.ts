@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
-import { scannerState } from '../db/schema'
+import { followerState } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
+import { createPollLoop } from '../lib/poll-loop'
 import { expireOrdersBefore } from '../orders/orders.repo'
 import { allPoolAddresses } from '../wallets/wallets.repo'
 import { extractTransfers, needsReceipts } from './extract-transfers'
@@ -11,7 +12,7 @@ import type { ProviderPool } from './provider-pool'
 import { recordAndSettle } from './settle-order'
 import type { ChainBlock, ChainTxInfo, TronError } from './tron-client'
 
-// The chain follower. One process at a time (a leader lease in scanner_state) reads TRON's
+// The chain follower. One process at a time (a leader lease in follower_state) reads TRON's
 // solidified blocks in order from a checkpoint: every transfer to any of our addresses goes into
 // the ledger, orders it completes are settled, and orders whose grace period the chain has passed
 // are cancelled, block by block, in one transaction with the checkpoint. A crash anywhere leaves
@@ -25,7 +26,7 @@ export type FollowerClient = Pick<
   'usdtContract' | 'getSolidBlocks' | 'getSolidTransactionInfos' | 'getSolidHead'
 >
 
-export interface ChainScannerOptions {
+export interface ChainFollowerOptions {
   db: Db
   client: FollowerClient
   rules: PaymentRules
@@ -63,7 +64,7 @@ export interface ChainScannerOptions {
   instanceId?: string
 }
 
-export interface ScanResult {
+export interface FollowResult {
   leader: boolean
   /** Blocks recorded by this pass. */
   blocks: number
@@ -80,7 +81,7 @@ export interface ScanResult {
   lastBlockTime?: number
 }
 
-export interface ScannerStatus {
+export interface FollowerStatus {
   checkpointBlock: number | null
   checkpointTime: number | null
   solidHead: number | null
@@ -90,20 +91,20 @@ export interface ScannerStatus {
   leaderUntil: Date | null
 }
 
-export interface ChainScanner {
+export interface ChainFollower {
   start(): void
   stop(): Promise<void>
   /** One pass: take or renew leadership, read what is new, commit. Tests and benchmarks call it. */
-  runOnce(): Promise<ScanResult>
+  runOnce(): Promise<FollowResult>
   readonly instanceId: string
 }
 
 class LostLeadership extends Error {}
 
-type StateRow = typeof scannerState.$inferSelect
+type StateRow = typeof followerState.$inferSelect
 
-export async function readScannerStatus(db: Db): Promise<ScannerStatus> {
-  const [row] = await db.select().from(scannerState).where(eq(scannerState.id, 1))
+export async function readFollowerStatus(db: Db): Promise<FollowerStatus> {
+  const [row] = await db.select().from(followerState).where(eq(followerState.id, 1))
   if (!row || row.checkpointBlock < 0) {
     return {
       checkpointBlock: null,
@@ -124,7 +125,7 @@ export async function readScannerStatus(db: Db): Promise<ScannerStatus> {
   }
 }
 
-export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
+export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
   const { db, client, rules } = opts
   const instanceId = opts.instanceId ?? randomUUID()
   const batch = Math.min(100, Math.max(1, opts.batchBlocks ?? 20))
@@ -138,44 +139,30 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
   const caughtUpHeadEveryMs = opts.caughtUpHeadEveryMs ?? 300_000
   let behind = true
   const log = opts.logger ?? quietLogger
-  let running = false
-  let loop: Promise<void> | null = null
   let failures = 0
   let lastHeadAt = 0
   let wasLeader = false
-  const sleepers = new Set<() => void>()
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer)
-        sleepers.delete(done)
-        resolve()
-      }
-      const timer = setTimeout(done, ms)
-      sleepers.add(done)
-    })
 
   /** Takes the lease when it is free or ours; answers the state row when this process leads. */
   async function lead(): Promise<StateRow | null> {
     const result = (await db.execute(sql`
-      insert into ${scannerState} (id, checkpoint_block, checkpoint_time, leader, leader_until)
+      insert into ${followerState} (id, checkpoint_block, checkpoint_time, leader, leader_until)
       values (1, -1, 0, ${instanceId}, now() + ${leaseMs} * interval '1 millisecond')
       on conflict (id) do update set leader = excluded.leader, leader_until = excluded.leader_until
-      where ${scannerState.leader} = ${instanceId} or ${scannerState.leaderUntil} is null
-         or ${scannerState.leaderUntil} < now()
+      where ${followerState.leader} = ${instanceId} or ${followerState.leaderUntil} is null
+         or ${followerState.leaderUntil} < now()
       returning id`)) as unknown as { rows: unknown[] }
     if (result.rows.length === 0) return null
-    const [row] = await db.select().from(scannerState).where(eq(scannerState.id, 1))
+    const [row] = await db.select().from(followerState).where(eq(followerState.id, 1))
     return row ?? null
   }
 
   async function renew(): Promise<boolean> {
     const rows = await db
-      .update(scannerState)
+      .update(followerState)
       .set({ leaderUntil: sql`now() + ${leaseMs} * interval '1 millisecond'` })
-      .where(sql`${scannerState.id} = 1 and ${scannerState.leader} = ${instanceId}`)
-      .returning({ id: scannerState.id })
+      .where(sql`${followerState.id} = 1 and ${followerState.leader} = ${instanceId}`)
+      .returning({ id: followerState.id })
     return rows.length > 0
   }
 
@@ -183,22 +170,22 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
   async function initialise(): Promise<TronError | null> {
     if (opts.startBlock !== undefined) {
       await db
-        .update(scannerState)
+        .update(followerState)
         .set({ checkpointBlock: opts.startBlock - 1, checkpointBlockId: null, checkpointTime: 0 })
-        .where(sql`${scannerState.id} = 1 and ${scannerState.checkpointBlock} < 0`)
+        .where(sql`${followerState.id} = 1 and ${followerState.checkpointBlock} < 0`)
       return null
     }
     const head = await client.getSolidHead()
     if (head.status === 'error') return head
     await db
-      .update(scannerState)
+      .update(followerState)
       .set({
         checkpointBlock: head.number,
         checkpointBlockId: head.blockId,
         checkpointTime: head.timestamp,
         solidHead: head.number,
       })
-      .where(sql`${scannerState.id} = 1 and ${scannerState.checkpointBlock} < 0`)
+      .where(sql`${followerState.id} = 1 and ${followerState.checkpointBlock} < 0`)
     log.info({ block: head.number }, 'chain follower starts at the solidified head')
     return null
   }
@@ -209,9 +196,9 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
     if (head.status === 'error') return
     lastHeadAt = Date.now()
     await db
-      .update(scannerState)
-      .set({ solidHead: sql`greatest(coalesce(${scannerState.solidHead}, 0), ${head.number})` })
-      .where(eq(scannerState.id, 1))
+      .update(followerState)
+      .set({ solidHead: sql`greatest(coalesce(${followerState.solidHead}, 0), ${head.number})` })
+      .where(eq(followerState.id, 1))
   }
 
   interface FetchedBlock {
@@ -284,19 +271,19 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
       // The checkpoint moves first: the row lock orders two would-be leaders, and a process that
       // lost the lease or whose checkpoint moved meanwhile rolls everything back.
       const moved = await tx
-        .update(scannerState)
+        .update(followerState)
         .set({
           checkpointBlock: last.number,
           checkpointBlockId: last.blockId,
           checkpointTime: last.timestamp,
-          solidHead: sql`greatest(coalesce(${scannerState.solidHead}, 0), ${last.number})`,
+          solidHead: sql`greatest(coalesce(${followerState.solidHead}, 0), ${last.number})`,
           leaderUntil: sql`now() + ${leaseMs} * interval '1 millisecond'`,
           updatedAt: new Date(),
         })
         .where(
-          sql`${scannerState.id} = 1 and ${scannerState.leader} = ${instanceId} and ${scannerState.checkpointBlock} = ${state.checkpointBlock}`,
+          sql`${followerState.id} = 1 and ${followerState.leader} = ${instanceId} and ${followerState.checkpointBlock} = ${state.checkpointBlock}`,
         )
-        .returning({ id: scannerState.id })
+        .returning({ id: followerState.id })
       if (moved.length === 0) throw new LostLeadership()
       let transfers = 0
       const paid: string[] = []
@@ -313,8 +300,8 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
     })
   }
 
-  async function runOnce(): Promise<ScanResult> {
-    const idle = (extra: Partial<ScanResult> = {}): ScanResult => ({
+  async function runOnce(): Promise<FollowResult> {
+    const idle = (extra: Partial<FollowResult> = {}): FollowResult => ({
       leader: true,
       blocks: 0,
       transfers: 0,
@@ -335,7 +322,7 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
     if (state.checkpointBlock < 0) {
       const error = await initialise()
       if (error) return idle({ error })
-      state = (await db.select().from(scannerState).where(eq(scannerState.id, 1)))[0] as StateRow
+      state = (await db.select().from(followerState).where(eq(followerState.id, 1)))[0] as StateRow
     }
     await refreshHead()
     const { fetched, more, error } = await fetchBlocks(state)
@@ -377,64 +364,58 @@ export function createChainScanner(opts: ChainScannerOptions): ChainScanner {
   const RETRY_MS = Math.min(intervalMs, 250)
   let creepMs = COARSE_CREEP_MS
   let emptyStreak = 0
+  let began = 0
 
-  async function run(): Promise<void> {
-    while (running) {
-      let pause = intervalMs
-      const began = Date.now()
-      try {
-        const result = await runOnce()
-        if (result.error) {
-          failures += 1
-          // Loud at first, then once per doubling of the streak.
-          if ((failures & (failures - 1)) === 0) {
-            log.warn(
-              { kind: result.error.kind, failures, message: result.error.message },
-              'explorer request failed; backing off',
-            )
-          }
-          pause = Math.min(maxBackoff, backoffBase * 2 ** Math.min(failures - 1, 16))
-          if (result.error.retryAfterMs) pause = Math.max(pause, result.error.retryAfterMs)
-        } else {
-          failures = 0
-          if (result.more) pause = 0
-          else if (result.blocks > 0) {
-            emptyStreak = 0
-            pause = Math.max(0, blockIntervalMs - creepMs - (Date.now() - began))
-          } else {
-            // The first miss after a block is the creep arriving early; later misses mean the chain
-            // (or the explorer's view of it) is slow, and the normal interval applies.
-            emptyStreak += 1
-            if (emptyStreak === 1) creepMs = FINE_CREEP_MS
-            pause = emptyStreak === 1 ? RETRY_MS : intervalMs
-          }
-        }
-      } catch (error) {
-        // A database hiccup must not kill the follower; it tries again after a pause.
-        log.error({ err: error }, 'chain follower pass failed')
-        pause = Math.min(maxBackoff, backoffBase * 4)
+  /** The pause after a pass: backing off after explorer failures, at once while behind, else in step with the chain. */
+  function pauseAfter(result: FollowResult): number {
+    if (result.error) {
+      failures += 1
+      // Loud at first, then once per doubling of the streak.
+      if ((failures & (failures - 1)) === 0) {
+        log.warn(
+          { kind: result.error.kind, failures, message: result.error.message },
+          'explorer request failed; backing off',
+        )
       }
-      if (running && pause > 0) await sleep(pause)
+      const pause = Math.min(maxBackoff, backoffBase * 2 ** Math.min(failures - 1, 16))
+      return result.error.retryAfterMs ? Math.max(pause, result.error.retryAfterMs) : pause
     }
+    failures = 0
+    if (result.more) return 0
+    if (result.blocks > 0) {
+      emptyStreak = 0
+      return Math.max(0, blockIntervalMs - creepMs - (Date.now() - began))
+    }
+    // The first miss after a block is the creep arriving early; later misses mean the chain (or the
+    // explorer's view of it) is slow, and the normal interval applies.
+    emptyStreak += 1
+    if (emptyStreak === 1) creepMs = FINE_CREEP_MS
+    return emptyStreak === 1 ? RETRY_MS : intervalMs
   }
+
+  const loop = createPollLoop<FollowResult>({
+    name: 'chain follower',
+    pollMs: intervalMs,
+    pass: () => {
+      began = Date.now()
+      return runOnce()
+    },
+    pauseAfter,
+    // A database hiccup must not kill the follower; it tries again after a pause.
+    failurePauseMs: Math.min(maxBackoff, backoffBase * 4),
+    logger: log,
+  })
 
   return {
     instanceId,
-    start() {
-      if (running) return
-      running = true
-      loop = run()
-    },
+    start: loop.start,
     async stop() {
-      running = false
-      for (const done of [...sleepers]) done()
-      await loop
-      loop = null
+      await loop.stop()
       // Hand over at once instead of making the next leader wait for the lease to run out.
       await db
-        .update(scannerState)
+        .update(followerState)
         .set({ leaderUntil: null })
-        .where(sql`${scannerState.id} = 1 and ${scannerState.leader} = ${instanceId}`)
+        .where(sql`${followerState.id} = 1 and ${followerState.leader} = ${instanceId}`)
         .catch(() => {})
     },
     runOnce,

@@ -1,17 +1,11 @@
 import { type SQL, sql } from 'drizzle-orm'
-import type {
-  DashboardAnswer,
-  DashboardDay,
-  DashboardHealth,
-  DashboardStock,
-  DashboardTotals,
-} from '../../shared/cockpit'
+import type { SalesAnswer, SalesDay, SalesHealth, SalesStock, SalesTotals } from '../../shared/cockpit'
 import { formatSun } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { orderCountsByStatus } from '../orders/orders.repo'
 import type { ShopHealth } from '../payments/payments-health'
 
-// The sales dashboard: its figures come from counters the database keeps exact (decision 031,
+// The admin's sales view: its figures come from counters the database keeps exact (decision 031,
 // migrations 0020 and 0026): orders per status, per past UTC day (created, of those paid, paid and
 // the sums), and licence keys per product, so an answer costs about the same at a million orders as
 // at ten. Today's figures, up to now, and the part of the day thirty days ago that conversion's
@@ -19,7 +13,7 @@ import type { ShopHealth } from '../payments/payments-health'
 // Days are UTC days. Revenue is the paid orders' totals; USDT and TRX are what actually arrived in
 // each currency (TRX also at each order's locked rate in USD).
 
-export const DASHBOARD_DAYS = 30
+export const SALES_DAYS = 30
 
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows
 
@@ -49,7 +43,7 @@ function add(a: Sums, b: Sums): Sums {
   }
 }
 
-function totalsOf(s: Sums): DashboardTotals {
+function totalsOf(s: Sums): SalesTotals {
   return {
     paid_orders: s.orders,
     revenue_usdt: formatSun(s.usdt),
@@ -87,11 +81,11 @@ const dayStart = (d: Date) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.ge
 /** YYYY-MM-DD of a UTC day. */
 const dayKey = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
-export async function dashboard(db: Db, opts: { now?: Date; health: ShopHealth }): Promise<DashboardAnswer> {
+export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealth }): Promise<SalesAnswer> {
   const now = opts.now ?? new Date()
   const todayStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  const first = new Date(todayStart - (DASHBOARD_DAYS - 1) * 86_400_000)
-  const thirtyDaysAgo = new Date(now.getTime() - DASHBOARD_DAYS * 86_400_000)
+  const first = new Date(todayStart - (SALES_DAYS - 1) * 86_400_000)
+  const thirtyDaysAgo = new Date(now.getTime() - SALES_DAYS * 86_400_000)
 
   const [daily, statuses, conversion, stock, health] = await Promise.all([
     // Past days from the counters; today (up to now) from today's paid orders by orders_paid_at_idx.
@@ -149,11 +143,11 @@ export async function dashboard(db: Db, opts: { now?: Date; health: ShopHealth }
       trxMicros: BigInt(r.trx_micros.split('.')[0] as string),
     })
   }
-  const days: DashboardDay[] = []
+  const days: SalesDay[] = []
   let today = emptySums()
   let week = emptySums()
   let month = emptySums()
-  for (let i = 0; i < DASHBOARD_DAYS; i++) {
+  for (let i = 0; i < SALES_DAYS; i++) {
     const key = dayKey(first.getTime() + i * 86_400_000)
     const sums = byDay.get(key) ?? emptySums()
     const t = totalsOf(sums)
@@ -166,8 +160,8 @@ export async function dashboard(db: Db, opts: { now?: Date; health: ShopHealth }
       revenue_usd: t.revenue_usd,
     })
     month = add(month, sums)
-    if (i >= DASHBOARD_DAYS - 7) week = add(week, sums)
-    if (i === DASHBOARD_DAYS - 1) today = sums
+    if (i >= SALES_DAYS - 7) week = add(week, sums)
+    if (i === SALES_DAYS - 1) today = sums
   }
 
   const byStatus = { pending: 0, paid: 0, completed: 0, cancelled: 0 }
@@ -188,7 +182,7 @@ export async function dashboard(db: Db, opts: { now?: Date; health: ShopHealth }
     stock: rowsOf<{
       id: number
       name: string
-      delivery_mode: DashboardStock['delivery_mode']
+      delivery_mode: SalesStock['delivery_mode']
       low_stock_threshold: number | null
       keys_left: number
       keys_reserved: number
@@ -207,7 +201,7 @@ export async function dashboard(db: Db, opts: { now?: Date; health: ShopHealth }
   }
 }
 
-/** Below this many hours of free addresses left, the dashboard warns. */
+/** Below this many hours of free addresses left, the sales view warns. */
 const POOL_WARNING_HOURS = 24
 const WEEK_HOURS = 7 * 24
 
@@ -215,7 +209,7 @@ const WEEK_HOURS = 7 * 24
  * The health block: the address pool and its forecast (free addresses divided by the rate at which
  * orders took addresses over the 7 days before `now`), unmatched transfers, failing mails, follower lag.
  */
-async function shopHealth(db: Db, health: ShopHealth, now: Date): Promise<DashboardHealth> {
+async function shopHealth(db: Db, health: ShopHealth, now: Date): Promise<SalesHealth> {
   const weekAgo = new Date(now.getTime() - WEEK_HOURS * 3_600_000)
   const [pool, unmatched, lag, weekly, mails] = await Promise.all([
     health.addressPool(),
@@ -235,6 +229,6 @@ async function shopHealth(db: Db, health: ShopHealth, now: Date): Promise<Dashbo
     pool_warning: pool.total === 0 || (dryIn !== null && dryIn < POOL_WARNING_HOURS),
     unmatched_transfers: unmatched,
     mails_failing: rowsOf<{ n: number }>(mails)[0]?.n ?? 0,
-    scanner_lag_seconds: lag,
+    follower_lag_seconds: lag,
   }
 }
