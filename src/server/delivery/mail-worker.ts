@@ -6,7 +6,7 @@ import nodemailer from 'nodemailer'
 import type { Db } from '../db/client'
 import { mailOutbox } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
-import { drainOutbox, type OutboxTable, retryPlan } from '../lib/outbox'
+import { drainOutbox, type OutboxTable, type OutboxWorker, retryPlan } from '../lib/outbox'
 import { createPollLoop } from '../lib/poll-loop'
 
 // The transactional outbox's sender. The confirming transaction writes the mail row; this worker
@@ -87,14 +87,7 @@ export interface MailWorkerOptions {
   maxAttempts?: number
 }
 
-export interface MailWorker {
-  start(): void
-  stop(): Promise<void>
-  /** Look for due mail now (after an order was paid). */
-  wake(): void
-  /** Sends every due row once; answers how many were sent (tests). */
-  drain(): Promise<number>
-}
+export type MailWorker = OutboxWorker
 
 const MAIL_OUTBOX: OutboxTable = {
   table: mailOutbox,

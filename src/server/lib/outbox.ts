@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/client'
+import type { PollLoop } from './poll-loop'
 
 // The one claim-and-retry loop of the outboxes (order e-mail, webhook deliveries, Telegram alerts).
 // A due row is claimed by counting the attempt and moving its next attempt past the claim time in
@@ -52,6 +53,12 @@ export async function claimDue<Row extends { id: number }>(
       sql`, `,
     )}`)) as unknown as { rows: Row[] }
   return result.rows[0] ?? null
+}
+
+/** A worker sending an outbox on the shared poll loop (mail, webhooks); drain() sends every due row once (tests). */
+export interface OutboxWorker extends PollLoop {
+  /** Answers how many rows went out. */
+  drain(): Promise<number>
 }
 
 /**

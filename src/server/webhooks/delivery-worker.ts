@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { webhookDeliveries, webhookEndpoints } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
-import { drainOutbox, type OutboxTable, retryPlan } from '../lib/outbox'
+import { drainOutbox, type OutboxTable, type OutboxWorker, retryPlan } from '../lib/outbox'
 import { createPollLoop } from '../lib/poll-loop'
 import { checkTargetUrl, guardedLookup } from './safe-target'
 import { SIGNATURE_HEADER, signBody } from './signature'
@@ -33,13 +33,7 @@ export interface WebhookWorkerOptions {
   maxResponseBytes?: number
 }
 
-export interface WebhookWorker {
-  start(): void
-  stop(): Promise<void>
-  wake(): void
-  /** Posts every due row once; answers how many were delivered. */
-  drain(): Promise<number>
-}
+export type WebhookWorker = OutboxWorker
 
 const WEBHOOK_OUTBOX: OutboxTable = {
   table: webhookDeliveries,

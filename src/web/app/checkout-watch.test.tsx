@@ -5,7 +5,7 @@ import '../test/setup-dom'
 import type { Product } from '../../shared/product'
 import { Countdown } from '../features/payment/components/countdown'
 import { cart } from '../lib/cart-store'
-import { checkout, formatCountdown, inactiveCheckout } from '../lib/checkout-store'
+import { checkout, formatCountdown, inactiveCheckout, msRemaining } from '../lib/checkout-store'
 import { storageKeys } from '../lib/storage'
 import { renderWithProviders } from '../test/render'
 import { applyReloadRules } from './checkout-watch'
@@ -112,6 +112,20 @@ describe('countdown', () => {
     expect(screen.getByRole('timer').textContent).toBe('28:59')
     act(() => vi.advanceTimersByTime(30 * 60_000))
     expect(screen.getByRole('timer').textContent).toBe('0:00')
+  })
+
+  it('reads the window end a checkout stored before the upgrade, under its old name expiresAt', () => {
+    const now = new Date('2026-01-01T12:00:00Z').getTime()
+    vi.setSystemTime(now)
+    const { windowEndsAt, ...rest } = order(now + 12 * 60_000)
+    window.localStorage.setItem(
+      storageKeys.checkout,
+      JSON.stringify({ ...rest, expiresAt: windowEndsAt, startTime: now - 10 * 60_000, isActive: true }),
+    )
+    checkout.reload()
+    expect(checkout.get().windowEndsAt).toBe(windowEndsAt)
+    expect(msRemaining(checkout.get(), now)).toBe(12 * 60_000)
+    checkout.reset()
   })
 
   it('formats the window', () => {
