@@ -44,7 +44,7 @@ import {
 } from './payments/sighting-watcher'
 import { sightingsRpcs } from './payments/sightings.routes'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
-import { compressHtml, loadRenderer, renderPage } from './render/render-page'
+import { compressHtml, createPageCache, htmlEncoding, loadRenderer, renderPage } from './render/render-page'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
 import { settingsRpcs } from './settings/settings'
@@ -312,6 +312,7 @@ async function registerWeb(app: FastifyInstance, root: string, services: AppServ
       },
     })
   }
+  const pages = createPageCache()
   const sendPage = async (request: FastifyRequest, reply: FastifyReply, html: string) => {
     const [products, content] = await Promise.all([
       productsForSale(services.catalog, services.database.db),
@@ -333,8 +334,12 @@ async function registerWeb(app: FastifyInstance, root: string, services: AppServ
         `${admin ? ADMIN_LOCALE_COOKIE : LOCALE_COOKIE}=${query}; Path=/; Max-Age=31536000; SameSite=Lax`,
       )
     }
-    const page = renderPage(html, renderer, { path, products, content, locale })
-    const { body, encoding } = compressHtml(page, request.headers['accept-encoding'])
+    const acceptEncoding = request.headers['accept-encoding']
+    const { body, encoding } = pages.get(
+      [html, products, content],
+      `${locale} ${htmlEncoding(acceptEncoding) ?? ''} ${path}`,
+      () => compressHtml(renderPage(html, renderer, { path, products, content, locale }), acceptEncoding),
+    )
     reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')

@@ -9,10 +9,17 @@ import type { CatalogService } from './catalog.service'
 export async function productsForSale(catalog: CatalogService, db: Db): Promise<Product[]> {
   const soldOut = await soldOutProductIds(db)
   const products = await catalog.list()
-  return soldOut.size === 0
-    ? products
-    : products.map((p) => (soldOut.has(p.id) ? { ...p, sold_out: true } : p))
+  if (soldOut.size === 0) return products
+  // The same marks on the same catalogue give the same array, so the rendered pages made from it
+  // stay cached (render/render-page.ts) while nothing changes.
+  const marks = [...soldOut].sort((a, b) => a - b).join(',')
+  const last = marked.get(products)
+  if (last?.marks === marks) return last.products
+  const result = products.map((p) => (soldOut.has(p.id) ? { ...p, sold_out: true } : p))
+  marked.set(products, { marks, products: result })
+  return result
 }
+const marked = new WeakMap<Product[], { marks: string; products: Product[] }>()
 
 export function catalogRpcs(catalog: CatalogService, db: Db) {
   return [

@@ -81,11 +81,8 @@ export function renderPage(template: string, renderer: Renderer | undefined, inp
   return html.replace('<div id="root"></div>', `<div id="root">${body}</div>${data}`)
 }
 
-/** The page compressed as the browser asks (brotli, else gzip); small and fast settings per request. */
-export function compressHtml(
-  html: string,
-  acceptEncoding: string | undefined,
-): { body: Buffer; encoding?: string } {
+/** The encoding a page is sent in, as the browser asks: brotli, else gzip, else none. */
+export function htmlEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | undefined {
   const accepted = new Set(
     (acceptEncoding ?? '').split(',').flatMap((part) => {
       const [name = '', ...params] = part.trim().toLowerCase().split(';')
@@ -93,16 +90,62 @@ export function compressHtml(
       return q && !(Number(q.slice(2)) > 0) ? [] : [name.trim()]
     }),
   )
-  const accepts = (name: string) => accepted.has(name)
+  return accepted.has('br') ? 'br' : accepted.has('gzip') ? 'gzip' : undefined
+}
+
+/** The page compressed as the browser asks (brotli, else gzip); small and fast settings per request. */
+export function compressHtml(
+  html: string,
+  acceptEncoding: string | undefined,
+): { body: Buffer; encoding?: string } {
+  const encoding = htmlEncoding(acceptEncoding)
   const raw = Buffer.from(html)
-  if (accepts('br')) {
+  if (encoding === 'br') {
     return {
       body: brotliCompressSync(raw, {
         params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
       }),
-      encoding: 'br',
+      encoding,
     }
   }
-  if (accepts('gzip')) return { body: gzipSync(raw, { level: 6 }), encoding: 'gzip' }
+  if (encoding === 'gzip') return { body: gzipSync(raw, { level: 6 }), encoding }
   return { body: raw }
+}
+
+export interface PageCache {
+  /**
+   * The page for key made from these sources (the template, the catalogue and the site content, as
+   * objects): kept from an earlier request while every source is the same object, else made anew.
+   */
+  get(
+    sources: readonly unknown[],
+    key: string,
+    make: () => { body: Buffer; encoding?: string },
+  ): { body: Buffer; encoding?: string }
+}
+
+/**
+ * Rendered, compressed pages (decision 034). Rendering and compressing a catalogue page is most of
+ * the CPU and of the short-lived memory a page view costs, and the page only changes when the
+ * catalogue or the site content does: their caches hand out a new object then (and a catalogue
+ * with a sold-out mark is a new array on every request, so such pages are always made fresh). At
+ * most maxPages are kept, the oldest dropped first, so unknown paths cannot grow it.
+ */
+export function createPageCache(maxPages = 64): PageCache {
+  let madeFrom: readonly unknown[] = []
+  const pages = new Map<string, { body: Buffer; encoding?: string }>()
+  return {
+    get(sources, key, make) {
+      if (sources.length !== madeFrom.length || sources.some((source, i) => source !== madeFrom[i])) {
+        pages.clear()
+        madeFrom = sources
+      }
+      const kept = pages.get(key)
+      if (kept) return kept
+      const page = make()
+      if (pages.size >= maxPages) pages.delete(pages.keys().next().value as string)
+      pages.set(key, page)
+      return page
+    },
+  }
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-db'
@@ -61,6 +61,27 @@ describe('serving the front end', () => {
     const html = brotliDecompressSync(res.rawPayload).toString()
     expect(html).toContain('<title>Stablecart — Mobile Proxy Software</title>')
     expect(html).toMatch(/<meta name="description" content="Tools to run, rotate and check/)
+  })
+
+  it('a page is kept between requests and made again when the site content changes', async () => {
+    const get = async () =>
+      brotliDecompressSync(
+        (await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br' } })).rawPayload,
+      ).toString()
+    const first = await get()
+    expect(await get()).toBe(first)
+    const content = await app.services.content.get()
+    await app.services.content.save({ ...content, meta: { ...content.meta, title: 'Renamed Shop' } })
+    try {
+      expect(await get()).toContain('<title>Renamed Shop</title>')
+      // Each encoding is its own copy: gzip is not answered with the brotli bytes.
+      const gz = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip' } })
+      expect(gz.headers['content-encoding']).toBe('gzip')
+      expect(gunzipSync(gz.rawPayload).toString()).toContain('<title>Renamed Shop</title>')
+    } finally {
+      await app.services.content.save(content)
+    }
+    expect(await get()).toBe(first)
   })
 
   it('client-side paths get the same page; unknown API paths stay 404 JSON', async () => {
