@@ -1,5 +1,5 @@
-// Bundles the server (our code, drizzle-orm and zod; other packages stay external) into dist/server, and writes the
-// empty database cluster the embedded database starts from.
+// Bundles the server (our code, drizzle-orm and zod; other packages stay external) into
+// dist/server, and writes the empty database cluster the embedded database starts from.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { build } from 'esbuild'

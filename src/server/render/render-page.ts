@@ -127,9 +127,9 @@ export interface PageCache {
 /**
  * Rendered, compressed pages (decision 034). Rendering and compressing a catalogue page is most of
  * the CPU and of the short-lived memory a page view costs, and the page only changes when the
- * catalogue or the site content does: their caches hand out a new object then (and a catalogue
- * with a sold-out mark is a new array on every request, so such pages are always made fresh). At
- * most maxPages are kept, the oldest dropped first, so unknown paths cannot grow it.
+ * catalogue or the site content does: their caches hand out a new object then, and a catalogue
+ * with sold-out marks is a new array when the marks change (productsForSale). At most maxPages are
+ * kept, the oldest dropped first, so unknown paths cannot grow it.
  */
 export function createPageCache(maxPages = 64): PageCache {
   let madeFrom: readonly unknown[] = []
