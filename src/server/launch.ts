@@ -5,7 +5,6 @@
 // and `npm start` keep watching) before anything else loads. A Node without process.execve starts
 // the server with V8's defaults; the database thread's own limits still apply (db/v8-flags.ts).
 // The new process also gets MALLOC_ARENA_MAX (below), which glibc reads only when a process starts.
-import module from 'node:module'
 import { launchFlags } from './db/v8-flags'
 
 const MARK = 'STABLECART_V8_FLAGS'
@@ -23,7 +22,4 @@ if (execve && process.env[MARK] === undefined && flags.length > 0) {
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
   })
 }
-// V8's compiled code of the server's modules is kept between starts (in the system's temporary
-// folder, or NODE_COMPILE_CACHE), so a restart compiles less (Node 22.1 and newer; decision 034).
-;(module as { enableCompileCache?: () => unknown }).enableCompileCache?.()
 await import(new URL('./server.js', import.meta.url).href)
