@@ -100,7 +100,7 @@ describe('admin orders tab: list, filters, bulk delete', () => {
     await settled()
   })
 
-  it('Next and Previous send the page and the order at its edge; Previous to the first page sends none', async () => {
+  it('Next and Previous send the page and the order at its edge, only once that page is on screen; Previous to the first page sends none', async () => {
     const ids = (page: number) => [0, 1].map((i) => `${page}0000000-0000-4000-8000-00000000000${i}`)
     const pageOf = (page: number) => ({
       ...answer(...ids(page).map((id) => order(false, 'paid', id))),
@@ -112,26 +112,40 @@ describe('admin orders tab: list, filters, bulk delete', () => {
     await screen.findByText('60 orders · page 1 of 3')
     const last = () => rpc.callsTo('secure_fetch_orders').at(-1)
     const page = { p_status: 'all', p_page_size: 25 }
+    const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement
+    // The page's own rows are on screen (not the last page's, kept while it loads).
+    const shown = (page: number) => screen.findAllByText(new RegExp(`^${page}0000000`))
 
+    await shown(1)
     rpc.reply('secure_fetch_orders', pageOf(2))
-    fireEvent.click(screen.getByRole('button', { name: 'Next page' }))
+    fireEvent.click(button('Next page'))
+    // Until page 2 is here, neither button moves from page 1's rows.
+    expect(button('Next page').disabled).toBe(true)
+    expect(button('Previous page').disabled).toBe(true)
     await screen.findByText('60 orders · page 2 of 3')
+    await shown(2)
     await waitFor(() => expect(last()).toEqual({ ...page, p_page: 2, p_after_id: ids(1)[1] }))
 
     rpc.reply('secure_fetch_orders', pageOf(3))
-    fireEvent.click(screen.getByRole('button', { name: 'Next page' }))
+    await waitFor(() => expect(button('Next page').disabled).toBe(false))
+    fireEvent.click(button('Next page'))
     await screen.findByText('60 orders · page 3 of 3')
+    await shown(3)
     await waitFor(() => expect(last()).toEqual({ ...page, p_page: 3, p_after_id: ids(2)[1] }))
-    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true)
+    expect(button('Next page').disabled).toBe(true)
 
     rpc.reply('secure_fetch_orders', pageOf(2))
-    fireEvent.click(screen.getByRole('button', { name: 'Previous page' }))
+    await waitFor(() => expect(button('Previous page').disabled).toBe(false))
+    fireEvent.click(button('Previous page'))
     await screen.findByText('60 orders · page 2 of 3')
+    await shown(2)
     await waitFor(() => expect(last()).toEqual({ ...page, p_page: 2, p_before_id: ids(3)[0] }))
 
     rpc.reply('secure_fetch_orders', pageOf(1))
-    fireEvent.click(screen.getByRole('button', { name: 'Previous page' }))
+    await waitFor(() => expect(button('Previous page').disabled).toBe(false))
+    fireEvent.click(button('Previous page'))
     await screen.findByText('60 orders · page 1 of 3')
+    await shown(1)
     await waitFor(() => expect(last()).toEqual({ ...page, p_page: 1 }))
     await settled()
   })

@@ -33,6 +33,9 @@ export function OrdersTab() {
   const rows = orders.data?.orders ?? []
   const total = orders.data?.total_count ?? 0
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE))
+  // While the next page loads, the rows on screen are still the last page's (kept to avoid a flash):
+  // moving again from them would anchor at the wrong edge, so Next and Previous wait for the page.
+  const moving = orders.isPlaceholderData
 
   const toggle = (id: string) =>
     setSelected((s) => {
@@ -75,7 +78,7 @@ export function OrdersTab() {
           <div className="flex gap-2">
             <Button
               variant="secondary"
-              disabled={page <= 1}
+              disabled={page <= 1 || moving}
               onClick={() => setPosition(page <= 2 ? { page: 1 } : { page: page - 1, beforeId: rows[0]?.id })}
               aria-label={t('admin.orders.previous')}
             >
@@ -83,7 +86,7 @@ export function OrdersTab() {
             </Button>
             <Button
               variant="secondary"
-              disabled={page >= pages}
+              disabled={page >= pages || moving}
               onClick={() => setPosition({ page: page + 1, afterId: rows.at(-1)?.id })}
               aria-label={t('admin.orders.next')}
             >
