@@ -97,6 +97,50 @@ test.describe('storefront', () => {
     await context.close()
   })
 
+  test('what a buyer types or picks before the page is interactive is kept', async ({ browser }) => {
+    // Hold the scripts back so the search, the sort and the language are changed on the page the
+    // server rendered, as on a slow phone, then let them through.
+    const context = await browser.newContext({ baseURL: test.info().project.use.baseURL })
+    const page = await context.newPage()
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    await page.route(/\/assets\/.+\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto('/', { waitUntil: 'commit' })
+    const search = page.getByRole('searchbox', { name: 'Search products' })
+    await search.fill('ROTATION')
+    await page.getByRole('combobox', { name: 'Sort products' }).selectOption({ label: 'Price: High to Low' })
+    expect(await page.locator('html[data-hydrated]').count()).toBe(0)
+    release()
+    await page.waitForSelector('html[data-hydrated]', { state: 'attached' })
+    await expect(page.getByRole('article')).toHaveCount(await countMatching(page, 'rotation'))
+    await expect(search).toHaveValue('ROTATION')
+    const shown = await prices(page)
+    expect(shown).toEqual([...shown].sort((a, b) => b - a))
+    await context.close()
+
+    const later = await browser.newContext({ baseURL: test.info().project.use.baseURL })
+    const other = await later.newPage()
+    let letGo = () => {}
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve
+    })
+    await other.route(/\/assets\/.+\.js$/, async (route) => {
+      await gate
+      await route.continue()
+    })
+    await other.goto('/', { waitUntil: 'commit' })
+    await other.getByRole('combobox', { name: 'Language' }).first().selectOption('ru')
+    letGo()
+    await expect(other.getByRole('link', { name: 'Смотреть товары' })).toBeVisible()
+    expect(await other.evaluate(() => document.documentElement.lang)).toBe('ru')
+    await later.close()
+  })
+
   test('product page, unknown ids and unknown paths', async ({ page }) => {
     await page.goto('/product/1')
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()

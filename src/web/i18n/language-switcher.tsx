@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react'
 import { Languages } from 'lucide-react'
-import { useId } from 'react'
+import { useId, useRef } from 'react'
 import {
   ADMIN_LOCALE_COOKIE,
   isLocale,
@@ -11,6 +11,7 @@ import {
   locales,
   localeTags,
 } from '../../shared/locale'
+import { useTypedBeforeHydration } from '../lib/typed-before-hydration'
 import { type Area, activate, useLocale, useT } from './i18n'
 
 const YEAR_SECONDS = 365 * 24 * 3600
@@ -25,6 +26,7 @@ export function LanguageSwitcher({ admin = false, className = '' }: { admin?: bo
   const locale = useLocale()
   const id = useId()
   const areas: Area[] = admin ? ['shop', 'buy', 'admin'] : ['shop']
+  const select = useRef<HTMLSelectElement>(null)
 
   async function choose(next: Locale) {
     // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from browsers the shop serves
@@ -38,6 +40,12 @@ export function LanguageSwitcher({ admin = false, className = '' }: { admin?: bo
     }
   }
 
+  // A language chosen on the server-rendered page before it became interactive still counts.
+  useTypedBeforeHydration(() => {
+    const chosen = select.current?.value
+    if (chosen !== locale && chosen !== undefined && isLocale(chosen)) void choose(chosen)
+  })
+
   return (
     <div className={`relative flex items-center ${className}`}>
       <label htmlFor={id} className="sr-only">
@@ -45,6 +53,7 @@ export function LanguageSwitcher({ admin = false, className = '' }: { admin?: bo
       </label>
       <Languages className="pointer-events-none absolute left-2.5 size-4 text-muted" aria-hidden />
       <select
+        ref={select}
         id={id}
         value={locale}
         onChange={(e) => {

@@ -1,4 +1,5 @@
 import { Search } from 'lucide-react'
+import { useRef } from 'react'
 import {
   type CatalogQuery,
   type ProductFilter,
@@ -7,6 +8,7 @@ import {
   productSorts,
 } from '../../../../shared/catalog-filter'
 import { type MessageId, useT } from '../../../i18n/i18n'
+import { useTypedBeforeHydration } from '../../../lib/typed-before-hydration'
 
 const filterLabels: Record<ProductFilter, MessageId> = {
   all: 'catalog.filter.all',
@@ -31,6 +33,20 @@ export function CatalogToolbar({
   onChange: (q: CatalogQuery) => void
 }) {
   const t = useT()
+  const search = useRef<HTMLInputElement>(null)
+  const filter = useRef<HTMLSelectElement>(null)
+  const sort = useRef<HTMLSelectElement>(null)
+  // A buyer on a slow phone may search the server-rendered listing before it is interactive.
+  useTypedBeforeHydration(() => {
+    const typed: CatalogQuery = {
+      search: search.current?.value ?? query.search,
+      filter: productFilters.find((f) => f === filter.current?.value) ?? query.filter,
+      sort: productSorts.find((s) => s === sort.current?.value) ?? query.sort,
+    }
+    if (typed.search !== query.search || typed.filter !== query.filter || typed.sort !== query.sort) {
+      onChange(typed)
+    }
+  })
   return (
     <div className="flex flex-col gap-3 sm:flex-row">
       <label className="relative flex-1">
@@ -40,6 +56,7 @@ export function CatalogToolbar({
           aria-hidden
         />
         <input
+          ref={search}
           type="search"
           value={query.search}
           onChange={(e) => onChange({ ...query, search: e.target.value })}
@@ -51,6 +68,7 @@ export function CatalogToolbar({
         <label>
           <span className="sr-only">{t('catalog.filterLabel')}</span>
           <select
+            ref={filter}
             value={query.filter}
             onChange={(e) => onChange({ ...query, filter: e.target.value as ProductFilter })}
             className={`${field} w-full sm:w-40`}
@@ -65,6 +83,7 @@ export function CatalogToolbar({
         <label>
           <span className="sr-only">{t('catalog.sortLabel')}</span>
           <select
+            ref={sort}
             value={query.sort}
             onChange={(e) => onChange({ ...query, sort: e.target.value as ProductSort })}
             className={`${field} w-full sm:w-52`}
