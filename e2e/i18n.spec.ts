@@ -5,7 +5,7 @@ import { simpleParser } from 'mailparser'
 import { E2E_PORT } from '../playwright.config'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
-import { expect, type Page, test } from './support/test'
+import { expect, interactiveContext, type Page, test } from './support/test'
 
 // Languages, on a shop of their own (its outbox is read as the buyer's mailbox).
 const PORT = E2E_PORT + 40
@@ -25,7 +25,7 @@ type Lang = keyof typeof words
 
 /** A browser set to `locale` (its Accept-Language), having chosen `lang` in the switcher before if given. */
 async function context(browser: Browser, locale: string, lang?: Lang) {
-  const ctx = await browser.newContext({ baseURL: BASE, locale })
+  const ctx = await interactiveContext(browser, { baseURL: BASE, locale })
   if (lang) await ctx.addCookies([{ name: 'lang', value: lang, url: BASE }])
   return ctx
 }

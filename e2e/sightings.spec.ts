@@ -5,7 +5,7 @@ import { E2E_PORT } from '../playwright.config'
 import { buyerWallet } from './support/buyer-wallet'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
-import { expect, type Page, test } from './support/test'
+import { expect, interactiveContext, type Page, test } from './support/test'
 
 // Payments seen in seconds (decision 024), in Chromium, on a devchain with its default clock: a
 // block every 3 s, solidified 19 blocks later, nothing mined by the test. Four buyers pay at once
@@ -39,15 +39,12 @@ interface Buyer {
 }
 
 async function buyer(browser: Browser, email: string): Promise<Buyer> {
-  const context = await browser.newContext({ baseURL: base })
+  const context = await interactiveContext(browser, { baseURL: base })
   const page = await context.newPage()
-  const hydrated = () => page.waitForSelector('html[data-hydrated]', { state: 'attached' })
   await page.goto('/')
-  await hydrated()
   const cards = page.getByRole('article').filter({ has: page.getByRole('button', { name: 'Add to Cart' }) })
   await cards.first().getByRole('button', { name: 'Add to Cart' }).click()
   await page.goto('/checkout')
-  await hydrated()
   await page.getByLabel('Email address').fill(email)
   await page.getByRole('button', { name: 'Continue to Payment' }).click()
   await expect(page).toHaveURL(/\/payment$/)

@@ -98,18 +98,11 @@ test.describe('storefront', () => {
   })
 
   test('what a buyer types or picks before the page is interactive is kept', async ({ browser }) => {
-    // Hold the scripts back so the search, the sort and the language are changed on the page the
-    // server rendered, as on a slow phone, then let them through.
+    // The scripts are held back so the search, the sort and the language are changed on the page
+    // the server rendered, as on a slow phone; then they are let through.
     const context = await browser.newContext({ baseURL: test.info().project.use.baseURL })
     const page = await context.newPage()
-    let release = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    await page.route(/\/assets\/.+\.js$/, async (route) => {
-      await held
-      await route.continue()
-    })
+    const release = await holdScripts(page)
     await page.goto('/', { waitUntil: 'commit' })
     const search = page.getByRole('searchbox', { name: 'Search products' })
     await search.fill('ROTATION')
@@ -121,24 +114,16 @@ test.describe('storefront', () => {
     await expect(search).toHaveValue('ROTATION')
     const shown = await prices(page)
     expect(shown).toEqual([...shown].sort((a, b) => b - a))
-    await context.close()
 
-    const later = await browser.newContext({ baseURL: test.info().project.use.baseURL })
-    const other = await later.newPage()
-    let letGo = () => {}
-    const gate = new Promise<void>((resolve) => {
-      letGo = resolve
-    })
-    await other.route(/\/assets\/.+\.js$/, async (route) => {
-      await gate
-      await route.continue()
-    })
-    await other.goto('/', { waitUntil: 'commit' })
-    await other.getByRole('combobox', { name: 'Language' }).first().selectOption('ru')
+    await context.clearCookies()
+    const letGo = await holdScripts(page)
+    await page.goto('/', { waitUntil: 'commit' })
+    await page.getByRole('combobox', { name: 'Language' }).first().selectOption('ru')
+    expect(await page.locator('html[data-hydrated]').count()).toBe(0)
     letGo()
-    await expect(other.getByRole('link', { name: 'Смотреть товары' })).toBeVisible()
-    expect(await other.evaluate(() => document.documentElement.lang)).toBe('ru')
-    await later.close()
+    await expect(page.getByRole('link', { name: 'Смотреть товары' })).toBeVisible()
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('ru')
+    await context.close()
   })
 
   test('product page, unknown ids and unknown paths', async ({ page }) => {
@@ -211,4 +196,18 @@ async function countMatching(page: import('@playwright/test').Page, needle: stri
   const answer = await page.request.post('/rpc/fetch_products', { data: {} })
   const { products } = (await answer.json()) as { products: { name: string; description: string }[] }
   return products.filter((p) => `${p.name}\n${p.description}`.toLowerCase().includes(needle)).length
+}
+
+/** Holds the page's scripts back until the answered function is called. */
+async function holdScripts(page: import('@playwright/test').Page): Promise<() => void> {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  await page.unrouteAll()
+  await page.route(/\/assets\/.+\.js$/, async (route) => {
+    await held
+    await route.continue()
+  })
+  return release
 }
