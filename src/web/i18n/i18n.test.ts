@@ -56,6 +56,17 @@ describe('messages', () => {
     expect(formatters('ru').number(1234567)).toBe('1\u00a0234\u00a0567')
     expect(formatters('zh').date('2026-11-25T12:00:00Z')).toBe('2026年11月25日')
   })
+
+  it('format USDT and TRX amounts for the language, every decimal the chain gave kept', () => {
+    expect(formatters('en').token('199.96', 'TRX')).toBe('199.96\u00a0TRX')
+    expect(formatters('ru').token('199.96', 'TRX')).toBe('199,96\u00a0TRX')
+    expect(formatters('zh').token('199.96', 'TRX')).toBe('199.96\u00a0TRX')
+    expect(formatters('ru').token(1234.5, 'USDT')).toBe('1\u00a0234,50\u00a0USDT')
+    // A decimal string is formatted digit for digit, past what a float holds.
+    expect(formatters('en').token('12345678901.000001', 'TRX')).toBe('12,345,678,901.000001\u00a0TRX')
+    expect(formatters('ru').rate('0.2451')).toBe('0,2451\u00a0$')
+    expect(formatters('en').rate('0.25')).toBe('$0.25')
+  })
 })
 
 describe('operator texts per language', () => {

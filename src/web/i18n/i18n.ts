@@ -106,6 +106,9 @@ export function useT(): Translate {
   return useLingui()._ as Translate
 }
 
+/** The tokens the shop is paid in. */
+export type TokenSymbol = 'USDT' | 'TRX'
+
 /** Money, numbers and dates as the language writes them (Intl). Each format is made on first use. */
 export function formatters(locale: Locale) {
   const tag = localeTags[locale]
@@ -119,12 +122,32 @@ export function formatters(locale: Locale) {
   const usd = once(
     () => new Intl.NumberFormat(tag, { style: 'currency', currency: 'USD', minimumFractionDigits: 2 }),
   )
+  const usdRate = once(
+    () =>
+      new Intl.NumberFormat(tag, {
+        style: 'currency',
+        currency: 'USD',
+        minimumFractionDigits: 2,
+        maximumFractionDigits: 6,
+      }),
+  )
+  // Token amounts keep every decimal the chain gave (TRON's tokens have 6) and show at least cents.
+  const token = once(() => new Intl.NumberFormat(tag, { minimumFractionDigits: 2, maximumFractionDigits: 6 }))
   const dateTime = once(() => new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }))
   const date = once(() => new Intl.DateTimeFormat(tag, { dateStyle: 'medium' }))
   const time = once(() => new Intl.DateTimeFormat(tag, { timeStyle: 'medium' }))
   return {
     /** Dollars as the answers carry them, e.g. 49.99 → "$49.99", "US$49.99", "49,99 $". */
     usd: (dollars: number) => usd().format(dollars),
+    /**
+     * An amount of USDT or TRX with its symbol, as the answers carry it (a number or a decimal string,
+     * formatted digit for digit), e.g. "199.96" → "199.96 TRX", "199,96 TRX"; 1234.5 → "1,234.50 USDT".
+     */
+    token: (amount: number | string, symbol: TokenSymbol) =>
+      // Intl formats a decimal string digit for digit (no rounding through a float).
+      `${token().format(amount as Intl.StringNumericLiteral)}\u00a0${symbol}`,
+    /** A price per token in dollars, to the rate's last digit (at least cents), e.g. "$0.2451". */
+    rate: (dollars: number | string) => usdRate().format(dollars as Intl.StringNumericLiteral),
     number: (value: number, options?: Intl.NumberFormatOptions) =>
       new Intl.NumberFormat(tag, options).format(value),
     dateTime: (value: Date | string | number) => dateTime().format(new Date(value)),

@@ -76,7 +76,7 @@ const product: Product = {
   created_at: '2026-01-01T00:00:00Z',
 }
 
-function renderPayment() {
+function renderPayment(locale: 'en' | 'ru' = 'en') {
   renderWithProviders(
     <MemoryRouter initialEntries={['/payment']}>
       <CheckoutWatch />
@@ -87,6 +87,7 @@ function renderPayment() {
         <Route path="/" element={<h1>Home page</h1>} />
       </Routes>
     </MemoryRouter>,
+    { locale },
   )
 }
 
@@ -117,6 +118,26 @@ describe('payment page', () => {
     expect(
       screen.getByText('This address is for this order only. For another purchase, place a new order.'),
     ).toBeTruthy()
+  })
+
+  it('in Russian: USDT, TRX and the rate as Russian writes them; the copied TRX amount stays as wallets read it', async () => {
+    checkout.start({
+      email: 'buyer@example.com',
+      orderId: ORDER_ID,
+      orderSecret: 'test-secret',
+      walletAddress: 'TTestAddressForThePaymentPage0000',
+      windowEndsAt: Date.now() + 30 * 60_000,
+      total: 1234.5,
+      trxAmount: '4938.000001',
+      trxRate: '0.25',
+    })
+    answer = status({ total: 1234.5 })
+    renderPayment('ru')
+    expect(screen.getByTestId('pay-amount').textContent).toBe('1\u00a0234,50\u00a0$')
+    expect(screen.getByText('Отправьте ровно 1 234,50 USDT в сети TRON (TRC20).')).toBeTruthy()
+    expect(screen.getByText(/^4 938,000001 TRX по курсу 0,25 \$ за TRX,/)).toBeTruthy()
+    expect((screen.getByLabelText('Или оплатите в TRX') as HTMLInputElement).value).toBe('4938.000001')
+    await waitFor(() => expect(screen.getByText('Ожидаем вашу оплату…')).toBeTruthy())
   })
 
   it('detection delayed: says a payment made now is safe, instead of a silent spinner', async () => {
@@ -180,7 +201,9 @@ describe('payment page', () => {
     renderPayment()
     await waitFor(() => expect(screen.getByText(/was dropped by the TRON network/)).toBeTruthy())
     expect(screen.getByText('Waiting for your payment…')).toBeTruthy()
-    expect(screen.getByText('A transfer of $20.00 to this address failed on the TRON network')).toBeTruthy()
+    expect(
+      screen.getByText('A transfer of 20.00 USDT to this address failed on the TRON network'),
+    ).toBeTruthy()
     expect(screen.getByText(/Your wallet did not have enough TRX for the network fee/)).toBeTruthy()
   })
 

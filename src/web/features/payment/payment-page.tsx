@@ -19,7 +19,7 @@ const REDIRECT_AFTER_PAID_MS = 3_000
 
 export function PaymentPage() {
   const t = useT()
-  const { usd } = useFormat()
+  const { usd, token, rate } = useFormat()
   const state = useCheckout()
   const lines = useCartItems()
   const navigate = useNavigate()
@@ -154,7 +154,7 @@ export function PaymentPage() {
               {usd(total)}
             </p>
             <p className="mt-1 text-sm text-muted">
-              {t('payment.sendExactly', { amount: total.toFixed(2) })}
+              {t('payment.sendExactly', { amount: token(total, 'USDT') })}
             </p>
             {state.discountCode && state.discount !== null && (
               <p className="mt-1 text-sm text-emerald-400">
@@ -173,7 +173,10 @@ export function PaymentPage() {
                 failedMessage={t('payment.trxCopyFailed')}
               />
               <p className="mt-2 text-xs text-muted">
-                {t('payment.trxRate', { amount: state.trxAmount, rate: String(state.trxRate) })}
+                {t('payment.trxRate', {
+                  amount: token(state.trxAmount, 'TRX'),
+                  rate: state.trxRate ? rate(state.trxRate) : '—',
+                })}
               </p>
             </div>
           ) : (

@@ -13,9 +13,7 @@ const RevenueChart = lazy(() => import('./revenue-chart'))
 
 function TotalsCard({ title, totals }: { title: string; totals: SalesTotals }) {
   const t = useT()
-  const { usd, number } = useFormat()
-  const amount = (text: string) =>
-    number(Number(text), { minimumFractionDigits: 2, maximumFractionDigits: 6 })
+  const { usd, token } = useFormat()
   return (
     <section aria-label={title} className="rounded-2xl border border-line bg-card p-4">
       <h3 className="text-sm font-medium text-muted">{title}</h3>
@@ -24,12 +22,12 @@ function TotalsCard({ title, totals }: { title: string; totals: SalesTotals }) {
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div>
           <dt className="text-xs text-muted">{t('admin.sales.usdtReceived')}</dt>
-          <dd className="font-medium text-fg">{amount(totals.revenue_usdt)}</dd>
+          <dd className="font-medium text-fg">{token(totals.revenue_usdt, 'USDT')}</dd>
         </div>
         <div>
           <dt className="text-xs text-muted">{t('admin.sales.trxReceived')}</dt>
           <dd className="font-medium text-fg">
-            {amount(totals.revenue_trx)}{' '}
+            {token(totals.revenue_trx, 'TRX')}{' '}
             <span className="text-xs text-muted">≈ {usd(Number(totals.revenue_trx_usd))}</span>
           </dd>
         </div>

@@ -18,7 +18,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClose: () => void }) {
   const t = useT()
-  const { usd } = useFormat()
+  const { usd, token } = useFormat()
   const orderFmt = useOrderFormat()
   const detail = useOrder(orderId)
   const resendMail = useResendOrderEmail(orderId)
@@ -58,12 +58,12 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
               )}
               <Row label={t('admin.orders.col.total')}>{usd(data.order.total)}</Row>
               {data.order.trx_amount && (
-                <Row label={t('admin.order.trxTotal')}>{data.order.trx_amount} TRX</Row>
+                <Row label={t('admin.order.trxTotal')}>{token(data.order.trx_amount, 'TRX')}</Row>
               )}
               <Row label={t('admin.order.received')}>
                 {usd(data.order.amount_received)}
                 {data.order.trx_received !== '0.00' &&
-                  t('admin.order.includesTrx', { amount: data.order.trx_received })}
+                  t('admin.order.includesTrx', { amount: token(data.order.trx_received, 'TRX') })}
               </Row>
               <Row label={t('admin.orders.col.wallet')}>
                 <span className="font-mono">{data.order.wallet_address}</span>
@@ -93,9 +93,7 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
               <ul className="mt-2 space-y-2 text-sm">
                 {data.payments.map((p) => (
                   <li key={p.id} className="rounded-lg border border-line p-2">
-                    <span className="font-semibold">
-                      {p.amount} {p.token}
-                    </span>{' '}
+                    <span className="font-semibold">{token(p.amount, p.token)}</span>{' '}
                     {p.late && <Mark tone="amber">{t('admin.late')}</Mark>}
                     <div className="font-mono text-xs break-all text-muted">{p.tx_id}</div>
                   </li>

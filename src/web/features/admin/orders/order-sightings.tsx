@@ -30,7 +30,7 @@ const STATUS: Record<string, MessageId> = {
 /** The order detail's section: every transfer seen before it was final. Nothing when none. */
 export function OrderSightings({ orderId }: { orderId: string }) {
   const t = useT()
-  const { number } = useFormat()
+  const { token } = useFormat()
   const sightings = useOrderSightings(orderId)
   const rows = sightings.data?.sightings ?? []
   if (rows.length === 0) return null
@@ -40,9 +40,7 @@ export function OrderSightings({ orderId }: { orderId: string }) {
       <ul className="mt-2 space-y-2 text-sm" data-testid="order-sightings">
         {rows.map((s) => (
           <li key={`${s.tx_id}-${s.status}`} className="rounded-lg border border-line p-2">
-            <span className="font-semibold">
-              {number(s.amount)} {s.token}
-            </span>{' '}
+            <span className="font-semibold">{token(s.amount, s.token)}</span>{' '}
             <span className={s.status === 'failed' ? 'text-red-300' : 'text-muted'}>
               {t(STATUS[s.status] as MessageId, { block: s.block_number, reason: s.failure ?? '' })}
             </span>

@@ -29,7 +29,7 @@ export function OrdersList({
   onOpen: (id: string) => void
 }) {
   const t = useT()
-  const { usd } = useFormat()
+  const { usd, token } = useFormat()
   const orderFmt = useOrderFormat()
   const allSelected = rows.length > 0 && rows.every((o) => selected.has(o.id))
   return (
@@ -131,7 +131,7 @@ export function OrdersList({
                   {usd(order.total)}
                   {order.trx_amount && (
                     <div className="text-xs font-normal text-muted">
-                      {t('admin.orders.orTrx', { amount: order.trx_amount })}
+                      {t('admin.orders.orTrx', { amount: token(order.trx_amount, 'TRX') })}
                     </div>
                   )}
                 </td>

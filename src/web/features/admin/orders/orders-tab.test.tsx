@@ -208,3 +208,94 @@ describe('admin orders tab: a failure is told once', () => {
     expect(toastTexts()).toEqual(['Failed to delete some orders'])
   })
 })
+
+describe('admin orders tab in Russian: token amounts as the language writes them', () => {
+  const payment = (id: number, token: 'USDT' | 'TRX', amount: string, order_id: string | null) => ({
+    id,
+    order_id,
+    tx_id: `${id}`.repeat(64).slice(0, 64),
+    token,
+    amount,
+    from_address: 'TFromAddress00000000000000000000000',
+    to_address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+    block_timestamp: Date.parse('2026-11-25T10:05:00Z'),
+    block_number: 1000,
+    status: order_id ? 'credited' : 'unmatched',
+    reason: order_id ? null : 'no_order',
+    late: false,
+    created_at: '2026-11-25T10:05:00.000Z',
+  })
+
+  it('lists, the order detail, unmatched payments and the reconciliation: a decimal comma and the symbol', async () => {
+    const trxOrder = { ...order(false), trx_amount: '1234.56', trx_received: '20.5' }
+    rpc.reply('secure_fetch_orders', answer(trxOrder))
+    rpc.reply('secure_fetch_unmatched_payments', {
+      success: true,
+      payments: [payment(3, 'TRX', '7.000000', null)],
+    })
+    rpc.reply('secure_reconcile', {
+      success: true,
+      from: '2026-10-26',
+      to: '2026-11-26',
+      ties: true,
+      order_mismatches: [],
+      chain_errors: [],
+      rows: [
+        {
+          address: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf',
+          token: 'USDT',
+          chain: null,
+          chain_count: null,
+          ledger: '1234.500000',
+          ledger_count: 2,
+          credited: '1234.500000',
+          unmatched: '0.000000',
+          ties: true,
+        },
+      ],
+    })
+    rpc.reply('secure_fetch_order', {
+      success: true,
+      order: {
+        ...trxOrder,
+        window_ends_at: trxOrder.created_at,
+        grace_until: trxOrder.created_at,
+        cancelled_at: null,
+      },
+      keys: [],
+      payments: [payment(1, 'USDT', '12.500000', HELD_ID), payment(2, 'TRX', '82.000001', HELD_ID)],
+      mails: [],
+    })
+    rpc.reply('secure_fetch_order_sightings', {
+      success: true,
+      sightings: [
+        {
+          tx_id: 'c'.repeat(64),
+          token: 'TRX',
+          amount: 5.25,
+          block_number: 999,
+          status: 'seen',
+          failure: null,
+        },
+      ],
+    })
+    const { settled } = renderWithProviders(<OrdersTab />, { admin: true, locale: 'ru' })
+
+    // The list: the TRX alternative under the total (thousands grouped, a decimal comma).
+    expect((await screen.findAllByText('или 1 234,56 TRX')).length).toBeGreaterThan(0)
+    expect(await screen.findByText('7,00 TRX')).toBeTruthy()
+    expect(await screen.findByText('1 234,50 USDT, переводов: 2')).toBeTruthy()
+    expect(screen.getByText('зачтено 1 234,50 USDT')).toBeTruthy()
+
+    const [open] = screen.getAllByRole('button', { name: HELD_ID.slice(0, 8) })
+    fireEvent.click(open as HTMLElement)
+    const detail = await screen.findByRole('dialog')
+    await within(detail).findByText('1 234,56 TRX')
+    expect(within(detail).getByText(/\(включая 20,50 TRX\)/)).toBeTruthy()
+    expect(within(detail).getByText('12,50 USDT')).toBeTruthy()
+    // Every decimal the chain gave is kept.
+    expect(within(detail).getByText('82,000001 TRX')).toBeTruthy()
+    expect(await within(detail).findByText('5,25 TRX')).toBeTruthy()
+    await settled()
+  })
+})

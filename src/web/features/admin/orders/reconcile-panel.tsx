@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { ReconcileRowAnswer } from '../../../../shared/reconcile'
 import { Button } from '../../../components/ui/button'
-import { useT } from '../../../i18n/i18n'
+import { useFormat, useT } from '../../../i18n/i18n'
 import { Panel, TextInput } from '../components/fields'
 import { type ReconcilePeriod, useChainCheck, useReconcile } from './api/reconcile'
 
@@ -14,6 +14,7 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
  */
 export function ReconcilePanel() {
   const t = useT()
+  const { token } = useFormat()
   const [period, setPeriod] = useState<ReconcilePeriod>(() => ({
     from: isoDay(Date.now() - 30 * DAY_MS),
     to: isoDay(Date.now() + DAY_MS),
@@ -72,21 +73,20 @@ export function ReconcilePanel() {
                   <div className="flex flex-wrap gap-x-4 gap-y-1">
                     <span>
                       {t('admin.reconcile.row', {
-                        amount: row.ledger,
-                        token: row.token,
+                        amount: token(row.ledger, row.token),
                         count: row.ledger_count,
                       })}
                     </span>
                     <span className="text-emerald-300">
-                      {t('admin.reconcile.credited', { amount: row.credited })}
+                      {t('admin.reconcile.credited', { amount: token(row.credited, row.token) })}
                     </span>
                     <span className="text-amber-300">
-                      {t('admin.reconcile.unmatched', { amount: row.unmatched })}
+                      {t('admin.reconcile.unmatched', { amount: token(row.unmatched, row.token) })}
                     </span>
                     {chain && (
                       <span className={chain.ties ? 'text-emerald-300' : 'text-red-400'}>
                         {t('admin.reconcile.chain', {
-                          amount: chain.chain ?? '?',
+                          amount: chain.chain === null ? '?' : token(chain.chain, row.token),
                           verdict: chain.ties
                             ? t('admin.reconcile.chainTies')
                             : t('admin.reconcile.chainDiffers'),

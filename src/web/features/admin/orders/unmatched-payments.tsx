@@ -1,7 +1,7 @@
 import { type AdminPayment, assignPaymentInputSchema } from '../../../../shared/admin'
 import type { UnmatchedReason } from '../../../../shared/unmatched-reasons'
 import { Button } from '../../../components/ui/button'
-import { type AdminMessageId, Msg, useT } from '../../../i18n/i18n'
+import { type AdminMessageId, Msg, useFormat, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { Panel, TextInput } from '../components/fields'
@@ -47,6 +47,7 @@ export function UnmatchedPayments() {
 
 function UnmatchedRow({ payment }: { payment: AdminPayment }) {
   const t = useT()
+  const { token } = useFormat()
   const orderFmt = useOrderFormat()
   const fullOrderId = t('admin.unmatched.fullId')
   const assignment = useAssignPayment(payment.id)
@@ -64,9 +65,7 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
   return (
     <li className="rounded-xl border border-line p-3 text-sm">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <span className="font-semibold">
-          {payment.amount} {payment.token}
-        </span>
+        <span className="font-semibold">{token(payment.amount, payment.token)}</span>
         <span className="text-muted">{orderFmt.date(new Date(payment.block_timestamp).toISOString())}</span>
       </div>
       <div className="mt-1 font-mono text-xs break-all text-muted">

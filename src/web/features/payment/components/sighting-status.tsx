@@ -81,7 +81,7 @@ const REASONS: Record<string, MessageId> = {
 
 export function FailedTransfers({ failed }: { failed: OrderSightings['failed'] }) {
   const t = useT()
-  const { usd, number } = useFormat()
+  const { token } = useFormat()
   if (failed.length === 0) return null
   return (
     <ul className="space-y-2" data-testid="payment-failed">
@@ -94,10 +94,7 @@ export function FailedTransfers({ failed }: { failed: OrderSightings['failed'] }
           <AlertTriangle className="mt-0.5 size-4 shrink-0 text-red-300" aria-hidden />
           <div className="min-w-0 space-y-1">
             <strong className="block font-semibold text-red-200">
-              {t('payment.failed.title', {
-                // i18n-ignore: the token's symbol is the same in every language
-                amount: f.token === 'USDT' ? usd(f.amount) : `${number(f.amount)} TRX`,
-              })}
+              {t('payment.failed.title', { amount: token(f.amount, f.token) })}
             </strong>
             <p>
               {REASONS[f.reason]
