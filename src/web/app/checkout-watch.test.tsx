@@ -2,28 +2,15 @@
 import { act, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import '../test/setup-dom'
-import type { Product } from '../../shared/product'
 import { Countdown } from '../features/payment/components/countdown'
 import { cart } from '../lib/cart-store'
 import { checkout, formatCountdown, inactiveCheckout, msRemaining } from '../lib/checkout-store'
 import { storageKeys } from '../lib/storage'
+import { makeProduct } from '../test/product'
 import { renderWithProviders } from '../test/render'
 import { applyReloadRules } from './checkout-watch'
 
-const product: Product = {
-  id: 1,
-  name: 'Product 1',
-  description: '',
-  price: 10,
-  image: '/images/x.svg',
-  features: [],
-  video_id: null,
-  is_free: false,
-  download_url: null,
-  has_details: true,
-  featured: false,
-  created_at: '2026-01-01T00:00:00Z',
-}
+const product = makeProduct(1)
 
 const order = (windowEndsAt: number) => ({
   email: 'buyer@example.com',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { selectProducts } from '../../shared/catalog-filter'
 import { localizeProduct } from '../../shared/localize'
 import type { Product } from '../../shared/product'
+import { makeProduct } from '../test/product'
 import { activate, createI18n, formatters, type Translate } from './i18n'
 
 async function translator(locale: 'en' | 'zh' | 'ru'): Promise<Translate> {
@@ -70,21 +71,8 @@ describe('messages', () => {
 })
 
 describe('operator texts per language', () => {
-  const product = (id: number, name: string, translations?: Product['translations']): Product => ({
-    id,
-    name,
-    description: `About ${name}`,
-    price: 10,
-    image: '',
-    features: ['Fast'],
-    video_id: null,
-    is_free: false,
-    download_url: null,
-    has_details: true,
-    featured: false,
-    created_at: '2026-01-01T00:00:00Z',
-    translations,
-  })
+  const product = (id: number, name: string, translations?: Product['translations']): Product =>
+    makeProduct(id, { name, description: `About ${name}`, image: '', features: ['Fast'], translations })
   const manager = product(1, 'Proxy Manager', {
     zh: { name: '代理管理器', features: ['快速'] },
     ru: { name: '' },

@@ -6,27 +6,15 @@ import '../test/setup-dom'
 import type { Product } from '../../shared/product'
 import { defaultSiteContent } from '../../shared/site-content-defaults'
 import { Header } from '../components/layout/header'
+import { makeProduct } from '../test/product'
 import { renderWithProviders } from '../test/render'
 import { siteContentKeys } from './api/get-site-content'
 import { cart, cartTotalCents, MAX_QUANTITY, syncCartWithCatalog } from './cart-store'
 import { createQueryClient } from './query-client'
 import { storageKeys } from './storage'
 
-const product = (id: number, price: number, extra: Partial<Product> = {}): Product => ({
-  id,
-  name: `Product ${id}`,
-  description: '',
-  price,
-  image: '/images/x.svg',
-  features: [],
-  video_id: null,
-  is_free: false,
-  download_url: null,
-  has_details: true,
-  featured: false,
-  created_at: '2026-01-01T00:00:00Z',
-  ...extra,
-})
+const product = (id: number, price: number, extra: Partial<Product> = {}): Product =>
+  makeProduct(id, { price, ...extra })
 
 const stored = () => JSON.parse(window.localStorage.getItem(storageKeys.cart) ?? 'null')
 

@@ -3,29 +3,16 @@ import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
-import type { Product } from '../../../shared/product'
 import { cart } from '../../lib/cart-store'
 import { checkout } from '../../lib/checkout-store'
+import { makeProduct } from '../../test/product'
 import { renderWithProviders } from '../../test/render'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { CheckoutPage } from './checkout-page'
 
 const ORDER_ID = '7d7c2c4e-9b7a-4c52-9d1c-2f4b6a8e0a11'
 const ADDRESS = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8'
-const product: Product = {
-  id: 3,
-  name: 'Product 3',
-  description: '',
-  price: 12.5,
-  image: '/images/x.svg',
-  features: [],
-  video_id: null,
-  is_free: false,
-  download_url: null,
-  has_details: true,
-  featured: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-}
+const product = makeProduct(3, { price: 12.5 })
 
 let rpc: RpcServer
 beforeAll(async () => {

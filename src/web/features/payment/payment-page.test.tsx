@@ -5,10 +5,10 @@ import { screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
-import type { Product } from '../../../shared/product'
 import { CheckoutWatch } from '../../app/checkout-watch'
 import { cart } from '../../lib/cart-store'
 import { checkout, paymentSuccess } from '../../lib/checkout-store'
+import { makeProduct } from '../../test/product'
 import { renderWithProviders } from '../../test/render'
 import { PaymentPage } from './payment-page'
 
@@ -61,20 +61,7 @@ beforeAll(async () => {
 })
 afterAll(() => new Promise<void>((r) => server.close(() => r())))
 
-const product: Product = {
-  id: 1,
-  name: 'Product 1',
-  description: '',
-  price: 20,
-  image: '/images/x.svg',
-  features: [],
-  video_id: null,
-  is_free: false,
-  download_url: null,
-  has_details: true,
-  featured: false,
-  created_at: '2026-01-01T00:00:00Z',
-}
+const product = makeProduct(1, { price: 20 })
 
 function renderPayment(locale: 'en' | 'ru' = 'en') {
   renderWithProviders(
