@@ -90,67 +90,76 @@ export function AdminLoginPage() {
         <div className="mb-8 flex justify-center">
           <Logo mainText={content.logo.mainText} subText={t('admin.panel')} />
         </div>
-        {gate === 'checking' && (
-          <p role="status" className="text-center text-muted">
-            {t('admin.loading')}
-          </p>
-        )}
         {gate === 'restricted' && (
           <div className="rounded-2xl border border-red-500/30 bg-card p-8 text-center">
             <ShieldAlert className="mx-auto size-10 text-red-400" aria-hidden />
             <h1 className="mt-4 text-lg font-semibold text-fg">{t('admin.accessRestricted')}</h1>
           </div>
         )}
-        {gate === 'form' && (
-          <form {...form.formProps} className="rounded-2xl border border-line bg-card p-6 shadow-xl sm:p-8">
-            <div className="mb-6 flex items-center gap-3">
-              <span className="grid size-10 place-items-center rounded-xl bg-primary/15 text-primary">
-                <Lock className="size-5" aria-hidden />
-              </span>
-              <h1 className="text-xl font-semibold text-fg">{t('admin.login.title')}</h1>
-            </div>
-            <div className="flex flex-col gap-4">
-              <Field label={labels.p_username} error={form.errors.p_username}>
-                <TextInput
-                  name="username"
-                  autoComplete="username"
-                  required
-                  value={form.values.p_username}
-                  onChange={(e) => {
-                    form.set('p_username', e.target.value)
-                    setNeedsCode(false)
-                  }}
-                />
-              </Field>
-              <Field label={labels.p_password} error={form.errors.p_password}>
-                <TextInput
-                  name="password"
-                  type="password"
-                  autoComplete="current-password"
-                  required
-                  value={form.values.p_password}
-                  onChange={(e) => form.set('p_password', e.target.value)}
-                />
-              </Field>
-              {needsCode && (
-                <Field label={labels.p_code} hint={t('admin.login.codeHint')} error={form.errors.p_code}>
+        {/* While the server is asked, the form already holds its place, hidden and inert, under the
+            status: the page does not move when it shows (a short "Loading…" in its stead made the
+            centred column jump up by the form's height). */}
+        {gate !== 'restricted' && (
+          <div className="relative">
+            {gate === 'checking' && (
+              <p role="status" className="absolute inset-0 grid place-items-center text-center text-muted">
+                {t('admin.loading')}
+              </p>
+            )}
+            <form
+              {...form.formProps}
+              inert={gate === 'checking'}
+              className={`rounded-2xl border border-line bg-card p-6 shadow-xl sm:p-8 ${gate === 'checking' ? 'invisible' : ''}`}
+            >
+              <div className="mb-6 flex items-center gap-3">
+                <span className="grid size-10 place-items-center rounded-xl bg-primary/15 text-primary">
+                  <Lock className="size-5" aria-hidden />
+                </span>
+                <h1 className="text-xl font-semibold text-fg">{t('admin.login.title')}</h1>
+              </div>
+              <div className="flex flex-col gap-4">
+                <Field label={labels.p_username} error={form.errors.p_username}>
                   <TextInput
-                    name="code"
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    autoFocus
+                    name="username"
+                    autoComplete="username"
                     required
-                    value={form.values.p_code}
-                    onChange={(e) => form.set('p_code', e.target.value)}
+                    value={form.values.p_username}
+                    onChange={(e) => {
+                      form.set('p_username', e.target.value)
+                      setNeedsCode(false)
+                    }}
                   />
                 </Field>
-              )}
-              <Button type="submit" disabled={busy} className="mt-2 w-full">
-                {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
-                {busy ? t('admin.login.busy') : t('admin.login.submit')}
-              </Button>
-            </div>
-          </form>
+                <Field label={labels.p_password} error={form.errors.p_password}>
+                  <TextInput
+                    name="password"
+                    type="password"
+                    autoComplete="current-password"
+                    required
+                    value={form.values.p_password}
+                    onChange={(e) => form.set('p_password', e.target.value)}
+                  />
+                </Field>
+                {needsCode && (
+                  <Field label={labels.p_code} hint={t('admin.login.codeHint')} error={form.errors.p_code}>
+                    <TextInput
+                      name="code"
+                      inputMode="numeric"
+                      autoComplete="one-time-code"
+                      autoFocus
+                      required
+                      value={form.values.p_code}
+                      onChange={(e) => form.set('p_code', e.target.value)}
+                    />
+                  </Field>
+                )}
+                <Button type="submit" disabled={busy} className="mt-2 w-full">
+                  {busy && <Loader2 className="size-4 animate-spin" aria-hidden />}
+                  {busy ? t('admin.login.busy') : t('admin.login.submit')}
+                </Button>
+              </div>
+            </form>
+          </div>
         )}
       </div>
     </main>
