@@ -176,7 +176,8 @@ export function useFormat(): Formatters {
  */
 export const Msg = Trans as (props: {
   id: MessageId
-  values?: MessageValues
+  /** Texts and numbers, or an element put in the value's place (e.g. an <EmailAddress />). */
+  values?: Record<string, string | number | ReactElement>
   components?: Record<string, ReactElement>
 }) => ReactElement
 

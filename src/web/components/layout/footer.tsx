@@ -2,6 +2,7 @@ import { Mail } from 'lucide-react'
 import { Link } from 'react-router'
 import { useT } from '../../i18n/i18n'
 import { useSiteContent } from '../../lib/api/get-site-content'
+import { EmailAddress } from '../ui/email-address'
 import { Logo } from './logo'
 
 const socials = [
@@ -72,10 +73,10 @@ export function Footer() {
           {content.support.email && (
             <a
               href={`mailto:${content.support.email}`}
-              className="mt-4 flex items-center gap-2 text-sm break-all text-muted hover:text-fg"
+              className="mt-4 flex items-center gap-2 text-sm text-muted hover:text-fg"
             >
               <Mail className="size-4 shrink-0" aria-hidden />
-              {content.support.email}
+              <EmailAddress email={content.support.email} className="min-w-0" />
             </a>
           )}
           <p className="mt-3 text-sm text-muted">{t('footer.accept')}</p>

@@ -15,6 +15,7 @@ import type { DashboardOrder } from '../../../shared/dashboard'
 import { EmailMyOrders } from '../../components/order-links/email-my-orders'
 import { buttonStyles } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
+import { EmailAddress } from '../../components/ui/email-address'
 import { type Formatters, type MessageId, Msg, type Translate, useFormat, useT } from '../../i18n/i18n'
 import { useSiteContent } from '../../lib/api/get-site-content'
 import { cart } from '../../lib/cart-store'
@@ -61,8 +62,8 @@ function SupportCard() {
           href={`mailto:${support.email}`}
           className="mt-4 inline-flex items-center gap-2 text-sm font-medium text-primary hover:underline"
         >
-          <Mail className="size-4" aria-hidden />
-          {support.email}
+          <Mail className="size-4 shrink-0" aria-hidden />
+          <EmailAddress email={support.email} className="min-w-0" />
         </a>
       )}
       {support.response && (
@@ -279,8 +280,10 @@ export function DashboardPage() {
                 </dd>
               </div>
               <div className="flex justify-between gap-4">
-                <dt className="text-muted">{t('dashboard.email')}</dt>
-                <dd className="min-w-0 truncate text-fg">{order.email}</dd>
+                <dt className="shrink-0 text-muted">{t('dashboard.email')}</dt>
+                <dd className="min-w-0 text-right text-fg">
+                  <EmailAddress email={order.email} />
+                </dd>
               </div>
               {order.tx_hash && order.tx_url && (
                 <div>

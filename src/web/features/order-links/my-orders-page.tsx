@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router'
 import { type LinkedOrder, openOrderLinksAnswerSchema } from '../../../shared/order-links'
 import { EmailMyOrders } from '../../components/order-links/email-my-orders'
 import { buttonStyles } from '../../components/ui/button'
+import { EmailAddress } from '../../components/ui/email-address'
 import { Msg, useFormat, useT } from '../../i18n/i18n'
 import { callRpc } from '../../lib/rpc-client'
 
@@ -54,7 +55,7 @@ export function MyOrdersPage() {
       <p className="mt-2 text-sm text-muted">
         <Msg
           id="myOrders.intro"
-          values={{ email }}
+          values={{ email: <EmailAddress email={email} /> }}
           components={{ 0: <span className="font-medium text-fg" /> }}
         />
       </p>

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Button } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
+import { EmailAddress } from '../../components/ui/email-address'
 import { Msg, useFormat, useT } from '../../i18n/i18n'
 import { cart, useCartItems } from '../../lib/cart-store'
 import { checkout, paymentConfirming, paymentSuccess, useCheckout } from '../../lib/checkout-store'
@@ -110,7 +111,7 @@ export function PaymentPage() {
           <p className="mt-1 text-sm text-muted">
             <Msg
               id="payment.order"
-              values={{ id: state.orderId.slice(0, 8), email: state.email }}
+              values={{ id: state.orderId.slice(0, 8), email: <EmailAddress email={state.email} /> }}
               components={{ 0: <span className="font-mono" /> }}
             />
           </p>
@@ -245,7 +246,9 @@ export function PaymentPage() {
             </li>
             <li className="flex gap-2.5">
               <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-              {t('payment.tip.email', { email: state.email })}
+              <span className="min-w-0">
+                <Msg id="payment.tip.email" values={{ email: <EmailAddress email={state.email} /> }} />
+              </span>
             </li>
           </ul>
 
