@@ -5,13 +5,14 @@ import { Fragment, type ReactNode } from 'react'
  * and "very-long-name@example-company.com" split as "very-" / "long-name…" reads as a hyphenated word,
  * not as the address. Here each hyphen is held to the character after it, so the address wraps only
  * before its "@"; a side longer than the whole line is cut where the line ends (overflow-wrap), as a
- * code is. Only inline elements: the text, its copy and its accessible name are the address itself.
+ * code is, even inside a break-all block. Only inline elements: the text, its copy and its accessible
+ * name are the address itself.
  */
 export function EmailAddress({ email, className = '' }: { email: string; className?: string }) {
   const at = email.lastIndexOf('@')
   const sides = at > 0 ? [email.slice(0, at), email.slice(at)] : [email]
   return (
-    <span className={`wrap-anywhere ${className}`}>
+    <span className={`break-normal wrap-anywhere ${className}`}>
       {sides.map((side, i) => (
         <Fragment key={side}>
           {i > 0 && <wbr />}

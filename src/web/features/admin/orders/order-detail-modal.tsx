@@ -1,5 +1,6 @@
 import { Mail } from 'lucide-react'
 import { Button } from '../../../components/ui/button'
+import { EmailAddress } from '../../../components/ui/email-address'
 import { Modal } from '../../../components/ui/modal'
 import { Msg, useFormat, useT } from '../../../i18n/i18n'
 import { Mark } from '../components/mark'
@@ -41,7 +42,9 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
                 <span className="font-mono">{data.order.id}</span>
               </Row>
               <Row label={t('admin.orders.col.date')}>{orderFmt.date(data.order.created_at)}</Row>
-              <Row label={t('admin.orders.col.email')}>{data.order.email}</Row>
+              <Row label={t('admin.orders.col.email')}>
+                <EmailAddress email={data.order.email} />
+              </Row>
               <Row label={t('admin.orders.col.status')}>
                 <span className="flex flex-wrap items-center gap-2">
                   {t(`admin.status.${data.order.status}`)}
