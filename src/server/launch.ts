@@ -5,14 +5,14 @@
 // and `npm start` keep watching) before anything else loads. A Node without process.execve starts
 // the server with V8's defaults; the database thread's own limits still apply (db/v8-flags.ts).
 // The new process also gets MALLOC_ARENA_MAX (below), which glibc reads only when a process starts.
-import { launchFlags } from './db/v8-flags'
+import { LAUNCH_FLAGS } from './db/v8-flags'
 
 const MARK = 'STABLECART_V8_FLAGS'
 const execve = (
   process as unknown as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never }
 ).execve
-const flags = launchFlags()
-if (execve && process.env[MARK] === undefined && flags.length > 0) {
+const flags = LAUNCH_FLAGS
+if (execve && process.env[MARK] === undefined) {
   execve(process.execPath, [process.execPath, ...flags, ...process.execArgv, ...process.argv.slice(1)], {
     ...process.env,
     [MARK]: flags.join(' '),

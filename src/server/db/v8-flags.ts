@@ -1,22 +1,17 @@
 import { setFlagsFromString } from 'node:v8'
 
-// How V8 runs the embedded database (decision 031). PostgreSQL is 8.7 MB of WebAssembly; V8
-// compiles it with Liftoff and recompiles hot functions with its optimising compiler. From V8 13
-// (Node 24) that compiler is Turboshaft, which needs about 600 MB of memory for a moment to
-// optimise one of PostgreSQL's largest functions (measured: 604 MB zone, 2–13 s), so a first start
-// on Node 24 peaked near 1 GB and a 512 MB server killed it. V8 has no switch to leave one function
-// out, so on V8 13 and newer the database runs on Liftoff code only. V8 12 (Node 22) and older
-// optimise the same function in about 25 MB and keep the optimising compiler.
-
-/** V8's major version, from process.versions.v8 ("13.6.233.17-node.53"). */
-export function v8Major(version = process.versions.v8): number {
-  return Number.parseInt(version, 10)
-}
-
-/** Whether this Node's V8 compiles WebAssembly with Turboshaft (see above). */
-export function optimisesWasmWithTurboshaft(version = process.versions.v8): boolean {
-  return v8Major(version) >= 13
-}
+// How V8 runs the embedded database (decisions 031 and 036). PostgreSQL is 8.7 MB of WebAssembly;
+// by default V8 compiles it with its baseline compiler, Liftoff, and recompiles hot functions with
+// its optimising compiler. That costs memory the shop cannot spare on a small server:
+// - From V8 13 (Node 24) the optimiser is Turboshaft, which needs about 600 MB for a moment to
+//   optimise one of PostgreSQL's largest functions (measured: 604 MB zone, 2–13 s), so a first
+//   start peaked near 1 GB and a 512 MB server killed it. V8 has no switch that leaves one
+//   function out.
+// - On V8 12 (Node 22) the optimised code and what compiling it leaves behind kept the idle shop
+//   at about 237 MB against 173 MB with Liftoff only, and its first start at 299 MB idle against
+//   194 MB; raising the tiering budget tenfold still left 232 MB. Checkout throughput differed by
+//   about 2 % (decision 036).
+// So the database runs on Liftoff code only, on every Node.
 
 let applied = false
 
@@ -24,15 +19,14 @@ let applied = false
 export function applyEmbeddedDatabaseFlags(): void {
   if (applied) return
   applied = true
-  if (optimisesWasmWithTurboshaft()) setFlagsFromString('--liftoff-only')
+  setFlagsFromString('--liftoff-only')
 }
 
 /**
  * The flags the built shop starts with (launch.ts). V8's young generation (two semi-spaces, up to
  * 16 MB each on 64-bit machines, per thread) is kept at 1 MB: the server's objects live briefly and
  * PostgreSQL's memory is WebAssembly memory outside V8's heap; measured, it saves about 50 MB of
- * the idle process. On V8 13 and newer, Liftoff only (see above).
+ * the idle process. And Liftoff only (see above), set on the command line too so that the first
+ * WebAssembly compiled, whichever thread compiles it, is already under it.
  */
-export function launchFlags(version = process.versions.v8): string[] {
-  return ['--max-semi-space-size=1', ...(optimisesWasmWithTurboshaft(version) ? ['--liftoff-only'] : [])]
-}
+export const LAUNCH_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--liftoff-only']
