@@ -27,7 +27,14 @@ export function unpackCluster(tarball: string, dataDir: string): boolean {
   const staging = `${dataDir}.unpacking`
   rmSync(staging, { recursive: true, force: true })
   mkdirSync(staging, { recursive: true, mode: 0o700 })
-  const tar = gunzipSync(readFileSync(tarball))
+  const gzipped = readFileSync(tarball)
+  // Unzipped into one buffer of the size gzip's trailer states (ISIZE, the size modulo 2^32; the
+  // cluster is about 40 MB). In zlib's default 16 KB pieces, copied together at the end, the pieces
+  // stay in malloc's arenas once freed: measured, 49 MB of the process stayed resident for good,
+  // against 1 MB this way (decision 036).
+  const tar = gunzipSync(gzipped, {
+    chunkSize: Math.max(64 * 1024, gzipped.readUInt32LE(gzipped.length - 4) + 1),
+  })
   for (let at = 0; at + 512 <= tar.length; ) {
     const field = (from: number, to: number) => {
       const raw = tar.toString('latin1', at + from, at + to)
