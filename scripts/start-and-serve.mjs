@@ -1,9 +1,10 @@
 // Starts the built shop (dist/) with whatever `node` is first on PATH, on a fresh data folder,
 // and checks that it serves: health, the storefront page, a call that reads the database, and
-// metrics with their token. Exits non-zero with the shop's output when anything is off.
+// metrics with their token; and, on a Node that can replace its process (22.15 and newer), that the
+// shop runs under its own V8 flags (src/server/launch.ts). Exits non-zero with the shop's output when anything is off.
 // CI runs it on the current Node LTS: `node scripts/start-and-serve.mjs`.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -59,6 +60,13 @@ async function check() {
   const text = await metrics.text()
   if (!metrics.ok || !text.includes('stablecart_orders_pending 0'))
     throw new Error(`GET /metrics: ${metrics.status}`)
+  if (typeof process.execve === 'function') {
+    // The same process id, now running `node <flags> …/main.js`.
+    const args = readFileSync(`/proc/${shop.pid}/cmdline`, 'utf8').split('\0')
+    for (const flag of ['--max-semi-space-size=1', '--liftoff-only']) {
+      if (!args.includes(flag)) throw new Error(`the shop runs without ${flag}: ${args.join(' ')}`)
+    }
+  }
   return products.products.length
 }
 
