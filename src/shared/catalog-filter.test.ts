@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { makeProduct } from '../../tests/support/product'
 import { selectProducts } from './catalog-filter'
 import type { Product } from './product'
 
-const product = (over: Partial<Product>): Product => ({
-  id: 1,
-  name: 'Item',
-  description: '',
-  price: 10,
-  image: '/x.svg',
-  features: [],
-  video_id: null,
-  is_free: false,
-  download_url: null,
-  has_details: true,
-  featured: false,
-  created_at: '2026-01-01T00:00:00.000Z',
-  ...over,
-})
+const product = (over: Partial<Product>): Product => makeProduct(1, { name: 'Item', ...over })
 
 const catalogue = [
   product({

@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
+import { makeProduct } from '../../../tests/support/product'
 import type { Product } from '../../shared/product'
 import { defaultSiteContent } from '../../shared/site-content-defaults'
 import * as renderer from '../../web/entry-server'
@@ -18,21 +19,14 @@ const template = `<!doctype html>
   </body>
 </html>`
 
-const product = (id: number, name: string, extra: Partial<Product> = {}): Product => ({
-  id,
-  name,
-  description: `About ${name}`,
-  price: 49.99,
-  image: '/images/products/proxy-checker.svg',
-  features: ['One', 'Two', 'Three'],
-  video_id: null,
-  is_free: false,
-  download_url: null,
-  has_details: true,
-  featured: false,
-  created_at: '2026-01-01T00:00:00Z',
-  ...extra,
-})
+const product = (id: number, name: string, extra: Partial<Product> = {}): Product =>
+  makeProduct(id, {
+    name,
+    description: `About ${name}`,
+    price: 49.99,
+    features: ['One', 'Two', 'Three'],
+    ...extra,
+  })
 
 const products = [product(1, 'Proxy Manager'), product(2, 'Free Checker', { is_free: true, price: 0 })]
 const content = defaultSiteContent

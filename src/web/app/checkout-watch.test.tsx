@@ -2,11 +2,11 @@
 import { act, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import '../test/setup-dom'
+import { makeProduct } from '../../../tests/support/product'
 import { Countdown } from '../features/payment/components/countdown'
 import { cart } from '../lib/cart-store'
 import { checkout, formatCountdown, inactiveCheckout, msRemaining } from '../lib/checkout-store'
 import { storageKeys } from '../lib/storage'
-import { makeProduct } from '../test/product'
 import { renderWithProviders } from '../test/render'
 import { applyReloadRules } from './checkout-watch'
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { makeProduct } from '../../../tests/support/product'
 import { selectProducts } from '../../shared/catalog-filter'
 import { localizeProduct } from '../../shared/localize'
 import type { Product } from '../../shared/product'
-import { makeProduct } from '../test/product'
 import { activate, createI18n, formatters, type Translate } from './i18n'
 
 async function translator(locale: 'en' | 'zh' | 'ru'): Promise<Translate> {

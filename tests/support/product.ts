@@ -1,6 +1,6 @@
-// The one product the web tests build: a paid, stock-free product with no details beyond its name,
+// The one product the tests build (web, shared and server alike): a paid, stock-free product with no details beyond its name,
 // and whatever a test sets apart.
-import type { Product } from '../../shared/product'
+import type { Product } from '../../src/shared/product'
 
 export function makeProduct(id: number, over: Partial<Product> = {}): Product {
   return {
