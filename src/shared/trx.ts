@@ -9,7 +9,7 @@ export function parseRateE8(text: string): bigint | null {
   const match = /^(\d{1,6})(?:\.(\d{1,18}))?$/.exec(text.trim())
   if (!match) return null
   const whole = BigInt(match[1] as string)
-  const fraction = BigInt(((match[2] ?? '') + '00000000').slice(0, 8))
+  const fraction = BigInt(`${match[2] ?? ''}00000000`.slice(0, 8))
   const rate = whole * RATE_SCALE + fraction
   return rate > 0n ? rate : null
 }

@@ -130,7 +130,7 @@ export async function cancelOrder(
 export async function cancelPendingOrder(db: Db, orderId: string, cooldownMs: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, orderId)
-    if (!order || order.status !== 'pending') return false
+    if (order?.status !== 'pending') return false
     await cancelOrder(tx, orderId, 'buyer', new Date(), cooldownMs)
     return true
   })

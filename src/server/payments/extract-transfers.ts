@@ -49,7 +49,7 @@ export function extractTransfers(
       })
     }
     const info = infoById.get(tx.txId)
-    if (!info || !info.success) continue
+    if (!info?.success) continue
     for (const [index, log] of info.logs.entries()) {
       if (log.address !== usdtContract) continue
       if (log.topics.length !== 3 || log.topics[0] !== TRANSFER_EVENT_TOPIC) continue
