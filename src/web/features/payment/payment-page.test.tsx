@@ -78,21 +78,27 @@ function renderPayment(locale: 'en' | 'ru' = 'en') {
   )
 }
 
+/** The checkout the page shows: a $20 order in USDT only, unless a test sets more. */
+function startCheckout(over: Partial<Parameters<typeof checkout.start>[0]> = {}) {
+  checkout.start({
+    email: 'buyer@example.com',
+    orderId: ORDER_ID,
+    orderSecret: 'test-secret',
+    walletAddress: 'TTestAddressForThePaymentPage0000',
+    windowEndsAt: Date.now() + 30 * 60_000,
+    total: 20,
+    trxAmount: null,
+    trxRate: null,
+    ...over,
+  })
+}
+
 describe('payment page', () => {
   beforeEach(() => {
     paymentSuccess.dismiss()
     cart.clear()
     cart.add(product)
-    checkout.start({
-      email: 'buyer@example.com',
-      orderId: ORDER_ID,
-      orderSecret: 'test-secret',
-      walletAddress: 'TTestAddressForThePaymentPage0000',
-      windowEndsAt: Date.now() + 30 * 60_000,
-      total: 20,
-      trxAmount: null,
-      trxRate: null,
-    })
+    startCheckout()
   })
 
   it('waiting: the amount, the address and the countdown', async () => {
@@ -108,16 +114,7 @@ describe('payment page', () => {
   })
 
   it('in Russian: USDT, TRX and the rate as Russian writes them; the copied TRX amount stays as wallets read it', async () => {
-    checkout.start({
-      email: 'buyer@example.com',
-      orderId: ORDER_ID,
-      orderSecret: 'test-secret',
-      walletAddress: 'TTestAddressForThePaymentPage0000',
-      windowEndsAt: Date.now() + 30 * 60_000,
-      total: 1234.5,
-      trxAmount: '4938.000001',
-      trxRate: '0.25',
-    })
+    startCheckout({ total: 1234.5, trxAmount: '4938.000001', trxRate: '0.25' })
     answer = status({ total: 1234.5 })
     renderPayment('ru')
     expect(screen.getByTestId('pay-amount').textContent).toBe('1\u00a0234,50\u00a0$')
@@ -160,17 +157,7 @@ describe('payment page', () => {
   })
 
   it('the window ends while a transfer is confirming: no alarm, the checkout stays', async () => {
-    checkout.start({
-      ...checkout.get(),
-      orderSecret: 'test-secret',
-      walletAddress: 'TTestAddressForThePaymentPage0000',
-      orderId: ORDER_ID,
-      email: 'buyer@example.com',
-      total: 20,
-      trxAmount: null,
-      trxRate: null,
-      windowEndsAt: Date.now() + 1500,
-    })
+    startCheckout({ windowEndsAt: Date.now() + 1500 })
     answer = status({ sightings: { confirming: confirming(), dropped: false, failed: [] } })
     renderPayment()
     await waitFor(() => expect(screen.getByRole('timer').textContent).toBe('Confirming'), { timeout: 4000 })
