@@ -32,9 +32,10 @@ export function unpackCluster(tarball: string, dataDir: string): boolean {
   // cluster is about 40 MB). In zlib's default 16 KB pieces, copied together at the end, the pieces
   // stay in malloc's arenas once freed: measured, 49 MB of the process stayed resident for good,
   // against 1 MB this way (decision 036).
-  const tar = gunzipSync(gzipped, {
-    chunkSize: Math.max(64 * 1024, gzipped.readUInt32LE(gzipped.length - 4) + 1),
-  })
+  // The trailer is read from a file the build wrote; bounded all the same, so a damaged one costs
+  // pieces again rather than one huge allocation.
+  const stated = gzipped.length >= 4 ? gzipped.readUInt32LE(gzipped.length - 4) : 0
+  const tar = gunzipSync(gzipped, { chunkSize: Math.min(Math.max(64 * 1024, stated + 1), 256 * 1024 * 1024) })
   for (let at = 0; at + 512 <= tar.length; ) {
     const field = (from: number, to: number) => {
       const raw = tar.toString('latin1', at + from, at + to)
