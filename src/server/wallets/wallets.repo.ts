@@ -18,7 +18,12 @@ const freeNow = sql`wallets_address_free(${walletAddresses.leasedOrderId}, ${wal
  * Adds addresses that are not there yet; an address removed earlier comes back into the pool.
  * Answers how many were new or restored. Validate first (shared/wallet-addresses).
  */
-export async function addWalletAddresses(db: Db, addresses: readonly string[]): Promise<number> {
+export async function addWalletAddresses(
+  db: Db,
+  addresses: readonly string[],
+  /** The addresses' family: 'evm' ones are the same address on every EVM chain (decision 037). */
+  family: ChainFamilyId = 'tron',
+): Promise<number> {
   if (addresses.length === 0) return 0
   let changed = 0
   // Chunks keep each statement's parameter count well inside PostgreSQL's limit of 65,535.
@@ -26,7 +31,7 @@ export async function addWalletAddresses(db: Db, addresses: readonly string[]): 
     const chunk = addresses.slice(i, i + 5000)
     const rows = await db
       .insert(walletAddresses)
-      .values(chunk.map((address) => ({ address })))
+      .values(chunk.map((address) => ({ address, family })))
       .onConflictDoUpdate({
         target: walletAddresses.address,
         set: { removedAt: null },
@@ -39,11 +44,11 @@ export async function addWalletAddresses(db: Db, addresses: readonly string[]): 
 }
 
 /** Any address free right now (the storefront's secure_get_wallet_address), without reserving it. */
-export async function findFreeAddress(db: Db): Promise<string | null> {
+export async function findFreeAddress(db: Db, family: ChainFamilyId = 'tron'): Promise<string | null> {
   const [row] = await db
     .select({ address: walletAddresses.address })
     .from(walletAddresses)
-    .where(freeNow)
+    .where(and(eq(walletAddresses.family, family), freeNow))
     .orderBy(sql`${walletAddresses.lastUsedAt} asc nulls first`, asc(walletAddresses.createdAt))
     .limit(1)
   return row?.address ?? null
@@ -69,13 +74,15 @@ export interface LeaseWanted {
  * transactions never get the same row (the rows are picked FOR UPDATE SKIP LOCKED). Call inside the
  * transaction that creates the orders, with their creation time. Answers order id → address; an
  * order missing from the map got none.
- * The statements are the SQL function wallets_lease (migrations 0012, 0017, 0027), whose plans each connection
+ * The statements are the SQL function wallets_lease (migrations 0012, 0017, 0027, 0028), whose plans each connection
  * keeps: planning them cost more than running them.
  */
 export async function leaseAddresses(
   tx: Db,
   wanted: readonly LeaseWanted[],
   startedAt: Date,
+  /** The family of the orders' chain: only its addresses are leased (migration 0028). */
+  family: ChainFamilyId = 'tron',
 ): Promise<Map<string, string>> {
   const leased = new Map<string, string>()
   if (wanted.length === 0) return leased
@@ -92,7 +99,7 @@ export async function leaseAddresses(
     }
   })
   const result = (await tx.execute(
-    sql`select leased_address, leased_order from wallets_lease(${JSON.stringify(orders)}::jsonb, ${startedAt.toISOString()}::timestamptz)`,
+    sql`select leased_address, leased_order from wallets_lease(${JSON.stringify(orders)}::jsonb, ${startedAt.toISOString()}::timestamptz, ${family})`,
   )) as unknown as { rows: { leased_address: string; leased_order: string }[] }
   for (const row of result.rows) leased.set(row.leased_order, row.leased_address)
   return leased
