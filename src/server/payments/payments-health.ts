@@ -66,7 +66,7 @@ export async function followerLagSeconds(db: Db): Promise<number | null> {
   const [row] = await db
     .select({ time: followerState.checkpointTime })
     .from(followerState)
-    .where(eq(followerState.id, 1))
+    .where(eq(followerState.chain, 'tron'))
   if (!row || row.time <= 0) return null
   return Math.max(0, Math.round((Date.now() - row.time) / 1000))
 }
