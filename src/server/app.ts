@@ -254,7 +254,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       watch: services.orderWatch,
       blockIntervalMs: env.CHAIN_BLOCK_MS,
     }),
-    ...providersRpcs(database.db, services.tron, services.sightings),
+    ...providersRpcs(database.db, services.chains, services.sightingWatchers),
     ...sightingsRpcs(database.db),
     ...adminRpcs(services),
     ...cockpitRpcs(services),

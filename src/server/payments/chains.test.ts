@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createPaymentFixture, type PaymentFixture } from '../../../tests/support/payment-fixture'
 import { testAddresses } from '../../../tests/support/test-addresses'
+import { adminSession, rpc } from '../../../tests/support/test-app'
 import { createTestDatabase, engines, type TestDatabase } from '../../../tests/support/test-db'
+import { confirmMessages } from '../../shared/order-status'
 import { followerRowId } from '../db/schema'
 import {
   addWalletAddresses,
@@ -113,6 +116,65 @@ describe.each(engines)('chains at rest on %s', (engine) => {
       leaseAddresses(tx, [{ orderId: asking, preferred: EVM[0] }], new Date()),
     )
     expect(tron).toContain(refused.get(asking))
+  })
+})
+
+describe.each(engines)('calls that name a chain on %s', (engine) => {
+  let f: PaymentFixture
+  beforeAll(async () => {
+    f = await createPaymentFixture(engine, {
+      env: {
+        ADMIN_USERNAME: 'admin',
+        ADMIN_PASSWORD: 'chains-admin-password',
+        PUBLIC_URL: 'http://shop.test',
+      },
+    })
+  })
+  afterAll(() => f.close())
+  const confirm = (orderId: string, hash: string, chain?: string) =>
+    rpc(
+      f.t.app,
+      'secure_confirm_transaction',
+      {
+        p_order_id: orderId,
+        p_transaction_hash: hash,
+        p_order_secret: f.secretOf(orderId),
+        ...(chain ? { p_chain: chain } : {}),
+      },
+      { 'x-forwarded-for': `${orderId}-${chain}` },
+    )
+
+  it("the buyer's hash on a chain the shop does not take is refused; on TRON, named or not, it pays", async () => {
+    const o = await f.placeOrder()
+    const sent = await f.pay({ to: o.address, amount: o.total.toFixed(2) })
+    expect((await confirm(o.id, sent.txId, 'bsc')).body).toEqual({
+      success: false,
+      error: confirmMessages.notForOrder,
+    })
+    expect((await confirm(o.id, sent.txId, 'solana')).status).toBe(400)
+    expect((await confirm(o.id, sent.txId, 'tron')).body).toMatchObject({ success: true, hash: sent.txId })
+    expect((await confirm(o.id, `0x${sent.txId.toUpperCase()}`)).body).toMatchObject({
+      success: true,
+      hash: sent.txId,
+    })
+    const [row] = await f.rows(sql`select chain from payments where tx_id = ${sent.txId}`)
+    expect(row?.chain).toBe('tron')
+  })
+
+  it("the chain page answers per chain: TRON's by default, a clear refusal for one not enabled", async () => {
+    const session = await adminSession(f.t)
+    const tron = await rpc(f.t.app, 'secure_fetch_providers', {}, session)
+    expect(tron.body).toMatchObject({ success: true, chain: 'tron', enabled_chains: ['tron'] })
+    const providers = tron.body.providers as unknown[]
+    expect(providers.length).toBeGreaterThan(0)
+    const named = await rpc(f.t.app, 'secure_fetch_providers', { p_chain: 'tron' }, session)
+    expect(named.body.providers).toHaveLength(providers.length)
+    const bsc = await rpc(f.t.app, 'secure_fetch_providers', { p_chain: 'bsc' }, session)
+    expect(bsc.status).toBe(404)
+    expect(bsc.body.error).toBe('The shop does not take payments on bsc')
+    const test = await rpc(f.t.app, 'secure_test_provider', { p_chain: 'base', p_name: 'x' }, session)
+    expect(test.status).toBe(404)
+    expect((await rpc(f.t.app, 'secure_fetch_providers', { p_chain: 'mars' }, session)).status).toBe(400)
   })
 })
 
