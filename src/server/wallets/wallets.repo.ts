@@ -76,7 +76,7 @@ export async function leaseAddresses(
   tx: Db,
   wanted: readonly LeaseWanted[],
   startedAt: Date,
-  /** The family of the orders' chain: only its addresses are leased (migration 0028). */
+  /** The family of the orders' chain: an order leases an address it can be paid to. */
   family: ChainFamilyId = 'tron',
 ): Promise<Map<string, string>> {
   const leased = new Map<string, string>()
