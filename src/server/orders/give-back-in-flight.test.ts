@@ -273,7 +273,7 @@ describe.each(engines)('a new checkout and a payment in flight, on %s', (engine)
   )
 
   it(
-    'the give-back with nothing sent still keeps the address, a transfer that failed on chain included',
+    'the give-back with nothing sent still keeps the address, a transfer that failed or was dropped included',
     async () => {
       f.follower.start()
       const buyer = browser()
@@ -300,10 +300,26 @@ describe.each(engines)('a new checkout and a payment in flight, on %s', (engine)
       const c = await buyer.checkout()
       expect(c.address).toBe(a.address)
       expect(await statusOf(b.id)).toBe('cancelled')
-
-      await send(c, c.total)
-      await paid(c.id)
       expect(failed.txId).toBeTruthy()
+
+      // A transfer seen at the head, then dropped by the chain before it was final: nothing arrived,
+      // and once the sighting is told dropped, D takes C's address.
+      const vanished = await send(c, c.total)
+      await confirming(buyer, c)
+      f.chain.drop(vanished.txId)
+      await waitFor(
+        'the sighting told dropped',
+        async () => ((await buyer.status(c)).sightings as { dropped: boolean }).dropped,
+        SLOW,
+      )
+      const d = await buyer.checkout()
+      expect(d.address).toBe(a.address)
+      expect(d.body.earlier_payment_confirming).toBeUndefined()
+      expect(await statusOf(c.id)).toBe('cancelled')
+      expect(await ledgerOf(c.id)).toEqual([])
+
+      await send(d, d.total)
+      await paid(d.id)
       await historyIsClean()
       await f.follower.stop()
     },
