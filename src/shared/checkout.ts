@@ -84,6 +84,11 @@ export const createOrderAnswerSchema = z.discriminatedUnion('success', [
     discount_code: z.string().optional(),
     subtotal: z.number().optional(),
     discount: z.number().optional(),
+    /**
+     * The browser's earlier order has a payment in flight: it stays pending and is paid when final,
+     * and this order has an address of its own.
+     */
+    earlier_payment_confirming: z.literal(true).optional(),
   }),
   z.object({ success: z.literal(false), error: z.string() }),
 ])

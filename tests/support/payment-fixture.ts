@@ -73,6 +73,10 @@ export interface FixtureOptions {
   pool?: number
   blockIntervalMs?: number
   solidifyLag?: number
+  /** The chain produces a block every blockIntervalMs on its own clock (default: only mine()). */
+  autoMine?: boolean
+  /** The devchain's port (default: a free one). */
+  chainPort?: number
   /** What the follower reads through (the provider pool in its tests); default `client`. */
   follower?: (chain: Devchain, usdtContract: string) => Promise<FollowerClient>
 }
@@ -84,7 +88,8 @@ export async function createPaymentFixture(
   const lag = opts.solidifyLag ?? 3
   const chain = await createDevchain({
     priceUsd: '0.25',
-    autoMine: false,
+    autoMine: opts.autoMine ?? false,
+    ...(opts.chainPort ? { port: opts.chainPort } : {}),
     blockIntervalMs: opts.blockIntervalMs ?? 100,
     solidifyLag: lag,
   })

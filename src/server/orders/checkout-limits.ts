@@ -4,13 +4,14 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
+import { ordersWithPaymentInFlight } from '../payments/payment-in-flight'
 import { holdCounts } from '../wallets/wallets.repo'
 import { cancelOrder } from './orders.repo'
 
 // One visitor must not be able to lease the whole address pool: pending orders are limited per
 // client (network address) and per e-mail, creations per client per minute (orders.routes.ts),
 // and a browser that starts a new checkout gives back the order it started before and keeps its
-// address. Many visitors must not be able to either (the pool guard, decision 021): the addresses a
+// address, unless a payment to that order is in flight (decision 041). Many visitors must not be able to either (the pool guard, decision 021): the addresses a
 // network's unpaid orders hold or cool are limited, and once the free part of the pool is down to
 // the reserve, only a network holding none may take one.
 
@@ -120,11 +121,13 @@ export interface CheckoutEntry {
 export interface Admission {
   refusal: string | null
   handover?: string
+  /** The browser's earlier order has a payment in flight: it was kept, and this one gets its own address. */
+  earlierInFlight?: boolean
 }
 
 /**
  * Inside the transaction that creates orders at `now`: gives back each browser's earlier pending
- * orders (only those that have received nothing), then refuses an entry when its client or its
+ * orders (only those with no payment in flight), then refuses an entry when its client or its
  * e-mail already holds the most pending orders allowed, or when the pool guard says no to its
  * network, counting the entries admitted before it. Answers one admission per entry. Per-client,
  * per-e-mail and per-network advisory locks make concurrent transactions count one after the
@@ -145,7 +148,7 @@ export async function admitCheckouts(
     ...emailKeys.map((k) => `email ${k}`),
   ]
   await advisoryLocks(tx, lockKeys)
-  const handovers = await giveBackEarlier(tx, entries, limits, now)
+  const giveBacks = await giveBackEarlier(tx, entries, limits, now)
   // Pending orders in their window, per client and per e-mail: the SQL function of migration 0012,
   // whose plan each connection keeps.
   const clients = JSON.stringify(entries.map((e) => e.client.clientKey))
@@ -156,8 +159,10 @@ export async function admitCheckouts(
   // A browser that keeps the address it had from the same client takes nothing from the pool. From
   // another client it is weighed like any other request: otherwise one network could take over, by
   // their cookies, the addresses other networks took from the reserve, and those take more.
-  const keeps = (entry: CheckoutEntry) =>
-    handovers.get(entry.client.browserKey)?.clientKey === entry.client.clientKey
+  const keeps = (entry: CheckoutEntry) => {
+    const giveBack = giveBacks.get(entry.client.browserKey)
+    return giveBack?.address !== undefined && giveBack.clientKey === entry.client.clientKey
+  }
   const guard = await poolGuard(
     tx,
     entries.map((e) => e.client.networkKey),
@@ -175,8 +180,12 @@ export async function admitCheckouts(
       return { refusal: checkoutMessages.networkBusy }
     held.set(clientKey, byClient + 1)
     held.set(emailKey, byEmail + 1)
-    const handover = handovers.get(entry.client.browserKey)
-    return { refusal: null, ...(handover ? { handover: handover.address } : {}) }
+    const giveBack = giveBacks.get(entry.client.browserKey)
+    return {
+      refusal: null,
+      ...(giveBack?.address ? { handover: giveBack.address } : {}),
+      ...(giveBack?.keptInFlight ? { earlierInFlight: true } : {}),
+    }
   })
 }
 
@@ -189,42 +198,60 @@ async function advisoryLocks(tx: Db, keys: readonly string[]): Promise<void> {
     ) locks`)
 }
 
+interface GiveBack {
+  /** The address of the browser's latest order given back, which the new order keeps. */
+  address?: string
+  /** The client that placed that order. */
+  clientKey?: string | null
+  /** An earlier order was kept: a payment to it is in flight (decision 041). */
+  keptInFlight: boolean
+}
+
 /**
- * Cancels the earlier pending orders of returning browsers that have received nothing, ended at
- * `now` (when the new orders start). Answers, per browser, the address of its latest such order (the
- * new order keeps it) and the client that placed that order.
+ * Cancels the earlier pending orders of returning browsers for which nothing was seen (no ledger
+ * row, no live sighting), ended at `now` (when the new orders start). An order with a payment in
+ * flight is not touched: it stays pending and is paid when its transfer is final, and its address
+ * stays its own. Answers, per browser, the address of its latest order given back (the new order
+ * keeps it) with the client that placed it, and whether an order was kept for its payment.
  */
 async function giveBackEarlier(
   tx: Db,
   entries: readonly CheckoutEntry[],
   limits: CheckoutLimits,
   now: Date,
-): Promise<Map<string, { address: string; clientKey: string | null }>> {
-  const handovers = new Map<string, { address: string; clientKey: string | null }>()
+): Promise<Map<string, GiveBack>> {
+  const giveBacks = new Map<string, GiveBack>()
   const returning = entries.filter((e) => e.client.returning).map((e) => e.client.browserKey)
-  if (returning.length === 0) return handovers
+  if (returning.length === 0) return giveBacks
   const earlier = await tx
     .select({
       id: orders.id,
       browserKey: orders.browserKey,
       clientKey: orders.clientKey,
       walletAddress: orders.walletAddress,
+      received: sql<boolean>`(${orders.amountReceivedUnits} > 0 or ${orders.trxReceivedSun} > 0)`,
     })
     .from(orders)
-    .where(
-      and(
-        inArray(orders.browserKey, returning),
-        eq(orders.status, 'pending'),
-        eq(orders.amountReceivedUnits, 0n),
-        eq(orders.trxReceivedSun, 0n),
-      ),
-    )
+    .where(and(inArray(orders.browserKey, returning), eq(orders.status, 'pending')))
     .orderBy(orders.createdAt)
-  for (const { id, browserKey, clientKey, walletAddress } of earlier) {
+    .for('update')
+  const inFlight = await ordersWithPaymentInFlight(
+    tx,
+    earlier.map((o) => o.id),
+  )
+  for (const { id, browserKey, clientKey, walletAddress, received } of earlier) {
+    if (!browserKey) continue
+    const giveBack = giveBacks.get(browserKey) ?? { keptInFlight: false }
+    giveBacks.set(browserKey, giveBack)
+    if (received || inFlight.has(id)) {
+      giveBack.keptInFlight = true
+      continue
+    }
     await cancelOrder(tx, id, 'buyer', now, limits.cooldownMs)
-    if (browserKey) handovers.set(browserKey, { address: walletAddress, clientKey })
+    giveBack.address = walletAddress
+    giveBack.clientKey = clientKey
   }
-  return handovers
+  return giveBacks
 }
 
 /**

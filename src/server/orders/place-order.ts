@@ -202,6 +202,7 @@ async function insertOrders(
     const answers: { index: number; outcome: PlaceOutcome }[] = []
     let admitted = prepared
     const handovers = new Map<number, string>()
+    const earlierInFlight = new Set<number>()
     const withLimits = opts.limits
     if (withLimits) {
       const limited = prepared.filter((p) => p.request.client)
@@ -215,6 +216,7 @@ async function insertOrders(
       limited.forEach((p, i) => {
         const admission = admissions[i]
         if (admission?.handover) handovers.set(p.index, admission.handover)
+        if (admission?.earlierInFlight) earlierInFlight.add(p.index)
         if (!admission?.refusal) return
         refused.add(p.index)
         answers.push({
@@ -337,7 +339,13 @@ async function insertOrders(
     for (const [i, p] of placed.entries()) {
       answers.push({
         index: p.index,
-        outcome: { ok: true, answer: answerOf(rows[i] as PlacedOrder, p.secret.secret) },
+        outcome: {
+          ok: true,
+          answer: {
+            ...answerOf(rows[i] as PlacedOrder, p.secret.secret),
+            ...(earlierInFlight.has(p.index) ? { earlier_payment_confirming: true } : {}),
+          },
+        },
       })
     }
     return answers

@@ -21,6 +21,8 @@ export interface CheckoutState {
   /** The discount code the order was placed with and what it took off (dollars); null without one. */
   discountCode: string | null
   discount: number | null
+  /** The browser's earlier order had a payment in flight when this one was placed: it was kept. */
+  earlierConfirming: boolean
 }
 
 export const inactiveCheckout: CheckoutState = {
@@ -36,6 +38,7 @@ export const inactiveCheckout: CheckoutState = {
   trxRate: null,
   discountCode: null,
   discount: null,
+  earlierConfirming: false,
 }
 
 function load(): CheckoutState {
@@ -60,6 +63,7 @@ function load(): CheckoutState {
     trxRate: typeof raw.trxRate === 'string' ? raw.trxRate : null,
     discountCode: typeof raw.discountCode === 'string' ? raw.discountCode : null,
     discount: typeof raw.discount === 'number' ? raw.discount : null,
+    earlierConfirming: raw.earlierConfirming === true,
   }
 }
 
@@ -84,8 +88,16 @@ export const checkout = {
     trxRate: string | null
     discountCode?: string | null
     discount?: number | null
+    earlierConfirming?: boolean
   }): void {
-    commit({ discountCode: null, discount: null, ...order, startTime: Date.now(), isActive: true })
+    commit({
+      discountCode: null,
+      discount: null,
+      earlierConfirming: false,
+      ...order,
+      startTime: Date.now(),
+      isActive: true,
+    })
   },
   reset(): void {
     commit(inactiveCheckout)

@@ -15,18 +15,19 @@ const ADDRESS = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8'
 const product = makeProduct(3, { price: 12.5 })
 
 let rpc: RpcServer
+const CREATED = {
+  success: true,
+  order_id: ORDER_ID,
+  order_secret: 'secret-1',
+  wallet_address: ADDRESS,
+  window_ends_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+  total: 25,
+}
 beforeAll(async () => {
   rpc = await startRpcServer('/checkout')
   rpc.reply('fetch_products', { success: true, products: [product] })
   rpc.reply('secure_get_wallet_address', { success: true, wallet_address: ADDRESS })
-  rpc.reply('secure_create_order', {
-    success: true,
-    order_id: ORDER_ID,
-    order_secret: 'secret-1',
-    wallet_address: ADDRESS,
-    window_ends_at: new Date(Date.now() + 30 * 60_000).toISOString(),
-    total: 25,
-  })
+  rpc.reply('secure_create_order', { ...CREATED })
 })
 afterAll(() => rpc.close())
 beforeEach(() => {
@@ -90,7 +91,23 @@ describe('checkout form', () => {
       p_wallet_address: ADDRESS,
     })
     expect(order?.p_idempotency_key).toMatch(/^[\w-]{8,}$/)
-    await waitFor(() => expect(checkout.get()).toMatchObject({ isActive: true, orderId: ORDER_ID }))
+    await waitFor(() =>
+      expect(checkout.get()).toMatchObject({ isActive: true, orderId: ORDER_ID, earlierConfirming: false }),
+    )
+  })
+
+  it("the server's word that the browser's earlier payment is confirming goes to the payment page", async () => {
+    rpc.reply('secure_create_order', {
+      ...CREATED,
+      order_secret: 'secret-2',
+      earlier_payment_confirming: true,
+    })
+    renderPage()
+    fireEvent.change(email(), { target: { value: 'buyer@example.com' } })
+    submit()
+    await screen.findByText('payment page')
+    expect(checkout.get()).toMatchObject({ isActive: true, orderSecret: 'secret-2', earlierConfirming: true })
+    rpc.reply('secure_create_order', { ...CREATED })
   })
 })
 

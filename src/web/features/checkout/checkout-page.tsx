@@ -98,6 +98,7 @@ export function CheckoutPage() {
             trxRate: order.trx_rate ?? null,
             discountCode: order.discount_code ?? null,
             discount: order.discount ?? null,
+            earlierConfirming: order.earlier_payment_confirming === true,
           })
           navigate('/payment')
         },

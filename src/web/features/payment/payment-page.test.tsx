@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { screen, waitFor } from '@testing-library/react'
+import { cleanup, screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import '../../test/setup-dom'
@@ -63,7 +63,7 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())))
 
 const product = makeProduct(1, { price: 20 })
 
-function renderPayment(locale: 'en' | 'ru' = 'en') {
+function renderPayment(locale: 'en' | 'zh' | 'ru' = 'en') {
   renderWithProviders(
     <MemoryRouter initialEntries={['/payment']}>
       <CheckoutWatch />
@@ -111,6 +111,30 @@ describe('payment page', () => {
     expect(
       screen.getByText('This address is for this order only. For another purchase, place a new order.'),
     ).toBeTruthy()
+  })
+
+  it("a new order placed while the browser's earlier payment is confirming says so, in every language", async () => {
+    answer = status({})
+    renderPayment()
+    await waitFor(() => expect(screen.getByText('Waiting for your payment…')).toBeTruthy())
+    expect(screen.queryByTestId('earlier-payment-confirming')).toBeNull()
+    cleanup()
+
+    startCheckout({ earlierConfirming: true })
+    renderPayment()
+    expect(screen.getByTestId('earlier-payment-confirming').textContent).toMatch(
+      /^Your earlier payment is being confirmed; this new order has its own address\./,
+    )
+    cleanup()
+    renderPayment('zh')
+    expect(screen.getByTestId('earlier-payment-confirming').textContent).toMatch(
+      /^您之前的付款正在确认中；这笔新订单有自己的收款地址。/,
+    )
+    cleanup()
+    renderPayment('ru')
+    expect(screen.getByTestId('earlier-payment-confirming').textContent).toMatch(
+      /^Ваш предыдущий платёж подтверждается; у этого нового заказа свой адрес\./,
+    )
   })
 
   it('in Russian: USDT, TRX and the rate as Russian writes them; the copied TRX amount stays as wallets read it', async () => {

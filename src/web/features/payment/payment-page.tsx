@@ -12,7 +12,12 @@ import { useOrderStatus } from './api/get-order-status'
 import { useCancelOrder } from './api/payment-mutations'
 import { CancelPaymentDialog } from './components/cancel-payment-dialog'
 import { Countdown } from './components/countdown'
-import { DetectedPanel, DroppedNotice, FailedTransfers } from './components/sighting-status'
+import {
+  DetectedPanel,
+  DroppedNotice,
+  EarlierPaymentNotice,
+  FailedTransfers,
+} from './components/sighting-status'
 import { TxHashForm } from './components/tx-hash-form'
 import { WalletQr } from './components/wallet-qr'
 
@@ -118,6 +123,12 @@ export function PaymentPage() {
         </div>
         <Countdown state={state} confirming={isConfirming} />
       </div>
+
+      {state.earlierConfirming && !paid && (
+        <div className="mt-6">
+          <EarlierPaymentNotice />
+        </div>
+      )}
 
       <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[1fr_1.1fr]">
         <section

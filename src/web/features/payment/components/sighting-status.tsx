@@ -1,10 +1,11 @@
-import { AlertTriangle, RadioTower, Undo2 } from 'lucide-react'
+import { AlertTriangle, Info, RadioTower, Undo2 } from 'lucide-react'
 import type { OrderSightings } from '../../../../shared/order-status'
 import { type MessageId, useFormat, useT } from '../../../i18n/i18n'
 
 // What the payment page says about transfers seen in the chain's head before they are final
 // (decision 024): detected and confirming, with the amount seen and the blocks still to come;
-// dropped; failed on chain, with the reason in plain words and what to do.
+// dropped; failed on chain, with the reason in plain words and what to do; and that the browser's
+// earlier order, whose payment is in flight, was kept (decision 041).
 
 type Confirming = NonNullable<OrderSightings['confirming']>
 
@@ -70,6 +71,21 @@ export function DroppedNotice() {
     >
       <Undo2 className="mt-0.5 size-4 shrink-0 text-amber-300" aria-hidden />
       {t('payment.dropped')}
+    </p>
+  )
+}
+
+/** The browser's earlier order is being paid: it was kept, and this new order has its own address. */
+export function EarlierPaymentNotice() {
+  const t = useT()
+  return (
+    <p
+      role="status"
+      data-testid="earlier-payment-confirming"
+      className="flex items-start gap-3 rounded-xl border border-primary/25 bg-primary/5 p-3 text-sm text-fg"
+    >
+      <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+      {t('payment.earlierConfirming')}
     </p>
   )
 }
