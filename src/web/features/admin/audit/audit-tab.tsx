@@ -4,8 +4,8 @@ import { type AuditAction, auditActions } from '../../../../shared/cockpit'
 import { Button } from '../../../components/ui/button'
 import { useT } from '../../../i18n/i18n'
 import { inputClass, Panel } from '../components/fields'
-import { useOrderFormat } from '../orders-format'
-import { type AuditQuery, useAuditLog } from './api/cockpit'
+import { useOrderFormat } from '../lib/orders-format'
+import { type AuditQuery, useAuditLog } from './api/audit'
 
 // Who did what in the admin panel: newest first, filtered by action and time, 50 a page.
 

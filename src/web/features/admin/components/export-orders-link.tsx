@@ -1,7 +1,7 @@
 import { Download } from 'lucide-react'
 import { buttonStyles } from '../../../components/ui/button'
 import { useT } from '../../../i18n/i18n'
-import { exportUrl } from './api/cockpit'
+import { exportUrl } from '../api/export-url'
 
 /** Downloads the orders the Orders tab shows (its search and status) as CSV, all pages. */
 export function ExportOrdersLink({ search, status }: { search: string; status: string }) {

@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import '../../test/setup-dom'
-import { builtInSiteContent } from '../../../shared/site-content'
-import { defaultSiteContent } from '../../../shared/site-content-defaults'
-import { renderWithProviders } from '../../test/render'
-import { type RpcServer, startRpcServer } from '../../test/rpc-server'
+import '../../../test/setup-dom'
+import { builtInSiteContent } from '../../../../shared/site-content'
+import { defaultSiteContent } from '../../../../shared/site-content-defaults'
+import { renderWithProviders } from '../../../test/render'
+import { type RpcServer, startRpcServer } from '../../../test/rpc-server'
 import { ContentForm } from './content-tab'
 
 let rpc: RpcServer

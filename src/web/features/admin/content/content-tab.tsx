@@ -1,14 +1,14 @@
 import { Plus, Trash2 } from 'lucide-react'
 import { useEffect } from 'react'
-import { localeNames, localeTags } from '../../../shared/locale'
-import type { ContentText, ContentTranslations } from '../../../shared/localize'
-import { type SiteContent, siteContentSchema, supportIcons } from '../../../shared/site-content'
-import { Button } from '../../components/ui/button'
-import { type MessageId, useT } from '../../i18n/i18n'
-import { useSchemaForm } from '../../lib/form'
-import { toast } from '../../lib/toast'
-import { Field, inputClass, Panel, TextArea, TextInput } from './components/fields'
-import { useStoredContent, useUpdateContent } from './content/api/content'
+import { localeNames, localeTags } from '../../../../shared/locale'
+import type { ContentText, ContentTranslations } from '../../../../shared/localize'
+import { type SiteContent, siteContentSchema, supportIcons } from '../../../../shared/site-content'
+import { Button } from '../../../components/ui/button'
+import { type MessageId, useT } from '../../../i18n/i18n'
+import { useSchemaForm } from '../../../lib/form'
+import { toast } from '../../../lib/toast'
+import { Field, inputClass, Panel, TextArea, TextInput } from '../components/fields'
+import { useStoredContent, useUpdateContent } from './api/content'
 
 const themeLabels: Record<keyof SiteContent['theme'], MessageId> = {
   primary: 'admin.content.theme.primary',

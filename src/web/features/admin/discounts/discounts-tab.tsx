@@ -6,16 +6,16 @@ import {
   type DiscountCodeRow,
   hundredthsFromText,
   saveDiscountInputSchema,
-} from '../../../shared/discounts'
-import { formatCents } from '../../../shared/money'
-import { Button } from '../../components/ui/button'
-import { type MessageId, useFormat, useT } from '../../i18n/i18n'
-import { useSchemaForm } from '../../lib/form'
-import { toast } from '../../lib/toast'
-import { Field, Panel, TextInput } from './components/fields'
-import { useDiscountCodes, useSaveDiscount, useSetDiscountDisabled } from './discounts/api/discounts'
-import { useOrderFormat } from './orders-format'
-import { useAdminProducts } from './products/api/products'
+} from '../../../../shared/discounts'
+import { formatCents } from '../../../../shared/money'
+import { Button } from '../../../components/ui/button'
+import { type MessageId, useFormat, useT } from '../../../i18n/i18n'
+import { useSchemaForm } from '../../../lib/form'
+import { toast } from '../../../lib/toast'
+import { Field, Panel, TextInput } from '../components/fields'
+import { useOrderFormat } from '../lib/orders-format'
+import { useAdminProducts } from '../products/api/products'
+import { useDiscountCodes, useSaveDiscount, useSetDiscountDisabled } from './api/discounts'
 
 /** The form's values: what the admin types, turned into the call's integers by toInput. */
 interface DiscountForm {

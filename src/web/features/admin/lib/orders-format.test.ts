@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { activateWith, createI18n, type Translate } from '../../i18n/i18n'
-import adminEn from '../../i18n/messages/admin/en.json'
-import adminRu from '../../i18n/messages/admin/ru.json'
+import { activateWith, createI18n, type Translate } from '../../../i18n/i18n'
+import adminEn from '../../../i18n/messages/admin/en.json'
+import adminRu from '../../../i18n/messages/admin/ru.json'
 import { orderFormat } from './orders-format'
 
 const translator = (locale: 'en' | 'ru', messages: Record<string, string>): Translate => {

@@ -1,7 +1,7 @@
 import { format } from 'date-fns'
 import { useMemo } from 'react'
-import { type Locale, localeTags } from '../../../shared/locale'
-import { type Translate, useLocale, useT } from '../../i18n/i18n'
+import { type Locale, localeTags } from '../../../../shared/locale'
+import { type Translate, useLocale, useT } from '../../../i18n/i18n'
 
 /**
  * The admin's dates and order items: English as the specification has them ('MMM d, yyyy HH:mm'),

@@ -5,7 +5,7 @@ import { type AdminMessageId, Msg, useFormat, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { Panel, TextInput } from '../components/fields'
-import { useOrderFormat } from '../orders-format'
+import { useOrderFormat } from '../lib/orders-format'
 import { useAssignPayment, useUnmatchedPayments } from './api/orders'
 
 /** Every reason the ledger writes (src/shared/unmatched-reasons.ts), in the operator's language. */

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import '../../test/setup-dom'
-import { renderWithProviders } from '../../test/render'
-import { type RpcServer, startRpcServer } from '../../test/rpc-server'
+import '../../../test/setup-dom'
+import { renderWithProviders } from '../../../test/render'
+import { type RpcServer, startRpcServer } from '../../../test/rpc-server'
 import { emptyForm, type FormState, ProductForm } from './products-tab'
 
 let rpc: RpcServer

@@ -3,9 +3,10 @@ import { lazy, Suspense } from 'react'
 import type { SalesTotals } from '../../../../shared/cockpit'
 import { buttonStyles } from '../../../components/ui/button'
 import { type Formatters, Msg, type Translate, useFormat, useT } from '../../../i18n/i18n'
+import { exportUrl } from '../api/export-url'
 import { Panel } from '../components/fields'
-import { exportUrl, useSales } from './api/cockpit'
-import { deliveryModeLabels } from './delivery-modes'
+import { deliveryModeLabels } from '../stock/delivery-modes'
+import { useSales } from './api/sales'
 
 // The operator's first look: sales of the last 30 days, orders by status, conversion, the shop's
 // health and the keys left per product. The chart library comes with the chart's own chunk.

@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import '../../test/setup-dom'
-import { renderWithProviders } from '../../test/render'
-import { type RpcServer, startRpcServer } from '../../test/rpc-server'
-import { Field, TextInput } from './components/fields'
+import '../../../test/setup-dom'
+import { renderWithProviders } from '../../../test/render'
+import { type RpcServer, startRpcServer } from '../../../test/rpc-server'
+import { Field, TextInput } from '../components/fields'
 import { SecurityTab } from './security-tab'
 
 // A real local HTTP server stands in for the shop's RPC endpoint and records what it was sent.

@@ -1,11 +1,11 @@
-import { adminMessages, credentialsFormSchema, MIN_PASSWORD_LENGTH } from '../../../shared/admin'
-import { Button } from '../../components/ui/button'
-import { useT } from '../../i18n/i18n'
-import { useSchemaForm } from '../../lib/form'
-import { toast } from '../../lib/toast'
-import { Field, Panel, TextInput } from './components/fields'
-import { useUpdateCredentials } from './session/api/session'
-import { TwoFactorPanel } from './two-factor/two-factor-panel'
+import { adminMessages, credentialsFormSchema, MIN_PASSWORD_LENGTH } from '../../../../shared/admin'
+import { Button } from '../../../components/ui/button'
+import { useT } from '../../../i18n/i18n'
+import { useSchemaForm } from '../../../lib/form'
+import { toast } from '../../../lib/toast'
+import { Field, Panel, TextInput } from '../components/fields'
+import { TwoFactorPanel } from '../two-factor/two-factor-panel'
+import { useUpdateCredentials } from './api/credentials'
 
 const empty = { p_current_password: '', p_new_username: '', p_new_password: '', p_confirm_password: '' }
 

@@ -1,4 +1,4 @@
-import { readJson, removeKey, storageKeys, writeJson } from '../../lib/storage'
+import { readJson, removeKey, storageKeys, writeJson } from '../../../lib/storage'
 
 // The local logged-in flag (admin-auth in localStorage). It only steers the screens: the server's session decides.
 export const adminAuthFlag = {

@@ -8,7 +8,7 @@ import { Button } from '../../../components/ui/button'
 import { useFormat, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { Field, Panel, TextInput } from '../components/fields'
-import { useSaveSettings, useSettings } from './api/integrations'
+import { useSaveSettings, useSettings } from './api/settings'
 
 interface Form {
   operatorEmail: string

@@ -8,7 +8,7 @@ import { Button } from '../../../components/ui/button'
 import { useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { inputClass, Panel } from '../components/fields'
-import { useStock, useUpdateStockSettings } from './api/cockpit'
+import { useStock, useUpdateStockSettings } from './api/stock'
 import { deliveryModeLabels } from './delivery-modes'
 
 // How each paid product delivers its keys, and below how many keys left it counts as low stock.

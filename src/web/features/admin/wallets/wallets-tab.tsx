@@ -1,14 +1,14 @@
 import { AlertTriangle, Plus, Trash2 } from 'lucide-react'
 import { useState } from 'react'
-import { type AdminOrderStatus, adminOrderStatuses, walletLinesFormSchema } from '../../../shared/admin'
-import { Button } from '../../components/ui/button'
-import { Msg, useT } from '../../i18n/i18n'
-import { useSchemaForm } from '../../lib/form'
-import { toast } from '../../lib/toast'
-import { ConfirmDialog } from './components/confirm-dialog'
-import { Panel, TextArea } from './components/fields'
-import { useOrderFormat } from './orders-format'
-import { useAddWallets, useRemoveWallet, useRemoveWallets, useWallets } from './wallets/api/wallets'
+import { type AdminOrderStatus, adminOrderStatuses, walletLinesFormSchema } from '../../../../shared/admin'
+import { Button } from '../../../components/ui/button'
+import { Msg, useT } from '../../../i18n/i18n'
+import { useSchemaForm } from '../../../lib/form'
+import { toast } from '../../../lib/toast'
+import { ConfirmDialog } from '../components/confirm-dialog'
+import { Panel, TextArea } from '../components/fields'
+import { useOrderFormat } from '../lib/orders-format'
+import { useAddWallets, useRemoveWallet, useRemoveWallets, useWallets } from './api/wallets'
 
 const isStatus = (s: string): s is AdminOrderStatus => (adminOrderStatuses as readonly string[]).includes(s)
 

@@ -12,14 +12,14 @@ import { Msg, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { ConfirmDialog } from '../components/confirm-dialog'
 import { Field, Panel, TextInput } from '../components/fields'
-import { useOrderFormat } from '../orders-format'
+import { useOrderFormat } from '../lib/orders-format'
 import {
   useDeleteWebhook,
   useResendWebhook,
   useSaveWebhook,
   useWebhookDeliveries,
   useWebhooks,
-} from './api/integrations'
+} from './api/webhooks'
 
 /** Signed webhooks: endpoints (secret shown once), their delivery log, resend. */
 export function WebhooksTab() {
