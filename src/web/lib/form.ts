@@ -1,5 +1,14 @@
 import { LinguiContext } from '@lingui/react'
-import { type FormEvent, type RefObject, useContext, useEffect, useId, useRef, useState } from 'react'
+import {
+  type ChangeEvent,
+  type FormEvent,
+  type RefObject,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react'
 import type { z } from 'zod'
 import { schemaTexts } from './form-messages'
 
@@ -60,7 +69,23 @@ export interface SchemaForm<V> {
   /** The id of a field's error text. */
   errorId: (name: string) => string
   /** aria-invalid and aria-describedby for a control rendered without <Field>. */
-  control: (name: string) => { 'aria-invalid'?: true; 'aria-describedby'?: string }
+  control: (name: string) => ControlAria
+  /**
+   * A text box, text area or select bound to a field (a name or a dotted path): its value (''
+   * while the path holds nothing), an onChange that sets it, and control()'s aria props. Spread
+   * it on the control: `<TextInput {...form.field('hero.title')} />`.
+   */
+  field: (name: string) => BoundField
+  /** A checkbox bound to a boolean field: checked, an onChange that sets it, and the aria props. */
+  checkbox: (name: string) => BoundCheckbox
+}
+
+export type ControlAria = { 'aria-invalid'?: true; 'aria-describedby'?: string }
+type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement
+export type BoundField = ControlAria & { value: string; onChange: (event: ChangeEvent<Control>) => void }
+export type BoundCheckbox = ControlAria & {
+  checked: boolean
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void
 }
 
 /** Sets `value` at a dotted path, copying every object and array on the way. */
@@ -75,6 +100,16 @@ export function setIn<T>(target: T, path: string, value: unknown): T {
     return copy as T
   }
   return { ...source, [key]: next } as T
+}
+
+/** The value at a dotted path, or undefined where the path leads nowhere. */
+export function getIn(target: unknown, path: string): unknown {
+  let value = target
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
 }
 
 const defaultFieldOf = (path: readonly PropertyKey[]) => path.map(String).join('.')
@@ -173,6 +208,8 @@ export function useSchemaForm<V, S extends z.ZodType>(options: SchemaFormOptions
   }
 
   const errorId = (name: string) => `${baseId}-${name.replaceAll('.', '-')}-error`
+  const control = (name: string): ControlAria =>
+    errors[name] ? { 'aria-invalid': true, 'aria-describedby': errorId(name) } : {}
 
   return {
     values,
@@ -182,6 +219,16 @@ export function useSchemaForm<V, S extends z.ZodType>(options: SchemaFormOptions
     submit,
     formProps: { ref: formRef, noValidate: true, onSubmit: submit },
     errorId,
-    control: (name) => (errors[name] ? { 'aria-invalid': true, 'aria-describedby': errorId(name) } : {}),
+    control,
+    field: (name) => ({
+      value: String(getIn(values, name) ?? ''),
+      onChange: (event) => set(name, event.target.value),
+      ...control(name),
+    }),
+    checkbox: (name) => ({
+      checked: getIn(values, name) === true,
+      onChange: (event) => set(name, event.target.checked),
+      ...control(name),
+    }),
   }
 }

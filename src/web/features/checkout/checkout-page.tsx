@@ -146,9 +146,7 @@ export function CheckoutPage() {
               inputMode="email"
               maxLength={254}
               placeholder={t('checkout.emailPlaceholder')}
-              value={email}
-              onChange={(e) => form.set('p_email', e.target.value)}
-              {...form.control('p_email')}
+              {...form.field('p_email')}
               className="w-full rounded-xl border border-line bg-background py-3 pr-4 pl-10 text-fg placeholder:text-muted/60 focus:border-primary focus:outline-none aria-[invalid]:border-red-500"
             />
           </div>
@@ -207,9 +205,7 @@ export function CheckoutPage() {
                   autoCapitalize="characters"
                   spellCheck={false}
                   maxLength={40}
-                  value={codeForm.values.code}
-                  onChange={(e) => codeForm.set('code', e.target.value)}
-                  {...codeForm.control('code')}
+                  {...codeForm.field('code')}
                   {...(!codeForm.errors.code && refusal
                     ? { 'aria-invalid': true, 'aria-describedby': 'discount-refusal' }
                     : {})}

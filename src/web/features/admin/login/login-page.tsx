@@ -137,8 +137,7 @@ export function AdminLoginPage() {
                     type="password"
                     autoComplete="current-password"
                     required
-                    value={form.values.p_password}
-                    onChange={(e) => form.set('p_password', e.target.value)}
+                    {...form.field('p_password')}
                   />
                 </Field>
                 {needsCode && (
@@ -149,8 +148,7 @@ export function AdminLoginPage() {
                       autoComplete="one-time-code"
                       autoFocus
                       required
-                      value={form.values.p_code}
-                      onChange={(e) => form.set('p_code', e.target.value)}
+                      {...form.field('p_code')}
                     />
                   </Field>
                 )}

@@ -93,9 +93,7 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
         <TextInput
           aria-label={t('admin.unmatched.orderIdFor', { id: payment.id })}
           placeholder={t('admin.unmatched.orderId')}
-          value={form.values.p_order_id}
-          onChange={(e) => form.set('p_order_id', e.target.value)}
-          {...form.control('p_order_id')}
+          {...form.field('p_order_id')}
         />
         <Button type="submit" variant="secondary" disabled={busy}>
           {t('admin.unmatched.assign')}

@@ -253,31 +253,21 @@ export function ProductForm({
       if (errors.download_url === downloadUrlRequired) toast.error(downloadUrlRequired, TOAST)
     },
   })
-  const { values, errors, set } = form
+  const { values, errors } = form
 
   return (
     <Panel title={values.id ? t('admin.products.editTitle') : t('admin.products.add')}>
       {/* Validation is the shared rules, so relative image paths (/images/...) pass as URLs. */}
       <form {...form.formProps} className="grid gap-4 md:grid-cols-2">
         <Field label={t('admin.products.name')} error={errors.name}>
-          <TextInput required value={values.name} onChange={(e) => set('name', e.target.value)} />
+          <TextInput required {...form.field('name')} />
         </Field>
         <Field label={t('admin.products.image')} error={errors.image}>
-          <TextInput
-            type="url"
-            required
-            value={values.image}
-            onChange={(e) => set('image', e.target.value)}
-          />
+          <TextInput type="url" required {...form.field('image')} />
         </Field>
         <div className="md:col-span-2">
           <Field label={t('admin.products.description')} error={errors.description}>
-            <TextArea
-              required
-              className="font-sans"
-              value={values.description}
-              onChange={(e) => set('description', e.target.value)}
-            />
+            <TextArea required className="font-sans" {...form.field('description')} />
           </Field>
         </div>
         <Field label={t('admin.products.price')} error={errors.price}>
@@ -287,29 +277,21 @@ export function ProductForm({
             step={0.01}
             required={!values.is_free}
             disabled={values.is_free}
+            {...form.field('price')}
+            // The price field shows 0 while free; the typed price comes back when unticked.
             value={values.is_free ? '0' : values.price}
-            onChange={(e) => set('price', e.target.value)}
           />
         </Field>
         <Field label={t('admin.products.video')} hint={t('admin.products.videoHint')} error={errors.video_id}>
-          <TextInput value={values.video_id} onChange={(e) => set('video_id', e.target.value)} />
+          <TextInput {...form.field('video_id')} />
         </Field>
         <div className="flex flex-wrap gap-6 md:col-span-2">
           <label className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              checked={values.is_free}
-              // The price field shows 0 while free; the typed price comes back when unticked.
-              onChange={(e) => set('is_free', e.target.checked)}
-            />
+            <input type="checkbox" {...form.checkbox('is_free')} />
             {t('admin.products.isFree')}
           </label>
           <label className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              checked={values.featured}
-              onChange={(e) => set('featured', e.target.checked)}
-            />
+            <input type="checkbox" {...form.checkbox('featured')} />
             {t('admin.products.featured')}
           </label>
         </div>
@@ -319,15 +301,11 @@ export function ProductForm({
             hint={t('admin.products.downloadUrlHint')}
             error={errors.download_url}
           >
-            <TextInput
-              type="url"
-              value={values.download_url}
-              onChange={(e) => set('download_url', e.target.value)}
-            />
+            <TextInput type="url" {...form.field('download_url')} />
           </Field>
         </div>
         <Field label={t('admin.products.features')} error={errors.features}>
-          <TextArea required value={values.features} onChange={(e) => set('features', e.target.value)} />
+          <TextArea required {...form.field('features')} />
         </Field>
         <Field
           label={t('admin.products.keys')}
@@ -337,10 +315,9 @@ export function ProductForm({
               : t('admin.products.stock', { count: stock })
           }
         >
-          <TextArea value={values.keys} onChange={(e) => set('keys', e.target.value)} />
+          <TextArea {...form.field('keys')} />
         </Field>
         {translatedLocales.map((locale) => {
-          const text = values.translations[locale]
           const label = (
             id: 'admin.products.name' | 'admin.products.description' | 'admin.products.features',
           ) => t('admin.translations.field', { label: t(id), language: localeNames[locale] })
@@ -357,8 +334,7 @@ export function ProductForm({
                 <TextInput
                   lang={localeTags[locale]}
                   placeholder={values.name}
-                  value={text.name}
-                  onChange={(e) => set(`translations.${locale}.name`, e.target.value)}
+                  {...form.field(`translations.${locale}.name`)}
                 />
               </Field>
               <Field
@@ -368,8 +344,7 @@ export function ProductForm({
                 <TextArea
                   lang={localeTags[locale]}
                   placeholder={values.features}
-                  value={text.features}
-                  onChange={(e) => set(`translations.${locale}.features`, e.target.value)}
+                  {...form.field(`translations.${locale}.features`)}
                 />
               </Field>
               <div className="md:col-span-2">
@@ -381,8 +356,7 @@ export function ProductForm({
                     lang={localeTags[locale]}
                     className="font-sans"
                     placeholder={values.description}
-                    value={text.description}
-                    onChange={(e) => set(`translations.${locale}.description`, e.target.value)}
+                    {...form.field(`translations.${locale}.description`)}
                   />
                 </Field>
               </div>

@@ -49,10 +49,6 @@ export function SecurityTab() {
       else if (errors.p_new_password === tooShort) toast.error(tooShort)
     },
   })
-  const field = (name: keyof typeof empty) => ({
-    value: form.values[name],
-    onChange: (e: { target: { value: string } }) => form.set(name, e.target.value),
-  })
 
   return (
     <div className="grid gap-6">
@@ -63,25 +59,30 @@ export function SecurityTab() {
               type="password"
               autoComplete="current-password"
               required
-              {...field('p_current_password')}
+              {...form.field('p_current_password')}
             />
           </Field>
           <Field label={labels.p_new_username} error={form.errors.p_new_username}>
-            <TextInput autoComplete="username" required {...field('p_new_username')} />
+            <TextInput autoComplete="username" required {...form.field('p_new_username')} />
           </Field>
           <Field
             label={labels.p_new_password}
             error={form.errors.p_new_password}
             hint={t('admin.security.hint', { min: MIN_PASSWORD_LENGTH })}
           >
-            <TextInput type="password" autoComplete="new-password" required {...field('p_new_password')} />
+            <TextInput
+              type="password"
+              autoComplete="new-password"
+              required
+              {...form.field('p_new_password')}
+            />
           </Field>
           <Field label={labels.p_confirm_password} error={form.errors.p_confirm_password}>
             <TextInput
               type="password"
               autoComplete="new-password"
               required
-              {...field('p_confirm_password')}
+              {...form.field('p_confirm_password')}
             />
           </Field>
           <div>

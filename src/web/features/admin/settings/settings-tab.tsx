@@ -85,7 +85,7 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
       if (!save.isPending) save.mutate(input, { onSuccess: (answer) => form.reset(formOf(answer.settings)) })
     },
   })
-  const { values, errors, set } = form
+  const { values, errors } = form
 
   return (
     <form {...form.formProps} className="grid gap-6">
@@ -96,11 +96,7 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
             error={errors.operatorEmail}
             hint={t('admin.settings.emailHint')}
           >
-            <TextInput
-              type="email"
-              value={values.operatorEmail}
-              onChange={(e) => set('operatorEmail', e.target.value)}
-            />
+            <TextInput type="email" {...form.field('operatorEmail')} />
           </Field>
           <Field
             label={labels.newToken}
@@ -113,33 +109,24 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
               type="password"
               autoComplete="off"
               placeholder={saved.telegram_bot_token_set ? t('admin.settings.tokenPlaceholder') : ''}
-              value={values.newToken}
               disabled={values.removeToken}
-              onChange={(e) => set('newToken', e.target.value)}
+              {...form.field('newToken')}
             />
           </Field>
           {saved.telegram_bot_token_set && (
             <label className="flex items-center gap-2 text-sm text-fg">
-              <input
-                type="checkbox"
-                checked={values.removeToken}
-                onChange={(e) => set('removeToken', e.target.checked)}
-              />
+              <input type="checkbox" {...form.checkbox('removeToken')} />
               {t('admin.settings.removeToken')}
             </label>
           )}
           <Field label={labels.chatId} hint={t('admin.settings.chatHint')} error={errors.chatId}>
-            <TextInput value={values.chatId} onChange={(e) => set('chatId', e.target.value)} />
+            <TextInput {...form.field('chatId')} />
           </Field>
           <fieldset className="grid gap-2">
             <legend className="mb-1 text-sm font-medium text-fg">{t('admin.settings.alertWhen')}</legend>
             {alertKinds.map((kind) => (
               <label key={kind} className="flex items-center gap-2 text-sm text-fg">
-                <input
-                  type="checkbox"
-                  checked={values.alerts[kind]}
-                  onChange={(e) => set(`alerts.${kind}`, e.target.checked)}
-                />
+                <input type="checkbox" {...form.checkbox(`alerts.${kind}`)} />
                 {t(`admin.settings.alert.${kind}`)}
               </label>
             ))}
@@ -150,21 +137,10 @@ function SettingsForm({ saved }: { saved: AdminSettings }) {
       <Panel title={t('admin.settings.stockPayments')}>
         <div className="grid max-w-xl gap-4">
           <Field label={labels.lowStock} error={errors.lowStock} hint={t('admin.settings.lowStockHint')}>
-            <TextInput
-              type="number"
-              min={0}
-              max={100000}
-              value={values.lowStock}
-              onChange={(e) => set('lowStock', e.target.value)}
-            />
+            <TextInput type="number" min={0} max={100000} {...form.field('lowStock')} />
           </Field>
           <label className="flex items-start gap-2 text-sm text-fg">
-            <input
-              type="checkbox"
-              className="mt-1"
-              checked={values.refuseWhileDelayed}
-              onChange={(e) => set('refuseWhileDelayed', e.target.checked)}
-            />
+            <input type="checkbox" className="mt-1" {...form.checkbox('refuseWhileDelayed')} />
             <span>
               {t('admin.settings.refuseWhileDelayed')}
               <span className="block text-xs text-muted">{t('admin.settings.refuseWhileDelayedHint')}</span>

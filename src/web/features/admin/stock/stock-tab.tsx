@@ -75,10 +75,8 @@ function StockRow({ stock }: { stock: SalesStock }) {
             aria-label={t('admin.stock.thresholdOf', { name: stock.name })}
             inputMode="numeric"
             placeholder={t('admin.stock.noWarning')}
-            value={threshold}
-            onChange={(e) => form.set('p_low_stock_threshold', e.target.value)}
+            {...form.field('p_low_stock_threshold')}
             className={inputClass}
-            {...form.control('p_low_stock_threshold')}
           />
           {form.errors.p_low_stock_threshold && (
             <span id={form.errorId('p_low_stock_threshold')} role="alert" className="text-red-400">

@@ -64,9 +64,7 @@ export function WalletsTab() {
           <TextArea
             aria-label={t('admin.wallets.linesLabel')}
             placeholder={t('admin.wallets.linesPlaceholder')}
-            value={form.values.addresses}
-            onChange={(e) => form.set('addresses', e.target.value)}
-            {...form.control('addresses')}
+            {...form.field('addresses')}
           />
           {form.errors.addresses && (
             <p id={form.errorId('addresses')} role="alert" className="mt-1.5 text-xs break-all text-red-400">

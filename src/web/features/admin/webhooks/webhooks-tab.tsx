@@ -73,8 +73,7 @@ export function WebhooksTab() {
               type="url"
               required
               placeholder="https://example.com/stablecart"
-              value={values.p_url}
-              onChange={(e) => form.set('p_url', e.target.value)}
+              {...form.field('p_url')}
             />
           </Field>
           <fieldset className="grid gap-2 sm:grid-cols-2">
@@ -104,11 +103,7 @@ export function WebhooksTab() {
             )}
           </fieldset>
           <label className="flex items-center gap-2 text-sm text-fg">
-            <input
-              type="checkbox"
-              checked={values.p_include_keys}
-              onChange={(e) => form.set('p_include_keys', e.target.checked)}
-            />
+            <input type="checkbox" {...form.checkbox('p_include_keys')} />
             {t('admin.webhooks.includeKeys')}
           </label>
           <div>
