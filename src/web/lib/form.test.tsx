@@ -11,7 +11,7 @@ import adminEn from '../i18n/messages/admin/en.json'
 import adminRu from '../i18n/messages/admin/ru.json'
 import adminZh from '../i18n/messages/admin/zh.json'
 import { getIn, setIn, useSchemaForm } from './form'
-import { schemaTexts } from './form-messages'
+import { schemaTexts } from './form-errors'
 
 // A small form on a real shared schema: the webhook call's URL and events rules.
 type Values = { p_url: string; p_events: string[]; p_include_keys: boolean; p_enabled: boolean }
@@ -22,8 +22,7 @@ function WebhookForm({ initial }: { initial: Values }) {
     schema: saveWebhookInputSchema,
     initial,
     labels: { p_url: 'Endpoint URL' },
-    message: (issue, field) =>
-      field === 'p_events' && issue.code === 'too_small' ? 'Choose at least one event' : undefined,
+    errors: { p_events: { too_small: 'Choose at least one event' } },
     onValid: (data) => valid.push(data),
   })
   return (

@@ -36,7 +36,7 @@ export function CheckoutPage() {
   const form = useSchemaForm({
     schema: checkoutFormSchema,
     initial: { p_email: state.email },
-    message: () => t('checkout.emailInvalid'),
+    errors: { '*': t('checkout.emailInvalid') },
     onValid: ({ p_email }) => placeOrder(p_email),
   })
   const email = form.values.p_email

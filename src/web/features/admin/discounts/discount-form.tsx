@@ -18,7 +18,7 @@ export function useDiscountForm(onSaved: () => void) {
     initial: blank,
     toInput,
     fieldOf: (path) => fieldNames[String(path[0])] ?? String(path[0]),
-    message: (issue) => (issue.code === 'invalid_type' ? t('admin.discounts.enterNumber') : undefined),
+    errors: { '*': { invalid_type: t('admin.discounts.enterNumber') } },
     labels: {
       code: t('admin.discounts.code'),
       percent: t('admin.discounts.percentOff'),

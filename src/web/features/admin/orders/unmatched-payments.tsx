@@ -56,7 +56,7 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
     schema: assignFormSchema,
     initial: { p_order_id: '' },
     toInput: (v) => ({ p_order_id: v.p_order_id.trim() }),
-    message: () => fullOrderId,
+    errors: { '*': fullOrderId },
     onValid: ({ p_order_id }) => {
       if (!busy) assignment.mutate(p_order_id)
     },

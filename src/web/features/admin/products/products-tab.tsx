@@ -1,6 +1,6 @@
 import { Pencil, Plus, Trash2 } from 'lucide-react'
 import { useEffect, useState } from 'react'
-import { type AdminProduct, adminMessages, productInputSchema } from '../../../../shared/admin'
+import { type AdminProduct, productInputSchema } from '../../../../shared/admin'
 import { localeNames, localeTags } from '../../../../shared/locale'
 import type { ProductText, ProductTranslations } from '../../../../shared/localize'
 import { Button } from '../../../components/ui/button'
@@ -239,12 +239,7 @@ export function ProductForm({
     // in one of the translations).
     fieldOf: (path) =>
       path[0] === 'translations' ? path.slice(0, 3).map(String).join('.') : String(path[0] ?? ''),
-    message: (issue, field) =>
-      field === 'price' && issue.code === 'invalid_type'
-        ? priceRequired
-        : issue.message === adminMessages.downloadUrlRequired
-          ? downloadUrlRequired
-          : undefined,
+    errors: { price: { invalid_type: priceRequired } },
     onValid: (product, values) => {
       if (saving) return
       saveProduct.mutate({ product, keys: values.keys, isNew: !values.id }, { onSuccess: () => onSaved() })

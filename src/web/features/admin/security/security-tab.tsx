@@ -1,4 +1,4 @@
-import { adminMessages, credentialsFormSchema, MIN_PASSWORD_LENGTH } from '../../../../shared/admin'
+import { credentialsFormSchema, MIN_PASSWORD_LENGTH } from '../../../../shared/admin'
 import { Button } from '../../../components/ui/button'
 import { useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
@@ -25,12 +25,7 @@ export function SecurityTab() {
     schema: credentialsFormSchema,
     initial: empty,
     labels,
-    message: (issue, field) =>
-      field === 'p_new_password' && issue.code === 'too_small'
-        ? tooShort
-        : issue.message === adminMessages.passwordsDoNotMatch
-          ? mismatch
-          : undefined,
+    errors: { p_new_password: { too_small: tooShort } },
     onValid: (c) => {
       if (busy) return
       update.mutate(

@@ -32,7 +32,7 @@ function StockRow({ stock }: { stock: SalesStock }) {
       p_low_stock_threshold: stock.low_stock_threshold?.toString() ?? '',
     },
     toInput: (v) => ({ ...v, p_low_stock_threshold: thresholdOf(v.p_low_stock_threshold) }),
-    message: () => thresholdInvalid,
+    errors: { '*': thresholdInvalid },
     onValid: (v) => {
       if (!save.isPending) save.mutate({ mode: v.p_delivery_mode, threshold: v.p_low_stock_threshold })
     },

@@ -75,8 +75,7 @@ export function TwoFactorPanel() {
     schema: confirmTwoFactorInputSchema,
     initial: { p_password: '', p_code: '' },
     labels: { p_password: t('admin.security.current') },
-    message: (issue, field) =>
-      field === 'p_code' && issue.code === 'too_small' ? t('admin.twoFactor.codeRequired') : undefined,
+    errors: { p_code: { too_small: t('admin.twoFactor.codeRequired') } },
     onValid: ({ p_password, p_code }) => {
       if (!enable.isPending) switchOn({ password: p_password, code: p_code })
     },

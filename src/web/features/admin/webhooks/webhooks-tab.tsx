@@ -49,8 +49,7 @@ export function WebhooksTab() {
       p_enabled: true,
     },
     labels: { p_url: t('admin.webhooks.url') },
-    message: (issue, field) =>
-      field === 'p_events' && issue.code === 'too_small' ? t('admin.webhooks.atLeastOne') : undefined,
+    errors: { p_events: { too_small: t('admin.webhooks.atLeastOne') } },
     onValid: (w) => {
       if (create.isPending) return
       const input = { url: w.p_url, events: w.p_events, includeKeys: w.p_include_keys, enabled: w.p_enabled }

@@ -19,7 +19,7 @@ export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfir
   const form = useSchemaForm({
     schema: txHashFormSchema,
     initial: { p_transaction_hash: '' },
-    message: () => t('txHash.invalid'),
+    errors: { '*': t('txHash.invalid') },
     onValid: ({ p_transaction_hash }) => {
       setRefusal(null)
       confirm.mutate(p_transaction_hash, {
