@@ -1,5 +1,4 @@
 import {
-  type DeliveryModeOption,
   deliveryModeOptions,
   type SalesStock,
   updateStockSettingsInputSchema,
@@ -58,8 +57,7 @@ function StockRow({ stock }: { stock: SalesStock }) {
           {t('admin.cockpit.delivery')}
           <select
             aria-label={t('admin.stock.deliveryOf', { name: stock.name })}
-            value={mode}
-            onChange={(e) => form.set('p_delivery_mode', e.target.value as DeliveryModeOption)}
+            {...form.field('p_delivery_mode')}
             className={inputClass}
           >
             {deliveryModeOptions.map((m) => (
