@@ -1,8 +1,10 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { makeProduct } from '../../../tests/support/product'
+import { locales } from '../../shared/locale'
 import type { Product } from '../../shared/product'
 import { defaultSiteContent } from '../../shared/site-content-defaults'
+import { storefrontPaths } from '../../web/app/routes'
 import * as renderer from '../../web/entry-server'
 import { compressHtml, renderPage } from './render-page'
 
@@ -122,6 +124,52 @@ describe('renderPage', () => {
     expect(html).toContain('<div id="root"></div>')
     expect(html).toContain(`<title>${content.meta.title}</title>`)
   })
+})
+
+/** Each client-render fallback in the HTML, with the reason React wrote into it. */
+const clientRenderFallbacks = (html: string) =>
+  [...html.matchAll(/<!--\$!-->(<template[^>]*>)?/g)].map(
+    (m) => /data-msg="([^"]*)"/.exec(m[1] ?? '')?.[1] ?? m[0],
+  )
+
+describe('every storefront route on the server', () => {
+  // An example address for each route; a new route needs one here.
+  const examples: Record<string, string> = {
+    '/': '/',
+    '/products': '/products',
+    '/product/:id': '/product/1',
+    '/support': '/support',
+    '/cart': '/cart',
+    '/checkout': '/checkout',
+    '/payment': '/payment',
+    '/dashboard/:token': '/dashboard/x',
+    '/orders/:token': '/orders/x',
+  }
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('has an example for each route', () => {
+    expect(Object.keys(examples).sort()).toEqual([...storefrontPaths].sort())
+  })
+
+  // renderToString cannot wait for a lazy part: it writes a client-render fallback (`<!--$!-->`,
+  // with React's reason in a template) and the browser reports #419 while hydrating.
+  it.each(locales)(
+    'renders each server-rendered page in %s whole, without a fallback or an error',
+    (locale) => {
+      const logged = vi.spyOn(console, 'error')
+      const rendered = Object.values(examples).filter((path) => renderer.serverRenderedPaths.test(path))
+      expect(rendered).toEqual(['/', '/products', '/product/1', '/support'])
+      for (const path of rendered) {
+        const html = renderPage(template, renderer, { path, products, content, locale })
+        expect(serverData(html), path).not.toBeNull()
+        expect(clientRenderFallbacks(html), path).toEqual([])
+        expect(html, path).toContain('<h1')
+      }
+      expect(logged).not.toHaveBeenCalled()
+    },
+  )
 })
 
 describe('compressHtml', () => {

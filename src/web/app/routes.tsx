@@ -56,21 +56,23 @@ const ChainTab = later(admin, (m) => m.ChainTab)
 /** Paths the server renders to HTML (with the catalogue and site content). */
 export const serverRenderedPaths = /^\/(products|support|product\/[1-9]\d{0,9})?$/
 
+const storefrontRoutes = [
+  { path: '/', element: <ListingPage /> },
+  { path: '/products', element: <ListingPage /> },
+  { path: '/product/:id', element: <ProductPage /> },
+  { path: '/support', element: <SupportPage /> },
+  { path: '/cart', element: <CartPage /> },
+  { path: '/checkout', element: <CheckoutPage /> },
+  { path: '/payment', element: <PaymentPage /> },
+  { path: '/dashboard/:token', element: <DashboardPage /> },
+  { path: '/orders/:token', element: <MyOrdersPage /> },
+] satisfies RouteObject[]
+
+/** The storefront's route patterns (the render tests visit each). */
+export const storefrontPaths: readonly string[] = storefrontRoutes.map((route) => route.path)
+
 const routes: RouteObject[] = [
-  {
-    element: <PublicLayout />,
-    children: [
-      { path: '/', element: <ListingPage /> },
-      { path: '/products', element: <ListingPage /> },
-      { path: '/product/:id', element: <ProductPage /> },
-      { path: '/support', element: <SupportPage /> },
-      { path: '/cart', element: <CartPage /> },
-      { path: '/checkout', element: <CheckoutPage /> },
-      { path: '/payment', element: <PaymentPage /> },
-      { path: '/dashboard/:token', element: <DashboardPage /> },
-      { path: '/orders/:token', element: <MyOrdersPage /> },
-    ],
-  },
+  { element: <PublicLayout />, children: storefrontRoutes },
   // The admin has its own header, no public header or footer, and its own language.
   {
     element: <AdminScope />,

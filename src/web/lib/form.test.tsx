@@ -10,8 +10,8 @@ import { activateWith, createI18n } from '../i18n/i18n'
 import adminEn from '../i18n/messages/admin/en.json'
 import adminRu from '../i18n/messages/admin/ru.json'
 import adminZh from '../i18n/messages/admin/zh.json'
-import { setIn, useSchemaForm } from './form'
-import { schemaTexts } from './form-messages'
+import { getIn, setIn, useSchemaForm } from './form'
+import { schemaTexts } from './form-errors'
 
 // A small form on a real shared schema: the webhook call's URL and events rules.
 type Values = { p_url: string; p_events: string[]; p_include_keys: boolean; p_enabled: boolean }
@@ -22,8 +22,7 @@ function WebhookForm({ initial }: { initial: Values }) {
     schema: saveWebhookInputSchema,
     initial,
     labels: { p_url: 'Endpoint URL' },
-    message: (issue, field) =>
-      field === 'p_events' && issue.code === 'too_small' ? 'Choose at least one event' : undefined,
+    errors: { p_events: { too_small: 'Choose at least one event' } },
     onValid: (data) => valid.push(data),
   })
   return (
@@ -37,13 +36,12 @@ function WebhookForm({ initial }: { initial: Values }) {
       />
       {form.errors.p_events && <p id={form.errorId('p_events')}>{form.errors.p_events}</p>}
       <label htmlFor="url">URL</label>
-      <input
-        id="url"
-        value={form.values.p_url}
-        onChange={(e) => form.set('p_url', e.target.value)}
-        {...form.control('p_url')}
-      />
+      <input id="url" {...form.field('p_url')} />
       {form.errors.p_url && <p id={form.errorId('p_url')}>{form.errors.p_url}</p>}
+      <label>
+        <input type="checkbox" {...form.checkbox('p_include_keys')} />
+        Include keys
+      </label>
       <button type="submit">Save</button>
     </form>
   )
@@ -107,6 +105,29 @@ describe('useSchemaForm', () => {
   })
 })
 
+describe('bound controls', () => {
+  it('field() and checkbox() show the value, set it on change, and carry the aria of an error', () => {
+    valid.length = 0
+    render(<WebhookForm initial={{ ...start, p_url: 'ftp://x' }} />)
+    const url = screen.getByLabelText('URL') as HTMLInputElement
+    const keys = screen.getByLabelText('Include keys') as HTMLInputElement
+    expect(url.value).toBe('ftp://x')
+    expect(keys.checked).toBe(false)
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(describedText(url)).toBe('Endpoint URL must be an http:// or https:// URL')
+    fireEvent.change(url, { target: { value: 'https://example.com/hook' } })
+    fireEvent.click(keys)
+    fireEvent.change(screen.getByLabelText('Events'), { target: { value: 'order.paid' } })
+    expect(url.value).toBe('https://example.com/hook')
+    expect(url.getAttribute('aria-invalid')).toBeNull()
+    expect(keys.checked).toBe(true)
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(valid).toEqual([
+      { p_url: 'https://example.com/hook', p_events: ['order.paid'], p_include_keys: true, p_enabled: true },
+    ])
+  })
+})
+
 describe("the schema's texts in the panel's language", () => {
   const shown = (locale: 'en' | 'zh' | 'ru', messages: Record<string, unknown>) => {
     const i18n = activateWith(createI18n(), locale, messages)
@@ -137,6 +158,14 @@ describe("the schema's texts in the panel's language", () => {
       expect(sources, english).toContain(`'${english}'`)
       expect((adminEn as Record<string, string>)[id]).toBe(english)
     }
+  })
+})
+
+describe('getIn', () => {
+  it('reads a dotted path, and nothing where the path leads nowhere', () => {
+    const values = { support: { sections: [{ title: 'a' }] }, translations: {} }
+    expect(getIn(values, 'support.sections.0.title')).toBe('a')
+    expect(getIn(values, 'translations.zh.hero.title')).toBeUndefined()
   })
 })
 

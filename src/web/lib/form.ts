@@ -1,7 +1,16 @@
 import { LinguiContext } from '@lingui/react'
-import { type FormEvent, type RefObject, useContext, useEffect, useId, useRef, useState } from 'react'
+import {
+  type ChangeEvent,
+  type FormEvent,
+  type RefObject,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react'
 import type { z } from 'zod'
-import { schemaTexts } from './form-messages'
+import { type FormErrorWords, formErrorText, type Issue } from './form-errors'
 
 // The one way a form works in src/web. The rules are a zod schema from src/shared (the same one
 // the server applies); this hook keeps the form's values, checks them against the schema on
@@ -11,14 +20,13 @@ import { schemaTexts } from './form-messages'
 // <Field> does that, or control() + errorId() for a form with its own markup). A refused submit
 // focuses the first invalid control in the form's DOM order.
 //
-// The schema's own texts are English (the server answers with them); the form shows each in the
-// language of the messages it is rendered with (schemaTexts), with a label put before a clause as
-// the language writes it. A text the catalogue lacks stays as it is.
+// What an error says is decided in one place, form-errors.ts: the form's own words, else the
+// schema's text in the form's language, after the field's label where it reads as a clause.
 //
 // The hook imports zod's types only: the schema the form passes in brings the library, so only
 // the lazily loaded pages that have a form download it.
 
-export type Issue = z.core.$ZodIssue
+export type { Issue }
 
 export type FieldErrors = Readonly<Record<string, string>>
 
@@ -29,8 +37,8 @@ export interface SchemaFormOptions<V, S extends z.ZodType> {
   toInput?: (values: V) => unknown
   /** The field an issue belongs to (default: its path joined with '.'). */
   fieldOf?: (path: readonly PropertyKey[]) => string
-  /** The text shown for an issue when it is not the schema's own (return undefined to keep that). */
-  message?: (issue: Issue, field: string) => string | undefined
+  /** The form's own words for some errors (by field and issue code), instead of the schema's. */
+  errors?: FormErrorWords
   /**
    * Field labels: a message that reads as the end of a sentence (lower-case first letter, as the
    * shared schemas write them for the server's "field: message" answers) is shown after its label.
@@ -60,7 +68,23 @@ export interface SchemaForm<V> {
   /** The id of a field's error text. */
   errorId: (name: string) => string
   /** aria-invalid and aria-describedby for a control rendered without <Field>. */
-  control: (name: string) => { 'aria-invalid'?: true; 'aria-describedby'?: string }
+  control: (name: string) => ControlAria
+  /**
+   * A text box, text area or select bound to a field (a name or a dotted path): its value (''
+   * while the path holds nothing), an onChange that sets it, and control()'s aria props. Spread
+   * it on the control: `<TextInput {...form.field('hero.title')} />`.
+   */
+  field: (name: string) => BoundField
+  /** A checkbox bound to a boolean field: checked, an onChange that sets it, and the aria props. */
+  checkbox: (name: string) => BoundCheckbox
+}
+
+export type ControlAria = { 'aria-invalid'?: true; 'aria-describedby'?: string }
+type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement
+export type BoundField = ControlAria & { value: string; onChange: (event: ChangeEvent<Control>) => void }
+export type BoundCheckbox = ControlAria & {
+  checked: boolean
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void
 }
 
 /** Sets `value` at a dotted path, copying every object and array on the way. */
@@ -75,6 +99,16 @@ export function setIn<T>(target: T, path: string, value: unknown): T {
     return copy as T
   }
   return { ...source, [key]: next } as T
+}
+
+/** The value at a dotted path, or undefined where the path leads nowhere. */
+export function getIn(target: unknown, path: string): unknown {
+  let value = target
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value
 }
 
 const defaultFieldOf = (path: readonly PropertyKey[]) => path.map(String).join('.')
@@ -102,10 +136,6 @@ export function useSchemaForm<V, S extends z.ZodType>(options: SchemaFormOptions
   latest.current = options
   // The messages the form is rendered with (the admin's or the storefront's instance), if any.
   const lingui = useContext(LinguiContext)
-  const translate = (english: string) => {
-    const id = schemaTexts[english]
-    return id && lingui && id in lingui.i18n.messages ? lingui._(id) : english
-  }
 
   useEffect(() => {
     if (refusals === 0) return
@@ -113,22 +143,14 @@ export function useSchemaForm<V, S extends z.ZodType>(options: SchemaFormOptions
   }, [refusals])
 
   function check(next: V): { ok: true; data: z.output<S> } | { ok: false; errors: Record<string, string> } {
-    const { schema, toInput, fieldOf = defaultFieldOf, message, labels } = latest.current
+    const { schema, toInput, fieldOf = defaultFieldOf, errors: words, labels } = latest.current
     const parsed = schema.safeParse(toInput ? toInput(next) : next)
     if (parsed.success) return { ok: true, data: parsed.data as z.output<S> }
     const found: Record<string, string> = {}
     for (const issue of parsed.error.issues) {
       const field = fieldOf(issue.path)
       if (field in found) continue
-      const english = message?.(issue, field) ?? issue.message
-      const text = translate(english)
-      const label = labels?.[field]
-      found[field] =
-        label && /^[a-z]/.test(english)
-          ? lingui && 'admin.form.withLabel' in lingui.i18n.messages
-            ? lingui._('admin.form.withLabel', { label, clause: text })
-            : `${label} ${text}`
-          : text
+      found[field] = formErrorText(issue, field, { i18n: lingui?.i18n, labels, words })
     }
     return { ok: false, errors: found }
   }
@@ -173,6 +195,8 @@ export function useSchemaForm<V, S extends z.ZodType>(options: SchemaFormOptions
   }
 
   const errorId = (name: string) => `${baseId}-${name.replaceAll('.', '-')}-error`
+  const control = (name: string): ControlAria =>
+    errors[name] ? { 'aria-invalid': true, 'aria-describedby': errorId(name) } : {}
 
   return {
     values,
@@ -182,6 +206,16 @@ export function useSchemaForm<V, S extends z.ZodType>(options: SchemaFormOptions
     submit,
     formProps: { ref: formRef, noValidate: true, onSubmit: submit },
     errorId,
-    control: (name) => (errors[name] ? { 'aria-invalid': true, 'aria-describedby': errorId(name) } : {}),
+    control,
+    field: (name) => ({
+      value: String(getIn(values, name) ?? ''),
+      onChange: (event) => set(name, event.target.value),
+      ...control(name),
+    }),
+    checkbox: (name) => ({
+      checked: getIn(values, name) === true,
+      onChange: (event) => set(name, event.target.checked),
+      ...control(name),
+    }),
   }
 }

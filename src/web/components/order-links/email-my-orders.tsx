@@ -45,9 +45,7 @@ export function EmailMyOrders({ title = 'orderLinks.title' }: { title?: MessageI
             inputMode="email"
             maxLength={254}
             placeholder="you@example.com"
-            value={form.values.p_email}
-            onChange={(e) => form.set('p_email', e.target.value)}
-            {...form.control('p_email')}
+            {...form.field('p_email')}
             className="w-full rounded-xl border border-line bg-background py-2.5 pr-4 pl-10 text-sm text-fg placeholder:text-muted/60 focus:border-primary focus:outline-none aria-[invalid]:border-red-500"
           />
         </div>

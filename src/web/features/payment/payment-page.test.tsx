@@ -1,6 +1,4 @@
 // @vitest-environment happy-dom
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { cleanup, screen, waitFor } from '@testing-library/react'
 import { MemoryRouter, Route, Routes } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -10,12 +8,15 @@ import { CheckoutWatch } from '../../app/checkout-watch'
 import { cart } from '../../lib/cart-store'
 import { checkout, paymentSuccess } from '../../lib/checkout-store'
 import { renderWithProviders } from '../../test/render'
+import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { PaymentPage } from './payment-page'
 
-// The page talks to a real local HTTP server answering secure_get_order_status as the shop does.
+// The page talks to the shared RPC stand-in (a real local HTTP server), answering
+// secure_get_order_status as the shop does.
 const ORDER_ID = '7d7c2c4e-9b7a-4c52-9d1c-2f4b6a8e0a11'
-let answer: Record<string, unknown> = {}
-let server: Server
+let rpc: RpcServer
+/** What the shop answers the page's status calls from now on. */
+const answerStatus = (answer: Record<string, unknown>) => rpc.reply('secure_get_order_status', answer)
 
 const status = (over: Record<string, unknown>) => ({
   success: true,
@@ -48,18 +49,9 @@ const confirming = (over: Record<string, unknown> = {}) => ({
 })
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    res.setHeader('content-type', 'application/json')
-    if (req.url === '/rpc/secure_get_order_status') res.end(JSON.stringify(answer))
-    else res.end(JSON.stringify({ success: true }))
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const { port } = server.address() as AddressInfo
-  ;(window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
-    `http://127.0.0.1:${port}/payment`,
-  )
+  rpc = await startRpcServer('/payment')
 })
-afterAll(() => new Promise<void>((r) => server.close(() => r())))
+afterAll(() => rpc.close())
 
 const product = makeProduct(1, { price: 20 })
 
@@ -102,7 +94,7 @@ describe('payment page', () => {
   })
 
   it('waiting: the amount, the address and the countdown', async () => {
-    answer = status({})
+    answerStatus(status({}))
     renderPayment()
     expect(screen.getByRole('heading', { name: 'Complete Your Payment' })).toBeTruthy()
     expect(screen.getByTestId('pay-amount').textContent).toBe('$20.00')
@@ -111,10 +103,17 @@ describe('payment page', () => {
     expect(
       screen.getByText('This address is for this order only. For another purchase, place a new order.'),
     ).toBeTruthy()
+    // It asks for its own order, with the secret the checkout kept.
+    await waitFor(() =>
+      expect(rpc.callsTo('secure_get_order_status')[0]).toMatchObject({
+        p_order_id: ORDER_ID,
+        p_order_secret: 'test-secret',
+      }),
+    )
   })
 
   it("a new order placed while the browser's earlier payment is confirming says so, in every language", async () => {
-    answer = status({})
+    answerStatus(status({}))
     renderPayment()
     await waitFor(() => expect(screen.getByText('Waiting for your payment…')).toBeTruthy())
     expect(screen.queryByTestId('earlier-payment-confirming')).toBeNull()
@@ -139,7 +138,7 @@ describe('payment page', () => {
 
   it('in Russian: USDT, TRX and the rate as Russian writes them; the copied TRX amount stays as wallets read it', async () => {
     startCheckout({ total: 1234.5, trxAmount: '4938.000001', trxRate: '0.25' })
-    answer = status({ total: 1234.5 })
+    answerStatus(status({ total: 1234.5 }))
     renderPayment('ru')
     expect(screen.getByTestId('pay-amount').textContent).toBe('1\u00a0234,50\u00a0$')
     expect(screen.getByText('Отправьте ровно 1 234,50 USDT в сети TRON (TRC20).')).toBeTruthy()
@@ -149,7 +148,7 @@ describe('payment page', () => {
   })
 
   it('detection delayed: says a payment made now is safe, instead of a silent spinner', async () => {
-    answer = status({ detection_delayed: true })
+    answerStatus(status({ detection_delayed: true }))
     renderPayment()
     await waitFor(() => expect(screen.getByText('Payment detection is delayed')).toBeTruthy())
     expect(screen.getByRole('status').textContent).toMatch(/A payment you make now is safe/)
@@ -157,7 +156,7 @@ describe('payment page', () => {
   })
 
   it('detected: confirming on the TRON network, the amount seen and the blocks still to come', async () => {
-    answer = status({ sightings: { confirming: confirming(), dropped: false, failed: [] } })
+    answerStatus(status({ sightings: { confirming: confirming(), dropped: false, failed: [] } }))
     renderPayment()
     await waitFor(() =>
       expect(screen.getByText('Payment detected — confirming on the TRON network')).toBeTruthy(),
@@ -169,9 +168,15 @@ describe('payment page', () => {
   })
 
   it('detected but short: says how much is still missing', async () => {
-    answer = status({
-      sightings: { confirming: confirming({ amount_seen: 12.5, missing: 7.5 }), dropped: false, failed: [] },
-    })
+    answerStatus(
+      status({
+        sightings: {
+          confirming: confirming({ amount_seen: 12.5, missing: 7.5 }),
+          dropped: false,
+          failed: [],
+        },
+      }),
+    )
     renderPayment()
     await waitFor(() =>
       expect(
@@ -182,20 +187,22 @@ describe('payment page', () => {
 
   it('the window ends while a transfer is confirming: no alarm, the checkout stays', async () => {
     startCheckout({ windowEndsAt: Date.now() + 1500 })
-    answer = status({ sightings: { confirming: confirming(), dropped: false, failed: [] } })
+    answerStatus(status({ sightings: { confirming: confirming(), dropped: false, failed: [] } }))
     renderPayment()
     await waitFor(() => expect(screen.getByRole('timer').textContent).toBe('Confirming'), { timeout: 4000 })
     expect(checkout.get().isActive).toBe(true)
   })
 
   it('dropped and failed: back to waiting with the message, and the failure in plain words', async () => {
-    answer = status({
-      sightings: {
-        confirming: null,
-        dropped: true,
-        failed: [{ tx_id: 'ab'.repeat(32), token: 'USDT', amount: 20, reason: 'OUT_OF_ENERGY' }],
-      },
-    })
+    answerStatus(
+      status({
+        sightings: {
+          confirming: null,
+          dropped: true,
+          failed: [{ tx_id: 'ab'.repeat(32), token: 'USDT', amount: 20, reason: 'OUT_OF_ENERGY' }],
+        },
+      }),
+    )
     renderPayment()
     await waitFor(() => expect(screen.getByText(/was dropped by the TRON network/)).toBeTruthy())
     expect(screen.getByText('Waiting for your payment…')).toBeTruthy()
@@ -206,14 +213,14 @@ describe('payment page', () => {
   })
 
   it('underpaid: says what arrived and what is left', async () => {
-    answer = status({ amount_received: 12.5 })
+    answerStatus(status({ amount_received: 12.5 }))
     renderPayment()
     await waitFor(() => expect(screen.getByText(/We received \$12\.50 of \$20\.00/)).toBeTruthy())
     expect(screen.getByText(/Send the remaining\s+\$7\.50/)).toBeTruthy()
   })
 
   it('paid: confirmed, and the success is stored with the dashboard link', async () => {
-    answer = status({ status: 'paid', amount_received: 20, access_token: 'tok123' })
+    answerStatus(status({ status: 'paid', amount_received: 20, access_token: 'tok123' }))
     renderPayment()
     await waitFor(() => expect(screen.getByText('Payment confirmed')).toBeTruthy())
     expect(paymentSuccess.get()).toEqual({
@@ -223,7 +230,7 @@ describe('payment page', () => {
   })
 
   it('cancelled by the server: back to the cart, which is kept', async () => {
-    answer = status({ status: 'cancelled' })
+    answerStatus(status({ status: 'cancelled' }))
     renderPayment()
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Cart page' })).toBeTruthy())
     expect(checkout.get().isActive).toBe(false)

@@ -1,10 +1,9 @@
-import { Clock, Info, Loader2, ShieldCheck, X } from 'lucide-react'
+import { X } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { Button } from '../../components/ui/button'
-import { CopyField } from '../../components/ui/copy-field'
 import { EmailAddress } from '../../components/ui/email-address'
-import { Msg, useFormat, useT } from '../../i18n/i18n'
+import { Msg, useT } from '../../i18n/i18n'
 import { cart, useCartItems } from '../../lib/cart-store'
 import { checkout, paymentConfirming, paymentSuccess, useCheckout } from '../../lib/checkout-store'
 import { toast } from '../../lib/toast'
@@ -13,19 +12,19 @@ import { useCancelOrder } from './api/payment-mutations'
 import { CancelPaymentDialog } from './components/cancel-payment-dialog'
 import { Countdown } from './components/countdown'
 import {
-  DetectedPanel,
-  DroppedNotice,
-  EarlierPaymentNotice,
-  FailedTransfers,
-} from './components/sighting-status'
+  AmountSummary,
+  PaymentTips,
+  ScanPanel,
+  UnderpaidNotice,
+  WatchStatus,
+} from './components/payment-panels'
+import { EarlierPaymentNotice } from './components/sighting-status'
 import { TxHashForm } from './components/tx-hash-form'
-import { WalletQr } from './components/wallet-qr'
 
 const REDIRECT_AFTER_PAID_MS = 3_000
 
 export function PaymentPage() {
   const t = useT()
-  const { usd, token, rate } = useFormat()
   const state = useCheckout()
   const lines = useCartItems()
   const navigate = useNavigate()
@@ -131,137 +130,19 @@ export function PaymentPage() {
       )}
 
       <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[1fr_1.1fr]">
-        <section
-          aria-labelledby="scan-title"
-          className="flex flex-col items-center rounded-2xl border border-line bg-card p-5 sm:p-8"
-        >
-          <h2 id="scan-title" className="self-start text-lg font-semibold text-fg">
-            {t('payment.scan')}
-          </h2>
-          <div className="mt-6">
-            <WalletQr address={state.walletAddress} />
-          </div>
-          <div className="mt-6 w-full">
-            <CopyField
-              label={t('payment.wallet')}
-              value={state.walletAddress}
-              copiedMessage={t('payment.walletCopied')}
-              failedMessage={t('payment.walletCopyFailed')}
-            />
-          </div>
-        </section>
+        <ScanPanel address={state.walletAddress} />
 
         <section
           aria-labelledby="amount-title"
           className="flex flex-col gap-6 rounded-2xl border border-line bg-card p-5 sm:p-8"
         >
-          <div>
-            <h2 id="amount-title" className="text-sm font-medium text-muted">
-              {t('payment.amount')}
-            </h2>
-            <p
-              className="mt-1 text-4xl font-bold tracking-tight text-fg tabular-nums"
-              data-testid="pay-amount"
-            >
-              {usd(total)}
-            </p>
-            <p className="mt-1 text-sm text-muted">
-              {t('payment.sendExactly', { amount: token(total, 'USDT') })}
-            </p>
-            {state.discountCode && state.discount !== null && (
-              <p className="mt-1 text-sm text-emerald-400">
-                {t('payment.discountApplied', { code: state.discountCode, amount: usd(state.discount) })}
-              </p>
-            )}
-          </div>
+          <AmountSummary state={state} />
 
-          {state.trxAmount ? (
-            <div className="rounded-xl border border-line bg-white/[0.02] p-4">
-              <CopyField
-                label={t('payment.trx')}
-                copyLabel={t('payment.trxCopy')}
-                value={state.trxAmount}
-                copiedMessage={t('payment.trxCopied')}
-                failedMessage={t('payment.trxCopyFailed')}
-              />
-              <p className="mt-2 text-xs text-muted">
-                {t('payment.trxRate', {
-                  amount: token(state.trxAmount, 'TRX'),
-                  rate: state.trxRate ? rate(state.trxRate) : '—',
-                })}
-              </p>
-            </div>
-          ) : (
-            <p className="text-xs text-muted" data-testid="trx-unavailable">
-              {t('payment.trxUnavailable')}
-            </p>
-          )}
+          {underpaid && <UnderpaidNotice received={received} total={total} />}
 
-          {underpaid && (
-            <p
-              role="status"
-              className="rounded-xl border border-amber-500/30 bg-amber-500/10 p-3 text-sm text-amber-200"
-            >
-              {t('payment.underpaid', {
-                received: usd(received),
-                total: usd(total),
-                remaining: usd(Math.round((total - received) * 100) / 100),
-              })}
-            </p>
-          )}
+          <WatchStatus paid={paid} status={data} total={total} />
 
-          {sightings && <FailedTransfers failed={sightings.failed} />}
-
-          {confirming ? (
-            <DetectedPanel confirming={confirming} total={total} />
-          ) : !paid && data?.detection_delayed ? (
-            <div
-              role="status"
-              aria-live="polite"
-              className="flex items-start gap-3 rounded-xl border border-amber-500/30 bg-amber-500/10 px-4 py-3 text-sm text-amber-100"
-            >
-              <Clock className="mt-0.5 size-5 shrink-0 text-amber-300" aria-hidden />
-              <span>
-                <strong className="block font-semibold text-amber-200">{t('payment.delayed.title')}</strong>
-                {t('payment.delayed.body')}
-              </span>
-            </div>
-          ) : (
-            <div
-              role="status"
-              aria-live="polite"
-              className="flex items-center gap-3 rounded-xl border border-primary/25 bg-primary/5 px-4 py-3 text-sm text-fg"
-            >
-              {paid ? (
-                <ShieldCheck className="size-5 text-primary" aria-hidden />
-              ) : (
-                <Loader2 className="size-5 animate-spin text-primary" aria-hidden />
-              )}
-              {paid ? t('payment.confirmed') : t('payment.waiting')}
-            </div>
-          )}
-          {!confirming && sightings?.dropped && <DroppedNotice />}
-
-          <ul className="space-y-2.5 text-sm text-muted">
-            <li className="flex gap-2.5">
-              <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-              {t('payment.tip.exact')}
-            </li>
-            <li className="flex gap-2.5">
-              <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-              {t('payment.tip.time')}
-            </li>
-            <li className="flex gap-2.5">
-              <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-              {t('payment.tip.addressOnly')}
-            </li>
-            <li className="flex gap-2.5">
-              <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-              <span className="min-w-0">
-                <Msg id="payment.tip.email" values={{ email: <EmailAddress email={state.email} /> }} />
-              </span>
-            </li>
-          </ul>
+          <PaymentTips email={state.email} />
 
           {!paid && <TxHashForm orderId={state.orderId} onConfirmed={() => void status.refetch()} />}
 

@@ -2,6 +2,7 @@ import { Clock, Mail, MessageCircle, Shield } from 'lucide-react'
 import { lazy, type ReactNode, Suspense } from 'react'
 import type { SiteContent, SupportIcon } from '../../../shared/site-content'
 import { loadBuyMessages, useT } from '../../i18n/i18n'
+import { useAfterHydration } from '../../lib/after-hydration'
 import { useSiteContent } from '../../lib/api/get-site-content'
 
 const icons: Record<SupportIcon, typeof Mail> = {
@@ -13,7 +14,8 @@ const icons: Record<SupportIcon, typeof Mail> = {
 
 type Section = SiteContent['support']['sections'][number]
 
-// The form brings the schema library: loaded after the page, so the first load stays small.
+// The form brings the schema library: loaded after the page, so the first load stays small. The
+// server leaves its place empty and the browser renders it once the page is hydrated.
 const EmailMyOrders = lazy(async () => {
   const [module] = await Promise.all([
     import('../../components/order-links/email-my-orders'),
@@ -42,6 +44,7 @@ function SectionCard({ section, extra }: { section: Section; extra?: ReactNode }
 export function SupportPage() {
   const t = useT()
   const { content, isLoading } = useSiteContent()
+  const hydrated = useAfterHydration()
   if (isLoading) {
     return (
       <p role="status" className="py-32 text-center text-muted">
@@ -80,9 +83,11 @@ export function SupportPage() {
         </div>
       )}
       <div className="mx-auto mt-6 max-w-2xl">
-        <Suspense fallback={null}>
-          <EmailMyOrders />
-        </Suspense>
+        {hydrated && (
+          <Suspense fallback={null}>
+            <EmailMyOrders />
+          </Suspense>
+        )}
       </div>
     </div>
   )

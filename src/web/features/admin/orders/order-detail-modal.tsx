@@ -4,7 +4,7 @@ import { EmailAddress } from '../../../components/ui/email-address'
 import { Modal } from '../../../components/ui/modal'
 import { Msg, useFormat, useT } from '../../../i18n/i18n'
 import { Mark } from '../components/mark'
-import { useOrderFormat } from '../orders-format'
+import { useOrderFormat } from '../lib/orders-format'
 import { useOrder, useResendOrderEmail } from './api/orders'
 import { ConfirmingMark, OrderSightings } from './order-sightings'
 

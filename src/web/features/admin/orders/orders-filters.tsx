@@ -2,7 +2,7 @@ import { Search } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { type AdminOrderStatus, adminOrderStatuses } from '../../../../shared/admin'
 import { useT } from '../../../i18n/i18n'
-import { ExportOrdersLink } from '../cockpit/export-orders-link'
+import { ExportOrdersLink } from '../components/export-orders-link'
 import { inputClass } from '../components/fields'
 
 function useDebounced<T>(value: T, ms: number): T {

@@ -1,7 +1,7 @@
 import { type AdminOrder, type AdminOrderStatus, adminOrderStatuses } from '../../../../shared/admin'
 import { useFormat, useT } from '../../../i18n/i18n'
 import { Mark } from '../components/mark'
-import { useOrderFormat } from '../orders-format'
+import { useOrderFormat } from '../lib/orders-format'
 import { useUpdateOrderStatus } from './api/orders'
 import { HeldReview } from './held-review'
 import { ConfirmingMark } from './order-sightings'

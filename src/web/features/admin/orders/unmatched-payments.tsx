@@ -5,7 +5,7 @@ import { type AdminMessageId, Msg, useFormat, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { Panel, TextInput } from '../components/fields'
-import { useOrderFormat } from '../orders-format'
+import { useOrderFormat } from '../lib/orders-format'
 import { useAssignPayment, useUnmatchedPayments } from './api/orders'
 
 /** Every reason the ledger writes (src/shared/unmatched-reasons.ts), in the operator's language. */
@@ -56,7 +56,7 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
     schema: assignFormSchema,
     initial: { p_order_id: '' },
     toInput: (v) => ({ p_order_id: v.p_order_id.trim() }),
-    message: () => fullOrderId,
+    errors: { '*': fullOrderId },
     onValid: ({ p_order_id }) => {
       if (!busy) assignment.mutate(p_order_id)
     },
@@ -93,9 +93,7 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
         <TextInput
           aria-label={t('admin.unmatched.orderIdFor', { id: payment.id })}
           placeholder={t('admin.unmatched.orderId')}
-          value={form.values.p_order_id}
-          onChange={(e) => form.set('p_order_id', e.target.value)}
-          {...form.control('p_order_id')}
+          {...form.field('p_order_id')}
         />
         <Button type="submit" variant="secondary" disabled={busy}>
           {t('admin.unmatched.assign')}

@@ -37,13 +37,7 @@ function PasswordField({
   const t = useT()
   return (
     <Field label={t('admin.security.current')} hint={hint} error={form.errors.p_password}>
-      <TextInput
-        type="password"
-        autoComplete="current-password"
-        required
-        value={form.values.p_password}
-        onChange={(e) => form.set('p_password', e.target.value)}
-      />
+      <TextInput type="password" autoComplete="current-password" required {...form.field('p_password')} />
     </Field>
   )
 }
@@ -81,8 +75,7 @@ export function TwoFactorPanel() {
     schema: confirmTwoFactorInputSchema,
     initial: { p_password: '', p_code: '' },
     labels: { p_password: t('admin.security.current') },
-    message: (issue, field) =>
-      field === 'p_code' && issue.code === 'too_small' ? t('admin.twoFactor.codeRequired') : undefined,
+    errors: { p_code: { too_small: t('admin.twoFactor.codeRequired') } },
     onValid: ({ p_password, p_code }) => {
       if (!enable.isPending) switchOn({ password: p_password, code: p_code })
     },
@@ -141,12 +134,7 @@ export function TwoFactorPanel() {
             hint={t('admin.twoFactor.codeHint')}
             error={disableForm.errors.p_code}
           >
-            <TextInput
-              autoComplete="one-time-code"
-              required
-              value={disableForm.values.p_code}
-              onChange={(e) => disableForm.set('p_code', e.target.value)}
-            />
+            <TextInput autoComplete="one-time-code" required {...disableForm.field('p_code')} />
           </Field>
           <div>
             <Button type="submit" variant="danger" disabled={disable.isPending}>
@@ -173,8 +161,7 @@ export function TwoFactorPanel() {
               autoComplete="one-time-code"
               maxLength={6}
               required
-              value={confirmForm.values.p_code}
-              onChange={(e) => confirmForm.set('p_code', e.target.value)}
+              {...confirmForm.field('p_code')}
             />
           </Field>
           <div className="flex gap-2">

@@ -19,7 +19,7 @@ export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfir
   const form = useSchemaForm({
     schema: txHashFormSchema,
     initial: { p_transaction_hash: '' },
-    message: () => t('txHash.invalid'),
+    errors: { '*': t('txHash.invalid') },
     onValid: ({ p_transaction_hash }) => {
       setRefusal(null)
       confirm.mutate(p_transaction_hash, {
@@ -42,8 +42,7 @@ export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfir
         <div className="flex gap-2">
           <input
             id="tx-hash"
-            value={form.values.p_transaction_hash}
-            onChange={(e) => form.set('p_transaction_hash', e.target.value)}
+            {...form.field('p_transaction_hash')}
             placeholder={t('txHash.placeholder')}
             maxLength={66}
             spellCheck={false}

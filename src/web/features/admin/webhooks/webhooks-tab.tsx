@@ -1,0 +1,248 @@
+import { Plus, RotateCw, Trash2 } from 'lucide-react'
+import { useState } from 'react'
+import {
+  type AdminWebhookEndpoint,
+  saveWebhookInputSchema,
+  type WebhookEvent,
+  webhookEvents,
+} from '../../../../shared/webhooks'
+import { Button } from '../../../components/ui/button'
+import { CopyField } from '../../../components/ui/copy-field'
+import { Msg, useT } from '../../../i18n/i18n'
+import { useSchemaForm } from '../../../lib/form'
+import { ConfirmDialog } from '../components/confirm-dialog'
+import { Field, Panel, TextInput } from '../components/fields'
+import { useOrderFormat } from '../lib/orders-format'
+import {
+  useDeleteWebhook,
+  useResendWebhook,
+  useSaveWebhook,
+  useWebhookDeliveries,
+  useWebhooks,
+} from './api/webhooks'
+
+/** Signed webhooks: endpoints (secret shown once), their delivery log, resend. */
+export function WebhooksTab() {
+  const t = useT()
+  const endpoints = useWebhooks()
+  const [newSecret, setNewSecret] = useState<{ url: string; secret: string } | null>(null)
+  const [deleting, setDeleting] = useState<AdminWebhookEndpoint | null>(null)
+  const [open, setOpen] = useState<number | null>(null)
+  const create = useSaveWebhook()
+  const toggle = useSaveWebhook()
+  const remove = useDeleteWebhook()
+  const switchEndpoint = (e: AdminWebhookEndpoint) =>
+    toggle.mutate({
+      id: e.id,
+      url: e.url,
+      events: e.events,
+      includeKeys: e.include_keys,
+      enabled: !e.enabled,
+    })
+
+  const form = useSchemaForm({
+    schema: saveWebhookInputSchema,
+    initial: {
+      p_url: '',
+      p_events: ['order.paid'] as WebhookEvent[],
+      p_include_keys: false,
+      p_enabled: true,
+    },
+    labels: { p_url: t('admin.webhooks.url') },
+    errors: { p_events: { too_small: t('admin.webhooks.atLeastOne') } },
+    onValid: (w) => {
+      if (create.isPending) return
+      const input = { url: w.p_url, events: w.p_events, includeKeys: w.p_include_keys, enabled: w.p_enabled }
+      create.mutate(input, {
+        onSuccess: (answer) => {
+          if (answer.secret) setNewSecret({ url: input.url, secret: answer.secret })
+          form.reset({ ...form.values, p_url: '' })
+        },
+      })
+    },
+  })
+  const { values, errors } = form
+
+  return (
+    <div className="grid gap-6">
+      <Panel title={t('admin.webhooks.addTitle')}>
+        <form {...form.formProps} className="grid max-w-2xl gap-4">
+          <Field label={t('admin.webhooks.url')} hint={t('admin.webhooks.urlHint')} error={errors.p_url}>
+            <TextInput
+              type="url"
+              required
+              placeholder="https://example.com/stablecart"
+              {...form.field('p_url')}
+            />
+          </Field>
+          <fieldset className="grid gap-2 sm:grid-cols-2">
+            <legend className="mb-1 text-sm font-medium text-fg">{t('admin.webhooks.events')}</legend>
+            {webhookEvents.map((name) => (
+              <label key={name} className="flex items-center gap-2 font-mono text-sm text-fg">
+                <input
+                  type="checkbox"
+                  checked={values.p_events.includes(name)}
+                  onChange={(e) =>
+                    form.set(
+                      'p_events',
+                      e.target.checked
+                        ? webhookEvents.filter((n) => n === name || values.p_events.includes(n))
+                        : values.p_events.filter((n) => n !== name),
+                    )
+                  }
+                  {...form.control('p_events')}
+                />
+                {name}
+              </label>
+            ))}
+            {errors.p_events && (
+              <span id={form.errorId('p_events')} role="alert" className="text-xs text-red-400 sm:col-span-2">
+                {errors.p_events}
+              </span>
+            )}
+          </fieldset>
+          <label className="flex items-center gap-2 text-sm text-fg">
+            <input type="checkbox" {...form.checkbox('p_include_keys')} />
+            {t('admin.webhooks.includeKeys')}
+          </label>
+          <div>
+            <Button type="submit" disabled={create.isPending}>
+              <Plus className="size-4" aria-hidden />
+              {t('admin.webhooks.add')}
+            </Button>
+          </div>
+        </form>
+        {newSecret && (
+          <div
+            role="status"
+            className="mt-6 grid max-w-2xl gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4"
+          >
+            <p className="text-sm text-fg">
+              <Msg
+                id="admin.webhooks.secretFor"
+                values={{ url: newSecret.url }}
+                components={{ 0: <span className="break-all font-mono" /> }}
+              />
+            </p>
+            <CopyField
+              label={t('admin.webhooks.secret')}
+              value={newSecret.secret}
+              copiedMessage={t('admin.webhooks.secretCopied')}
+              failedMessage={t('admin.webhooks.secretCopyFailed')}
+            />
+            <div>
+              <Button variant="secondary" onClick={() => setNewSecret(null)}>
+                {t('admin.done')}
+              </Button>
+            </div>
+          </div>
+        )}
+      </Panel>
+
+      <Panel title={t('admin.webhooks.title')}>
+        {!endpoints.data ? (
+          <p role="status" className="text-sm text-muted">
+            {endpoints.isError ? t('admin.webhooks.loadFailed') : t('admin.loading')}
+          </p>
+        ) : endpoints.data.endpoints.length === 0 ? (
+          <p className="text-sm text-muted">{t('admin.webhooks.empty')}</p>
+        ) : (
+          <ul className="grid gap-3">
+            {endpoints.data.endpoints.map((e) => (
+              <li key={e.id} className="rounded-xl border border-line p-4">
+                <div className="flex flex-wrap items-start justify-between gap-3">
+                  <div className="min-w-0">
+                    <p className="break-all font-mono text-sm text-fg">{e.url}</p>
+                    <p className="mt-1 text-xs text-muted">
+                      {e.events.join(', ')}
+                      {e.include_keys ? t('admin.webhooks.withKeys') : ''} ·{' '}
+                      {e.enabled ? t('admin.webhooks.enabled') : t('admin.webhooks.disabled')}
+                      {e.pending > 0 ? t('admin.webhooks.pending', { count: e.pending }) : ''}
+                      {e.failed > 0 ? t('admin.webhooks.failed', { count: e.failed }) : ''}
+                    </p>
+                  </div>
+                  <div className="flex flex-wrap gap-2">
+                    <Button variant="secondary" onClick={() => setOpen(open === e.id ? null : e.id)}>
+                      {open === e.id ? t('admin.webhooks.hideDeliveries') : t('admin.webhooks.deliveries')}
+                    </Button>
+                    <Button variant="secondary" disabled={toggle.isPending} onClick={() => switchEndpoint(e)}>
+                      {e.enabled ? t('admin.webhooks.disable') : t('admin.webhooks.enable')}
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      aria-label={t('admin.webhooks.deleteLabel', { url: e.url })}
+                      onClick={() => setDeleting(e)}
+                    >
+                      <Trash2 className="size-4" aria-hidden />
+                    </Button>
+                  </div>
+                </div>
+                {open === e.id && <DeliveryLog endpointId={e.id} />}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Panel>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('admin.webhooks.deleteTitle')}
+        message={t('admin.webhooks.deleteMessage', { url: deleting?.url ?? '' })}
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id, { onSettled: () => setDeleting(null) })}
+        onClose={() => setDeleting(null)}
+      />
+    </div>
+  )
+}
+
+function DeliveryLog({ endpointId }: { endpointId: number }) {
+  const t = useT()
+  const orderFmt = useOrderFormat()
+  const log = useWebhookDeliveries(endpointId)
+  const resend = useResendWebhook(endpointId)
+  if (!log.data) return <p className="mt-3 text-sm text-muted">{t('admin.loading')}</p>
+  if (log.data.deliveries.length === 0)
+    return <p className="mt-3 text-sm text-muted">{t('admin.webhooks.noDeliveries')}</p>
+  return (
+    <div className="mt-3 overflow-x-auto">
+      <table className="w-full text-left text-xs">
+        <thead className="text-muted">
+          <tr>
+            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.event')}</th>
+            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.status')}</th>
+            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.attempts')}</th>
+            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.last')}</th>
+            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.created')}</th>
+            <th className="py-1 font-medium">
+              <span className="sr-only">{t('admin.webhooks.col.actions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="text-fg">
+          {log.data.deliveries.map((d) => (
+            <tr key={d.id} className="border-t border-line">
+              <td className="py-1.5 pr-3 font-mono">{d.event_type}</td>
+              <td className="py-1.5 pr-3">{d.status}</td>
+              <td className="py-1.5 pr-3">{d.attempts}</td>
+              <td className="max-w-64 truncate py-1.5 pr-3" title={d.last_response ?? ''}>
+                {d.last_status_code ?? '—'} {d.last_response ?? ''}
+              </td>
+              <td className="py-1.5 pr-3 whitespace-nowrap">{orderFmt.date(d.created_at)}</td>
+              <td className="py-1.5">
+                <Button
+                  variant="ghost"
+                  className="px-2 py-1"
+                  disabled={resend.isPending}
+                  onClick={() => resend.mutate(d.id)}
+                >
+                  <RotateCw className="size-3.5" aria-hidden />
+                  {t('admin.order.resend')}
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

@@ -1,0 +1,180 @@
+import { Clock, Info, Loader2, ShieldCheck } from 'lucide-react'
+import { CopyField } from '../../../components/ui/copy-field'
+import { EmailAddress } from '../../../components/ui/email-address'
+import { Msg, useFormat, useT } from '../../../i18n/i18n'
+import type { useCheckout } from '../../../lib/checkout-store'
+import type { OrderStatus } from '../api/get-order-status'
+import { DetectedPanel, DroppedNotice, FailedTransfers } from './sighting-status'
+import { WalletQr } from './wallet-qr'
+
+// The payment page's parts: where to pay (QR and address), how much (USD, USDT, TRX), what the
+// shop sees of the payment, and the tips.
+
+type CheckoutState = ReturnType<typeof useCheckout>
+
+/** The wallet address as a QR code and a field to copy. */
+export function ScanPanel({ address }: { address: string }) {
+  const t = useT()
+  return (
+    <section
+      aria-labelledby="scan-title"
+      className="flex flex-col items-center rounded-2xl border border-line bg-card p-5 sm:p-8"
+    >
+      <h2 id="scan-title" className="self-start text-lg font-semibold text-fg">
+        {t('payment.scan')}
+      </h2>
+      <div className="mt-6">
+        <WalletQr address={address} />
+      </div>
+      <div className="mt-6 w-full">
+        <CopyField
+          label={t('payment.wallet')}
+          value={address}
+          copiedMessage={t('payment.walletCopied')}
+          failedMessage={t('payment.walletCopyFailed')}
+        />
+      </div>
+    </section>
+  )
+}
+
+/** The amount in dollars and USDT, the discount taken, and the TRX amount at the locked rate. */
+export function AmountSummary({ state }: { state: CheckoutState }) {
+  const t = useT()
+  const { usd, token, rate } = useFormat()
+  const total = state.total ?? 0
+  return (
+    <>
+      <div>
+        <h2 id="amount-title" className="text-sm font-medium text-muted">
+          {t('payment.amount')}
+        </h2>
+        <p className="mt-1 text-4xl font-bold tracking-tight text-fg tabular-nums" data-testid="pay-amount">
+          {usd(total)}
+        </p>
+        <p className="mt-1 text-sm text-muted">
+          {t('payment.sendExactly', { amount: token(total, 'USDT') })}
+        </p>
+        {state.discountCode && state.discount !== null && (
+          <p className="mt-1 text-sm text-emerald-400">
+            {t('payment.discountApplied', { code: state.discountCode, amount: usd(state.discount) })}
+          </p>
+        )}
+      </div>
+
+      {state.trxAmount ? (
+        <div className="rounded-xl border border-line bg-white/[0.02] p-4">
+          <CopyField
+            label={t('payment.trx')}
+            copyLabel={t('payment.trxCopy')}
+            value={state.trxAmount}
+            copiedMessage={t('payment.trxCopied')}
+            failedMessage={t('payment.trxCopyFailed')}
+          />
+          <p className="mt-2 text-xs text-muted">
+            {t('payment.trxRate', {
+              amount: token(state.trxAmount, 'TRX'),
+              rate: state.trxRate ? rate(state.trxRate) : '—',
+            })}
+          </p>
+        </div>
+      ) : (
+        <p className="text-xs text-muted" data-testid="trx-unavailable">
+          {t('payment.trxUnavailable')}
+        </p>
+      )}
+    </>
+  )
+}
+
+export function UnderpaidNotice({ received, total }: { received: number; total: number }) {
+  const t = useT()
+  const { usd } = useFormat()
+  return (
+    <p
+      role="status"
+      className="rounded-xl border border-amber-500/30 bg-amber-500/10 p-3 text-sm text-amber-200"
+    >
+      {t('payment.underpaid', {
+        received: usd(received),
+        total: usd(total),
+        remaining: usd(Math.round((total - received) * 100) / 100),
+      })}
+    </p>
+  )
+}
+
+/** What the shop sees: a transfer being confirmed, a delay in seeing the chain, or the wait (or paid). */
+export function WatchStatus({
+  paid,
+  status,
+  total,
+}: {
+  paid: boolean
+  status: OrderStatus | undefined
+  total: number
+}) {
+  const t = useT()
+  const sightings = !paid && status?.status === 'pending' ? status.sightings : null
+  const confirming = sightings?.confirming ?? null
+  return (
+    <>
+      {sightings && <FailedTransfers failed={sightings.failed} />}
+      {confirming ? (
+        <DetectedPanel confirming={confirming} total={total} />
+      ) : !paid && status?.detection_delayed ? (
+        <div
+          role="status"
+          aria-live="polite"
+          className="flex items-start gap-3 rounded-xl border border-amber-500/30 bg-amber-500/10 px-4 py-3 text-sm text-amber-100"
+        >
+          <Clock className="mt-0.5 size-5 shrink-0 text-amber-300" aria-hidden />
+          <span>
+            <strong className="block font-semibold text-amber-200">{t('payment.delayed.title')}</strong>
+            {t('payment.delayed.body')}
+          </span>
+        </div>
+      ) : (
+        <div
+          role="status"
+          aria-live="polite"
+          className="flex items-center gap-3 rounded-xl border border-primary/25 bg-primary/5 px-4 py-3 text-sm text-fg"
+        >
+          {paid ? (
+            <ShieldCheck className="size-5 text-primary" aria-hidden />
+          ) : (
+            <Loader2 className="size-5 animate-spin text-primary" aria-hidden />
+          )}
+          {paid ? t('payment.confirmed') : t('payment.waiting')}
+        </div>
+      )}
+      {!confirming && sightings?.dropped && <DroppedNotice />}
+    </>
+  )
+}
+
+export function PaymentTips({ email }: { email: string }) {
+  const t = useT()
+  return (
+    <ul className="space-y-2.5 text-sm text-muted">
+      <li className="flex gap-2.5">
+        <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+        {t('payment.tip.exact')}
+      </li>
+      <li className="flex gap-2.5">
+        <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+        {t('payment.tip.time')}
+      </li>
+      <li className="flex gap-2.5">
+        <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+        {t('payment.tip.addressOnly')}
+      </li>
+      <li className="flex gap-2.5">
+        <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+        <span className="min-w-0">
+          <Msg id="payment.tip.email" values={{ email: <EmailAddress email={email} /> }} />
+        </span>
+      </li>
+    </ul>
+  )
+}
