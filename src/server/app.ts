@@ -24,6 +24,8 @@ import { orderLinkRpcs } from './delivery/order-links.routes'
 import { discountRpcs } from './discounts/discounts.routes'
 import type { Env } from './env'
 import { AppError } from './errors'
+import { registerLicenceApi } from './keys/licence-api.routes'
+import { createLicenceSigner, type LicenceSigner } from './keys/licence-signing'
 import { cachedValue } from './lib/cached-value'
 import { packageRoot } from './lib/paths'
 import { createSignal, type Signal } from './lib/signal'
@@ -77,6 +79,8 @@ export interface AppServices {
   orderWatch: OrderWatch
   /** The sighting watcher (decision 024): built here, started by main.ts; null when SIGHTINGS=false. */
   sightings: SightingWatcher | null
+  /** Signs licence tokens and publishes their public keys (decision 038). */
+  licenceSigner: LicenceSigner
 }
 
 declare module 'fastify' {
@@ -168,6 +172,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     metrics,
     orderWatch: createOrderWatch(),
     sightings: null,
+    licenceSigner: createLicenceSigner(database.db, {
+      tokenLifeMs: env.LICENCE_TOKEN_DAYS * 86_400_000,
+      cacheMs: cacheTtl,
+    }),
   }
   if (env.SIGHTINGS) {
     services.sightings = createSightingWatcher({
@@ -248,6 +256,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.rpc.auditDb = database.db
   services.rpc.register(app)
   registerExportRoutes(app, database.db, services.rpc)
+  await registerLicenceApi(app, {
+    db: database.db,
+    signer: services.licenceSigner,
+    issuer: services.rules.fulfil.publicUrl.replace(/\/+$/, ''),
+    perClientPerMinute: env.LICENCE_RATE_PER_CLIENT,
+    perKeyPerMinute: env.LICENCE_RATE_PER_KEY,
+    tokenLifeMs: env.LICENCE_TOKEN_DAYS * 86_400_000,
+  })
 
   registerShopGauges(metrics, database.db)
   registerProviderGauges(metrics, services.tron)
