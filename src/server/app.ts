@@ -12,6 +12,7 @@ import Fastify, {
 import { ADMIN_LOCALE_COOKIE, isLocale, LOCALE_COOKIE, LOCALE_PARAM, pickLocale } from '../shared/locale'
 import { adminRpcs } from './admin/admin.routes'
 import { adminActorOf, createAdminGuard } from './admin/admin-auth'
+import { adminLicenceRpcs } from './admin/admin-licences.routes'
 import { cockpitRpcs } from './admin/cockpit.routes'
 import { registerExportRoutes } from './admin/export.routes'
 import { catalogRpcs, productsForSale } from './catalog/catalog.routes'
@@ -242,6 +243,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...providersRpcs(database.db, services.tron, services.sightings),
     ...sightingsRpcs(database.db),
     ...adminRpcs(services),
+    ...adminLicenceRpcs(services, services.licenceSigner),
     ...cockpitRpcs(services),
     ...reconcileRpcs(database, services.tron),
     ...settingsRpcs(database.db, env),

@@ -261,3 +261,38 @@ export async function soldKeyById(db: Db, keyId: number): Promise<SoldKey | null
   const [row] = await selectSoldKeys(db, sql`k.id = ${keyId}`)
   return row ?? null
 }
+
+/** The key an activation belongs to, when that key was sold to the order; else null. */
+export async function keyIdOfOrderInstance(
+  db: Db,
+  orderId: string,
+  instanceId: string,
+): Promise<number | null> {
+  const [row] = await db
+    .select({ id: licenseKeys.id })
+    .from(licenseInstances)
+    .innerJoin(licenseKeys, eq(licenseKeys.id, licenseInstances.licenseKeyId))
+    .where(and(eq(licenseInstances.id, instanceId), eq(licenseKeys.orderId, orderId)))
+  return row?.id ?? null
+}
+
+/** A key's licence as the buyer's dashboard and the operator's view show it. */
+export function licenceView(entry: {
+  key: SoldKey
+  instances: InstanceRow[]
+  usage: number
+  status: LicenceStatus
+}) {
+  return {
+    key: entry.key.key,
+    status: entry.status,
+    activation_limit: entry.key.activationLimit,
+    activation_usage: entry.usage,
+    expires_at: entry.key.expiresAt?.toISOString() ?? null,
+    instances: entry.instances.map((i) => ({
+      id: i.id,
+      name: i.name,
+      created_at: i.createdAt.toISOString(),
+    })),
+  }
+}
