@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buyKeys, licensedProduct } from '../../../tests/support/licence-fixture'
@@ -54,6 +55,34 @@ describe.each(engines)('licence API on %s', (engine) => {
       headers: response.headers,
     }
   }
+
+  /** One POST on a connection of its own (no keep-alive pool that would queue the requests). */
+  const rawPost = (path: string, fields: Record<string, string>) =>
+    new Promise<Answer>((resolve, reject) => {
+      const body = new URLSearchParams(fields).toString()
+      const req = httpRequest(
+        `${base}${path}`,
+        {
+          method: 'POST',
+          agent: false,
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          let text = ''
+          res.on('data', (chunk) => {
+            text += chunk
+          })
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), headers: new Headers() }),
+          )
+        },
+      )
+      req.on('error', reject)
+      req.end(body)
+    })
 
   const events = async (type: string) => {
     const result = (await t.database.db.execute(
@@ -288,9 +317,10 @@ describe.each(engines)('licence API on %s', (engine) => {
   it('50 concurrent activations of a key with a limit of 1 give exactly one', async () => {
     const productId = await licensedProduct(t, { limit: 1, days: null })
     const { keys } = await buyKeys(t, productId)
+    // Fifty connections of their own, all open before the first request is sent.
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        call('activate', { license_key: keys[0]!, instance_name: `Machine ${i}` }),
+        rawPost('/v1/licenses/activate', { license_key: keys[0]!, instance_name: `Machine ${i}` }),
       ),
     )
     expect(answers.filter((a) => a.status === 200 && a.body.activated === true)).toHaveLength(1)

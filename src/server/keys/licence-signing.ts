@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto'
-import { desc, eq, gt, isNull, or } from 'drizzle-orm'
+import { desc, gt, isNull, or } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { licenseSigningKeys } from '../db/schema'
 import { cachedValue } from '../lib/cached-value'
@@ -118,10 +118,4 @@ export function createLicenceSigner(db: Db, opts: { tokenLifeMs: number; cacheMs
       published.invalidate()
     },
   }
-}
-
-/** A signing key's row, for tests and the operator's view. */
-export async function signingKeyOf(db: Db, kid: string) {
-  const [row] = await db.select().from(licenseSigningKeys).where(eq(licenseSigningKeys.kid, kid))
-  return row
 }

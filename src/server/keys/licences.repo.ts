@@ -113,14 +113,6 @@ async function stateOf(db: Db, key: SoldKey): Promise<KeyState> {
   return { key, usage, status: licenceStatus(key, usage) }
 }
 
-export async function findInstance(db: Db, keyId: number, instanceId: string): Promise<InstanceRow | null> {
-  const [row] = await db
-    .select({ id: licenseInstances.id, name: licenseInstances.name, createdAt: licenseInstances.createdAt })
-    .from(licenseInstances)
-    .where(and(eq(licenseInstances.id, instanceId), eq(licenseInstances.licenseKeyId, keyId)))
-  return row ?? null
-}
-
 export type ActivateOutcome =
   | { kind: 'not_found' }
   | { kind: 'disabled' | 'expired' | 'limit_reached'; state: KeyState }
