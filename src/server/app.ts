@@ -12,6 +12,7 @@ import Fastify, {
 import { ADMIN_LOCALE_COOKIE, isLocale, LOCALE_COOKIE, LOCALE_PARAM, pickLocale } from '../shared/locale'
 import { adminRpcs } from './admin/admin.routes'
 import { adminActorOf, createAdminGuard } from './admin/admin-auth'
+import { adminLicenceRpcs } from './admin/admin-licences.routes'
 import { cockpitRpcs } from './admin/cockpit.routes'
 import { registerExportRoutes } from './admin/export.routes'
 import { catalogRpcs, productsForSale } from './catalog/catalog.routes'
@@ -24,6 +25,8 @@ import { orderLinkRpcs } from './delivery/order-links.routes'
 import { discountRpcs } from './discounts/discounts.routes'
 import type { Env } from './env'
 import { AppError } from './errors'
+import { registerLicenceApi } from './keys/licence-api.routes'
+import { createLicenceSigner, type LicenceSigner } from './keys/licence-signing'
 import { cachedValue } from './lib/cached-value'
 import { packageRoot } from './lib/paths'
 import { createSignal, type Signal } from './lib/signal'
@@ -84,6 +87,8 @@ export interface AppServices {
   sightings: SightingWatcher | null
   /** Every enabled chain's sighting watcher (TRON's first); empty when SIGHTINGS=false. */
   sightingWatchers: SightingWatcher[]
+  /** Signs licence tokens and publishes their public keys (decision 038). */
+  licenceSigner: LicenceSigner
 }
 
 declare module 'fastify' {
@@ -188,6 +193,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     orderWatch: createOrderWatch(),
     sightings: null,
     sightingWatchers: [],
+    licenceSigner: createLicenceSigner(database.db, {
+      tokenLifeMs: env.LICENCE_TOKEN_DAYS * 86_400_000,
+      cacheMs: cacheTtl,
+    }),
   }
   if (env.SIGHTINGS) {
     // One watcher per chain, each on its own loop: one chain's outage never slows another's.
@@ -257,6 +266,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...providersRpcs(database.db, services.chains, services.sightingWatchers),
     ...sightingsRpcs(database.db),
     ...adminRpcs(services),
+    ...adminLicenceRpcs(services, services.licenceSigner),
     ...cockpitRpcs(services),
     ...reconcileRpcs(database, services.tron),
     ...settingsRpcs(database.db, env),
@@ -271,6 +281,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.rpc.auditDb = database.db
   services.rpc.register(app)
   registerExportRoutes(app, database.db, services.rpc)
+  await registerLicenceApi(app, {
+    db: database.db,
+    signer: services.licenceSigner,
+    issuer: services.rules.fulfil.publicUrl.replace(/\/+$/, ''),
+    perClientPerMinute: env.LICENCE_RATE_PER_CLIENT,
+    perKeyPerMinute: env.LICENCE_RATE_PER_KEY,
+    tokenLifeMs: env.LICENCE_TOKEN_DAYS * 86_400_000,
+  })
 
   registerShopGauges(metrics, database.db)
   registerFollowerGauges(metrics, database.db, services.chains)

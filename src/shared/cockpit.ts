@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { dateTimeSchema, rowIdSchema } from './bounds'
+import { MAX_ACTIVATION_LIMIT, MAX_VALIDITY_DAYS } from './licences'
 import { adminKeyField } from './rpc'
 
 // Contracts of the operator's cockpit: the sales view, the audit log, stock settings and the
@@ -37,6 +38,11 @@ export const auditActions = [
   'discount_update',
   'discount_disable',
   'discount_enable',
+  'licence_disable',
+  'licence_enable',
+  'licence_reset',
+  'licence_terms',
+  'licence_signing_rotate',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 
@@ -79,6 +85,10 @@ export const updateStockSettingsInputSchema = z
     p_product_id: rowIdSchema,
     p_delivery_mode: z.enum(deliveryModeOptions),
     p_low_stock_threshold: z.number().int().min(0).max(1_000_000).nullable(),
+    /** Machines one key may be activated on (the licence API); null = unlimited; absent = unchanged. */
+    p_licence_activation_limit: z.number().int().min(1).max(MAX_ACTIVATION_LIMIT).nullable().optional(),
+    /** Days after purchase a key stays valid; null = for ever; absent = unchanged. */
+    p_licence_validity_days: z.number().int().min(1).max(MAX_VALIDITY_DAYS).nullable().optional(),
   })
   .strict()
 
@@ -111,6 +121,8 @@ export interface SalesStock {
   keys_sold: number
   low_stock_threshold: number | null
   low: boolean
+  licence_activation_limit: number | null
+  licence_validity_days: number | null
 }
 
 export interface SalesHealth {

@@ -12,6 +12,9 @@ export const webhookEvents = [
   'order.expired',
   'payment.unmatched',
   'stock.low',
+  'license_key.activated',
+  'license_key.deactivated',
+  'license_key.disabled',
 ] as const
 export type WebhookEvent = (typeof webhookEvents)[number]
 
