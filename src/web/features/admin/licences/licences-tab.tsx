@@ -8,6 +8,7 @@ import { useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { ConfirmDialog } from '../components/confirm-dialog'
 import { Field, Panel, TextInput } from '../components/fields'
+import { useOrderFormat } from '../lib/orders-format'
 import {
   useLicences,
   useResetLicence,
@@ -15,7 +16,6 @@ import {
   useSetLicenceDisabled,
   useSetLicenceTerms,
 } from './api/licences'
-import { useOrderFormat } from '../lib/orders-format'
 
 // The operator's Licences view: sold keys found by key, e-mail or order; each key's activations;
 // disable or enable it, free its seats, change its limit or expiry; rotate the token signing key.
@@ -82,20 +82,14 @@ function TermsForm({ licence, onDone }: { licence: AdminLicence; onDone: () => v
         hint={t('admin.licences.limitHint')}
         error={form.errors.p_activation_limit}
       >
-        <TextInput
-          inputMode="numeric"
-          {...form.field('p_activation_limit')}
-        />
+        <TextInput inputMode="numeric" {...form.field('p_activation_limit')} />
       </Field>
       <Field
         label={t('admin.licences.expires')}
         hint={t('admin.licences.expiresHint')}
         error={form.errors.p_expires_at}
       >
-        <TextInput
-          type="date"
-          {...form.field('p_expires_at')}
-        />
+        <TextInput type="date" {...form.field('p_expires_at')} />
       </Field>
       <div className="flex items-end gap-2">
         <Button type="submit" disabled={save.isPending}>
