@@ -9,6 +9,7 @@ import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
 import { keysOfOrder } from '../keys/key-stock'
+import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { findOrderByAccessToken } from '../orders/orders.repo'
 import { defineRpc } from '../rpc'
@@ -26,7 +27,7 @@ export function dashboardRpcs(database: Database) {
       handler: async (input, { request }) => {
         // The attempt is taken before the lookup (and given back when the token is found), so
         // parallel guesses cannot all pass a check made before any of them failed.
-        const wait = failures.hit(request.ip)
+        const wait = failures.hit(rateLimitKey(request))
         if (wait > 0) {
           throw AppError.rateLimited(dashboardMessages.tooMany, wait)
         }
@@ -36,7 +37,7 @@ export function dashboardRpcs(database: Database) {
           // The same answer for a malformed and an unknown token: it says nothing about any order.
           return { success: false, error: dashboardMessages.notFound }
         }
-        failures.refund(request.ip)
+        failures.refund(rateLimitKey(request))
         const keys = await keysOfOrder(db, order.id)
         const downloads = await itemDownloadUrls(db, order.items)
         const received = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)

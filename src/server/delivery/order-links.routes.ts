@@ -10,9 +10,9 @@ import type { Database } from '../db/client'
 import type { Env } from '../env'
 import { AppError } from '../errors'
 import { requestLocale } from '../i18n/refusals'
+import { rateLimitKey } from '../lib/client-address'
 import type { Signal } from '../lib/signal'
 import { createWindowLimiter } from '../lib/window-limiter'
-import { clientAddressKey } from '../orders/checkout-limits'
 import { defineRpc } from '../rpc'
 import { openOrderLinks, sendOrderLinks } from './order-links'
 
@@ -32,7 +32,7 @@ export function orderLinkRpcs(database: Database, env: Env, mailQueued: Signal<v
       input: requestOrderLinksInputSchema,
       handler: async (input, { request }) => {
         const address = createHash('sha256').update(input.p_email.trim().toLowerCase()).digest('hex')
-        const wait = Math.max(perClient.hit(clientAddressKey(request.ip)), perAddress.hit(address))
+        const wait = Math.max(perClient.hit(rateLimitKey(request)), perAddress.hit(address))
         if (wait > 0) throw AppError.rateLimited(orderLinkMessages.tooMany, wait)
         // The e-mail is written in the language the buyer asked in.
         if (await sendOrderLinks(db, input.p_email, publicUrl, requestLocale(request.headers)))
@@ -44,11 +44,11 @@ export function orderLinkRpcs(database: Database, env: Env, mailQueued: Signal<v
       name: 'secure_open_order_links',
       input: openOrderLinksInputSchema,
       handler: async (input, { request }) => {
-        const wait = failures.hit(request.ip)
+        const wait = failures.hit(rateLimitKey(request))
         if (wait > 0) throw AppError.rateLimited(orderLinkMessages.tooMany, wait)
         const opened = ORDER_LINK_TOKEN.test(input.p_token) ? await openOrderLinks(db, input.p_token) : null
         if (!opened) return { success: false, error: orderLinkMessages.invalid }
-        failures.refund(request.ip)
+        failures.refund(rateLimitKey(request))
         return {
           success: true,
           email: opened.email,

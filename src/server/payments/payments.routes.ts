@@ -9,6 +9,7 @@ import {
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
+import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { limitedOrderStatus, orderSecretMatches } from '../orders/order-secret'
 import { findOrder, type OrderRow } from '../orders/orders.repo'
@@ -105,7 +106,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
       name: 'secure_confirm_transaction',
       input: confirmTransactionInputSchema,
       handler: async (input, { request }) => {
-        const wait = confirmLimiter.hit(request.ip)
+        const wait = confirmLimiter.hit(rateLimitKey(request))
         if (wait > 0) throw AppError.rateLimited(confirmMessages.tooMany, wait)
         const hash = input.p_transaction_hash.replace(/^0x/, '').toLowerCase()
         const order = await findOrder(db, input.p_order_id)
