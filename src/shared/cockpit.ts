@@ -109,7 +109,11 @@ export interface SalesStock {
   keys_left: number
   keys_reserved: number
   keys_sold: number
+  /** The product's own threshold; null: the shop-wide one applies. */
   low_stock_threshold: number | null
+  /** The threshold that applies: the product's own, else the shop-wide one. */
+  low_below: number
+  /** Fewer keys left than low_below (keys/low-stock.ts). */
   low: boolean
 }
 
@@ -135,6 +139,8 @@ export interface SalesAnswer {
   /** Orders created in the last 30 days, and how many of them were paid. */
   conversion: { created: number; paid: number; rate: number | null }
   health: SalesHealth
+  /** The shop-wide low-stock threshold (a product without its own is held to it). */
+  low_stock_threshold: number
   stock: SalesStock[]
 }
 

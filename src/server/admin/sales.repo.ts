@@ -2,8 +2,10 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { SalesAnswer, SalesDay, SalesHealth, SalesStock, SalesTotals } from '../../shared/cockpit'
 import { formatSun } from '../../shared/trx'
 import type { Db } from '../db/client'
+import { isLowStock, lowStockThreshold } from '../keys/low-stock'
 import { orderCountsByStatus } from '../orders/orders.repo'
 import type { ShopHealth } from '../payments/payments-health'
+import { loadSettings } from '../settings/settings'
 
 // The admin's sales view: its figures come from counters the database keeps exact (decision 031,
 // migrations 0020 and 0026): orders per status, per past UTC day (created, of those paid, paid and
@@ -87,7 +89,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
   const first = new Date(todayStart - (SALES_DAYS - 1) * 86_400_000)
   const thirtyDaysAgo = new Date(now.getTime() - SALES_DAYS * 86_400_000)
 
-  const [daily, statuses, conversion, stock, health] = await Promise.all([
+  const [daily, statuses, conversion, stock, health, settings] = await Promise.all([
     // Past days from the counters; today (up to now) from today's paid orders by orders_paid_at_idx.
     db.execute(sql`
       select to_char(day, 'YYYY-MM-DD') as day,
@@ -124,7 +126,9 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       group by p.id
       order by p.sort_order, p.id`),
     shopHealth(db, opts.health, now),
+    loadSettings(db),
   ])
+  const shopThreshold = settings.lowStockThreshold
 
   const byDay = new Map<string, Sums>()
   for (const r of rowsOf<{
@@ -179,6 +183,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
     orders_by_status: byStatus,
     conversion: { created, paid, rate: created > 0 ? Math.round((paid / created) * 10_000) / 10_000 : null },
     health,
+    low_stock_threshold: shopThreshold,
     stock: rowsOf<{
       id: number
       name: string
@@ -195,8 +200,11 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       keys_reserved: r.keys_reserved,
       keys_sold: r.keys_sold,
       low_stock_threshold: r.low_stock_threshold,
-      low:
-        r.delivery_mode !== 'none' && r.low_stock_threshold !== null && r.keys_left < r.low_stock_threshold,
+      low_below: lowStockThreshold(r.low_stock_threshold, shopThreshold),
+      low: isLowStock(
+        { deliveryMode: r.delivery_mode, keysLeft: r.keys_left, productThreshold: r.low_stock_threshold },
+        shopThreshold,
+      ),
     })),
   }
 }

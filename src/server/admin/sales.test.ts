@@ -240,6 +240,7 @@ describe.each(engines)('sales figures on %s', (engine) => {
         keys_reserved: 1,
         keys_sold: 2,
         low_stock_threshold: 5,
+        low_below: 5,
         low: true,
       },
       {
@@ -248,8 +249,10 @@ describe.each(engines)('sales figures on %s', (engine) => {
         keys_left: 0,
         keys_reserved: 0,
         keys_sold: 1,
+        // No threshold of its own: the shop-wide 5 applies, and no key is left in stock.
         low_stock_threshold: null,
-        low: false,
+        low_below: 5,
+        low: true,
       },
     ])
   })

@@ -8,13 +8,14 @@ import { ensureFirstAdmin } from '../admin/admin-auth'
 import { mailOutbox, operatorAlerts } from '../db/schema'
 import { seedOnce } from '../db/seed'
 import { addKeyStock } from '../keys/key-stock'
+import { lowStockOf } from '../keys/low-stock'
 import type { ShopHealth } from '../payments/payments-health'
 import type { ProviderHealth } from '../payments/provider-pool'
 import { saveSettings } from '../settings/settings'
 import { addWalletAddresses } from '../wallets/wallets.repo'
-import { recordStockLow, recordUnmatchedPayment } from '../webhooks/events'
 import { OPERATOR_ALERT_MAIL } from './alerts'
 import { checkHealth } from './notifier'
+import { alertStockLow, alertUnmatchedPayment } from './shop-alerts'
 import { drainTelegram } from './telegram'
 
 const PASSWORD = 'alerts-admin-password'
@@ -132,7 +133,9 @@ describe.each(engines)('operator notifications on %s', (engine) => {
 
   it('repeats are rate-limited: low stock of one product alerts once per window', async () => {
     await addKeyStock(t.database.db, 2, ['K-1', 'K-2'])
-    for (let i = 0; i < 3; i++) await t.database.db.transaction((tx) => recordStockLow(tx, [2]))
+    for (let i = 0; i < 3; i++) {
+      await t.database.db.transaction(async (tx) => alertStockLow(tx, await lowStockOf(tx, [2])))
+    }
     const alerts = await t.database.db.select().from(operatorAlerts)
     expect(alerts).toHaveLength(1)
     expect(alerts[0]).toMatchObject({ kind: 'stock_low', subjectKey: '2' })
@@ -148,7 +151,7 @@ describe.each(engines)('operator notifications on %s', (engine) => {
           }
         : { status: 200, body: { ok: true, result: {} } }
     await t.database.db.transaction((tx) =>
-      recordUnmatchedPayment(tx, {
+      alertUnmatchedPayment(tx, {
         txId: 'ab'.repeat(32),
         token: 'USDT',
         amountUnits: 5_000_000n,

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { orders, payments, type TransferSource, type UnmatchedReason } from '../db/schema'
+import { alertUnmatchedPayment } from '../notifications/shop-alerts'
 import { leaseAt, noteAddressUse } from '../wallets/wallets.repo'
 import { recordUnmatchedPayment } from '../webhooks/events'
 
@@ -88,7 +89,7 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
   if (decision.kind === 'credited') return { kind: 'credited', paymentId: row.id, orderId: decision.orderId }
   // Webhook and operator alert, in this transaction. Zero-value spam is recorded but not announced.
   if (decision.reason !== 'zero_value') {
-    await recordUnmatchedPayment(tx, {
+    const transfer = {
       txId,
       token: t.token,
       amountUnits: t.value,
@@ -96,7 +97,9 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
       toAddress: t.to,
       reason: decision.reason,
       orderId: decision.orderId,
-    })
+    }
+    await recordUnmatchedPayment(tx, transfer)
+    await alertUnmatchedPayment(tx, transfer)
   }
   return { kind: 'unmatched', paymentId: row.id, orderId: decision.orderId, reason: decision.reason }
 }

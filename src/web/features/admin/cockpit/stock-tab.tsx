@@ -21,7 +21,7 @@ const stockFormSchema = updateStockSettingsInputSchema.pick({
 })
 const thresholdOf = (text: string) => (text.trim() === '' ? null : Number(text))
 
-function StockRow({ stock }: { stock: SalesStock }) {
+function StockRow({ stock, shopThreshold }: { stock: SalesStock; shopThreshold: number }) {
   const t = useT()
   const thresholdInvalid = t('admin.stock.thresholdInvalid')
   const save = useUpdateStockSettings(stock)
@@ -74,7 +74,7 @@ function StockRow({ stock }: { stock: SalesStock }) {
           <input
             aria-label={t('admin.stock.thresholdOf', { name: stock.name })}
             inputMode="numeric"
-            placeholder={t('admin.stock.noWarning')}
+            placeholder={t('admin.stock.shopWide', { threshold: shopThreshold })}
             value={threshold}
             onChange={(e) => form.set('p_low_stock_threshold', e.target.value)}
             className={inputClass}
@@ -110,7 +110,11 @@ export function StockTab() {
       ) : (
         <ul className="flex flex-col divide-y divide-line">
           {stock.map((s) => (
-            <StockRow key={`${s.product_id}-${s.delivery_mode}-${s.low_stock_threshold}`} stock={s} />
+            <StockRow
+              key={`${s.product_id}-${s.delivery_mode}-${s.low_stock_threshold}`}
+              stock={s}
+              shopThreshold={figures.data?.low_stock_threshold ?? 0}
+            />
           ))}
         </ul>
       )}
