@@ -67,8 +67,8 @@ export interface AppServices {
   health: ShopHealth
   /** An order became paid in this process (main.ts wakes the mail worker on it). */
   orderPaid: Signal<string>
-  /** A mail other than an order's went into the outbox (main.ts wakes the mail worker on it). */
-  mailQueued: Signal<void>
+  /** A buyer asked to have their orders e-mailed (main.ts wakes the order-links worker on it). */
+  orderLinksAsked: Signal<void>
   /** The admin queued a webhook delivery again (main.ts wakes the webhook worker). */
   webhookQueued: Signal<void>
   /** Prometheus registry: metrics.gauge(name, help, collect) adds a gauge read at scrape time. */
@@ -163,7 +163,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     rules: paymentRulesOf(env),
     health: createShopHealth(database.db, tron),
     orderPaid: createSignal<string>(),
-    mailQueued: createSignal<void>(),
+    orderLinksAsked: createSignal<void>(),
     webhookQueued: createSignal<void>(),
     metrics,
     orderWatch: createOrderWatch(),
@@ -223,7 +223,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...contentAdminRpcs(services.content),
     ...ordersRpcs(database, env, services.rules, services.prices, paymentDelay),
     ...dashboardRpcs(database),
-    ...orderLinkRpcs(database, env, services.mailQueued),
+    ...orderLinkRpcs(database, env, services.orderLinksAsked),
     ...paymentsRpcs(database, services.tron, {
       rules: services.rules,
       delay: paymentDelay,

@@ -7,6 +7,7 @@ import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
 import { createStatisticsKeeper } from './db/statistics'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
+import { createOrderLinksWorker } from './delivery/order-links-worker'
 import { EnvError, parseEnv } from './env'
 import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
@@ -46,7 +47,14 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'mail' }),
   })
   app.services.orderPaid.on(() => mail.wake())
-  app.services.mailQueued.on(() => mail.wake())
+  // "E-mail me my orders": the asks are answered by mail after the buyer has had the answer.
+  const orderLinks = createOrderLinksWorker({
+    db: database.db,
+    publicUrl: app.services.rules.fulfil.publicUrl,
+    onQueued: () => mail.wake(),
+    logger: app.log.child({ module: 'order-links' }),
+  })
+  app.services.orderLinksAsked.on(() => orderLinks.wake())
   const webhooks = createWebhookWorker({
     db: database.db,
     allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
@@ -90,6 +98,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal} received, shutting down`)
     await app.services.sightings?.stop()
     await follower.stop()
+    await orderLinks.stop()
     await mail.stop()
     await webhooks.stop()
     await notifier.stop()
@@ -105,6 +114,7 @@ async function main(): Promise<void> {
   follower.start()
   app.services.sightings?.start()
   mail.start()
+  orderLinks.start()
   webhooks.start()
   notifier.start()
   statistics?.start()
