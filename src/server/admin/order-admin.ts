@@ -1,6 +1,7 @@
 import type { AdminOrder, AdminOrderDetail, AdminOrderStatus, FetchOrdersAnswer } from '../../shared/admin'
 import { adminMessages } from '../../shared/admin'
 import { centsToDollars, microsToCents } from '../../shared/money'
+import { isPaidStatus } from '../../shared/order-status'
 import { formatSun, receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { dropUnsentMail, mailsOfOrder } from '../delivery/order-mail.repo'
@@ -95,8 +96,8 @@ export async function updateOrderStatus(
     const order = await lockOrder(tx, orderId)
     if (!order) return { kind: 'not_found' }
     if (order.status === status) return { kind: 'ok', delivered: false }
-    const wasPaid = order.status === 'paid' || order.status === 'completed'
-    if (status === 'paid' || status === 'completed') {
+    const wasPaid = isPaidStatus(order.status)
+    if (isPaidStatus(status)) {
       let delivered = false
       if (!wasPaid) {
         const settled = await settleOrder(tx, orderId, rules, { manual: true })

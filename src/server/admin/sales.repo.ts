@@ -3,7 +3,7 @@ import type { SalesAnswer, SalesDay, SalesHealth, SalesStock, SalesTotals } from
 import { formatSun } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { isLowStock, lowStockThreshold } from '../keys/low-stock'
-import { orderCountsByStatus } from '../orders/orders.repo'
+import { orderCountsByStatus, paidStatusSql } from '../orders/orders.repo'
 import type { ShopHealth } from '../payments/payments-health'
 import { loadSettings } from '../settings/settings'
 
@@ -68,7 +68,7 @@ function createdWithin(from: Date, now: Date): SQL {
       from order_day_counts
       where day > ${dayKey(from.getTime())}::date and day < ${dayKey(todayStart)}::date
       union all
-      select count(*), count(*) filter (where status in ('paid', 'completed'))
+      select count(*), count(*) filter (where ${paidStatusSql})
       from orders
       where (created_at >= ${from.toISOString()}::timestamptz
              and created_at < ${new Date(Math.min(dayStart(from) + 86_400_000, todayStart)).toISOString()}::timestamptz)
@@ -112,7 +112,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       from orders
       where paid_at >= ${new Date(todayStart).toISOString()}::timestamptz
         and paid_at <= ${now.toISOString()}::timestamptz
-        and status in ('paid', 'completed')`),
+        and ${paidStatusSql}`),
     orderCountsByStatus(db),
     db.execute(createdWithin(thirtyDaysAgo, now)),
     db.execute(sql`
@@ -125,7 +125,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       where not p.is_free and p.price_cents > 0
       group by p.id
       order by p.sort_order, p.id`),
-    shopHealth(db, opts.health, now),
+    shopHealth(opts.health, now),
     loadSettings(db),
   ])
   const shopThreshold = settings.lowStockThreshold
@@ -211,32 +211,26 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
 
 /** Below this many hours of free addresses left, the sales view warns. */
 const POOL_WARNING_HOURS = 24
-const WEEK_HOURS = 7 * 24
 
 /**
- * The health block: the address pool and its forecast (free addresses divided by the rate at which
- * orders took addresses over the 7 days before `now`), unmatched transfers, failing mails, follower lag.
+ * The health block, from the shop's health (payments-health.ts): the address pool and its forecast
+ * over the 7 days before `now`, unmatched transfers, failing mails, follower lag.
  */
-async function shopHealth(db: Db, health: ShopHealth, now: Date): Promise<SalesHealth> {
-  const weekAgo = new Date(now.getTime() - WEEK_HOURS * 3_600_000)
-  const [pool, unmatched, lag, weekly, mails] = await Promise.all([
-    health.addressPool(),
+async function shopHealth(health: ShopHealth, now: Date): Promise<SalesHealth> {
+  const [pool, unmatched, lag, mails] = await Promise.all([
+    health.addressPool(now),
     health.unmatchedTransfers(),
     health.blocksBehindSeconds(),
-    db.execute(createdWithin(weekAgo, now)),
-    db.execute(sql`
-      select count(*)::int as n from mail_outbox
-      where status = 'failed' or (status = 'pending' and attempts > 0)`),
+    health.mailFailing(),
   ])
-  const perHour = (rowsOf<{ created: number }>(weekly)[0]?.created ?? 0) / WEEK_HOURS
-  const dryIn = perHour > 0 ? pool.free / perHour : null
+  const dryIn = pool.hoursToDry
   return {
     addresses: { total: pool.total, free: pool.free, leased: pool.leased, cooling_down: pool.cooling },
-    leases_per_hour: Math.round(perHour * 100) / 100,
+    leases_per_hour: Math.round(pool.ordersPerHour * 100) / 100,
     pool_dry_in_hours: dryIn === null ? null : Math.round(dryIn * 10) / 10,
     pool_warning: pool.total === 0 || (dryIn !== null && dryIn < POOL_WARNING_HOURS),
     unmatched_transfers: unmatched,
-    mails_failing: rowsOf<{ n: number }>(mails)[0]?.n ?? 0,
+    mails_failing: mails.count,
     follower_lag_seconds: lag,
   }
 }

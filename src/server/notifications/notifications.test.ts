@@ -170,7 +170,14 @@ describe.each(engines)('operator notifications on %s', (engine) => {
   it('health: pool below 20 % free, failing mail and a stalled chain follower each alert once', async () => {
     const probe: ShopHealth = {
       ...t.app.services.health,
-      addressPool: async () => ({ free: 1, leased: 9, cooling: 0, total: 10, hoursToDry: null }),
+      addressPool: async () => ({
+        free: 1,
+        leased: 9,
+        cooling: 0,
+        total: 10,
+        ordersPerHour: 0,
+        hoursToDry: null,
+      }),
       followerLagSeconds: async () => 900,
       providers: async () => ({ failingSince: null, list: [] }),
     }
@@ -217,7 +224,14 @@ describe.each(engines)('operator notifications on %s', (engine) => {
     })
     const probe: ShopHealth = {
       ...t.app.services.health,
-      addressPool: async () => ({ free: 10, leased: 0, cooling: 0, total: 10, hoursToDry: null }),
+      addressPool: async () => ({
+        free: 10,
+        leased: 0,
+        cooling: 0,
+        total: 10,
+        ordersPerHour: 0,
+        hoursToDry: null,
+      }),
       followerLagSeconds: async () => 30,
       providers: async () => ({
         failingSince: Date.now() - 90_000,
@@ -277,6 +291,7 @@ describe.each(engines)('operator notifications on %s', (engine) => {
       leased: 3,
       cooling: 0,
       total: 10,
+      ordersPerHour: 3 / (7 * 24),
       hoursToDry: 7 / (3 / (7 * 24)),
     })
     expect(await checkHealth(t.database.db, health)).toEqual([])

@@ -3,6 +3,7 @@ import { centsToDollars, formatUsd, microsToDollars } from '../../shared/money'
 import {
   confirmMessages,
   confirmTransactionInputSchema,
+  isPaidStatus,
   orderStatusInputSchema,
   STATUS_WAIT_MS,
 } from '../../shared/order-status'
@@ -65,7 +66,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
     const order = await findOrder(db, orderId)
     if (!order) return { success: false as const, error: confirmMessages.unknownOrder }
     if (!orderSecretMatches(order, secret)) return limitedOrderStatus(order)
-    const paid = order.status === 'paid' || order.status === 'completed'
+    const paid = isPaidStatus(order.status)
     const answer = {
       success: true as const,
       order_id: order.id,
@@ -130,7 +131,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
         for (const id of result.paid) opts.onPaid?.(id)
         if (result.held) return { success: false, error: confirmMessages.held }
         const now = (await findOrder(db, order.id)) ?? order
-        if ((now.status === 'paid' || now.status === 'completed') && now.accessToken) {
+        if (isPaidStatus(now.status) && now.accessToken) {
           // Asking again about a transfer that paid this order answers as before.
           if (await paysOrder(db, hash, order.id)) return paidAnswer(now, hash, input.p_order_secret)
           return { success: false, error: confirmMessages.notAwaiting }
