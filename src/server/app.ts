@@ -57,7 +57,7 @@ export interface AppServices {
   catalog: CatalogService
   content: ContentService
   rpc: RpcRegistry
-  /** TRX/USD rate, shared by checkout and the chain follower. */
+  /** TRX/USD rate: checkout locks it into each TRX order (the follower and settlement use the order's locked rate, never this). */
   prices: TrxPriceSource
   /** The chain providers (TRON_PROVIDER_<n>_*), shared by the follower, hash checks and reconciliation. */
   tron: ProviderPool
@@ -65,17 +65,17 @@ export interface AppServices {
   rules: PaymentRules
   /** The shop's health (pool, ledger, follower, providers): the admin's sales view and the alerts read it. */
   health: ShopHealth
-  /** An order became paid in this process (main.ts wakes the mail worker on it). */
+  /** An order became paid in this process (server.ts wakes the mail worker on it). */
   orderPaid: Signal<string>
-  /** A buyer asked to have their orders e-mailed (main.ts wakes the order-links worker on it). */
+  /** A buyer asked to have their orders e-mailed (server.ts wakes the order-links worker on it). */
   orderLinksAsked: Signal<void>
-  /** The admin queued a webhook delivery again (main.ts wakes the webhook worker). */
+  /** The admin queued a webhook delivery again (server.ts wakes the webhook worker). */
   webhookQueued: Signal<void>
   /** Prometheus registry: metrics.gauge(name, help, collect) adds a gauge read at scrape time. */
   metrics: Metrics
   /** Wakes the payment page's waiting status calls (the long poll) when an order's news arrives. */
   orderWatch: OrderWatch
-  /** The sighting watcher (decision 024): built here, started by main.ts; null when SIGHTINGS=false. */
+  /** The sighting watcher (decision 024): built here, started by server.ts; null when SIGHTINGS=false. */
   sightings: SightingWatcher | null
 }
 
@@ -110,7 +110,7 @@ export function paymentRulesOf(env: Env): PaymentRules {
   }
 }
 
-/** Builds the app: plugins, modules, routes. No listen, no timers (main.ts starts those). */
+/** Builds the app: plugins, modules, routes. No listen, no timers (server.ts starts those). */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { env, database } = opts
   // Per-request log lines cost a large share of throughput: at debug (or trace) every request is

@@ -7,9 +7,9 @@ import { releaseAddress } from '../wallets/wallets.repo'
 import { creditedTotals, type ObservedTransfer, type RecordOutcome, recordTransfer } from './ledger'
 import { acceptedShortfallMicros, type PaymentRules } from './payment-rules'
 
-// The one path to "paid". The chain follower, the buyer's transaction hash, the admin's status
-// change and the admin's assignment of an unmatched transfer all end here, inside their own
-// transaction: the order is marked paid, keeps (or gets) its dashboard token, its address starts
+// The one path to "paid". Five ways reach it, each inside its own transaction: the chain
+// follower, the buyer's transaction hash, the admin's status change, the admin's assignment of an
+// unmatched transfer, and the admin's release of an order held for review (payment-admin.ts): the order is marked paid, keeps (or gets) its dashboard token, its address starts
 // its cool-down, and its keys and e-mail are handed out, all of it once. Calling it again for a
 // paid order changes nothing: it must stay idempotent.
 
