@@ -200,7 +200,10 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       keys_reserved: r.keys_reserved,
       keys_sold: r.keys_sold,
       low_stock_threshold: r.low_stock_threshold,
-      low_below: lowStockThreshold(r.low_stock_threshold, shopThreshold),
+      low_below: lowStockThreshold(
+        { deliveryMode: r.delivery_mode, productThreshold: r.low_stock_threshold },
+        shopThreshold,
+      ),
       low: isLowStock(
         { deliveryMode: r.delivery_mode, keysLeft: r.keys_left, productThreshold: r.low_stock_threshold },
         shopThreshold,

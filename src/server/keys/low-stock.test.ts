@@ -4,6 +4,7 @@ import { testAddresses } from '../../../tests/support/test-addresses'
 import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import type { SalesAnswer } from '../../shared/cockpit'
+import { type AlertKind, alertKinds } from '../../shared/settings'
 import { operatorAlerts, webhookDeliveries } from '../db/schema'
 import { seedOnce } from '../db/seed'
 import { saveSettings } from '../settings/settings'
@@ -50,26 +51,24 @@ describe.each(engines)('low stock on %s', (engine) => {
       operatorEmail: 'ops@example.com',
       telegramBotToken: null,
       telegramChatId: null,
-      alerts: {
-        order_paid: false,
-        payment_unmatched: true,
-        stock_low: true,
-        pool_low: true,
-        mail_failing: true,
-        scanner_stalled: true,
-        providers_down: true,
-        provider_quota: true,
-        provider_set_aside: true,
-      },
+      // Every alert on but the paid order's, so the stock alert is the only one raised.
+      alerts: { ...Object.fromEntries(alertKinds.map((k) => [k, true])), order_paid: false } as Record<
+        AlertKind,
+        boolean
+      >,
       lowStockThreshold,
       refuseCheckoutsWhileDelayed: false,
     })
 
-  const stockSettings = async (productId: number, threshold: number | null) => {
+  const stockSettings = async (
+    productId: number,
+    threshold: number | null,
+    mode: 'stock_only' | 'stock_then_generated' = 'stock_only',
+  ) => {
     const res = await rpc(
       t.app,
       'secure_update_stock_settings',
-      { p_product_id: productId, p_delivery_mode: 'stock_only', p_low_stock_threshold: threshold },
+      { p_product_id: productId, p_delivery_mode: mode, p_low_stock_threshold: threshold },
       headers,
     )
     expect(res.body).toEqual({ success: true })
@@ -160,5 +159,22 @@ describe.each(engines)('low stock on %s', (engine) => {
       low_below: 1,
       low: false,
     })
+  })
+
+  it('a product that generates its keys once the stock is gone is held only to a threshold of its own', async () => {
+    await shopThreshold(5)
+    await stockSettings(5, null, 'stock_then_generated')
+    await addKeyStock(t.database.db, 5, ['GEN-1'])
+    expect(await stockRow(5)).toMatchObject({ keys_left: 1, low_below: null, low: false })
+    // Its last stocked key goes: no alert and no stock.low, it makes up keys from now on.
+    await pay(await placeOrder(5, 1))
+    expect(await stockLowEvents()).toEqual([])
+    expect(await t.database.db.select().from(operatorAlerts)).toEqual([])
+
+    await stockSettings(5, 2, 'stock_then_generated')
+    expect(await stockRow(5)).toMatchObject({ keys_left: 0, low_below: 2, low: true })
+    await addKeyStock(t.database.db, 5, ['GEN-2'])
+    await pay(await placeOrder(5, 1))
+    expect(await stockLowEvents()).toEqual([{ product_id: 5, keys_left: 0, threshold: 2 }])
   })
 })

@@ -6,8 +6,9 @@ import { loadSettings } from '../settings/settings'
 // Low stock, the one rule: the alert, the stock.low webhook, the Stock tab and the sales view all
 // ask it. The keys that count are those left to sell: neither handed out nor reserved by a pending
 // order (a reserved key is already promised). The threshold is the product's own when it has one,
-// else the shop-wide setting; stock is low when fewer keys are left than the threshold. A product
-// that delivers no keys is never low.
+// else the shop-wide setting for a product that sells from stock only (it sells out); a product
+// that generates a key once its stock is gone never runs out, so only a threshold of its own holds
+// it. Stock is low when fewer keys are left than the threshold. A product without keys is never low.
 
 export interface StockLevel {
   deliveryMode: DeliveryMode
@@ -17,14 +18,22 @@ export interface StockLevel {
   productThreshold: number | null
 }
 
-/** The threshold a product is held to: its own when set, else the shop's (0: never low). */
-export function lowStockThreshold(productThreshold: number | null, shopThreshold: number): number {
-  return productThreshold ?? shopThreshold
+/**
+ * The threshold a product is held to: its own when set, else the shop's for a stock-only product;
+ * null when none holds it (no keys, or keys generated once the stock is gone). 0: never low.
+ */
+export function lowStockThreshold(
+  level: Pick<StockLevel, 'deliveryMode' | 'productThreshold'>,
+  shopThreshold: number,
+): number | null {
+  if (level.deliveryMode === 'none') return null
+  if (level.productThreshold !== null) return level.productThreshold
+  return level.deliveryMode === 'stock_only' ? shopThreshold : null
 }
 
 export function isLowStock(level: StockLevel, shopThreshold: number): boolean {
-  if (level.deliveryMode === 'none') return false
-  return level.keysLeft < lowStockThreshold(level.productThreshold, shopThreshold)
+  const threshold = lowStockThreshold(level, shopThreshold)
+  return threshold !== null && level.keysLeft < threshold
 }
 
 export interface LowStock {
@@ -54,7 +63,7 @@ export async function lowStockOf(db: Db, productIds: readonly number[]): Promise
     .map(({ id, level }) => ({
       productId: id,
       keysLeft: level.keysLeft,
-      threshold: lowStockThreshold(level.productThreshold, shop),
+      threshold: lowStockThreshold(level, shop) as number,
     }))
     .sort((a, b) => a.productId - b.productId)
 }

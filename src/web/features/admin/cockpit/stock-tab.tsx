@@ -74,7 +74,11 @@ function StockRow({ stock, shopThreshold }: { stock: SalesStock; shopThreshold: 
           <input
             aria-label={t('admin.stock.thresholdOf', { name: stock.name })}
             inputMode="numeric"
-            placeholder={t('admin.stock.shopWide', { threshold: shopThreshold })}
+            placeholder={
+              mode === 'stock_only'
+                ? t('admin.stock.shopWide', { threshold: shopThreshold })
+                : t('admin.stock.noWarning')
+            }
             value={threshold}
             onChange={(e) => form.set('p_low_stock_threshold', e.target.value)}
             className={inputClass}
