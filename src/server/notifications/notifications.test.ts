@@ -132,6 +132,14 @@ describe.each(engines)('operator notifications on %s', (engine) => {
   })
 
   it('repeats are rate-limited: low stock of one product alerts once per window', async () => {
+    // A stock-only product, held to the shop-wide threshold (5).
+    const stocked = await rpc(
+      t.app,
+      'secure_update_stock_settings',
+      { p_product_id: 2, p_delivery_mode: 'stock_only', p_low_stock_threshold: null },
+      { cookie },
+    )
+    expect(stocked.body).toEqual({ success: true })
     await addKeyStock(t.database.db, 2, ['K-1', 'K-2'])
     for (let i = 0; i < 3; i++) {
       await t.database.db.transaction(async (tx) => alertStockLow(tx, await lowStockOf(tx, [2])))
