@@ -16,9 +16,10 @@ const external = Object.keys(dependencies)
 await build({
   // The embedded database's worker thread is its own file next to main.js (see db/pglite-proxy.ts).
   entryPoints: {
-    // main.js starts server.js under the V8 flags of decision 031 (src/server/launch.ts).
+    // main.js, the entry `npm start` and systemd run, is the launcher: it starts server.js (the
+    // server, src/server/server.ts) under the V8 flags of decision 031.
     main: 'src/server/launch.ts',
-    server: 'src/server/main.ts',
+    server: 'src/server/server.ts',
     cli: 'src/server/cli.ts',
     'backup-cli': 'src/server/backup-cli.ts',
     'pglite-worker': 'src/server/db/pglite-worker.ts',

@@ -2,7 +2,7 @@
 // and checks that it serves: health, the storefront page, a call that reads the database, and
 // metrics with their token; and, on a Node that can replace its process (22.15 and newer), that the
 // shop runs under its own V8 flags (src/server/launch.ts). Exits non-zero with the shop's output
-// when anything is off. CI runs it on Node 24 and 22: `node scripts/start-and-serve.mjs`.
+// when anything is off. CI runs it on Node 24, 22 and the lowest package.json promises: `node scripts/start-and-serve.mjs`.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'

@@ -63,7 +63,7 @@ export interface AppServices {
   catalog: CatalogService
   content: ContentService
   rpc: RpcRegistry
-  /** TRX/USD rate, shared by checkout and the chain follower. */
+  /** TRX/USD rate: checkout locks it into each TRX order (the follower and settlement use the order's locked rate, never this). */
   prices: TrxPriceSource
   /** The TRON providers (TRON_PROVIDER_<n>_*), shared by the follower, hash checks and reconciliation. */
   tron: ProviderPool
@@ -73,17 +73,17 @@ export interface AppServices {
   rules: PaymentRules
   /** The shop's health (pool, ledger, follower, providers): the admin's sales view and the alerts read it. */
   health: ShopHealth
-  /** An order became paid in this process (main.ts wakes the mail worker on it). */
+  /** An order became paid in this process (server.ts wakes the mail worker on it). */
   orderPaid: Signal<string>
-  /** A mail other than an order's went into the outbox (main.ts wakes the mail worker on it). */
-  mailQueued: Signal<void>
-  /** The admin queued a webhook delivery again (main.ts wakes the webhook worker). */
+  /** A buyer asked to have their orders e-mailed (server.ts wakes the order-links worker on it). */
+  orderLinksAsked: Signal<void>
+  /** The admin queued a webhook delivery again (server.ts wakes the webhook worker). */
   webhookQueued: Signal<void>
   /** Prometheus registry: metrics.gauge(name, help, collect) adds a gauge read at scrape time. */
   metrics: Metrics
   /** Wakes the payment page's waiting status calls (the long poll) when an order's news arrives. */
   orderWatch: OrderWatch
-  /** TRON's sighting watcher (decision 024): built here, started by main.ts; null when SIGHTINGS=false. */
+  /** TRON's sighting watcher (decision 024): built here, started by server.ts; null when SIGHTINGS=false. */
   sightings: SightingWatcher | null
   /** Every enabled chain's sighting watcher (TRON's first); empty when SIGHTINGS=false. */
   sightingWatchers: SightingWatcher[]
@@ -122,7 +122,7 @@ export function paymentRulesOf(env: Env): PaymentRules {
   }
 }
 
-/** Builds the app: plugins, modules, routes. No listen, no timers (main.ts starts those). */
+/** Builds the app: plugins, modules, routes. No listen, no timers (server.ts starts those). */
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const { env, database } = opts
   // Per-request log lines cost a large share of throughput: at debug (or trace) every request is
@@ -187,7 +187,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     rules: paymentRulesOf(env),
     health: createShopHealth(database.db, tron),
     orderPaid: createSignal<string>(),
-    mailQueued: createSignal<void>(),
+    orderLinksAsked: createSignal<void>(),
     webhookQueued: createSignal<void>(),
     metrics,
     orderWatch: createOrderWatch(),
@@ -255,7 +255,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...contentAdminRpcs(services.content),
     ...ordersRpcs(database, env, services.rules, services.prices, paymentDelay),
     ...dashboardRpcs(database),
-    ...orderLinkRpcs(database, env, services.mailQueued),
+    ...orderLinkRpcs(database, env, services.orderLinksAsked),
     ...paymentsRpcs(database, services.chains, {
       rules: services.rules,
       delay: paymentDelay,

@@ -138,7 +138,7 @@ describe('parseEnv', () => {
       ['PORT', '99999'],
       ['DATABASE_URL', 'not-a-url'],
     ]) {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
         env: { ...process.env, DATABASE_URL: '', [key as string]: value },
         encoding: 'utf8',
         timeout: 20_000,

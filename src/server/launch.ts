@@ -1,5 +1,5 @@
-// The built shop's entry (dist/server/main.js): it starts the server (dist/server/server.js, built
-// from main.ts) under the V8 settings a small server needs (decision 031). `node` takes V8's
+// The launcher: the built shop's entry, dist/server/main.js (the name `npm start` and systemd units
+// run). It starts the server (server.ts, built as dist/server/server.js) under the V8 settings a small server needs (decision 031). `node` takes V8's
 // memory flags only on its command line, so this replaces its own process with
 // `node <flags> main.js` (process.execve, Node 22.15 and newer: the same process id, which systemd
 // and `npm start` keep watching) before anything else loads. A Node without process.execve starts

@@ -119,7 +119,14 @@ export interface SalesStock {
   keys_left: number
   keys_reserved: number
   keys_sold: number
+  /** The product's own threshold; null: the shop-wide one applies. */
   low_stock_threshold: number | null
+  /**
+   * The threshold that applies: the product's own, else the shop-wide one for a stock-only
+   * product; null when none does (no keys, or keys generated once the stock is gone).
+   */
+  low_below: number | null
+  /** Fewer keys left than low_below (keys/low-stock.ts). */
   low: boolean
   licence_activation_limit: number | null
   licence_validity_days: number | null
@@ -147,6 +154,8 @@ export interface SalesAnswer {
   /** Orders created in the last 30 days, and how many of them were paid. */
   conversion: { created: number; paid: number; rate: number | null }
   health: SalesHealth
+  /** The shop-wide low-stock threshold (a stock-only product without its own is held to it). */
+  low_stock_threshold: number
   stock: SalesStock[]
 }
 

@@ -136,3 +136,12 @@ export const confirmMessages = {
   underpaid: (received: string, total: string) =>
     `Received ${received} of ${total} so far. Send the remaining amount to the same address.`,
 } as const
+
+/** The statuses of an order the buyer has paid for: paid, and completed (paid and done by the shop). */
+export const PAID_STATUSES = ['paid', 'completed'] as const
+export type PaidStatus = (typeof PAID_STATUSES)[number]
+
+/** "Paid or completed": the one test of whether an order has been paid for. */
+export function isPaidStatus(status: string): status is PaidStatus {
+  return (PAID_STATUSES as readonly string[]).includes(status)
+}

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
+import { updateOrderStatus } from '../../src/server/admin/order-admin'
 import { licenseKeys, orders, products } from '../../src/server/db/schema'
-import { updateOrderStatus } from '../../src/server/orders/order-admin'
 import { addWalletAddresses } from '../../src/server/wallets/wallets.repo'
 import { testAddresses } from './test-addresses'
 import type { TestApp } from './test-app'

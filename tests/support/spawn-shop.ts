@@ -15,7 +15,7 @@ export interface SpawnedShop {
 }
 
 /**
- * The real server (src/server/main.ts through tsx) in its own process on a free port, with a
+ * The real server (src/server/server.ts through tsx) in its own process on a free port, with a
  * throw-away data folder unless DATA_DIR is given; resolves once /api/health answers 200.
  */
 export async function spawnShop(env: Record<string, string> = {}): Promise<SpawnedShop> {
@@ -29,7 +29,7 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<Spawn
     [
       '--import',
       pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href,
-      resolve('src/server/main.ts'),
+      resolve('src/server/server.ts'),
     ],
     {
       env: {

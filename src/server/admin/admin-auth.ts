@@ -6,6 +6,7 @@ import type { Db } from '../db/client'
 import { adminSessions, adminUsers, loginAttempts } from '../db/schema'
 import type { Env } from '../env'
 import { AppError } from '../errors'
+import { rateLimitKey } from '../lib/client-address'
 import type { AdminGuard, RpcContext } from '../rpc'
 import { dummyPasswordHash, generatePassword, hashPassword, verifyPassword } from './passwords'
 
@@ -91,7 +92,7 @@ function cookieOptions(env: Env) {
 }
 
 export function clientKey(request: FastifyRequest, username: string): string {
-  return `${request.ip}|${username.trim().toLowerCase()}`
+  return `${rateLimitKey(request)}|${username.trim().toLowerCase()}`
 }
 
 /**

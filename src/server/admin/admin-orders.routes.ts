@@ -12,11 +12,11 @@ import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import { onSuccess } from '../audit/audit-log'
 import { requeueOrderMail } from '../delivery/order-mail.repo'
 import { AppError } from '../errors'
-import { deleteOrder, listOrders, orderDetail, updateOrderStatus } from '../orders/order-admin'
 import { findOrder, type OrderRow } from '../orders/orders.repo'
 import { assignPayment, listUnmatchedPayments, reviewHeldOrder } from '../payments/payment-admin'
 import { defineRpc } from '../rpc'
 import type { AdminDeps } from './admin.routes'
+import { deleteOrder, listOrders, orderDetail, updateOrderStatus } from './order-admin'
 
 // The admin's orders: list, detail, status, delete, the e-mail again, unmatched transfers and the
 // decisions on them. Each calls the module whose tables the action changes (orders, payments,

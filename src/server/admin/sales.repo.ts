@@ -2,8 +2,10 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { SalesAnswer, SalesDay, SalesHealth, SalesStock, SalesTotals } from '../../shared/cockpit'
 import { formatSun } from '../../shared/trx'
 import type { Db } from '../db/client'
-import { orderCountsByStatus } from '../orders/orders.repo'
+import { isLowStock, lowStockThreshold } from '../keys/low-stock'
+import { orderCountsByStatus, paidStatusSql } from '../orders/orders.repo'
 import type { ShopHealth } from '../payments/payments-health'
+import { loadSettings } from '../settings/settings'
 
 // The admin's sales view: its figures come from counters the database keeps exact (decision 031,
 // migrations 0020 and 0026): orders per status, per past UTC day (created, of those paid, paid and
@@ -66,7 +68,7 @@ function createdWithin(from: Date, now: Date): SQL {
       from order_day_counts
       where day > ${dayKey(from.getTime())}::date and day < ${dayKey(todayStart)}::date
       union all
-      select count(*), count(*) filter (where status in ('paid', 'completed'))
+      select count(*), count(*) filter (where ${paidStatusSql})
       from orders
       where (created_at >= ${from.toISOString()}::timestamptz
              and created_at < ${new Date(Math.min(dayStart(from) + 86_400_000, todayStart)).toISOString()}::timestamptz)
@@ -87,7 +89,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
   const first = new Date(todayStart - (SALES_DAYS - 1) * 86_400_000)
   const thirtyDaysAgo = new Date(now.getTime() - SALES_DAYS * 86_400_000)
 
-  const [daily, statuses, conversion, stock, health] = await Promise.all([
+  const [daily, statuses, conversion, stock, health, settings] = await Promise.all([
     // Past days from the counters; today (up to now) from today's paid orders by orders_paid_at_idx.
     db.execute(sql`
       select to_char(day, 'YYYY-MM-DD') as day,
@@ -110,7 +112,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       from orders
       where paid_at >= ${new Date(todayStart).toISOString()}::timestamptz
         and paid_at <= ${now.toISOString()}::timestamptz
-        and status in ('paid', 'completed')`),
+        and ${paidStatusSql}`),
     orderCountsByStatus(db),
     db.execute(createdWithin(thirtyDaysAgo, now)),
     db.execute(sql`
@@ -123,8 +125,10 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       where not p.is_free and p.price_cents > 0
       group by p.id
       order by p.sort_order, p.id`),
-    shopHealth(db, opts.health, now),
+    shopHealth(opts.health, now),
+    loadSettings(db),
   ])
+  const shopThreshold = settings.lowStockThreshold
 
   const byDay = new Map<string, Sums>()
   for (const r of rowsOf<{
@@ -179,6 +183,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
     orders_by_status: byStatus,
     conversion: { created, paid, rate: created > 0 ? Math.round((paid / created) * 10_000) / 10_000 : null },
     health,
+    low_stock_threshold: shopThreshold,
     stock: rowsOf<{
       id: number
       name: string
@@ -197,8 +202,14 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       keys_reserved: r.keys_reserved,
       keys_sold: r.keys_sold,
       low_stock_threshold: r.low_stock_threshold,
-      low:
-        r.delivery_mode !== 'none' && r.low_stock_threshold !== null && r.keys_left < r.low_stock_threshold,
+      low_below: lowStockThreshold(
+        { deliveryMode: r.delivery_mode, productThreshold: r.low_stock_threshold },
+        shopThreshold,
+      ),
+      low: isLowStock(
+        { deliveryMode: r.delivery_mode, keysLeft: r.keys_left, productThreshold: r.low_stock_threshold },
+        shopThreshold,
+      ),
       licence_activation_limit: r.licence_activation_limit,
       licence_validity_days: r.licence_validity_days,
     })),
@@ -207,32 +218,26 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
 
 /** Below this many hours of free addresses left, the sales view warns. */
 const POOL_WARNING_HOURS = 24
-const WEEK_HOURS = 7 * 24
 
 /**
- * The health block: the address pool and its forecast (free addresses divided by the rate at which
- * orders took addresses over the 7 days before `now`), unmatched transfers, failing mails, follower lag.
+ * The health block, from the shop's health (payments-health.ts): the address pool and its forecast
+ * over the 7 days before `now`, unmatched transfers, failing mails, follower lag.
  */
-async function shopHealth(db: Db, health: ShopHealth, now: Date): Promise<SalesHealth> {
-  const weekAgo = new Date(now.getTime() - WEEK_HOURS * 3_600_000)
-  const [pool, unmatched, lag, weekly, mails] = await Promise.all([
-    health.addressPool(),
+async function shopHealth(health: ShopHealth, now: Date): Promise<SalesHealth> {
+  const [pool, unmatched, lag, mails] = await Promise.all([
+    health.addressPool(now),
     health.unmatchedTransfers(),
     health.blocksBehindSeconds(),
-    db.execute(createdWithin(weekAgo, now)),
-    db.execute(sql`
-      select count(*)::int as n from mail_outbox
-      where status = 'failed' or (status = 'pending' and attempts > 0)`),
+    health.mailFailing(),
   ])
-  const perHour = (rowsOf<{ created: number }>(weekly)[0]?.created ?? 0) / WEEK_HOURS
-  const dryIn = perHour > 0 ? pool.free / perHour : null
+  const dryIn = pool.hoursToDry
   return {
     addresses: { total: pool.total, free: pool.free, leased: pool.leased, cooling_down: pool.cooling },
-    leases_per_hour: Math.round(perHour * 100) / 100,
+    leases_per_hour: Math.round(pool.ordersPerHour * 100) / 100,
     pool_dry_in_hours: dryIn === null ? null : Math.round(dryIn * 10) / 10,
     pool_warning: pool.total === 0 || (dryIn !== null && dryIn < POOL_WARNING_HOURS),
     unmatched_transfers: unmatched,
-    mails_failing: rowsOf<{ n: number }>(mails)[0]?.n ?? 0,
+    mails_failing: mails.count,
     follower_lag_seconds: lag,
   }
 }

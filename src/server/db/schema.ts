@@ -692,3 +692,14 @@ export const orderLinks = pgTable(
   },
   (t) => [index('order_links_expires_idx').on(t.expiresAt)],
 )
+
+/**
+ * "E-mail me my orders" asks not yet answered by mail: the request only writes one (the same work
+ * for every address); the order-links worker finds the orders and queues the mail, then deletes it.
+ */
+export const orderLinkAsks = pgTable('order_link_asks', {
+  id: serial('id').primaryKey(),
+  email: text('email').notNull(),
+  locale: text('locale').$type<Locale>().notNull().default('en'),
+  createdAt: createdAt(),
+})

@@ -11,6 +11,7 @@ import type { Database } from '../db/client'
 import { AppError } from '../errors'
 import { keysOfOrder } from '../keys/key-stock'
 import { deactivateInstance, keyIdOfOrderInstance, licencesOfOrder, licenceView } from '../keys/licences.repo'
+import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { findOrderByAccessToken } from '../orders/orders.repo'
 import { defineRpc } from '../rpc'
@@ -28,7 +29,7 @@ export function dashboardRpcs(database: Database) {
       handler: async (input, { request }) => {
         // The attempt is taken before the lookup (and given back when the token is found), so
         // parallel guesses cannot all pass a check made before any of them failed.
-        const wait = failures.hit(request.ip)
+        const wait = failures.hit(rateLimitKey(request))
         if (wait > 0) {
           throw AppError.rateLimited(dashboardMessages.tooMany, wait)
         }
@@ -38,7 +39,7 @@ export function dashboardRpcs(database: Database) {
           // The same answer for a malformed and an unknown token: it says nothing about any order.
           return { success: false, error: dashboardMessages.notFound }
         }
-        failures.refund(request.ip)
+        failures.refund(rateLimitKey(request))
         const keys = await keysOfOrder(db, order.id)
         const licences = new Map(
           (await licencesOfOrder(db, order.id)).map((l) => [l.key.key, licenceView(l)]),
@@ -86,12 +87,12 @@ export function dashboardRpcs(database: Database) {
       name: 'secure_deactivate_seat',
       input: deactivateSeatInputSchema,
       handler: async (input, { request }) => {
-        const wait = failures.hit(request.ip)
+        const wait = failures.hit(rateLimitKey(request))
         if (wait > 0) throw AppError.rateLimited(dashboardMessages.tooMany, wait)
         const token = input.p_access_token
         const order = ACCESS_TOKEN.test(token) ? await findOrderByAccessToken(db, token) : undefined
         if (!order) return { success: false, error: dashboardMessages.notFound }
-        failures.refund(request.ip)
+        failures.refund(rateLimitKey(request))
         const keyId = await keyIdOfOrderInstance(db, order.id, input.p_instance_id)
         // The buyer may free a seat of a disabled key too: it only ever gives a seat back.
         const outcome = keyId

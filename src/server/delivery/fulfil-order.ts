@@ -7,7 +7,9 @@ import type { Db } from '../db/client'
 import { type OrderItemSnapshot, orders, products } from '../db/schema'
 import { generateKeys, keysOfOrder, takeStockKeys } from '../keys/key-stock'
 import { applyLicenceTerms } from '../keys/licence-state'
+import { lowStockOf } from '../keys/low-stock'
 import { consumeReservation, deliveryModesOf } from '../keys/reservation'
+import { alertOrderPaid, alertStockLow } from '../notifications/shop-alerts'
 import { recordOrderEvent, recordStockLow } from '../webhooks/events'
 import { renderOrderEmail } from './order-email'
 import { queueMail } from './order-mail.repo'
@@ -49,7 +51,7 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
   if (!order) throw new Error(`fulfilOrder: no order ${orderId}`)
   // Keys are handed out once: a second call (say, an order set back to pending and paid again by
   // the admin) keeps the keys it has. Keys reserved when the order was placed become its own.
-  await consumeReservation(tx, orderId)
+  const reserved = await consumeReservation(tx, orderId)
   const existing = await keysOfOrder(tx, orderId)
   const modes = await deliveryModesOf(
     tx,
@@ -58,7 +60,8 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
 
   const downloads = await itemDownloadUrls(tx, order.items)
   const items = []
-  const tookStock: number[] = []
+  // Products whose stock this order took keys from (reserved when placed, or taken now).
+  const tookStock: number[] = [...reserved]
   for (const [index, item] of order.items.entries()) {
     const productId = item.product.id
     const mine = existing.filter((k) => k.productId === productId).map((k) => k.key)
@@ -107,5 +110,8 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
   })
   // Every path to paid runs through here, in the paying transaction: webhooks and alerts with it.
   await recordOrderEvent(tx, 'order.paid', orderId)
-  if (tookStock.length > 0) await recordStockLow(tx, tookStock)
+  await alertOrderPaid(tx, order)
+  const low = await lowStockOf(tx, tookStock)
+  await recordStockLow(tx, low)
+  await alertStockLow(tx, low)
 }

@@ -10,17 +10,17 @@ import type { Database } from '../db/client'
 import type { Env } from '../env'
 import { AppError } from '../errors'
 import { requestLocale } from '../i18n/refusals'
+import { rateLimitKey } from '../lib/client-address'
 import type { Signal } from '../lib/signal'
 import { createWindowLimiter } from '../lib/window-limiter'
-import { clientAddressKey } from '../orders/checkout-limits'
 import { defineRpc } from '../rpc'
-import { openOrderLinks, sendOrderLinks } from './order-links'
+import { openOrderLinks } from './order-links'
+import { recordOrderLinkAsk } from './order-links-worker'
 
 const MINUTE = 60_000
 
-export function orderLinkRpcs(database: Database, env: Env, mailQueued: Signal<void>) {
+export function orderLinkRpcs(database: Database, env: Env, asked: Signal<void>) {
   const { db } = database
-  const publicUrl = env.PUBLIC_URL ?? `http://localhost:${env.PORT}`
   // Per client: a few asks a quarter of an hour. Per address: a few an hour, whoever asks, so
   // nobody can fill a buyer's inbox.
   const perClient = createWindowLimiter({ limit: env.ORDER_LINKS_PER_CLIENT, windowMs: 15 * MINUTE })
@@ -32,11 +32,12 @@ export function orderLinkRpcs(database: Database, env: Env, mailQueued: Signal<v
       input: requestOrderLinksInputSchema,
       handler: async (input, { request }) => {
         const address = createHash('sha256').update(input.p_email.trim().toLowerCase()).digest('hex')
-        const wait = Math.max(perClient.hit(clientAddressKey(request.ip)), perAddress.hit(address))
+        const wait = Math.max(perClient.hit(rateLimitKey(request)), perAddress.hit(address))
         if (wait > 0) throw AppError.rateLimited(orderLinkMessages.tooMany, wait)
-        // The e-mail is written in the language the buyer asked in.
-        if (await sendOrderLinks(db, input.p_email, publicUrl, requestLocale(request.headers)))
-          mailQueued.emit()
+        // Only the ask is recorded, the same for every address; the worker looks the orders up
+        // and writes the mail, in the language the buyer asked in, after this answer.
+        await recordOrderLinkAsk(db, input.p_email, requestLocale(request.headers))
+        asked.emit()
         return { success: true, message: orderLinkMessages.sent }
       },
     }),
@@ -44,11 +45,11 @@ export function orderLinkRpcs(database: Database, env: Env, mailQueued: Signal<v
       name: 'secure_open_order_links',
       input: openOrderLinksInputSchema,
       handler: async (input, { request }) => {
-        const wait = failures.hit(request.ip)
+        const wait = failures.hit(rateLimitKey(request))
         if (wait > 0) throw AppError.rateLimited(orderLinkMessages.tooMany, wait)
         const opened = ORDER_LINK_TOKEN.test(input.p_token) ? await openOrderLinks(db, input.p_token) : null
         if (!opened) return { success: false, error: orderLinkMessages.invalid }
-        failures.refund(request.ip)
+        failures.refund(rateLimitKey(request))
         return {
           success: true,
           email: opened.email,

@@ -8,6 +8,7 @@ import { seedOnce } from '../db/seed'
 import { placeOrder } from '../orders/place-order'
 import { settleOrder } from '../payments/settle-order'
 import { addWalletAddresses } from '../wallets/wallets.repo'
+import { answerOrderLinkAsks } from './order-links-worker'
 
 describe.each(engines)('e-mail me my orders on %s', (engine) => {
   let t: TestApp
@@ -66,12 +67,15 @@ describe.each(engines)('e-mail me my orders on %s', (engine) => {
     }
     return answer.order_id
   }
-  const mails = async (kind = 'order_links') =>
-    (
+  /** The mails in the outbox, once the order-links worker has answered the asks waiting. */
+  const mails = async (kind = 'order_links') => {
+    await answerOrderLinkAsks(t.database.db, 'https://shop.example')
+    return (
       (await t.database.db.execute(
         sql`select to_email, text_body, html from mail_outbox where kind = ${kind} order by id`,
       )) as unknown as { rows: { to_email: string; text_body: string; html: string }[] }
     ).rows
+  }
   const tokenIn = (text: string) =>
     /https:\/\/shop\.example\/orders\/([A-Za-z0-9_-]{43})/.exec(text)?.[1] as string
 
@@ -86,6 +90,12 @@ describe.each(engines)('e-mail me my orders on %s', (engine) => {
     expect(known).toEqual({ status: 200, body: { success: true, message: orderLinkMessages.sent } })
     expect(unknown).toEqual(known)
     expect(unpaidOnly).toEqual(known)
+    // The answers came before any lookup: three asks wait, no mail is written yet.
+    const waiting = await t.database.db.execute(
+      sql`select (select count(*)::int from order_link_asks) as asks,
+                 (select count(*)::int from mail_outbox where kind = 'order_links') as mails`,
+    )
+    expect((waiting as unknown as { rows: unknown[] }).rows[0]).toEqual({ asks: 3, mails: 0 })
 
     const sent = await mails()
     expect(sent).toHaveLength(1)
@@ -156,6 +166,7 @@ describe.each(engines)('e-mail me my orders on %s', (engine) => {
       cookie: 'lang=ru',
       'accept-language': 'en-US',
     })
+    await answerOrderLinkAsks(t.database.db, 'https://shop.example')
     expect(russian.body).toEqual({
       success: true,
       message:

@@ -11,9 +11,11 @@ import { safeColour } from './order-email'
 import { renderOrderLinksEmail } from './order-links-email'
 import { queueMail } from './order-mail.repo'
 
-// "E-mail me my orders": the delivery module owns order_links. A link's token is shown only in the
-// e-mail; the table keeps its sha256, so a leaked table opens nothing. A link works once and only
-// for ORDER_LINK_MINUTES.
+// "E-mail me my orders": the delivery module owns order_links and order_link_asks. A link's token is
+// shown only in the e-mail; the table keeps its sha256, so a leaked table opens nothing. A link works
+// once and only for ORDER_LINK_MINUTES. The buyer's ask is answered before anything is looked up:
+// the request writes an ask (the same work for every address, so the answer's time tells nothing),
+// and the order-links worker (order-links-worker.ts) finds the orders and queues the mail.
 
 export const ORDER_LINKS_MAIL = 'order_links'
 /** The most orders one link lists (and one e-mail names). */
@@ -23,20 +25,20 @@ const MINUTE = 60_000
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex')
 
 /**
- * When the address has paid orders: stores a new link and queues the e-mail naming them, in one
- * transaction. Answers whether a mail was queued (the caller never tells the buyer).
+ * When the address has paid orders: stores a new link and queues the e-mail naming them, in the
+ * caller's transaction. Answers whether a mail was queued (nobody tells the buyer).
  */
 export async function sendOrderLinks(
-  db: Db,
+  tx: Db,
   email: string,
   publicUrl: string,
   locale: Locale = 'en',
 ): Promise<boolean> {
-  const paid = await paidOrdersOf(db, email, MAX_LINKED_ORDERS)
+  const paid = await paidOrdersOf(tx, email, MAX_LINKED_ORDERS)
   if (paid.length === 0) return false
   const token = randomBytes(32).toString('base64url')
   const now = new Date()
-  const content = mergeSiteContent(await readStoredContent(db))
+  const content = mergeSiteContent(await readStoredContent(tx))
   const link = `${publicUrl.replace(/\/+$/, '')}/orders/${token}`
   const mail = renderOrderLinksEmail({
     shop: [content.logo.mainText, content.logo.subText].filter(Boolean).join(' '),
@@ -45,22 +47,20 @@ export async function sendOrderLinks(
     orders: paid,
     locale,
   })
-  await db.transaction(async (tx) => {
-    // Old links go as new ones come: the table holds only what could still be opened (and a day).
-    await tx.delete(orderLinks).where(lt(orderLinks.expiresAt, new Date(now.getTime() - 24 * 60 * MINUTE)))
-    await tx.insert(orderLinks).values({
-      tokenHash: hashOf(token),
-      email: email.trim().toLowerCase(),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + ORDER_LINK_MINUTES * MINUTE),
-    })
-    await queueMail(tx, {
-      kind: ORDER_LINKS_MAIL,
-      to: paid[0]?.email ?? email,
-      subject: mail.subject,
-      html: mail.html,
-      text: mail.text,
-    })
+  // Old links go as new ones come: the table holds only what could still be opened (and a day).
+  await tx.delete(orderLinks).where(lt(orderLinks.expiresAt, new Date(now.getTime() - 24 * 60 * MINUTE)))
+  await tx.insert(orderLinks).values({
+    tokenHash: hashOf(token),
+    email: email.trim().toLowerCase(),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + ORDER_LINK_MINUTES * MINUTE),
+  })
+  await queueMail(tx, {
+    kind: ORDER_LINKS_MAIL,
+    to: paid[0]?.email ?? email,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
   })
   return true
 }

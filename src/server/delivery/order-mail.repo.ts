@@ -54,3 +54,25 @@ export async function dropUnsentMail(tx: Db, orderId: string): Promise<void> {
 export async function mailsOfOrder(db: Db, orderId: string) {
   return db.select().from(mailOutbox).where(eq(mailOutbox.orderId, orderId)).orderBy(mailOutbox.id)
 }
+
+export interface FailingMails {
+  /** Mails written in the last day that failed for good or were refused at least three times. */
+  count: number
+  /** The last error of one of them (for the operator's alert); null when none fails. */
+  lastError: string | null
+}
+
+/**
+ * "Mail failing", the one definition the sales view and the operator's alert share: a mail of the
+ * last day that failed for good, or is still pending after three refusals (one refusal is a
+ * hiccup the retries take care of; an older failure was already reported).
+ */
+export async function failingMails(db: Db): Promise<FailingMails> {
+  const result = (await db.execute(sql`
+    select count(*)::int as n, max(last_error) as error from ${mailOutbox}
+    where created_at > now() - interval '1 day' and (status = 'failed' or (status = 'pending' and attempts >= 3))`)) as unknown as {
+    rows: { n: number; error: string | null }[]
+  }
+  const row = result.rows[0]
+  return { count: Number(row?.n ?? 0), lastError: row?.n ? (row.error ?? null) : null }
+}

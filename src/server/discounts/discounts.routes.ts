@@ -9,8 +9,8 @@ import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import { changedKeys, onSuccess } from '../audit/audit-log'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
+import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
-import { clientAddressKey } from '../orders/checkout-limits'
 import { priceCart } from '../orders/order-pricing'
 import { defineRpc } from '../rpc'
 import {
@@ -35,7 +35,7 @@ export function discountRpcs(database: Database) {
       name: 'secure_check_discount',
       input: checkDiscountInputSchema,
       handler: async (input, { request }) => {
-        const wait = checks.hit(clientAddressKey(request.ip))
+        const wait = checks.hit(rateLimitKey(request))
         if (wait > 0) throw AppError.rateLimited(discountMessages.tooMany, wait)
         const { items, totalCents } = await priceCart(db, input.p_items)
         const found = await previewDiscount(db, { code: input.p_code, email: input.p_email, items })

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../db/client'
 import { AppError } from '../errors'
+import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
-import { clientAddressKey } from '../orders/checkout-limits'
 import type { LicenceSigner } from './licence-signing'
 import {
   instanceWire,
@@ -156,7 +156,7 @@ export async function registerLicenceApi(app: FastifyInstance, opts: LicenceApiO
 
     // Every call counts against its client (IPv6 by its /64), malformed ones too.
     scope.addHook('onRequest', async (request) => {
-      const wait = perClient.hit(clientAddressKey(request.ip))
+      const wait = perClient.hit(rateLimitKey(request))
       if (wait > 0) throw AppError.rateLimited(licenceErrors.tooMany, wait)
     })
 

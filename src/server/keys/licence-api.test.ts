@@ -5,8 +5,8 @@ import { buyKeys, licensedProduct } from '../../../tests/support/licence-fixture
 import { testAddresses } from '../../../tests/support/test-addresses'
 import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
+import { updateOrderStatus } from '../admin/order-admin'
 import { licenseKeys, webhookEndpoints } from '../db/schema'
-import { updateOrderStatus } from '../orders/order-admin'
 import { addWalletAddresses } from '../wallets/wallets.repo'
 
 type Answer = { status: number; body: Record<string, unknown>; headers: Headers }

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buyKeys, licensedProduct } from '../../../tests/support/licence-fixture'
 import { createTestApp, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
+import { updateOrderStatus } from '../admin/order-admin'
 import { licenseKeys } from '../db/schema'
-import { updateOrderStatus } from '../orders/order-admin'
 import { disableKeysOfOrder, enableKeysOfOrder } from './licence-state'
 
 describe.each(engines)('licence terms and the order switch on %s', (engine) => {

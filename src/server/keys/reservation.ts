@@ -81,14 +81,17 @@ export async function releaseReservation(tx: Db, orderId: string): Promise<numbe
   return rows.length
 }
 
-/** Payment: the order's reserved keys become its keys. Called by fulfilment, in its transaction. */
-export async function consumeReservation(tx: Db, orderId: string): Promise<number> {
+/**
+ * Payment: the order's reserved keys become its keys. Called by fulfilment, in its transaction;
+ * answers the products whose keys they were.
+ */
+export async function consumeReservation(tx: Db, orderId: string): Promise<number[]> {
   const rows = await tx
     .update(licenseKeys)
     .set({ orderId, assignedAt: new Date() })
     .where(and(eq(licenseKeys.reservedOrderId, orderId), isNull(licenseKeys.orderId)))
-    .returning({ id: licenseKeys.id })
-  return rows.length
+    .returning({ productId: licenseKeys.productId })
+  return [...new Set(rows.map((r) => r.productId))]
 }
 
 /** Stock-only products with no free key left: sold out on the storefront. */

@@ -34,7 +34,7 @@ describe('.env', () => {
     // the start-up error names the first and not the second.
     writeFileSync(join(dir, '.env'), 'PORT=eighty\nLOG_LEVEL=loud\n')
     const loader = pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href
-    const run = spawnSync(process.execPath, ['--import', loader, resolve('src/server/main.ts')], {
+    const run = spawnSync(process.execPath, ['--import', loader, resolve('src/server/server.ts')], {
       cwd: dir,
       env: { ...process.env, DATABASE_URL: '', PORT: undefined, LOG_LEVEL: 'info' },
       encoding: 'utf8',

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/client'
+import { type Backoff, backoffDelay } from './backoff'
 import type { PollLoop } from './poll-loop'
 
 // The one claim-and-retry loop of the outboxes (order e-mail, webhook deliveries, Telegram alerts).
@@ -9,7 +10,7 @@ import type { PollLoop } from './poll-loop'
 // process that dies mid-send leaves the claim to run out and the row is sent again: at least once.
 // Each pass sends every due row once: a row that just failed waits for its back-off, not for the
 // pass. The sender records the outcome in its own columns, with the delay and the verdict that
-// retryPlan (the one back-off formula) gives it.
+// retryPlan (on the one doubling back-off, lib/backoff.ts) gives it.
 
 export interface OutboxTable {
   table: PgTable
@@ -81,11 +82,7 @@ export async function drainOutbox<Row extends { id: number }>(
   }
 }
 
-export interface RetryPolicy {
-  /** First retry delay; doubles per attempt. */
-  baseMs: number
-  /** The delay never grows past this. */
-  maxMs: number
+export interface RetryPolicy extends Backoff {
   /** After this many attempts the row is failed (the operator can send it again). */
   maxAttempts?: number
   /** Or: retries stop once this long has passed since the row was written. */
@@ -93,17 +90,16 @@ export interface RetryPolicy {
 }
 
 /**
- * The one back-off formula: after the n-th failed attempt the next waits baseMs · 2^(n−1), at most
- * maxMs, and at least what the receiver asked for (a 429's Retry-After). Final when the attempts or
- * the time to retry for are used up.
+ * A row's next try: after the n-th failed attempt it waits the doubling back-off (lib/backoff.ts),
+ * and at least what the receiver asked for (a 429's Retry-After). Final when the attempts or the
+ * time to retry for are used up.
  */
 export function retryPlan(
   attempts: number,
   policy: RetryPolicy,
   extra: { retryAfterMs?: number; ageMs?: number } = {},
 ): { delayMs: number; final: boolean } {
-  const doubled = policy.baseMs * 2 ** Math.min(Math.max(attempts - 1, 0), 30)
-  const delayMs = Math.max(extra.retryAfterMs ?? 0, Math.min(policy.maxMs, doubled))
+  const delayMs = Math.max(extra.retryAfterMs ?? 0, backoffDelay(attempts, policy))
   const final =
     (policy.maxAttempts !== undefined && attempts >= policy.maxAttempts) ||
     (policy.retryForMs !== undefined && (extra.ageMs ?? 0) + delayMs > policy.retryForMs)

@@ -8,13 +8,14 @@ import { ensureFirstAdmin } from '../admin/admin-auth'
 import { mailOutbox, operatorAlerts } from '../db/schema'
 import { seedOnce } from '../db/seed'
 import { addKeyStock } from '../keys/key-stock'
+import { lowStockOf } from '../keys/low-stock'
 import type { ShopHealth } from '../payments/payments-health'
 import type { ProviderHealth } from '../payments/tron/tron-pool'
 import { saveSettings } from '../settings/settings'
 import { addWalletAddresses } from '../wallets/wallets.repo'
-import { recordStockLow, recordUnmatchedPayment } from '../webhooks/events'
 import { OPERATOR_ALERT_MAIL } from './alerts'
 import { checkHealth } from './notifier'
+import { alertStockLow, alertUnmatchedPayment } from './shop-alerts'
 import { drainTelegram } from './telegram'
 
 const PASSWORD = 'alerts-admin-password'
@@ -131,8 +132,18 @@ describe.each(engines)('operator notifications on %s', (engine) => {
   })
 
   it('repeats are rate-limited: low stock of one product alerts once per window', async () => {
+    // A stock-only product, held to the shop-wide threshold (5).
+    const stocked = await rpc(
+      t.app,
+      'secure_update_stock_settings',
+      { p_product_id: 2, p_delivery_mode: 'stock_only', p_low_stock_threshold: null },
+      { cookie },
+    )
+    expect(stocked.body).toEqual({ success: true })
     await addKeyStock(t.database.db, 2, ['K-1', 'K-2'])
-    for (let i = 0; i < 3; i++) await t.database.db.transaction((tx) => recordStockLow(tx, [2]))
+    for (let i = 0; i < 3; i++) {
+      await t.database.db.transaction(async (tx) => alertStockLow(tx, await lowStockOf(tx, [2])))
+    }
     const alerts = await t.database.db.select().from(operatorAlerts)
     expect(alerts).toHaveLength(1)
     expect(alerts[0]).toMatchObject({ kind: 'stock_low', subjectKey: '2' })
@@ -148,7 +159,7 @@ describe.each(engines)('operator notifications on %s', (engine) => {
           }
         : { status: 200, body: { ok: true, result: {} } }
     await t.database.db.transaction((tx) =>
-      recordUnmatchedPayment(tx, {
+      alertUnmatchedPayment(tx, {
         txId: 'ab'.repeat(32),
         token: 'USDT',
         amountUnits: 5_000_000n,
@@ -167,7 +178,14 @@ describe.each(engines)('operator notifications on %s', (engine) => {
   it('health: pool below 20 % free, failing mail and a stalled chain follower each alert once', async () => {
     const probe: ShopHealth = {
       ...t.app.services.health,
-      addressPool: async () => ({ free: 1, leased: 9, cooling: 0, total: 10, hoursToDry: null }),
+      addressPool: async () => ({
+        free: 1,
+        leased: 9,
+        cooling: 0,
+        total: 10,
+        ordersPerHour: 0,
+        hoursToDry: null,
+      }),
       followerLagSeconds: async () => 900,
       providers: async () => ({ failingSince: null, list: [] }),
     }
@@ -214,7 +232,14 @@ describe.each(engines)('operator notifications on %s', (engine) => {
     })
     const probe: ShopHealth = {
       ...t.app.services.health,
-      addressPool: async () => ({ free: 10, leased: 0, cooling: 0, total: 10, hoursToDry: null }),
+      addressPool: async () => ({
+        free: 10,
+        leased: 0,
+        cooling: 0,
+        total: 10,
+        ordersPerHour: 0,
+        hoursToDry: null,
+      }),
       followerLagSeconds: async () => 30,
       providers: async () => ({
         failingSince: Date.now() - 90_000,
@@ -274,6 +299,7 @@ describe.each(engines)('operator notifications on %s', (engine) => {
       leased: 3,
       cooling: 0,
       total: 10,
+      ordersPerHour: 3 / (7 * 24),
       hoursToDry: 7 / (3 / (7 * 24)),
     })
     expect(await checkHealth(t.database.db, health)).toEqual([])

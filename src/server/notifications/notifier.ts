@@ -1,6 +1,4 @@
-import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
-import { mailOutbox } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
 import type { ShopHealth } from '../payments/payments-health'
@@ -43,14 +41,9 @@ export async function checkHealth(
     }
   }
 
-  const mail = (await db.execute(sql`
-    select count(*)::int as n, max(last_error) as error from ${mailOutbox}
-    where created_at > now() - interval '1 day' and (status = 'failed' or (status = 'pending' and attempts >= 3))`)) as unknown as {
-    rows: { n: number; error: string | null }[]
-  }
-  const failing = mail.rows[0]?.n ?? 0
-  if (failing > 0) {
-    const text = `${failing} e-mail(s) could not be sent. Last error: ${mail.rows[0]?.error ?? 'unknown'}. Check SMTP_URL; resend from the order's detail.`
+  const mail = await health.mailFailing()
+  if (mail.count > 0) {
+    const text = `${mail.count} e-mail(s) could not be sent. Last error: ${mail.lastError ?? 'unknown'}. Check SMTP_URL; resend from the order's detail.`
     if (await raise('mail_failing', 'mail', text)) raised.push('mail_failing')
   }
 

@@ -4,8 +4,9 @@ import { testAddresses } from '../../../tests/support/payment-fixture'
 import { createTestApp, type TestApp } from '../../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
 import { seedOnce } from '../db/seed'
+import { clientAddressKey } from '../lib/client-address'
 import { addWalletAddresses } from '../wallets/wallets.repo'
-import { checkoutMessages, clientAddressKey } from './checkout-limits'
+import { checkoutMessages } from './checkout-limits'
 
 type Answer = { status: number; body: Record<string, unknown>; headers: Record<string, unknown> }
 

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { isIP } from 'node:net'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
+import { rateLimitKey, rateLimitNetworkKey } from '../lib/client-address'
 import { ordersWithPaymentInFlight } from '../payments/payment-in-flight'
 import { holdCounts } from '../wallets/wallets.repo'
 import { cancelOrder } from './orders.repo'
@@ -53,39 +53,6 @@ const YEAR_S = 365 * 24 * 60 * 60
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
-const unmapped = (ip: string) => (ip.startsWith('::ffff:') ? ip.slice(7) : ip)
-
-/** The first `count` groups of an IPv6 address, as prefix text (`2001:db8:1::/48`). */
-function ipv6Prefix(ip: string, count: number): string {
-  const [head = '', tail = ''] = ip.split('::')
-  const left = head ? head.split(':') : []
-  const right = tail ? tail.split(':') : []
-  const groups = ip.includes('::')
-    ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-    : left
-  return `${groups
-    .slice(0, count)
-    .map((g) => Number.parseInt(g || '0', 16).toString(16))
-    .join(':')}::/${count * 16}`
-}
-
-/** The client's network address as a limit key: IPv6 clients are counted by their /64. */
-export function clientAddressKey(ip: string): string {
-  const address = unmapped(ip)
-  return isIP(address) === 6 ? ipv6Prefix(address, 4) : address
-}
-
-/**
- * The client's network, as the pool guard counts it: an IPv4 /24 or an IPv6 /48 (what one customer
- * of a hosting or proxy provider usually gets).
- */
-export function clientNetworkKey(ip: string): string {
-  const address = unmapped(ip)
-  if (isIP(address) === 6) return ipv6Prefix(address, 3)
-  if (isIP(address) === 4) return `${address.split('.').slice(0, 3).join('.')}.0/24`
-  return address
-}
-
 /** Identifies the client of a checkout call, giving the browser its checkout cookie when it has none. */
 export function checkoutClient(
   request: FastifyRequest,
@@ -105,8 +72,8 @@ export function checkoutClient(
     })
   }
   return {
-    clientKey: sha256(`client ${clientAddressKey(request.ip)}`),
-    networkKey: sha256(`network ${clientNetworkKey(request.ip)}`),
+    clientKey: sha256(`client ${rateLimitKey(request)}`),
+    networkKey: sha256(`network ${rateLimitNetworkKey(request)}`),
     browserKey: sha256(`browser ${cookie}`),
     returning: known,
   }

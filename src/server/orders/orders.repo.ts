@@ -1,6 +1,7 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { ChainId } from '../../shared/chains'
 import { centsToDollars } from '../../shared/money'
+import { PAID_STATUSES } from '../../shared/order-status'
 import type { Db } from '../db/client'
 import {
   type CancelReason,
@@ -13,6 +14,7 @@ import { disableKeysOfOrder } from '../keys/licence-state'
 import { releaseReservation } from '../keys/reservation'
 import { releaseAddress, releaseToOwner } from '../wallets/wallets.repo'
 import { recordOrderEvent } from '../webhooks/events'
+import { paymentWindow } from './payment-window'
 
 // The orders module owns the orders table: every change of an order's status, amounts and times
 // goes through these functions. Others (payments, admin) call them inside their own transactions.
@@ -184,8 +186,7 @@ export async function reopenOrder(
       status: 'pending',
       cancelReason: null,
       cancelledAt: null,
-      windowEndsAt: new Date(now.getTime() + windowMs),
-      graceUntil: new Date(now.getTime() + windowMs + graceMs),
+      ...paymentWindow(now, { windowMs, graceMs }),
       updatedAt: now,
     })
     .where(eq(orders.id, order.id))
@@ -250,14 +251,20 @@ export interface DiscountUsage {
   discountCents: number
 }
 
+/**
+ * "Paid or completed" in SQL (PAID_STATUSES), written as the orders_paid_email_idx predicate:
+ * `status in ('paid', 'completed')`.
+ */
+export const paidStatusSql = sql.raw(`status in (${PAID_STATUSES.map((s) => `'${s}'`).join(', ')})`)
+
 /** Per code: uses held, paid orders, their revenue (after the discount) and the discount given. */
 export async function discountUsage(db: Db): Promise<Map<number, DiscountUsage>> {
   const result = (await db.execute(sql`
     select discount_code_id as id,
       count(*) filter (where status <> 'cancelled')::int as uses,
-      count(*) filter (where status in ('paid', 'completed'))::int as paid,
-      coalesce(sum(total_cents) filter (where status in ('paid', 'completed')), 0)::text as revenue,
-      coalesce(sum(discount_cents) filter (where status in ('paid', 'completed')), 0)::text as discount
+      count(*) filter (where ${paidStatusSql})::int as paid,
+      coalesce(sum(total_cents) filter (where ${paidStatusSql}), 0)::text as revenue,
+      coalesce(sum(discount_cents) filter (where ${paidStatusSql}), 0)::text as discount
     from ${orders} where discount_code_id is not null group by discount_code_id`)) as unknown as {
     rows: { id: number; uses: number; paid: number; revenue: string; discount: string }[]
   }
@@ -282,8 +289,8 @@ export async function paidOrdersOf(db: Db, email: string, limit: number): Promis
     .where(
       and(
         sql`lower(${orders.email}) = ${email.trim().toLowerCase()}`,
-        // Written as the partial index's own predicate, so the planner uses it.
-        sql`${orders.status} in ('paid', 'completed')`,
+        // The partial index's own predicate, so the planner uses it.
+        paidStatusSql,
       ),
     )
     .orderBy(sql`${orders.createdAt} desc`, orders.id)

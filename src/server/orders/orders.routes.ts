@@ -3,13 +3,14 @@ import { emptyPayloadSchema } from '../../shared/rpc'
 import type { Database } from '../db/client'
 import type { Env } from '../env'
 import { AppError } from '../errors'
+import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
 import type { PaymentRules } from '../payments/payment-rules'
 import type { PaymentDelay } from '../payments/payments-health'
 import type { TrxPriceSource } from '../pricing/trx-price'
 import { defineRpc } from '../rpc'
 import { findFreeAddress } from '../wallets/wallets.repo'
-import { checkoutClient, checkoutMessages, clientAddressKey } from './checkout-limits'
+import { checkoutClient, checkoutMessages } from './checkout-limits'
 import { createOrderPlacer } from './order-batcher'
 import { orderSecretMatches } from './order-secret'
 import { cancelPendingOrder, findOrder } from './orders.repo'
@@ -63,7 +64,7 @@ export function ordersRpcs(
       name: 'secure_create_order',
       input: createOrderInputSchema,
       handler: async (input, { request, reply }) => {
-        const wait = creations.hit(clientAddressKey(request.ip))
+        const wait = creations.hit(rateLimitKey(request))
         if (wait > 0) throw AppError.rateLimited(checkoutMessages.tooManyAttempts, wait)
         // The operator's choice while payment detection lags: no new orders rather than a warning.
         if (await delay.refuseCheckouts()) return { success: false, error: messages.unavailable }

@@ -14,6 +14,7 @@ import { recordOrdersCreated } from '../webhooks/events'
 import { admitCheckouts, type CheckoutClient, type CheckoutLimits } from './checkout-limits'
 import { type Priced, priceRequests } from './order-pricing'
 import { derivedOrderSecret, idempotencyKeyHash, newOrderSecret, orderSecretMatches } from './order-secret'
+import { paymentWindow } from './payment-window'
 
 // Placing orders. Requests that arrive together (gathered by order-batcher.ts, priced by
 // order-pricing.ts) are placed together: one transaction, and one statement per step for all of them
@@ -190,8 +191,7 @@ async function insertOrders(
   settle: (index: number, outcome: PlaceOutcome) => void,
 ): Promise<void> {
   const now = new Date()
-  const windowEndsAt = new Date(now.getTime() + opts.windowMs)
-  const graceUntil = new Date(now.getTime() + opts.windowMs + opts.graceMs)
+  const { windowEndsAt, graceUntil } = paymentWindow(now, opts)
   const prepared = priced.map((p) => {
     const id = randomUUID()
     const key = p.request.input.p_idempotency_key

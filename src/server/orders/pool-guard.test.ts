@@ -6,8 +6,9 @@ import { createTestApp, type TestApp } from '../../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
 import { messages } from '../../shared/checkout'
 import { seedOnce } from '../db/seed'
+import { clientNetworkKey } from '../lib/client-address'
 import { addWalletAddresses } from '../wallets/wallets.repo'
-import { checkoutMessages, clientNetworkKey } from './checkout-limits'
+import { checkoutMessages } from './checkout-limits'
 
 type Body = Record<string, unknown>
 

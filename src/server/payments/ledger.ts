@@ -1,7 +1,9 @@
 import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm'
 import type { ChainId, TokenSymbol } from '../../shared/chains'
+import { isPaidStatus } from '../../shared/order-status'
 import type { Db } from '../db/client'
 import { orders, payments, type UnmatchedReason } from '../db/schema'
+import { alertUnmatchedPayment } from '../notifications/shop-alerts'
 import { leaseAt, noteAddressUse } from '../wallets/wallets.repo'
 import { recordUnmatchedPayment } from '../webhooks/events'
 import { type ChainTransfer, stableUnitsToMicros } from './chain'
@@ -84,7 +86,7 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
   if (decision.kind === 'credited') return { kind: 'credited', paymentId: row.id, orderId: decision.orderId }
   // Webhook and operator alert, in this transaction. Zero-value spam is recorded but not announced.
   if (decision.reason !== 'zero_value') {
-    await recordUnmatchedPayment(tx, {
+    const transfer = {
       chain,
       txId,
       token: t.token,
@@ -93,7 +95,9 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
       toAddress: t.to,
       reason: decision.reason,
       orderId: decision.orderId,
-    })
+    }
+    await recordUnmatchedPayment(tx, transfer)
+    await alertUnmatchedPayment(tx, transfer)
   }
   return { kind: 'unmatched', paymentId: row.id, orderId: decision.orderId, reason: decision.reason }
 }
@@ -126,7 +130,7 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
   })
   const at = t.blockTimestamp
   const late = at > order.windowEndsAt.getTime()
-  const paid = order.status === 'paid' || order.status === 'completed'
+  const paid = isPaidStatus(order.status)
   // Block time decides, not the order in which transfers reach the ledger: one made at or before
   // the moment the order was paid is part of its payment, whoever recorded the other one first.
   const afterPaid = paid && (order.paidAt === null || at > order.paidAt.getTime())

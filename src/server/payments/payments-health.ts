@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import type { ChainId } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { followerState, orders, payments } from '../db/schema'
+import { type FailingMails, failingMails } from '../delivery/order-mail.repo'
 import { cachedValue } from '../lib/cached-value'
 import { loadSettings } from '../settings/settings'
 import { countAddressStates } from '../wallets/wallets.repo'
@@ -10,7 +11,8 @@ import type { ProviderHealth, ProviderPool } from './tron/tron-pool'
 
 // The shop's health, in one interface the app runs (ShopHealth, built by createShopHealth): the
 // address pool as leases and cool-downs leave it, unmatched transfers waiting in the ledger, how far
-// the chain follower is behind, and the chain providers. The operator's alerts (notifier.ts) and the
+// the chain follower is behind, the chain providers, and failing e-mail. Each figure has its one
+// home here: the pool's forecast and "mail failing" are not computed anywhere else. The operator's alerts (notifier.ts) and the
 // admin's sales view (sales.repo.ts) both read it.
 
 export interface AddressPoolHealth {
@@ -19,12 +21,17 @@ export interface AddressPoolHealth {
   leased: number
   cooling: number
   total: number
+  /** Orders placed per hour over the last week (each leases an address). */
+  ordersPerHour: number
   /** Hours until none is free at the last week's pace of orders; null while no order came. */
   hoursToDry: number | null
 }
 
 export interface ShopHealth {
-  addressPool(): Promise<AddressPoolHealth>
+  /** The pool now, and its forecast from the week before `now` (default: now). */
+  addressPool(now?: Date): Promise<AddressPoolHealth>
+  /** Order and operator e-mails failing (delivery's failingMails). */
+  mailFailing(): Promise<FailingMails>
   /** Transfers to our addresses that no order was credited with, waiting for the operator. */
   unmatchedTransfers(): Promise<number>
   /** Seconds since the block time of the follower's checkpoint; null before it read a block (alerts). */
@@ -36,17 +43,20 @@ export interface ShopHealth {
 }
 
 /** Addresses free now, leased and cooling down, and hours until none is free at the last week's pace. */
-async function addressPoolHealth(db: Db): Promise<AddressPoolHealth> {
+async function addressPoolHealth(db: Db, now: Date): Promise<AddressPoolHealth> {
   const states = await countAddressStates(db)
   const [week] = (
     (await db.execute(
-      sql`select count(*)::int as n from ${orders} where created_at > now() - interval '7 days'`,
+      sql`select count(*)::int as n from ${orders}
+          where created_at > ${now.toISOString()}::timestamptz - interval '7 days'
+            and created_at <= ${now.toISOString()}::timestamptz`,
     )) as unknown as { rows: { n: number }[] }
   ).rows
   const perHour = (week?.n ?? 0) / (7 * 24)
   return {
     ...states,
     total: states.free + states.leased + states.cooling,
+    ordersPerHour: perHour,
     hoursToDry: perHour > 0 ? states.free / perHour : null,
   }
 }
@@ -94,7 +104,8 @@ export function createShopHealth(
   providers: Pick<ProviderPool, 'refreshHeads' | 'failingSince' | 'health'>,
 ): ShopHealth {
   return {
-    addressPool: () => addressPoolHealth(db),
+    addressPool: (now = new Date()) => addressPoolHealth(db, now),
+    mailFailing: () => failingMails(db),
     unmatchedTransfers: () => unmatchedTransferCount(db),
     followerLagSeconds: () => followerLagSeconds(db),
     async blocksBehindSeconds() {

@@ -4,12 +4,14 @@ import { centsToDollars, formatUsd, microsToDollars } from '../../shared/money'
 import {
   confirmMessages,
   confirmTransactionInputSchema,
+  isPaidStatus,
   orderStatusInputSchema,
   STATUS_WAIT_MS,
 } from '../../shared/order-status'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
+import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { limitedOrderStatus, orderSecretMatches } from '../orders/order-secret'
 import { findOrder, type OrderRow } from '../orders/orders.repo'
@@ -65,7 +67,7 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
     const order = await findOrder(db, orderId)
     if (!order) return { success: false as const, error: confirmMessages.unknownOrder }
     if (!orderSecretMatches(order, secret)) return limitedOrderStatus(order)
-    const paid = order.status === 'paid' || order.status === 'completed'
+    const paid = isPaidStatus(order.status)
     const answer = {
       success: true as const,
       order_id: order.id,
@@ -106,7 +108,7 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
       name: 'secure_confirm_transaction',
       input: confirmTransactionInputSchema,
       handler: async (input, { request }) => {
-        const wait = confirmLimiter.hit(request.ip)
+        const wait = confirmLimiter.hit(rateLimitKey(request))
         if (wait > 0) throw AppError.rateLimited(confirmMessages.tooMany, wait)
         const order = await findOrder(db, input.p_order_id)
         if (!order) return { success: false, error: confirmMessages.unknownOrder }
@@ -136,7 +138,7 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
         for (const id of result.paid) opts.onPaid?.(id)
         if (result.held) return { success: false, error: confirmMessages.held }
         const now = (await findOrder(db, order.id)) ?? order
-        if ((now.status === 'paid' || now.status === 'completed') && now.accessToken) {
+        if (isPaidStatus(now.status) && now.accessToken) {
           // Asking again about a transfer that paid this order answers as before.
           if (await paysOrder(db, hash, order.id, chain.chain))
             return paidAnswer(now, hash, input.p_order_secret)

@@ -1,3 +1,4 @@
+import { isPaidStatus } from '../../shared/order-status'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { fulfilOrder, newAccessToken } from '../delivery/fulfil-order'
@@ -6,9 +7,9 @@ import { releaseAddress } from '../wallets/wallets.repo'
 import { creditedTotals, type ObservedTransfer, type RecordOutcome, recordTransfer } from './ledger'
 import { acceptedShortfallMicros, type PaymentRules } from './payment-rules'
 
-// The one path to "paid". The chain follower, the buyer's transaction hash, the admin's status
-// change and the admin's assignment of an unmatched transfer all end here, inside their own
-// transaction: the order is marked paid, keeps (or gets) its dashboard token, its address starts
+// The one path to "paid". Five ways reach it, each inside its own transaction: the chain
+// follower, the buyer's transaction hash, the admin's status change, the admin's assignment of an
+// unmatched transfer, and the admin's release of an order held for review (payment-admin.ts): the order is marked paid, keeps (or gets) its dashboard token, its address starts
 // its cool-down, and its keys and e-mail are handed out, all of it once. Calling it again for a
 // paid order changes nothing: it must stay idempotent.
 
@@ -42,7 +43,7 @@ export async function settleOrder(
   const totals = await creditedTotals(tx, orderId)
   const recordedOk =
     totals.stableMicros === order.amountReceivedUnits && totals.trxSun === order.trxReceivedSun
-  if (order.status === 'paid' || order.status === 'completed') {
+  if (isPaidStatus(order.status)) {
     // A transfer the admin assigned to a paid order still shows in what it received.
     if (!recordedOk) await setOrderReceived(tx, orderId, totals.stableMicros, totals.trxSun)
     return { kind: 'already_paid', accessToken: order.accessToken }

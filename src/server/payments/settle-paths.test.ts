@@ -114,7 +114,7 @@ describe.each(engines)('paths to paid on %s', (engine) => {
       await waitFor('the address to cool down', async () => (await findFreeAddress(db)) === a.address, 5000)
       const b = await small.placeOrder({ email: 'b@example.com' })
       expect(b.address).toBe(a.address)
-      const { updateOrderStatus } = await import('../orders/order-admin')
+      const { updateOrderStatus } = await import('../admin/order-admin')
       const refused = await updateOrderStatus(db, a.id, 'pending', small.t.app.services.rules)
       expect(refused).toEqual({ kind: 'refused', error: adminMessages.reopenAddressInUse })
       expect((await small.order(a.id)).status).toBe('cancelled')

@@ -10,7 +10,7 @@ import { freePort, waitFor } from '../../../tests/support/wait'
 import { createDevchain, type Devchain } from '../../../tools/devchain/devchain'
 import { addWalletAddresses } from '../wallets/wallets.repo'
 
-// Two real server processes (src/server/main.ts) on one PostgreSQL database, following one devchain:
+// Two real server processes (src/server/server.ts) on one PostgreSQL database, following one devchain:
 // exactly one follows the chain at a time, and when it is killed the other takes over from the
 // checkpoint, with nothing missed or counted twice.
 
@@ -25,7 +25,7 @@ async function startShop(databaseUrl: string, chain: Devchain): Promise<Shop> {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'stablecart-proc-'))
   const output: string[] = []
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

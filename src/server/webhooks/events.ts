@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { ChainId, TokenSymbol } from '../../shared/chains'
+import { and, eq, sql } from 'drizzle-orm'
 import { formatCents, microsToDollars } from '../../shared/money'
-import { formatSun } from '../../shared/trx'
 import type { WebhookEvent } from '../../shared/webhooks'
 import type { Db } from '../db/client'
 import { licenseKeys, orders, payments, webhookDeliveries, webhookEndpoints } from '../db/schema'
-import { raiseAlert } from '../notifications/alerts'
-import { stableUnitsToMicros } from '../payments/chain'
-import { decimalsOf } from '../payments/token-table'
-import { loadSettings } from '../settings/settings'
+import type { LowStock } from '../keys/low-stock'
+import type { UnmatchedTransfer } from '../notifications/shop-alerts'
 
 // Writing webhook events: one outbox row per enabled endpoint that subscribed to the event, in the
 // caller's transaction, so the event exists exactly when the change it reports has committed. The
-// delivery worker sends them after commit.
+// delivery worker sends them after commit. Recording an event does nothing else: the flow that
+// makes the change raises its operator alert itself (notifications/shop-alerts.ts).
 
 export interface EventOptions {
   /** Only for order.paid: the licence keys, sent to endpoints that opted in. */
@@ -155,55 +152,12 @@ export async function recordOrderEvent(
         .orderBy(licenseKeys.id)
     ).map((k) => ({ product_id: k.product_id, key: k.key }))
   }
-  if (type === 'order.paid') {
-    const units = order.items.reduce((n, item) => n + item.quantity, 0)
-    await raiseAlert(
-      tx,
-      'order_paid',
-      order.id,
-      `Order ${order.id} paid: $${formatCents(order.totalCents)} for ${units} item(s) by ${order.email}.${order.txHash ? ` Transaction ${order.txHash}.` : ''}`,
-    )
-  }
   return recordEvent(tx, type, data, { keys })
 }
 
 /** payment.unmatched: a transfer to one of our addresses that pays no order. */
-export async function recordUnmatchedPayment(
-  tx: Db,
-  transfer: {
-    /** The chain it was sent on; default TRON. */
-    chain?: ChainId
-    txId: string
-    token: TokenSymbol
-    amountUnits: bigint
-    fromAddress: string
-    toAddress: string
-    reason?: string
-    /** The order whose address it reached, if any. */
-    orderId?: string | null
-  },
-): Promise<string | null> {
+export async function recordUnmatchedPayment(tx: Db, transfer: UnmatchedTransfer): Promise<string | null> {
   const chain = transfer.chain ?? 'tron'
-  // Stablecoins at their decimals on their chain (the token table), TRX in sun.
-  const amount =
-    transfer.token === 'TRX'
-      ? `${formatSun(transfer.amountUnits)} TRX`
-      : `${microsToDollars(stableUnitsToMicros(transfer.amountUnits, decimalsOf(chain, transfer.token)))} ${transfer.token}${chain === 'tron' ? '' : ` on ${chain}`}`
-  if (transfer.reason === 'held_for_review' && transfer.orderId) {
-    await raiseAlert(
-      tx,
-      'payment_unmatched',
-      `held|${transfer.orderId}`,
-      `Order ${transfer.orderId} is held for review: a transfer of ${amount} to ${transfer.toAddress} came from ${transfer.fromAddress}, which paid another order at this address before. Transaction ${transfer.txId}. Release or refuse it on the Orders tab.`,
-    )
-  } else {
-    await raiseAlert(
-      tx,
-      'payment_unmatched',
-      `${transfer.txId}|${transfer.toAddress}|${transfer.token}`,
-      `A transfer of ${amount} to ${transfer.toAddress} matches no order (${transfer.reason ?? 'no_order'}). Transaction ${transfer.txId}. Assign it on the Orders tab.`,
-    )
-  }
   return recordEvent(tx, 'payment.unmatched', {
     chain,
     tx_id: transfer.txId,
@@ -215,31 +169,9 @@ export async function recordUnmatchedPayment(
   })
 }
 
-/** stock.low for each product whose free keys fell below the threshold in the settings. */
-export async function recordStockLow(tx: Db, productIds: readonly number[]): Promise<number[]> {
-  const { lowStockThreshold } = await loadSettings(tx)
-  if (lowStockThreshold <= 0) return []
-  const low: number[] = []
-  for (const productId of new Set(productIds)) {
-    const [row] = await tx
-      .select({ left: sql<number>`count(*)::int` })
-      .from(licenseKeys)
-      .where(and(eq(licenseKeys.productId, productId), isNull(licenseKeys.orderId)))
-    const left = row?.left ?? 0
-    if (left < lowStockThreshold) {
-      low.push(productId)
-      await recordEvent(tx, 'stock.low', {
-        product_id: productId,
-        keys_left: left,
-        threshold: lowStockThreshold,
-      })
-      await raiseAlert(
-        tx,
-        'stock_low',
-        String(productId),
-        `Product ${productId} has ${left} licence key(s) left (threshold ${lowStockThreshold}). Add keys on the Products tab.`,
-      )
-    }
+/** stock.low for each product low on licence keys (keys/low-stock.ts says which). */
+export async function recordStockLow(tx: Db, low: readonly LowStock[]): Promise<void> {
+  for (const { productId, keysLeft, threshold } of low) {
+    await recordEvent(tx, 'stock.low', { product_id: productId, keys_left: keysLeft, threshold })
   }
-  return low
 }

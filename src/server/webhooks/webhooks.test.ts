@@ -253,6 +253,16 @@ describe.each(engines)('webhooks on %s', (engine) => {
     const withKeys = await addEndpoint(['order.paid', 'stock.low'], true, '/with-keys')
     await addEndpoint(['order.paid'], false, '/without-keys')
     await addKeyStock(t.database.db, 1, ['STOCK-KEY-ONE'])
+    // Its keys are generated once the stock is gone: only a threshold of its own makes it low.
+    expect(
+      (
+        await admin('secure_update_stock_settings', {
+          p_product_id: 1,
+          p_delivery_mode: 'stock_then_generated',
+          p_low_stock_threshold: 1,
+        })
+      ).body,
+    ).toEqual({ success: true })
     const orderId = await placeOrder()
     expect(
       (await admin('secure_update_order_status', { p_order_id: orderId, p_status: 'paid' })).body,

@@ -1,4 +1,5 @@
 import { normalizeTronAddress } from '../../../shared/tron-address'
+import { backoffDelay } from '../../lib/backoff'
 import { createRequestBudget } from './tron-budget'
 
 // The HTTP layer of the explorer client: one base URL and key, its request budget, and every
@@ -116,7 +117,7 @@ export function createTronHttp(options: TronHttpOptions): TronHttp {
         ? Math.min(Number(hinted) * 1000, MAX_HINT_MS)
         : undefined
     const pauseMs =
-      hintMs ?? Math.min(maxBackoffMs, backoffBaseMs * 2 ** Math.min(consecutiveRateLimits - 1, 30))
+      hintMs ?? backoffDelay(consecutiveRateLimits, { baseMs: backoffBaseMs, maxMs: maxBackoffMs })
     const until = budget.pause(pauseMs)
     return tronError(
       'rate_limited',

@@ -12,6 +12,7 @@ import {
 import { useEffect } from 'react'
 import { Link, useParams } from 'react-router'
 import type { DashboardOrder } from '../../../shared/dashboard'
+import { isPaidStatus } from '../../../shared/order-status'
 import { EmailMyOrders } from '../../components/order-links/email-my-orders'
 import { buttonStyles } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
@@ -168,7 +169,7 @@ export function DashboardPage() {
 
   // Reached straight from the payment page (before its 3 s redirect): the purchase is done.
   useEffect(() => {
-    if (!found || (found.status !== 'paid' && found.status !== 'completed')) return
+    if (!found || !isPaidStatus(found.status)) return
     if (checkout.get().orderId === found.id) {
       cart.clear()
       checkout.reset()
@@ -220,9 +221,7 @@ export function DashboardPage() {
         <span
           className={`inline-flex items-center gap-1.5 rounded-full border px-3 py-1 text-sm font-medium ${status.className}`}
         >
-          {order.status === 'paid' || order.status === 'completed' ? (
-            <CheckCircle2 className="size-4" aria-hidden />
-          ) : null}
+          {isPaidStatus(order.status) ? <CheckCircle2 className="size-4" aria-hidden /> : null}
           {t(status.label)}
         </span>
       </div>

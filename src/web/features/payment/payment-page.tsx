@@ -1,6 +1,7 @@
 import { X } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
+import { isPaidStatus } from '../../../shared/order-status'
 import { Button } from '../../components/ui/button'
 import { EmailAddress } from '../../components/ui/email-address'
 import { Msg, useT } from '../../i18n/i18n'
@@ -50,7 +51,7 @@ export function PaymentPage() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
   useEffect(() => {
     if (!data || paid || leaving.current) return
-    if (data.status === 'paid' || data.status === 'completed') {
+    if (isPaidStatus(data.status)) {
       setPaid(true)
       paymentSuccess.record(data.amount_received > 0 ? data.amount_received : data.total, data.access_token)
       toast.success(t('payment.confirmedRedirecting'), {

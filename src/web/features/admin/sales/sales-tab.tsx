@@ -212,7 +212,7 @@ export function SalesTab() {
                     <td className="py-2 pl-3 text-right">{s.delivery_mode === 'none' ? '—' : s.keys_left}</td>
                     <td className="py-2 pl-3 text-right">{s.keys_reserved}</td>
                     <td className="py-2 pl-3 text-right">{s.keys_sold}</td>
-                    <td className="py-2 pl-3 text-right">{s.low_stock_threshold ?? '—'}</td>
+                    <td className="py-2 pl-3 text-right">{s.low_below ?? '—'}</td>
                   </tr>
                 ))}
               </tbody>

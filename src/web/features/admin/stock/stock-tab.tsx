@@ -59,7 +59,7 @@ function NumberField(props: {
   )
 }
 
-function StockRow({ stock }: { stock: SalesStock }) {
+function StockRow({ stock, shopThreshold }: { stock: SalesStock; shopThreshold: number }) {
   const t = useT()
   const invalid = {
     p_low_stock_threshold: t('admin.stock.thresholdInvalid'),
@@ -137,7 +137,11 @@ function StockRow({ stock }: { stock: SalesStock }) {
           <input
             aria-label={t('admin.stock.thresholdOf', { name: stock.name })}
             inputMode="numeric"
-            placeholder={t('admin.stock.noWarning')}
+            placeholder={
+              mode === 'stock_only'
+                ? t('admin.stock.shopWide', { threshold: shopThreshold })
+                : t('admin.stock.noWarning')
+            }
             {...form.field('p_low_stock_threshold')}
             className={inputClass}
           />
@@ -188,6 +192,7 @@ export function StockTab() {
             <StockRow
               key={`${s.product_id}-${s.delivery_mode}-${s.low_stock_threshold}-${s.licence_activation_limit}-${s.licence_validity_days}`}
               stock={s}
+              shopThreshold={figures.data?.low_stock_threshold ?? 0}
             />
           ))}
         </ul>

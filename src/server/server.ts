@@ -7,6 +7,7 @@ import { openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
 import { createStatisticsKeeper } from './db/statistics'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
+import { createOrderLinksWorker } from './delivery/order-links-worker'
 import { EnvError, parseEnv } from './env'
 import { ensureSigningKey } from './keys/licence-signing'
 import { loadDotEnv } from './lib/dotenv'
@@ -50,7 +51,14 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'mail' }),
   })
   app.services.orderPaid.on(() => mail.wake())
-  app.services.mailQueued.on(() => mail.wake())
+  // "E-mail me my orders": the asks are answered by mail after the buyer has had the answer.
+  const orderLinks = createOrderLinksWorker({
+    db: database.db,
+    publicUrl: app.services.rules.fulfil.publicUrl,
+    onQueued: () => mail.wake(),
+    logger: app.log.child({ module: 'order-links' }),
+  })
+  app.services.orderLinksAsked.on(() => orderLinks.wake())
   const webhooks = createWebhookWorker({
     db: database.db,
     allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
@@ -106,6 +114,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal} received, shutting down`)
     await Promise.all(app.services.sightingWatchers.map((w) => w.stop()))
     await Promise.all(followers.map((f) => f.stop()))
+    await orderLinks.stop()
     await mail.stop()
     await webhooks.stop()
     await notifier.stop()
@@ -121,6 +130,7 @@ async function main(): Promise<void> {
   for (const follower of followers) follower.start()
   for (const watcher of app.services.sightingWatchers) watcher.start()
   mail.start()
+  orderLinks.start()
   webhooks.start()
   notifier.start()
   statistics?.start()
