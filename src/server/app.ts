@@ -44,6 +44,7 @@ import {
 } from './payments/sighting-watcher'
 import { sightingsRpcs } from './payments/sightings.routes'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
+import { refundRpcs } from './refunds/refunds.routes'
 import { compressHtml, createPageCache, htmlEncoding, loadRenderer, renderPage } from './render/render-page'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
@@ -238,6 +239,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...reconcileRpcs(database, services.tron),
     ...settingsRpcs(database.db, env),
     ...discountRpcs(database),
+    ...refundRpcs({
+      db: database.db,
+      client: services.tron,
+      publicUrl: services.rules.fulfil.publicUrl,
+      rules: services.rules,
+      mailQueued: services.mailQueued,
+    }),
     ...webhookRpcs(database.db, {
       allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
       onQueued: services.webhookQueued.emit,

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { dateTimeSchema, rowIdSchema } from './bounds'
+import type { orderStatusValues } from './order-statuses'
 import { adminKeyField } from './rpc'
 
 // Contracts of the operator's cockpit: the sales view, the audit log, stock settings and the
@@ -37,6 +38,11 @@ export const auditActions = [
   'discount_update',
   'discount_disable',
   'discount_enable',
+  'refund_create',
+  'refund_address',
+  'refund_link',
+  'refund_cancel',
+  'refund_verify',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 
@@ -131,7 +137,7 @@ export interface SalesAnswer {
   generated_at: string
   days: SalesDay[]
   totals: { today: SalesTotals; last_7_days: SalesTotals; last_30_days: SalesTotals }
-  orders_by_status: Record<'pending' | 'paid' | 'completed' | 'cancelled', number>
+  orders_by_status: Record<(typeof orderStatusValues)[number], number>
   /** Orders created in the last 30 days, and how many of them were paid. */
   conversion: { created: number; paid: number; rate: number | null }
   health: SalesHealth

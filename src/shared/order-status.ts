@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { orderIdSchema, orderSecretSchema } from './checkout'
+import { orderStatusValues } from './order-statuses'
 
 // The payment page's watch: the server watches the chain, the browser asks the server.
 
@@ -67,7 +68,7 @@ export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
   z.object({
     success: z.literal(true),
     order_id: z.string(),
-    status: z.enum(['pending', 'paid', 'completed', 'cancelled']),
+    status: z.enum(orderStatusValues),
     /** Order total in dollars. */
     total: z.number(),
     /** USDT received so far, in dollars (an underpaid order stays pending and shows this). */

@@ -8,6 +8,7 @@ import {
   updateOrderStatusInputSchema,
 } from '../../shared/admin'
 import { centsToDollars } from '../../shared/money'
+import { refundMessages } from '../../shared/refunds'
 import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import { onSuccess } from '../audit/audit-log'
 import { requeueOrderMail } from '../delivery/order-mail.repo'
@@ -15,6 +16,7 @@ import { AppError } from '../errors'
 import { deleteOrder, listOrders, orderDetail, updateOrderStatus } from '../orders/order-admin'
 import { findOrder, type OrderRow } from '../orders/orders.repo'
 import { assignPayment, listUnmatchedPayments, reviewHeldOrder } from '../payments/payment-admin'
+import { returnedPayments } from '../refunds/refunds.repo'
 import { defineRpc } from '../rpc'
 import type { AdminDeps } from './admin.routes'
 
@@ -131,6 +133,9 @@ export function adminOrderRpcs({
         })),
       },
       handler: async (input) => {
+        // A transfer being returned to its sender never pays an order as well.
+        if ((await returnedPayments(db, [input.p_payment_id])).size > 0)
+          return { success: false, error: refundMessages.alreadyReturned }
         const result = await assignPayment(db, input.p_payment_id, input.p_order_id, rules)
         if (result.kind === 'ok') {
           if (result.paid) orderPaid.emit(input.p_order_id)

@@ -66,7 +66,7 @@ function createdWithin(from: Date, now: Date): SQL {
       from order_day_counts
       where day > ${dayKey(from.getTime())}::date and day < ${dayKey(todayStart)}::date
       union all
-      select count(*), count(*) filter (where status in ('paid', 'completed'))
+      select count(*), count(*) filter (where status in ('paid', 'completed', 'refunded', 'partially_refunded'))
       from orders
       where (created_at >= ${from.toISOString()}::timestamptz
              and created_at < ${new Date(Math.min(dayStart(from) + 86_400_000, todayStart)).toISOString()}::timestamptz)
@@ -110,7 +110,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       from orders
       where paid_at >= ${new Date(todayStart).toISOString()}::timestamptz
         and paid_at <= ${now.toISOString()}::timestamptz
-        and status in ('paid', 'completed')`),
+        and status in ('paid', 'completed', 'refunded', 'partially_refunded')`),
     orderCountsByStatus(db),
     db.execute(createdWithin(thirtyDaysAgo, now)),
     db.execute(sql`
@@ -164,7 +164,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
     if (i === SALES_DAYS - 1) today = sums
   }
 
-  const byStatus = { pending: 0, paid: 0, completed: 0, cancelled: 0 }
+  const byStatus = { pending: 0, paid: 0, completed: 0, cancelled: 0, refunded: 0, partially_refunded: 0 }
   for (const [status, n] of statuses) byStatus[status] = n
 
   const [conv] = rowsOf<{ created: number; paid: number }>(conversion)

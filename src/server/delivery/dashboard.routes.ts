@@ -11,6 +11,7 @@ import { AppError } from '../errors'
 import { keysOfOrder } from '../keys/key-stock'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { findOrderByAccessToken } from '../orders/orders.repo'
+import { dashboardRefunds } from '../refunds/refunds.repo'
 import { defineRpc } from '../rpc'
 import { itemDownloadUrls } from './fulfil-order'
 
@@ -55,6 +56,7 @@ export function dashboardRpcs(database: Database) {
             tx_hash: order.txHash,
             tx_url: order.txHash ? explorerTxUrl(order.txHash) : null,
             late: order.late,
+            refunds: await dashboardRefunds(db, order.id),
             items: order.items.map((item, index) => {
               const pid = item.product.id
               return {

@@ -1,5 +1,11 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm'
-import type { AdminOrder, AdminOrderDetail, AdminOrderStatus, FetchOrdersAnswer } from '../../shared/admin'
+import type {
+  AdminOrder,
+  AdminOrderDetail,
+  AdminOrderStatus,
+  FetchOrdersAnswer,
+  SettableOrderStatus,
+} from '../../shared/admin'
 import { adminMessages } from '../../shared/admin'
 import { centsToDollars, microsToCents } from '../../shared/money'
 import { isValidTronAddress } from '../../shared/tron-address'
@@ -264,13 +270,16 @@ export type StatusChangeResult =
 export async function updateOrderStatus(
   db: Db,
   orderId: string,
-  status: AdminOrderStatus,
+  status: SettableOrderStatus,
   rules: PaymentRules,
 ): Promise<StatusChangeResult> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, orderId)
     if (!order) return { kind: 'not_found' }
     if (order.status === status) return { kind: 'ok', delivered: false }
+    // Only a refund proven on the chain sets or leaves these (src/server/refunds).
+    if (order.status === 'refunded' || order.status === 'partially_refunded')
+      return { kind: 'refused', error: adminMessages.refundedStatus }
     const wasPaid = order.status === 'paid' || order.status === 'completed'
     if (status === 'paid' || status === 'completed') {
       let delivered = false

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { wasPaid } from '../../shared/order-statuses'
 
 // The order id is shared freely (the support page asks for it); the order secret is not: only the
 // browser that placed the order holds it, and only it unlocks the token, the hash and the amounts.
@@ -52,6 +53,6 @@ export function limitedOrderStatus(order: { id: string; status: string }) {
   return {
     success: true as const,
     order_id: order.id,
-    paid: order.status === 'paid' || order.status === 'completed',
+    paid: wasPaid(order.status),
   }
 }

@@ -240,9 +240,9 @@ export async function discountUsage(db: Db): Promise<Map<number, DiscountUsage>>
   const result = (await db.execute(sql`
     select discount_code_id as id,
       count(*) filter (where status <> 'cancelled')::int as uses,
-      count(*) filter (where status in ('paid', 'completed'))::int as paid,
-      coalesce(sum(total_cents) filter (where status in ('paid', 'completed')), 0)::text as revenue,
-      coalesce(sum(discount_cents) filter (where status in ('paid', 'completed')), 0)::text as discount
+      count(*) filter (where status in ('paid', 'completed', 'refunded', 'partially_refunded'))::int as paid,
+      coalesce(sum(total_cents) filter (where status in ('paid', 'completed', 'refunded', 'partially_refunded')), 0)::text as revenue,
+      coalesce(sum(discount_cents) filter (where status in ('paid', 'completed', 'refunded', 'partially_refunded')), 0)::text as discount
     from ${orders} where discount_code_id is not null group by discount_code_id`)) as unknown as {
     rows: { id: number; uses: number; paid: number; revenue: string; discount: string }[]
   }
@@ -268,7 +268,7 @@ export async function paidOrdersOf(db: Db, email: string, limit: number): Promis
       and(
         sql`lower(${orders.email}) = ${email.trim().toLowerCase()}`,
         // Written as the partial index's own predicate, so the planner uses it.
-        sql`${orders.status} in ('paid', 'completed')`,
+        sql`${orders.status} in ('paid', 'completed', 'refunded', 'partially_refunded')`,
       ),
     )
     .orderBy(sql`${orders.createdAt} desc`, orders.id)

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm'
+import { wasPaid } from '../../shared/order-statuses'
 import type { Db } from '../db/client'
 import { orders, payments, type TransferSource, type UnmatchedReason } from '../db/schema'
 import { leaseAt, noteAddressUse } from '../wallets/wallets.repo'
@@ -129,7 +130,7 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
   })
   const at = t.blockTimestamp
   const late = at > order.windowEndsAt.getTime()
-  const paid = order.status === 'paid' || order.status === 'completed'
+  const paid = wasPaid(order.status)
   // Block time decides, not the order in which transfers reach the ledger: one made at or before
   // the moment the order was paid is part of its payment, whoever recorded the other one first.
   const afterPaid = paid && (order.paidAt === null || at > order.paidAt.getTime())

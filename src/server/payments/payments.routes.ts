@@ -6,6 +6,7 @@ import {
   orderStatusInputSchema,
   STATUS_WAIT_MS,
 } from '../../shared/order-status'
+import { wasPaid } from '../../shared/order-statuses'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
@@ -64,7 +65,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
     const order = await findOrder(db, orderId)
     if (!order) return { success: false as const, error: confirmMessages.unknownOrder }
     if (!orderSecretMatches(order, secret)) return limitedOrderStatus(order)
-    const paid = order.status === 'paid' || order.status === 'completed'
+    const paid = wasPaid(order.status)
     const answer = {
       success: true as const,
       order_id: order.id,
@@ -129,7 +130,7 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
         for (const id of result.paid) opts.onPaid?.(id)
         if (result.held) return { success: false, error: confirmMessages.held }
         const now = (await findOrder(db, order.id)) ?? order
-        if ((now.status === 'paid' || now.status === 'completed') && now.accessToken) {
+        if (wasPaid(now.status) && now.accessToken) {
           // Asking again about a transfer that paid this order answers as before.
           if (await paysOrder(db, hash, order.id)) return paidAnswer(now, hash, input.p_order_secret)
           return { success: false, error: confirmMessages.notAwaiting }

@@ -1,3 +1,4 @@
+import { wasPaid } from '../../shared/order-statuses'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { fulfilOrder, newAccessToken } from '../delivery/fulfil-order'
@@ -41,7 +42,7 @@ export async function settleOrder(
   if (!order) return { kind: 'unknown_order' }
   const totals = await creditedTotals(tx, orderId)
   const recordedOk = totals.usdtUnits === order.amountReceivedUnits && totals.trxSun === order.trxReceivedSun
-  if (order.status === 'paid' || order.status === 'completed') {
+  if (wasPaid(order.status)) {
     // A transfer the admin assigned to a paid order still shows in what it received.
     if (!recordedOk) await setOrderReceived(tx, orderId, totals.usdtUnits, totals.trxSun)
     return { kind: 'already_paid', accessToken: order.accessToken }

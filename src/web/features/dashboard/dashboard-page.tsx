@@ -37,6 +37,14 @@ const statusStyles: Record<DashboardOrder['status'], { label: MessageId; classNa
     label: 'dashboard.status.completed',
     className: 'border-emerald-400/30 bg-emerald-400/10 text-emerald-300',
   },
+  refunded: {
+    label: 'dashboard.status.refunded',
+    className: 'border-violet-400/30 bg-violet-400/10 text-violet-300',
+  },
+  partially_refunded: {
+    label: 'dashboard.status.partially_refunded',
+    className: 'border-violet-400/30 bg-violet-400/10 text-violet-300',
+  },
   pending: {
     label: 'dashboard.status.pending',
     className: 'border-amber-400/30 bg-amber-400/10 text-amber-300',
