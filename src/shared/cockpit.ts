@@ -98,6 +98,10 @@ export interface SalesDay {
   revenue_trx_usd: string
   /** USDT + TRX's USD value. */
   revenue_usd: string
+  /** Refunds sent that day, in USD (TRX at the order's locked rate). */
+  refunds_usd: string
+  /** revenue_usd less refunds_usd. */
+  net_usd: string
 }
 
 export interface SalesTotals {
@@ -106,6 +110,8 @@ export interface SalesTotals {
   revenue_trx: string
   revenue_trx_usd: string
   revenue_usd: string
+  refunds_usd: string
+  net_usd: string
 }
 
 export interface SalesStock {

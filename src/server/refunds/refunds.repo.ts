@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm'
 import { explorerTxUrl } from '../../shared/dashboard'
 import {
   type AdminRefund,
@@ -179,4 +179,36 @@ export async function dashboardRefunds(db: Db, orderId: string): Promise<Dashboa
     sent_at: r.sentAt?.toISOString() ?? null,
     tx_url: r.txId ? explorerTxUrl(r.txId) : null,
   }))
+}
+
+/** One keyset page of refunds after id `after`, by id (the CSV export). */
+export async function refundsPage(db: Db, after: number, limit: number): Promise<RefundRow[]> {
+  return db.select().from(refunds).where(gt(refunds.id, after)).orderBy(refunds.id).limit(limit)
+}
+
+/** Base units the sent refunds of these orders paid back, per order and token (the CSV export). */
+export async function sentRefundsOfOrders(
+  db: Db,
+  orderIds: readonly string[],
+): Promise<Map<string, { usdt: bigint; trx: bigint }>> {
+  if (orderIds.length === 0) return new Map()
+  const rows = await db
+    .select({
+      orderId: refunds.orderId,
+      token: refunds.token,
+      units: sql<string>`sum(${refunds.amountUnits})::text`,
+    })
+    .from(refunds)
+    .where(
+      and(inArray(refunds.orderId, [...orderIds]), eq(refunds.kind, 'refund'), eq(refunds.status, 'sent')),
+    )
+    .groupBy(refunds.orderId, refunds.token)
+  const byOrder = new Map<string, { usdt: bigint; trx: bigint }>()
+  for (const r of rows) {
+    const sums = byOrder.get(r.orderId as string) ?? { usdt: 0n, trx: 0n }
+    if (r.token === 'USDT') sums.usdt += BigInt(r.units)
+    else sums.trx += BigInt(r.units)
+    byOrder.set(r.orderId as string, sums)
+  }
+  return byOrder
 }
