@@ -12,6 +12,7 @@ import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
 import { createNotifier } from './notifications/notifier'
 import { createChainFollower } from './payments/chain-follower'
+import { createRefundWatcher } from './refunds/refund-watcher'
 import { loadRenderer } from './render/render-page'
 import { createWebhookWorker } from './webhooks/delivery-worker'
 
@@ -77,6 +78,15 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'chain-follower' }),
   })
 
+  // Ready refunds: the chain is asked for a final transfer paying each (decision 039).
+  const refundWatch = createRefundWatcher({
+    db: database.db,
+    client: app.services.tron,
+    pollMs: env.REFUND_WATCH_MS,
+    onSent: () => mail.wake(),
+    logger: app.log.child({ module: 'refunds' }),
+  })
+
   // PostgreSQL's autovacuum keeps its planner statistics; the embedded PGlite has none.
   const statistics =
     database.kind === 'pglite'
@@ -90,6 +100,7 @@ async function main(): Promise<void> {
     app.log.info(`${signal} received, shutting down`)
     await app.services.sightings?.stop()
     await follower.stop()
+    await refundWatch.stop()
     await mail.stop()
     await webhooks.stop()
     await notifier.stop()
@@ -103,6 +114,7 @@ async function main(): Promise<void> {
 
   await app.listen({ port: env.PORT, host: env.HOST })
   follower.start()
+  refundWatch.start()
   app.services.sightings?.start()
   mail.start()
   webhooks.start()

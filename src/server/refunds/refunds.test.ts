@@ -147,7 +147,9 @@ describe.each(engines)('refunds on %s', (engine) => {
     // The CSV exports show it: the refund, and what the order got back.
     const csv = async (name: string) =>
       (await f.t.app.inject({ method: 'GET', url: `/api/admin/export/${name}.csv`, headers: session })).body
-    expect(await csv('refunds')).toContain(`,refund,${o.id},,The key did not work,USDT,${o.total.toFixed(2)},`)
+    expect(await csv('refunds')).toContain(
+      `,refund,${o.id},,The key did not work,USDT,${o.total.toFixed(2)},`,
+    )
     const orderLine = (await csv('orders')).split('\r\n').find((l) => l.startsWith(o.id))
     expect(orderLine?.endsWith(`,${o.total.toFixed(2)},0.00`)).toBe(true)
     // The audit log has the operator's start.
