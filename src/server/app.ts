@@ -12,6 +12,7 @@ import Fastify, {
 import { ADMIN_LOCALE_COOKIE, isLocale, LOCALE_COOKIE, LOCALE_PARAM, pickLocale } from '../shared/locale'
 import { adminRpcs } from './admin/admin.routes'
 import { adminActorOf, createAdminGuard } from './admin/admin-auth'
+import { adminLicenceRpcs } from './admin/admin-licences.routes'
 import { cockpitRpcs } from './admin/cockpit.routes'
 import { registerExportRoutes } from './admin/export.routes'
 import { catalogRpcs, productsForSale } from './catalog/catalog.routes'
@@ -24,6 +25,8 @@ import { orderLinkRpcs } from './delivery/order-links.routes'
 import { discountRpcs } from './discounts/discounts.routes'
 import type { Env } from './env'
 import { AppError } from './errors'
+import { registerLicenceApi } from './keys/licence-api.routes'
+import { createLicenceSigner, type LicenceSigner } from './keys/licence-signing'
 import { cachedValue } from './lib/cached-value'
 import { packageRoot } from './lib/paths'
 import { createSignal, type Signal } from './lib/signal'
@@ -78,6 +81,8 @@ export interface AppServices {
   orderWatch: OrderWatch
   /** The sighting watcher (decision 024): built here, started by main.ts; null when SIGHTINGS=false. */
   sightings: SightingWatcher | null
+  /** Signs licence tokens and publishes their public keys (decision 038). */
+  licenceSigner: LicenceSigner
 }
 
 declare module 'fastify' {
@@ -169,6 +174,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     metrics,
     orderWatch: createOrderWatch(),
     sightings: null,
+    licenceSigner: createLicenceSigner(database.db, {
+      tokenLifeMs: env.LICENCE_TOKEN_DAYS * 86_400_000,
+      cacheMs: cacheTtl,
+    }),
   }
   if (env.SIGHTINGS) {
     services.sightings = createSightingWatcher({
@@ -235,6 +244,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...providersRpcs(database.db, services.tron, services.sightings),
     ...sightingsRpcs(database.db),
     ...adminRpcs(services),
+    ...adminLicenceRpcs(services, services.licenceSigner),
     ...cockpitRpcs(services),
     ...reconcileRpcs(database, services.tron),
     ...settingsRpcs(database.db, env),
@@ -256,6 +266,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.rpc.auditDb = database.db
   services.rpc.register(app)
   registerExportRoutes(app, database.db, services.rpc)
+  await registerLicenceApi(app, {
+    db: database.db,
+    signer: services.licenceSigner,
+    issuer: services.rules.fulfil.publicUrl.replace(/\/+$/, ''),
+    perClientPerMinute: env.LICENCE_RATE_PER_CLIENT,
+    perKeyPerMinute: env.LICENCE_RATE_PER_KEY,
+    tokenLifeMs: env.LICENCE_TOKEN_DAYS * 86_400_000,
+  })
 
   registerShopGauges(metrics, database.db)
   registerProviderGauges(metrics, services.tron)

@@ -110,6 +110,11 @@ const envSchema = z.object({
   /** Base URL of the price source's API; unset uses the source's public host. */
   PRICE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Let webhooks reach loopback and private networks (tests, an intranet receiver). */
+  /** Licence API (POST /v1/licenses/*): calls per minute from one client (IPv6 by its /64), and per licence key. */
+  LICENCE_RATE_PER_CLIENT: z.coerce.number().int().min(1).max(10_000_000).default(60),
+  LICENCE_RATE_PER_KEY: z.coerce.number().int().min(1).max(10_000_000).default(20),
+  /** Days a licence token (the offline proof activate and validate answer) stays valid, at most. */
+  LICENCE_TOKEN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WEBHOOK_ALLOW_PRIVATE: z
     .enum(['true', 'false', ''])
     .default('false')

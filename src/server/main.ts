@@ -8,6 +8,7 @@ import { countDemoWallets, seedOnce } from './db/seed'
 import { createStatisticsKeeper } from './db/statistics'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { EnvError, parseEnv } from './env'
+import { ensureSigningKey } from './keys/licence-signing'
 import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
 import { createNotifier } from './notifications/notifier'
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   await loadRenderer(join(packageRoot(), 'dist', 'web')).catch(() => undefined)
   const database = await opening
   await seedOnce(database.db)
+  // The licence tokens' signing key is made on the first start and kept with the shop's data.
+  await ensureSigningKey(database.db)
   const admin = await ensureFirstAdmin(database.db, env)
   if (admin.generatedPassword) {
     // Printed once, on the first start only: the hash is all the database keeps.

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { dateTimeSchema, rowIdSchema } from './bounds'
 import type { orderStatusValues } from './order-statuses'
+import { MAX_ACTIVATION_LIMIT, MAX_VALIDITY_DAYS } from './licences'
 import { adminKeyField } from './rpc'
 
 // Contracts of the operator's cockpit: the sales view, the audit log, stock settings and the
@@ -43,6 +44,11 @@ export const auditActions = [
   'refund_link',
   'refund_cancel',
   'refund_verify',
+  'licence_disable',
+  'licence_enable',
+  'licence_reset',
+  'licence_terms',
+  'licence_signing_rotate',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 
@@ -85,6 +91,10 @@ export const updateStockSettingsInputSchema = z
     p_product_id: rowIdSchema,
     p_delivery_mode: z.enum(deliveryModeOptions),
     p_low_stock_threshold: z.number().int().min(0).max(1_000_000).nullable(),
+    /** Machines one key may be activated on (the licence API); null = unlimited; absent = unchanged. */
+    p_licence_activation_limit: z.number().int().min(1).max(MAX_ACTIVATION_LIMIT).nullable().optional(),
+    /** Days after purchase a key stays valid; null = for ever; absent = unchanged. */
+    p_licence_validity_days: z.number().int().min(1).max(MAX_VALIDITY_DAYS).nullable().optional(),
   })
   .strict()
 
@@ -123,6 +133,8 @@ export interface SalesStock {
   keys_sold: number
   low_stock_threshold: number | null
   low: boolean
+  licence_activation_limit: number | null
+  licence_validity_days: number | null
 }
 
 export interface SalesHealth {

@@ -10,9 +10,32 @@ export const ACCESS_TOKEN = /^[A-Za-z0-9_-]{32}$/
 export const dashboardMessages = {
   notFound: 'This dashboard link was not found',
   tooMany: 'Too many attempts. Please wait a few minutes and try again.',
+  seatNotFound: 'This activation was not found: it may already be deactivated',
 } as const
 
 export const fetchDashboardInputSchema = z.object({ p_access_token: z.string().max(200) }).strict()
+
+/** The buyer frees a seat (an activation of one of the order's keys) from the dashboard. */
+export const deactivateSeatInputSchema = z
+  .object({
+    p_access_token: z.string().max(200),
+    p_instance_id: z.uuid(),
+  })
+  .strict()
+
+export const licenceStatuses = ['inactive', 'active', 'expired', 'disabled'] as const
+
+/** One key's licence: its status in the licence API, its terms, and the machines it is activated on. */
+export const dashboardLicenceSchema = z.object({
+  key: z.string(),
+  status: z.enum(licenceStatuses),
+  /** null: unlimited. */
+  activation_limit: z.number().nullable(),
+  activation_usage: z.number(),
+  expires_at: z.string().nullable(),
+  instances: z.array(z.object({ id: z.string(), name: z.string(), created_at: z.string() })),
+})
+export type DashboardLicence = z.infer<typeof dashboardLicenceSchema>
 
 export const dashboardItemSchema = z.object({
   product_id: rowIdSchema,
@@ -23,6 +46,8 @@ export const dashboardItemSchema = z.object({
   price: z.number(),
   download_url: z.string().nullable(),
   keys: z.array(z.string()),
+  /** The licence of each key, in the order of keys. */
+  licences: z.array(dashboardLicenceSchema),
 })
 
 export const dashboardOrderSchema = z.object({

@@ -13,6 +13,9 @@ export const webhookEvents = [
   'order.refunded',
   'payment.unmatched',
   'stock.low',
+  'license_key.activated',
+  'license_key.deactivated',
+  'license_key.disabled',
 ] as const
 export type WebhookEvent = (typeof webhookEvents)[number]
 

@@ -57,6 +57,19 @@ export function cockpitRpcs({ database, catalog, health }: CockpitDeps) {
             details: {
               delivery_mode: { from: before?.mode, to: input.p_delivery_mode },
               low_stock_threshold: { from: before?.threshold, to: input.p_low_stock_threshold },
+              ...(input.p_licence_activation_limit === undefined
+                ? {}
+                : {
+                    licence_activation_limit: {
+                      from: before?.licenceLimit,
+                      to: input.p_licence_activation_limit,
+                    },
+                  }),
+              ...(input.p_licence_validity_days === undefined
+                ? {}
+                : {
+                    licence_validity_days: { from: before?.licenceDays, to: input.p_licence_validity_days },
+                  }),
             },
           }),
         ),
@@ -65,6 +78,8 @@ export function cockpitRpcs({ database, catalog, health }: CockpitDeps) {
         const updated = await updateStockSettings(db, input.p_product_id, {
           mode: input.p_delivery_mode,
           threshold: input.p_low_stock_threshold,
+          licenceLimit: input.p_licence_activation_limit,
+          licenceDays: input.p_licence_validity_days,
         })
         if (!updated) return { success: false, error: `Product ${input.p_product_id} not found` }
         catalog.invalidate()

@@ -122,7 +122,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
     orderCountsByStatus(db),
     db.execute(createdWithin(thirtyDaysAgo, now)),
     db.execute(sql`
-      select p.id, p.name, p.delivery_mode, p.low_stock_threshold,
+      select p.id, p.name, p.delivery_mode, p.low_stock_threshold, p.licence_activation_limit, p.licence_validity_days,
              coalesce(sum(k.keys_left), 0)::int as keys_left,
              coalesce(sum(k.keys_reserved), 0)::int as keys_reserved,
              coalesce(sum(k.keys_sold), 0)::int as keys_sold
@@ -198,6 +198,8 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       name: string
       delivery_mode: SalesStock['delivery_mode']
       low_stock_threshold: number | null
+      licence_activation_limit: number | null
+      licence_validity_days: number | null
       keys_left: number
       keys_reserved: number
       keys_sold: number
@@ -211,6 +213,8 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       low_stock_threshold: r.low_stock_threshold,
       low:
         r.delivery_mode !== 'none' && r.low_stock_threshold !== null && r.keys_left < r.low_stock_threshold,
+      licence_activation_limit: r.licence_activation_limit,
+      licence_validity_days: r.licence_validity_days,
     })),
   }
 }

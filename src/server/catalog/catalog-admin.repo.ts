@@ -72,12 +72,20 @@ export async function deleteProduct(db: Db, id: number): Promise<boolean> {
 export interface StockSettings {
   mode: DeliveryMode
   threshold: number | null
+  /** The licence terms copied onto each key sold; undefined leaves them as they are. */
+  licenceLimit?: number | null
+  licenceDays?: number | null
 }
 
 /** A product's delivery mode and low-stock threshold; null when there is no such product. */
 export async function stockSettingsOf(db: Db, id: number): Promise<StockSettings | null> {
   const [row] = await db
-    .select({ mode: products.deliveryMode, threshold: products.lowStockThreshold })
+    .select({
+      mode: products.deliveryMode,
+      threshold: products.lowStockThreshold,
+      licenceLimit: products.licenceActivationLimit,
+      licenceDays: products.licenceValidityDays,
+    })
     .from(products)
     .where(eq(products.id, id))
   return row ?? null
@@ -87,7 +95,13 @@ export async function stockSettingsOf(db: Db, id: number): Promise<StockSettings
 export async function updateStockSettings(db: Db, id: number, settings: StockSettings): Promise<boolean> {
   const rows = await db
     .update(products)
-    .set({ deliveryMode: settings.mode, lowStockThreshold: settings.threshold, updatedAt: new Date() })
+    .set({
+      deliveryMode: settings.mode,
+      lowStockThreshold: settings.threshold,
+      ...(settings.licenceLimit === undefined ? {} : { licenceActivationLimit: settings.licenceLimit }),
+      ...(settings.licenceDays === undefined ? {} : { licenceValidityDays: settings.licenceDays }),
+      updatedAt: new Date(),
+    })
     .where(eq(products.id, id))
     .returning({ id: products.id })
   return rows.length > 0

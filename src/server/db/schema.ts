@@ -58,6 +58,10 @@ export const products = pgTable('products', {
   lowStockThreshold: integer('low_stock_threshold'),
   /** Name, description and features in other languages than English; a missing text falls back to English. */
   translations: jsonb('translations').$type<ProductTranslations>().notNull().default({}),
+  /** Machines one key may be activated on (the licence API); null = unlimited. Copied onto each key sold. */
+  licenceActivationLimit: integer('licence_activation_limit'),
+  /** Days after purchase a key stays valid; null = for ever. Copied onto each key sold. */
+  licenceValidityDays: integer('licence_validity_days'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -385,6 +389,16 @@ export const licenseKeys = pgTable(
     reservedOrderId: uuid('reserved_order_id'),
     generated: boolean('generated').notNull().default(false),
     assignedAt: timestamp('assigned_at', { withTimezone: true }),
+    /** Machines this key may be activated on; null = unlimited (the product's, when sold; the operator may change it). */
+    activationLimit: integer('activation_limit'),
+    /** When the key stops being valid; null = never. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** The product's licence terms were copied onto the key (once, when it was handed out). */
+    termsSet: boolean('terms_set').notNull().default(false),
+    /** The operator disabled the key. */
+    operatorDisabledAt: timestamp('operator_disabled_at', { withTimezone: true }),
+    /** Its order disabled the key ('cancelled', 'refunded'); see keys/licence-state.ts. */
+    orderDisabledReason: text('order_disabled_reason'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -394,6 +408,27 @@ export const licenseKeys = pgTable(
     index('license_keys_reserved_idx').on(t.reservedOrderId).where(sql`reserved_order_id is not null`),
   ],
 )
+
+/** Activations of a licence key: one row per machine ("instance"), deleted when deactivated. */
+export const licenseInstances = pgTable(
+  'license_instances',
+  {
+    id: uuid('id').primaryKey(),
+    licenseKeyId: integer('license_key_id').notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('license_instances_key_idx').on(t.licenseKeyId, t.createdAt)],
+)
+
+/** Ed25519 keys signing licence tokens: the newest unretired one signs, retired ones still verify. */
+export const licenseSigningKeys = pgTable('license_signing_keys', {
+  kid: text('kid').primaryKey(),
+  privateKeyPem: text('private_key_pem').notNull(),
+  publicJwk: jsonb('public_jwk').$type<Record<string, string>>().notNull(),
+  createdAt: createdAt(),
+  retiredAt: timestamp('retired_at', { withTimezone: true }),
+})
 
 export const mailOutbox = pgTable(
   'mail_outbox',

@@ -1,6 +1,7 @@
 import {
   ACCESS_TOKEN,
   dashboardMessages,
+  deactivateSeatInputSchema,
   explorerTxUrl,
   fetchDashboardInputSchema,
 } from '../../shared/dashboard'
@@ -9,6 +10,7 @@ import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
 import { keysOfOrder } from '../keys/key-stock'
+import { deactivateInstance, keyIdOfOrderInstance, licencesOfOrder, licenceView } from '../keys/licences.repo'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { findOrderByAccessToken } from '../orders/orders.repo'
 import { dashboardRefunds } from '../refunds/refunds.repo'
@@ -39,6 +41,9 @@ export function dashboardRpcs(database: Database) {
         }
         failures.refund(request.ip)
         const keys = await keysOfOrder(db, order.id)
+        const licences = new Map(
+          (await licencesOfOrder(db, order.id)).map((l) => [l.key.key, licenceView(l)]),
+        )
         const downloads = await itemDownloadUrls(db, order.items)
         const received = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
         return {
@@ -67,10 +72,35 @@ export function dashboardRpcs(database: Database) {
                 price: centsToDollars(item.product.price_cents),
                 download_url: downloads[index] ?? null,
                 keys: keys.filter((k) => k.productId === pid).map((k) => k.key),
+                licences: keys
+                  .filter((k) => k.productId === pid)
+                  .flatMap((k) => {
+                    const licence = licences.get(k.key)
+                    return licence ? [licence] : []
+                  }),
               }
             }),
           },
         }
+      },
+    }),
+    defineRpc({
+      name: 'secure_deactivate_seat',
+      input: deactivateSeatInputSchema,
+      handler: async (input, { request }) => {
+        const wait = failures.hit(request.ip)
+        if (wait > 0) throw AppError.rateLimited(dashboardMessages.tooMany, wait)
+        const token = input.p_access_token
+        const order = ACCESS_TOKEN.test(token) ? await findOrderByAccessToken(db, token) : undefined
+        if (!order) return { success: false, error: dashboardMessages.notFound }
+        failures.refund(request.ip)
+        const keyId = await keyIdOfOrderInstance(db, order.id, input.p_instance_id)
+        // The buyer may free a seat of a disabled key too: it only ever gives a seat back.
+        const outcome = keyId
+          ? await deactivateInstance(db, { keyId }, input.p_instance_id, { allowDisabled: true, by: 'buyer' })
+          : undefined
+        if (outcome?.kind !== 'deactivated') return { success: false, error: dashboardMessages.seatNotFound }
+        return { success: true }
       },
     }),
   ]

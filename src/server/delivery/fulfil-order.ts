@@ -6,6 +6,7 @@ import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
 import { type OrderItemSnapshot, orders, products } from '../db/schema'
 import { generateKeys, keysOfOrder, takeStockKeys } from '../keys/key-stock'
+import { applyLicenceTerms } from '../keys/licence-state'
 import { consumeReservation, deliveryModesOf } from '../keys/reservation'
 import { recordOrderEvent, recordStockLow } from '../webhooks/events'
 import { renderOrderEmail } from './order-email'
@@ -79,6 +80,9 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
       downloadUrl: downloads[index] ?? null,
     })
   }
+
+  // The keys handed out get their product's licence terms (activation limit, validity).
+  await applyLicenceTerms(tx, orderId)
 
   const content = mergeSiteContent(await readStoredContent(tx))
   const base = ctx.publicUrl.replace(/\/+$/, '')

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { createLocalJWKSet, jwtVerify } from 'jose'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type SpawnedShop, spawnShop } from '../../../tests/support/spawn-shop'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
@@ -52,7 +53,22 @@ async function makeState(shop: SpawnedShop) {
   const detail = (await call(shop, 'secure_fetch_order', { p_order_id: orderId }, cookie)).body
   const keys = (detail.keys as { key: string }[]).map((k) => k.key)
   expect(keys).toHaveLength(2)
-  return { cookie, orderId, keys, token: (detail.order as { access_token?: string }).access_token }
+  // A licence token signed with the shop's signing key, and the keys that verify it.
+  const validated = await fetch(`${shop.url}/v1/licenses/validate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ license_key: keys[0] as string }).toString(),
+  })
+  const licenceToken = ((await validated.json()) as { license_token: string }).license_token
+  const jwks = await (await fetch(`${shop.url}/.well-known/jwks.json`)).json()
+  return {
+    cookie,
+    orderId,
+    keys,
+    token: (detail.order as { access_token?: string }).access_token,
+    licenceToken,
+    jwks,
+  }
 }
 
 /** The same order, keys and session answer after the restore. */
@@ -62,6 +78,11 @@ async function expectState(shop: SpawnedShop, state: Awaited<ReturnType<typeof m
   expect((detail.order as { status: string }).status).toBe('paid')
   expect((detail.keys as { key: string }[]).map((k) => k.key)).toEqual(state.keys)
   expect((await call(shop, 'secure_admin_session', {}, state.cookie)).body.success).toBe(true)
+  // The licence signing key came back with the data: the same published keys, and a token signed
+  // before the backup verifies against them.
+  const jwks = await (await fetch(`${shop.url}/.well-known/jwks.json`)).json()
+  expect(jwks).toEqual(state.jwks)
+  await jwtVerify(state.licenceToken, createLocalJWKSet(jwks), { algorithms: ['EdDSA'] })
 }
 
 describe.each(engines)('backup and restore on %s', (engine) => {
@@ -90,8 +111,10 @@ describe.each(engines)('backup and restore on %s', (engine) => {
       const done = cli(env, 'backup', file)
       expect(done.status, done.out).toBe(0)
     }
-    // After the backup: another paid order that the restore must take away.
+    // After the backup: another paid order, and a new signing key, that the restore must take away.
     const later = await makeState(shop)
+    const rotated = await call(shop, 'secure_rotate_licence_signing_key', {}, later.cookie)
+    expect(rotated.body.success).toBe(true)
     await shop.stop()
 
     const restored = cli(env, 'restore', file)

@@ -14,6 +14,7 @@ import type { Db } from '../db/client'
 import { orders } from '../db/schema'
 import { dropUnsentMail, mailsOfOrder } from '../delivery/order-mail.repo'
 import { keysOfOrder } from '../keys/key-stock'
+import { enableKeysOfOrder } from '../keys/licence-state'
 import { releaseReservation } from '../keys/reservation'
 import { detachOrderPayments, heldOrderIds } from '../payments/ledger'
 import { paymentsOfOrder } from '../payments/payment-admin'
@@ -281,6 +282,8 @@ export async function updateOrderStatus(
     if (order.status === 'refunded' || order.status === 'partially_refunded')
       return { kind: 'refused', error: adminMessages.refundedStatus }
     const wasPaid = order.status === 'paid' || order.status === 'completed'
+    // Out of cancelled: the keys the cancellation disabled work again (a refund's stay disabled).
+    if (order.status === 'cancelled') await enableKeysOfOrder(tx, orderId, 'cancelled')
     if (status === 'paid' || status === 'completed') {
       let delivered = false
       if (!wasPaid) {

@@ -8,6 +8,7 @@ import {
   orderStatusCounts,
   orders,
 } from '../db/schema'
+import { disableKeysOfOrder } from '../keys/licence-state'
 import { releaseReservation } from '../keys/reservation'
 import { releaseAddress, releaseToOwner } from '../wallets/wallets.repo'
 import { recordOrderEvent } from '../webhooks/events'
@@ -118,8 +119,9 @@ export async function cancelOrder(
     .set({ status: 'cancelled', cancelReason: reason, cancelledAt: new Date(), updatedAt: new Date() })
     .where(eq(orders.id, orderId))
   await releaseAddress(tx, orderId, endedAt, cooldownMs)
-  // Stock-only keys held for the order go back on sale.
+  // Stock-only keys held for the order go back on sale; keys it was sold answer "disabled".
   await releaseReservation(tx, orderId)
+  await disableKeysOfOrder(tx, orderId, 'cancelled')
   await recordOrderEvent(tx, reason === 'expired' ? 'order.expired' : 'order.cancelled', orderId)
 }
 

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import {
+  BadgeCheck,
   Bell,
   Blocks,
   Boxes,
@@ -34,6 +35,7 @@ const tabs = [
   { to: '/admin/products', label: 'admin.tab.products', icon: Package, end: false },
   { to: '/admin/stock', label: 'admin.tab.stock', icon: Boxes, end: false },
   { to: '/admin/discounts', label: 'admin.tab.discounts', icon: TicketPercent, end: false },
+  { to: '/admin/licences', label: 'admin.tab.licences', icon: BadgeCheck, end: false },
   { to: '/admin/wallets', label: 'admin.tab.wallets', icon: Wallet, end: false },
   { to: '/admin/content', label: 'admin.tab.content', icon: FileText, end: false },
   { to: '/admin/webhooks', label: 'admin.tab.webhooks', icon: Webhook, end: false },

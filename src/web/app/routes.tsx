@@ -48,6 +48,7 @@ const SecurityTab = later(admin, (m) => m.SecurityTab)
 const SalesTab = later(admin, (m) => m.SalesTab)
 const StockTab = later(admin, (m) => m.StockTab)
 const DiscountsTab = later(admin, (m) => m.DiscountsTab)
+const LicencesTab = later(admin, (m) => m.LicencesTab)
 const AuditTab = later(admin, (m) => m.AuditTab)
 const WebhooksTab = later(admin, (m) => m.WebhooksTab)
 const SettingsTab = later(admin, (m) => m.SettingsTab)
@@ -87,6 +88,7 @@ const routes: RouteObject[] = [
           { path: 'dashboard', element: <SalesTab /> },
           { path: 'stock', element: <StockTab /> },
           { path: 'discounts', element: <DiscountsTab /> },
+          { path: 'licences', element: <LicencesTab /> },
           { path: 'content', element: <ContentTab /> },
           { path: 'audit', element: <AuditTab /> },
           { path: 'webhooks', element: <WebhooksTab /> },

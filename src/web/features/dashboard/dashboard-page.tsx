@@ -21,6 +21,7 @@ import { useSiteContent } from '../../lib/api/get-site-content'
 import { cart } from '../../lib/cart-store'
 import { checkout } from '../../lib/checkout-store'
 import { useDashboard } from './api/get-dashboard'
+import { LicenceSeats } from './licence-seats'
 
 function formatDate(iso: string | null, t: Translate, format: Formatters): string {
   if (!iso) return '—'
@@ -108,7 +109,7 @@ function NotFound({ message, limited }: { message: string; limited: boolean }) {
   )
 }
 
-function Item({ item }: { item: DashboardOrder['items'][number] }) {
+function Item({ item, token }: { item: DashboardOrder['items'][number]; token: string }) {
   const t = useT()
   const { usd } = useFormat()
   return (
@@ -142,19 +143,24 @@ function Item({ item }: { item: DashboardOrder['items'][number] }) {
       </div>
       {item.keys.length > 0 && (
         <div className="mt-5 space-y-3">
-          {item.keys.map((key, index) => (
-            <CopyField
-              key={key}
-              label={
-                item.keys.length > 1
-                  ? t('dashboard.keyNumbered', { name: item.name, number: index + 1 })
-                  : t('dashboard.key', { name: item.name })
-              }
-              value={key}
-              copiedMessage={t('dashboard.keyCopied')}
-              failedMessage={t('dashboard.keyCopyFailed')}
-            />
-          ))}
+          {item.keys.map((key, index) => {
+            const label =
+              item.keys.length > 1
+                ? t('dashboard.keyNumbered', { name: item.name, number: index + 1 })
+                : t('dashboard.key', { name: item.name })
+            const licence = item.licences.find((l) => l.key === key)
+            return (
+              <div key={key} className="space-y-2">
+                <CopyField
+                  label={label}
+                  value={key}
+                  copiedMessage={t('dashboard.keyCopied')}
+                  failedMessage={t('dashboard.keyCopyFailed')}
+                />
+                {licence && <LicenceSeats licence={licence} token={token} name={label} />}
+              </div>
+            )
+          })}
         </div>
       )}
     </li>
@@ -242,7 +248,7 @@ export function DashboardPage() {
           </h2>
           <ul className="mt-4 space-y-4">
             {order.items.map((item) => (
-              <Item key={item.product_id} item={item} />
+              <Item key={item.product_id} item={item} token={token} />
             ))}
           </ul>
         </section>

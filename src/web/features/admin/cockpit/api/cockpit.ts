@@ -22,6 +22,14 @@ export interface AuditQuery {
   page: number
 }
 
+/** A product's delivery and licence settings as the Stock tab saves them. */
+export interface StockSettingsInput {
+  mode: DeliveryModeOption
+  threshold: number | null
+  licenceLimit: number | null
+  licenceDays: number | null
+}
+
 export const cockpitApi = {
   sales: () => callRpc<SalesAnswer>('secure_fetch_sales', {}, { idempotent: true }),
   auditLog: (q: AuditQuery) =>
@@ -35,11 +43,13 @@ export const cockpitApi = {
       },
       { idempotent: true },
     ),
-  updateStockSettings: (productId: number, mode: DeliveryModeOption, threshold: number | null) =>
+  updateStockSettings: (productId: number, settings: StockSettingsInput) =>
     callRpc<Outcome>('secure_update_stock_settings', {
       p_product_id: productId,
-      p_delivery_mode: mode,
-      p_low_stock_threshold: threshold,
+      p_delivery_mode: settings.mode,
+      p_low_stock_threshold: settings.threshold,
+      p_licence_activation_limit: settings.licenceLimit,
+      p_licence_validity_days: settings.licenceDays,
     }),
 }
 
@@ -82,8 +92,8 @@ export function useUpdateStockSettings(product: { product_id: number; name: stri
   const t = useT()
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: async (input: { mode: DeliveryModeOption; threshold: number | null }) =>
-      accepted(await cockpitApi.updateStockSettings(product.product_id, input.mode, input.threshold)),
+    mutationFn: async (input: StockSettingsInput) =>
+      accepted(await cockpitApi.updateStockSettings(product.product_id, input)),
     meta: { failure: 'admin.stock.saveFailed' },
     onSuccess: () => toast.success(t('admin.stock.saved', { name: product.name }), { duration: 2000 }),
     onSettled: () =>
