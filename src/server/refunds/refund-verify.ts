@@ -4,13 +4,21 @@ import { fillMessage, formatTokenUnits, refundMessages } from '../../shared/refu
 import type { Db } from '../db/client'
 import { refunds } from '../db/schema'
 import { queueMail } from '../delivery/order-mail.repo'
+import { disableKeysOfOrder } from '../keys/licence-state'
 import { lockOrder, setOrderStatus } from '../orders/orders.repo'
 import type { TronClient } from '../payments/tron-client'
 import { recordOrderEvent } from '../webhooks/events'
 import { renderRefundSentEmail } from './refund-email'
 import { readTransaction, transfersTo } from './refund-proof'
 import { shopFrame } from './refund-requests'
-import { findRefund, type RefundRow, readyRefunds, sentOfOrder, updateRefund } from './refunds.repo'
+import {
+  findRefund,
+  keepsKeysOf,
+  type RefundRow,
+  readyRefunds,
+  sentOfOrder,
+  updateRefund,
+} from './refunds.repo'
 
 // Proving a refund on the chain: the operator's transaction hash, checked (token, recipient,
 // amount, success, finality, time), or the watch that finds a final transfer of the token to the
@@ -60,6 +68,9 @@ export async function markRefundSent(db: Db, refundId: number, proof: Proof): Pr
         const paidBack = await sentOfOrder(tx, order.id)
         const whole = paidBack.usdt >= order.amountReceivedUnits && paidBack.trx >= order.trxReceivedSun
         await setOrderStatus(tx, order.id, whole ? 'refunded' : 'partially_refunded')
+        // A fully refunded order's keys stop working, unless the operator unticked it on a refund of it.
+        const keysDisabled = whole && (await keepsKeysOf(tx, order.id)) === false
+        if (keysDisabled) await disableKeysOfOrder(tx, order.id, 'refunded')
         await recordOrderEvent(tx, 'order.refunded', order.id, {
           refund: {
             id: sent.id,
@@ -70,6 +81,7 @@ export async function markRefundSent(db: Db, refundId: number, proof: Proof): Pr
             tx_id: proof.txId,
             reason: sent.reason,
             fully_refunded: whole,
+            keys_disabled: keysDisabled,
           },
         })
       }

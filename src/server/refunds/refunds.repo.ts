@@ -212,3 +212,20 @@ export async function sentRefundsOfOrders(
   }
   return byOrder
 }
+
+/** True when the operator unticked "disable the keys" on any sent refund of the order. */
+export async function keepsKeysOf(tx: Db, orderId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.orderId, orderId),
+        eq(refunds.kind, 'refund'),
+        eq(refunds.status, 'sent'),
+        eq(refunds.disableKeys, false),
+      ),
+    )
+    .limit(1)
+  return row !== undefined
+}

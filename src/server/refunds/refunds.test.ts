@@ -131,6 +131,10 @@ describe.each(engines)('refunds on %s', (engine) => {
         refund: expect.objectContaining({ tx_id: paid.txId, fully_refunded: true }),
       }),
     )
+    // Its keys are disabled (the licence API answers disabled).
+    const keys = await f.rows(sql`select order_disabled_reason from license_keys where order_id = ${o.id}`)
+    expect(keys.length).toBeGreaterThan(0)
+    expect(keys.every((k) => k.order_disabled_reason === 'refunded')).toBe(true)
     // Nothing more to refund; the buyer's dashboard shows the refund.
     expect(await startRefund(o.id)).toMatchObject({ success: false })
     const [{ access_token }] = (await f.rows(sql`select access_token from orders where id = ${o.id}`)) as [
@@ -245,6 +249,17 @@ describe.each(engines)('refunds on %s', (engine) => {
       success: false,
       error: expect.stringContaining('more than what is left'),
     })
+  })
+
+  it("a full refund with the keys' box unticked leaves the keys working", async () => {
+    const o = await paidOrder()
+    const { refund } = await startRefund(o.id, { p_disable_keys: false, p_address: BUYER_WALLET })
+    const paid = await operatorPays(BUYER_WALLET, o.total.toFixed(2))
+    expect((await verify(refund.id, paid.txId)).body).toMatchObject({ success: true })
+    expect((await f.order(o.id)).status).toBe('refunded')
+    const keys = await f.rows(sql`select order_disabled_reason from license_keys where order_id = ${o.id}`)
+    expect(keys.length).toBeGreaterThan(0)
+    expect(keys.every((k) => k.order_disabled_reason === null)).toBe(true)
   })
 
   it('one transfer never satisfies two refunds to the same address', async () => {
