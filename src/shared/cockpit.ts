@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { dateTimeSchema, rowIdSchema } from './bounds'
-import type { orderStatusValues } from './order-statuses'
 import { MAX_ACTIVATION_LIMIT, MAX_VALIDITY_DAYS } from './licences'
+import type { orderStatusValues } from './order-statuses'
 import { adminKeyField } from './rpc'
 
 // Contracts of the operator's cockpit: the sales view, the audit log, stock settings and the

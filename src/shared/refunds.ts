@@ -101,6 +101,18 @@ export const createRefundInputSchema = z
   .strict()
 export type CreateRefundInput = z.infer<typeof createRefundInputSchema>
 
+/** The admin's form: a part needs its amount. */
+export const refundFormSchema = createRefundInputSchema
+  .pick({
+    p_token: true,
+    p_full: true,
+    p_amount: true,
+    p_reason: true,
+    p_disable_keys: true,
+    p_address: true,
+  })
+  .refine((v) => v.p_full || (v.p_amount ?? '') !== '', { message: 'is required', path: ['p_amount'] })
+
 export const createReturnInputSchema = z
   .object({
     ...adminKeyField,
@@ -123,7 +135,7 @@ export const verifyRefundInputSchema = z
     p_transaction_hash: z
       .string()
       .trim()
-      .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a transaction hash (64 hex characters)'),
+      .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a 64-character hex transaction hash'),
   })
   .strict()
 

@@ -32,4 +32,5 @@ export const schemaTexts: Readonly<Record<string, AdminMessageId>> = {
   'must be at most 100 %': 'admin.form.atMost100',
   'must be whole cents': 'admin.form.wholeCents',
   'must be whole basis points': 'admin.form.wholeBasisPoints',
+  'Enter a TRON address (it starts with T, 34 characters)': 'admin.refund.badAddress',
 }

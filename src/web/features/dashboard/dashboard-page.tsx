@@ -21,6 +21,7 @@ import { useSiteContent } from '../../lib/api/get-site-content'
 import { cart } from '../../lib/cart-store'
 import { checkout } from '../../lib/checkout-store'
 import { useDashboard } from './api/get-dashboard'
+import { DashboardRefunds } from './dashboard-refunds'
 import { LicenceSeats } from './licence-seats'
 
 function formatDate(iso: string | null, t: Translate, format: Formatters): string {
@@ -319,6 +320,7 @@ export function DashboardPage() {
             </dl>
             <p className="mt-4 border-t border-line pt-3 text-xs text-muted">{t('dashboard.addressNote')}</p>
           </section>
+          <DashboardRefunds refunds={order.refunds} />
           <SupportCard />
         </div>
       </div>
