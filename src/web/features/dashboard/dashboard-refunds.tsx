@@ -27,7 +27,6 @@ export function DashboardRefunds({ refunds }: { refunds: DashboardRefund[] }) {
       </h2>
       <ul className="mt-4 space-y-4 text-sm">
         {refunds.map((r, n) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: refunds are listed oldest first and never reordered
           <li key={n} className="space-y-1">
             <div className="flex flex-wrap items-baseline justify-between gap-2">
               <span className="font-semibold text-fg tabular-nums">{token(r.amount, r.token)}</span>
