@@ -1,9 +1,11 @@
-import { useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
 import { type RefundToken, refundFormSchema } from '../../../../shared/refunds'
 import { Button } from '../../../components/ui/button'
 import { useFormat, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { Field, inputClass, TextInput } from '../components/fields'
+import { orderKeys } from '../orders/api/orders'
 import { useRefundable, useRefunds, useStartRefund } from './api/refunds'
 import { RefundCard } from './refund-card'
 
@@ -18,6 +20,12 @@ export function OrderRefunds({ orderId }: { orderId: string }) {
   const [starting, setStarting] = useState(false)
   const list = refunds.data?.refunds ?? []
   const left = refundable.data
+  // The shop's watch marks a refund sent by itself: the order (its status) is read again then.
+  const queryClient = useQueryClient()
+  const sent = list.filter((r) => r.status === 'sent').length
+  useEffect(() => {
+    if (sent > 0) void queryClient.invalidateQueries({ queryKey: orderKeys.all })
+  }, [sent, queryClient])
   const canRefund = left?.paid === true && (left.usdt !== '0.00' || left.trx !== '0.00')
   return (
     <section aria-labelledby={`refunds-${orderId}`}>
