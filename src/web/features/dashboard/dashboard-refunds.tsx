@@ -37,7 +37,7 @@ export function DashboardRefunds({ refunds }: { refunds: DashboardRefund[] }) {
             </div>
             {r.address && (
               <p className="font-mono text-xs break-all text-muted">
-                {t('dashboard.refund.line', { amount: token(r.amount, r.token), address: r.address })}
+                {t('dashboard.refund.line', { address: r.address })}
               </p>
             )}
             {r.tx_url && (
