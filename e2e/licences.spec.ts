@@ -59,6 +59,7 @@ test('the operator gives a product two seats per key on the Stock tab', async ({
   ).toBeVisible()
   await page.reload()
   await expect(page.getByLabel(`Activations per key of ${productName}`)).toHaveValue('2')
+  await shoot(page, 'licences-stock')
 })
 
 test('a buyer frees a seat from the dashboard and the software can activate again', async ({ page }) => {
@@ -108,8 +109,24 @@ test('a buyer frees a seat from the dashboard and the software can activate agai
   expect(stale).toMatchObject({ status: 404, body: { valid: false } })
   const again = await licenceCall(page, 'activate', { license_key: key, instance_name: 'New laptop' })
   expect(again.body).toMatchObject({ activated: true, license_key: { activation_usage: 2 } })
-  await page.reload()
+  // The e-mailed order-recovery link ("E-mail me my orders") reaches the same seats.
+  const asked = await page.request.post(`${BASE}/rpc/secure_request_order_links`, {
+    data: { p_email: EMAIL },
+  })
+  expect((await asked.json()).success).toBe(true)
+  const linksMail = await mailTo(outbox, EMAIL, /orders$/)
+  const recovery =
+    /http:\/\/127\.0\.0\.1:\d+\/orders\/[A-Za-z0-9_-]{43}/.exec(linksMail.text ?? '')?.[0] ?? ''
+  expect(recovery).not.toBe('')
+  await page.goto(new URL(recovery).pathname)
+  await page
+    .getByRole('list', { name: 'Your paid orders' })
+    .getByRole('link', { name: /Open the dashboard of order/ })
+    .first()
+    .click()
+  await expect(page).toHaveURL(new URL(dashboardLink).pathname)
   await expect(page.getByText('Activations: 2 of 2')).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Deactivate New laptop' })).toBeVisible()
   await shoot(page, 'licences-dashboard')
   for (const lang of ['zh', 'ru']) {
     await page.goto(`${dashboardLink}?lang=${lang}`)

@@ -3,7 +3,7 @@ import { licenseKeys, orders, products } from '../../src/server/db/schema'
 import { updateOrderStatus } from '../../src/server/orders/order-admin'
 import { addWalletAddresses } from '../../src/server/wallets/wallets.repo'
 import { testAddresses } from './test-addresses'
-import { rpc, type TestApp } from './test-app'
+import type { TestApp } from './test-app'
 
 // Licence tests: a product with licence terms, and orders for it paid through the admin's path
 // (the one settlement every payment takes), so keys are handed out exactly as in a sale.
@@ -41,13 +41,15 @@ export async function buyKeys(t: TestApp, productId: number, quantity = 1): Prom
   bought += 1
   await addWalletAddresses(t.database.db, testAddresses(1, `licence-${bought}-${Date.now()}`))
   const email = `buyer${bought}@example.com`
-  const placed = await rpc(t.app, 'secure_create_order', {
-    p_email: email,
-    p_items: [{ product: { id: productId }, quantity }],
-    p_total: 10 * quantity,
+  // Through the app as a buyer's browser places it (not the test helpers, so benchmarks use it too).
+  const placed = await t.app.inject({
+    method: 'POST',
+    url: '/rpc/secure_create_order',
+    payload: { p_email: email, p_items: [{ product: { id: productId }, quantity }], p_total: 10 * quantity },
   })
-  if (placed.body.success !== true) throw new Error(`order refused: ${JSON.stringify(placed.body)}`)
-  const orderId = placed.body.order_id as string
+  const body = placed.json() as { success?: boolean; order_id?: string }
+  if (body.success !== true) throw new Error(`order refused: ${placed.body}`)
+  const orderId = body.order_id as string
   const paid = await updateOrderStatus(t.database.db, orderId, 'paid', t.app.services.rules)
   if (paid.kind !== 'ok') throw new Error(`could not pay ${orderId}`)
   const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId))

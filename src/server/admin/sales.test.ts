@@ -282,6 +282,8 @@ describe.each(engines)('sales figures on %s', (engine) => {
         keys_sold: 2,
         low_stock_threshold: 5,
         low: true,
+        licence_activation_limit: null,
+        licence_validity_days: null,
       },
       {
         name: 'Generated',
@@ -291,6 +293,8 @@ describe.each(engines)('sales figures on %s', (engine) => {
         keys_sold: 1,
         low_stock_threshold: null,
         low: false,
+        licence_activation_limit: null,
+        licence_validity_days: null,
       },
     ])
   })

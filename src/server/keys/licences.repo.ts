@@ -67,6 +67,12 @@ function soldKeyOf(row: SoldKeyRow): SoldKey {
   }
 }
 
+/** What a sold key's row and its order and product say (the `k`, `o` and `p` of the queries below). */
+const soldKeyColumns =
+  sql.raw(`k.id, k.key, k.product_id, coalesce(p.name, '') as product_name, k.order_id, o.email,
+  coalesce(k.assigned_at, k.created_at) as sold_at, k.activation_limit, k.expires_at,
+  k.operator_disabled_at, k.order_disabled_reason`)
+
 /** Sold keys by key text or id; `lock` takes the key rows for update (activations change under it). */
 async function selectSoldKeys(
   db: Db,
@@ -74,9 +80,7 @@ async function selectSoldKeys(
   opts: { lock?: boolean; limit?: number } = {},
 ): Promise<SoldKey[]> {
   const result = (await db.execute(sql`
-    select k.id, k.key, k.product_id, coalesce(p.name, '') as product_name, k.order_id, o.email,
-      coalesce(k.assigned_at, k.created_at) as sold_at, k.activation_limit, k.expires_at,
-      k.operator_disabled_at, k.order_disabled_reason
+    select ${soldKeyColumns}
     from ${licenseKeys} k
     left join orders o on o.id = k.order_id
     left join products p on p.id = k.product_id
@@ -157,19 +161,47 @@ export type ValidateOutcome =
   | { kind: 'instance_not_found'; state: KeyState }
   | { kind: 'checked'; state: KeyState; instance: InstanceRow | null }
 
-/** Reads a key's state (and one of its instances when asked): nothing changes. */
+/**
+ * Reads a key's state (and one of its instances when asked): nothing changes. One query: the key,
+ * its activations counted and the instance looked up in the same statement (the hot path of apps
+ * checking their licence; nothing is locked, so one snapshot is all it needs).
+ */
 export async function validateKey(
   db: Db,
   key: string,
   instanceId: string | undefined,
 ): Promise<ValidateOutcome> {
-  const found = await findSoldKey(db, key)
-  if (!found) return { kind: 'not_found' }
-  const state = await stateOf(db, found)
+  const result = (await db.execute(sql`
+    select ${soldKeyColumns},
+      (select count(*)::int from ${licenseInstances} i where i.license_key_id = k.id) as usage,
+      ${
+        instanceId === undefined
+          ? sql`null`
+          : sql`(select json_build_object('id', i.id, 'name', i.name, 'created_at', i.created_at)
+              from ${licenseInstances} i where i.id = ${instanceId}::uuid and i.license_key_id = k.id)`
+      } as instance
+    from ${licenseKeys} k
+    left join orders o on o.id = k.order_id
+    left join products p on p.id = k.product_id
+    where k.key = ${key} and k.order_id is not null`)) as unknown as {
+    rows: (SoldKeyRow & {
+      usage: number
+      instance: { id: string; name: string; created_at: string } | string | null
+    })[]
+  }
+  const row = result.rows[0]
+  if (!row) return { kind: 'not_found' }
+  const found = soldKeyOf(row)
+  const usage = Number(row.usage)
+  const state = { key: found, usage, status: licenceStatus(found, usage) }
   if (instanceId === undefined) return { kind: 'checked', state, instance: null }
-  const instance = await findInstance(db, found.id, instanceId)
-  if (!instance) return { kind: 'instance_not_found', state }
-  return { kind: 'checked', state, instance }
+  const raw = typeof row.instance === 'string' ? JSON.parse(row.instance) : row.instance
+  if (!raw) return { kind: 'instance_not_found', state }
+  return {
+    kind: 'checked',
+    state,
+    instance: { id: raw.id, name: raw.name, createdAt: new Date(raw.created_at) },
+  }
 }
 
 export type DeactivateOutcome =

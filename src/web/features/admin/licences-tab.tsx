@@ -36,6 +36,12 @@ const statusStyle: Record<DashboardLicence['status'], { label: MessageId; classN
   },
 }
 
+/** Why an order disabled its keys, in words; another module's reason is shown as it is. */
+const orderReasons: Record<string, MessageId> = {
+  cancelled: 'admin.licences.reason.cancelled',
+  refunded: 'admin.licences.reason.refunded',
+}
+
 const termsFormSchema = setLicenceTermsInputSchema.pick({ p_activation_limit: true, p_expires_at: true })
 const orNull = (text: string) => (text.trim() === '' ? null : text.trim())
 
@@ -139,7 +145,12 @@ function LicenceCard({ licence }: { licence: AdminLicence }) {
       </div>
       {licence.status === 'disabled' && !licence.disabled_by_operator && licence.order_disabled_reason && (
         <p className="mt-2 text-xs text-red-300">
-          {t('admin.licences.disabledByOrder', { reason: licence.order_disabled_reason })}
+          {t('admin.licences.disabledByOrder', {
+            reason:
+              licence.order_disabled_reason in orderReasons
+                ? t(orderReasons[licence.order_disabled_reason] as MessageId)
+                : licence.order_disabled_reason,
+          })}
         </p>
       )}
       <p className="mt-3 text-sm text-fg">
