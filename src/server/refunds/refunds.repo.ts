@@ -229,3 +229,9 @@ export async function keepsKeysOf(tx: Db, orderId: string): Promise<boolean> {
     .limit(1)
   return row !== undefined
 }
+
+/** Whether any refund was ever sent (by refunds_sent_idx: one row at most). */
+export async function anyRefundSent(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: refunds.id }).from(refunds).where(eq(refunds.status, 'sent')).limit(1)
+  return row !== undefined
+}
