@@ -10,6 +10,7 @@ import {
 import { adminSession, rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
+import { adminMessages } from '../../shared/admin'
 import type { AdminRefund } from '../../shared/refunds'
 import { refundMessages } from '../../shared/refunds'
 import { watchRefundsOnce } from './refund-verify'
@@ -131,6 +132,13 @@ describe.each(engines)('refunds on %s', (engine) => {
         refund: expect.objectContaining({ tx_id: paid.txId, fully_refunded: true }),
       }),
     )
+    // The admin's filter finds it; its status follows its refunds, never a hand.
+    const filtered = await admin('secure_fetch_orders', { p_status: 'refunded' })
+    expect((filtered.body.orders as { id: string }[]).map((r) => r.id)).toContain(o.id)
+    expect((await admin('secure_update_order_status', { p_order_id: o.id, p_status: 'paid' })).body).toEqual({
+      success: false,
+      error: adminMessages.refundedStatus,
+    })
     // Its keys are disabled (the licence API answers disabled).
     const keys = await f.rows(sql`select order_disabled_reason from license_keys where order_id = ${o.id}`)
     expect(keys.length).toBeGreaterThan(0)
