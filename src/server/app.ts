@@ -50,6 +50,7 @@ import {
 import { sightingsRpcs } from './payments/sightings.routes'
 import { createProviderPool, type ProviderPool, registerProviderGauges } from './payments/tron/tron-pool'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
+import { refundRpcs } from './refunds/refunds.routes'
 import { compressHtml, createPageCache, htmlEncoding, loadRenderer, renderPage } from './render/render-page'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
@@ -77,6 +78,8 @@ export interface AppServices {
   orderPaid: Signal<string>
   /** A buyer asked to have their orders e-mailed (server.ts wakes the order-links worker on it). */
   orderLinksAsked: Signal<void>
+  /** A request queued an e-mail (a refund's): wakes the mail worker. */
+  mailQueued: Signal<void>
   /** The admin queued a webhook delivery again (server.ts wakes the webhook worker). */
   webhookQueued: Signal<void>
   /** Prometheus registry: metrics.gauge(name, help, collect) adds a gauge read at scrape time. */
@@ -188,6 +191,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     health: createShopHealth(database.db, tron),
     orderPaid: createSignal<string>(),
     orderLinksAsked: createSignal<void>(),
+    mailQueued: createSignal<void>(),
     webhookQueued: createSignal<void>(),
     metrics,
     orderWatch: createOrderWatch(),
@@ -271,6 +275,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...reconcileRpcs(database, services.tron),
     ...settingsRpcs(database.db, env),
     ...discountRpcs(database),
+    ...refundRpcs({
+      db: database.db,
+      client: services.tron,
+      publicUrl: services.rules.fulfil.publicUrl,
+      rules: services.rules,
+      mailQueued: services.mailQueued,
+    }),
     ...webhookRpcs(database.db, {
       allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
       onQueued: services.webhookQueued.emit,

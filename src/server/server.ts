@@ -15,6 +15,7 @@ import { packageRoot } from './lib/paths'
 import { raiseAlert } from './notifications/alerts'
 import { createNotifier } from './notifications/notifier'
 import { createChainFollower } from './payments/chain-follower'
+import { createRefundWatcher } from './refunds/refund-watcher'
 import { loadRenderer } from './render/render-page'
 import { createWebhookWorker } from './webhooks/delivery-worker'
 
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'mail' }),
   })
   app.services.orderPaid.on(() => mail.wake())
+  app.services.mailQueued.on(() => mail.wake())
   // "E-mail me my orders": the asks are answered by mail after the buyer has had the answer.
   const orderLinks = createOrderLinksWorker({
     db: database.db,
@@ -101,6 +103,15 @@ async function main(): Promise<void> {
     }),
   )
 
+  // Ready refunds: the chain is asked for a final transfer paying each (decision 039).
+  const refundWatch = createRefundWatcher({
+    db: database.db,
+    client: app.services.tron,
+    pollMs: env.REFUND_WATCH_MS,
+    onSent: () => mail.wake(),
+    logger: app.log.child({ module: 'refunds' }),
+  })
+
   // PostgreSQL's autovacuum keeps its planner statistics; the embedded PGlite has none.
   const statistics =
     database.kind === 'pglite'
@@ -115,6 +126,7 @@ async function main(): Promise<void> {
     await Promise.all(app.services.sightingWatchers.map((w) => w.stop()))
     await Promise.all(followers.map((f) => f.stop()))
     await orderLinks.stop()
+    await refundWatch.stop()
     await mail.stop()
     await webhooks.stop()
     await notifier.stop()
@@ -129,6 +141,7 @@ async function main(): Promise<void> {
   await app.listen({ port: env.PORT, host: env.HOST })
   for (const follower of followers) follower.start()
   for (const watcher of app.services.sightingWatchers) watcher.start()
+  refundWatch.start()
   mail.start()
   orderLinks.start()
   webhooks.start()

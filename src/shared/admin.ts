@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { rowIdSchema } from './bounds'
 import type { TokenSymbol } from './chains'
 import type { ProductTranslations } from './localize'
+import { orderStatusValues } from './order-statuses'
 import { productTranslationsSchema } from './product'
 import { adminKeyField } from './rpc'
 import { siteContentSchema } from './site-content'
@@ -35,10 +36,14 @@ export const adminMessages = {
     "This order's wallet address was removed from the pool, so the order cannot be set back to pending",
   paymentAlreadyCredited: 'This transfer already pays an order; it cannot be assigned to another',
   notHeld: 'This order holds no payment waiting for review',
+  refundedStatus: "A refunded order's status follows its refunds; it cannot be set by hand",
 } as const
 
-export const adminOrderStatuses = ['pending', 'paid', 'completed', 'cancelled'] as const
+export const adminOrderStatuses = orderStatusValues
 export type AdminOrderStatus = (typeof adminOrderStatuses)[number]
+/** What the admin may set by hand: refunded and partially refunded follow proven refunds only. */
+export const settableOrderStatuses = ['pending', 'paid', 'completed', 'cancelled'] as const
+export type SettableOrderStatus = (typeof settableOrderStatuses)[number]
 
 const orderId = z.uuid('must be an order id')
 
@@ -75,7 +80,7 @@ export const fetchOrdersInputSchema = z
 export const orderIdInputSchema = z.object({ ...adminKeyField, p_order_id: orderId }).strict()
 
 export const updateOrderStatusInputSchema = z
-  .object({ ...adminKeyField, p_order_id: orderId, p_status: z.enum(adminOrderStatuses) })
+  .object({ ...adminKeyField, p_order_id: orderId, p_status: z.enum(settableOrderStatuses) })
   .strict()
 
 /** The operator's decision on an order held for review: pay it with the held transfers, or not. */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { dateTimeSchema, rowIdSchema } from './bounds'
 import { MAX_ACTIVATION_LIMIT, MAX_VALIDITY_DAYS } from './licences'
+import type { orderStatusValues } from './order-statuses'
 import { adminKeyField } from './rpc'
 
 // Contracts of the operator's cockpit: the sales view, the audit log, stock settings and the
@@ -38,6 +39,11 @@ export const auditActions = [
   'discount_update',
   'discount_disable',
   'discount_enable',
+  'refund_create',
+  'refund_address',
+  'refund_link',
+  'refund_cancel',
+  'refund_verify',
   'licence_disable',
   'licence_enable',
   'licence_reset',
@@ -102,6 +108,10 @@ export interface SalesDay {
   revenue_trx_usd: string
   /** USDT + TRX's USD value. */
   revenue_usd: string
+  /** Refunds sent that day, in USD (TRX at the order's locked rate). */
+  refunds_usd: string
+  /** revenue_usd less refunds_usd. */
+  net_usd: string
 }
 
 export interface SalesTotals {
@@ -110,6 +120,8 @@ export interface SalesTotals {
   revenue_trx: string
   revenue_trx_usd: string
   revenue_usd: string
+  refunds_usd: string
+  net_usd: string
 }
 
 export interface SalesStock {
@@ -150,7 +162,7 @@ export interface SalesAnswer {
   generated_at: string
   days: SalesDay[]
   totals: { today: SalesTotals; last_7_days: SalesTotals; last_30_days: SalesTotals }
-  orders_by_status: Record<'pending' | 'paid' | 'completed' | 'cancelled', number>
+  orders_by_status: Record<(typeof orderStatusValues)[number], number>
   /** Orders created in the last 30 days, and how many of them were paid. */
   conversion: { created: number; paid: number; rate: number | null }
   health: SalesHealth

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { rowIdSchema } from './bounds'
+import { orderStatusValues } from './order-statuses'
+import { dashboardRefundSchema } from './refunds'
 
 // The buyer's dashboard at /dashboard/{access_token}: what they bought, their keys, their receipt.
 
@@ -52,7 +54,7 @@ export const dashboardOrderSchema = z.object({
   id: z.string(),
   created_at: z.string(),
   paid_at: z.string().nullable(),
-  status: z.enum(['pending', 'paid', 'completed', 'cancelled']),
+  status: z.enum(orderStatusValues),
   email: z.string(),
   /** Dollars due, after the discount. */
   total: z.number(),
@@ -64,6 +66,8 @@ export const dashboardOrderSchema = z.object({
   /** A public explorer page for the transaction. */
   tx_url: z.string().nullable(),
   late: z.boolean(),
+  /** Refunds of the order that were not cancelled, oldest first. */
+  refunds: z.array(dashboardRefundSchema),
   items: z.array(dashboardItemSchema),
 })
 export type DashboardOrder = z.infer<typeof dashboardOrderSchema>

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { chainIdSchema, tokenSymbolSchema } from './chains'
 import { orderIdSchema, orderSecretSchema } from './checkout'
+import { orderStatusValues } from './order-statuses'
 
 // The payment page's watch: the server watches the chain, the browser asks the server.
 
@@ -68,7 +69,7 @@ export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
   z.object({
     success: z.literal(true),
     order_id: z.string(),
-    status: z.enum(['pending', 'paid', 'completed', 'cancelled']),
+    status: z.enum(orderStatusValues),
     /** Order total in dollars. */
     total: z.number(),
     /** USDT received so far, in dollars (an underpaid order stays pending and shows this). */
@@ -137,11 +138,16 @@ export const confirmMessages = {
     `Received ${received} of ${total} so far. Send the remaining amount to the same address.`,
 } as const
 
-/** The statuses of an order the buyer has paid for: paid, and completed (paid and done by the shop). */
-export const PAID_STATUSES = ['paid', 'completed'] as const
+/**
+ * The statuses of an order the buyer has paid for: paid, completed (paid and done by the shop), and
+ * refunded wholly or in part since. A paid order stays paid in every rule about money received
+ * (settling, the ledger, the buyer's status, revenue) after a refund: refunds are counted apart
+ * (src/server/refunds).
+ */
+export const PAID_STATUSES = ['paid', 'completed', 'refunded', 'partially_refunded'] as const
 export type PaidStatus = (typeof PAID_STATUSES)[number]
 
-/** "Paid or completed": the one test of whether an order has been paid for. */
+/** "Paid for": the one test of whether an order has been paid for (refunded since included). */
 export function isPaidStatus(status: string): status is PaidStatus {
   return (PAID_STATUSES as readonly string[]).includes(status)
 }

@@ -10,6 +10,7 @@ export const webhookEvents = [
   'order.paid',
   'order.cancelled',
   'order.expired',
+  'order.refunded',
   'payment.unmatched',
   'stock.low',
   'license_key.activated',

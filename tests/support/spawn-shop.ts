@@ -12,6 +12,8 @@ export interface SpawnedShop {
   /** Everything the process printed so far (stdout and stderr). */
   output(): string
   stop(): Promise<void>
+  /** kill -9: no shutdown of any kind (the data folder stays). */
+  kill(): Promise<void>
 }
 
 /**
@@ -77,6 +79,12 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<Spawn
     port,
     dataDir,
     output: () => output,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL')
+        await exited
+      }
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM')

@@ -8,12 +8,14 @@ import {
   updateOrderStatusInputSchema,
 } from '../../shared/admin'
 import { centsToDollars } from '../../shared/money'
+import { refundMessages } from '../../shared/refunds'
 import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import { onSuccess } from '../audit/audit-log'
 import { requeueOrderMail } from '../delivery/order-mail.repo'
 import { AppError } from '../errors'
 import { findOrder, type OrderRow } from '../orders/orders.repo'
 import { assignPayment, listUnmatchedPayments, reviewHeldOrder } from '../payments/payment-admin'
+import { returnedPayments } from '../refunds/refunds.repo'
 import { defineRpc } from '../rpc'
 import type { AdminDeps } from './admin.routes'
 import { deleteOrder, listOrders, orderDetail, updateOrderStatus } from './order-admin'
@@ -131,6 +133,9 @@ export function adminOrderRpcs({
         })),
       },
       handler: async (input) => {
+        // A transfer being returned to its sender never pays an order as well.
+        if ((await returnedPayments(db, [input.p_payment_id])).size > 0)
+          return { success: false, error: refundMessages.alreadyReturned }
         const result = await assignPayment(db, input.p_payment_id, input.p_order_id, rules)
         if (result.kind === 'ok') {
           if (result.paid) orderPaid.emit(input.p_order_id)

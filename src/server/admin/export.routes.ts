@@ -10,10 +10,11 @@ import type { Db } from '../db/client'
 import { AppError } from '../errors'
 import { type ExportCursor, type ExportOrdersFilter, exportOrdersPage } from '../orders/order-pages.repo'
 import { creditedTxIds, paymentsPage } from '../payments/payment-admin'
+import { anyRefundSent, refundsPage, sentRefundsOfOrders } from '../refunds/refunds.repo'
 import { describeZodError, type RpcRegistry } from '../rpc'
 import { sessionOf } from './admin-auth'
 
-// CSV exports of the admin panel: GET /api/admin/export/{orders,payments,unmatched}.csv. Rows are
+// CSV exports of the admin panel: GET /api/admin/export/{orders,payments,unmatched,refunds}.csv. Rows are
 // read in keyset pages and written to the reply as they come, so a shop with 100,000 orders exports
 // without holding them in memory. Cells a spreadsheet would run as a formula are neutralised.
 
@@ -51,8 +52,12 @@ async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<st
       'overpaid',
       'discount_code',
       'discount_usd',
+      'refunded_usdt',
+      'refunded_trx',
     ])
   let cursor: ExportCursor | null = null
+  // Most shops have sent no refund: then no page asks what its orders got back.
+  const anyRefunds = await anyRefundSent(db)
   for (;;) {
     const rows = await exportOrdersPage(db, filter, cursor, EXPORT_BATCH)
     if (rows.length === 0) return
@@ -60,8 +65,15 @@ async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<st
       db,
       rows.map((r) => r.row.id),
     )
+    const refunded = anyRefunds
+      ? await sentRefundsOfOrders(
+          db,
+          rows.map((r) => r.row.id),
+        )
+      : new Map<string, { usdt: bigint; trx: bigint }>()
     let chunk = ''
     for (const { row } of rows) {
+      const back = refunded.get(row.id)
       const txIds = txByOrder.get(row.id) ?? []
       if (row.txHash && !txIds.includes(row.txHash)) txIds.unshift(row.txHash)
       const received = receivedUsdMicros(row.amountReceivedUnits, row.trxReceivedSun, row.trxRateE8)
@@ -80,6 +92,8 @@ async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<st
         received > BigInt(row.totalCents) * 10_000n ? 'overpaid' : '',
         row.discountCode ?? '',
         row.discountCode ? formatCents(row.discountCents) : '',
+        back ? formatSun(back.usdt) : '',
+        back ? formatSun(back.trx) : '',
       ])
     }
     yield chunk
@@ -132,6 +146,55 @@ async function* paymentRows(db: Db, unmatchedOnly: boolean): AsyncGenerator<stri
   }
 }
 
+async function* refundRows(db: Db): AsyncGenerator<string> {
+  yield BOM +
+    csvRow([
+      'id',
+      'created_at',
+      'kind',
+      'order_id',
+      'payment_id',
+      'reason',
+      'token',
+      'amount',
+      'usd',
+      'status',
+      'address',
+      'address_from',
+      'tx_id',
+      'sent_at',
+      'verified_by',
+    ])
+  let after = 0
+  for (;;) {
+    const rows = await refundsPage(db, after, EXPORT_BATCH)
+    if (rows.length === 0) return
+    let chunk = ''
+    for (const r of rows) {
+      chunk += csvRow([
+        r.id,
+        r.createdAt.toISOString(),
+        r.kind,
+        r.orderId ?? '',
+        r.paymentId ?? '',
+        r.reason,
+        r.token,
+        formatSun(r.amountUnits),
+        formatCents(Number((r.usdMicros + 9_999n) / 10_000n)),
+        r.status,
+        r.address ?? '',
+        r.addressSource ?? '',
+        r.txId ?? '',
+        iso(r.sentAt),
+        r.verifiedBy ?? '',
+      ])
+    }
+    yield chunk
+    after = (rows[rows.length - 1] as (typeof rows)[number]).id
+    if (rows.length < EXPORT_BATCH) return
+  }
+}
+
 function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
   const parsed = schema.safeParse(query ?? {})
   if (!parsed.success) throw new AppError('bad_request', describeZodError(parsed.error))
@@ -163,6 +226,13 @@ export function registerExportRoutes(app: FastifyInstance, db: Db, rpc: RpcRegis
       details: { search: query.search ?? null, status: query.status ?? 'all' },
     })
     return sendCsv(reply, 'orders', orderRows(db, { status: query.status, search: query.search }))
+  })
+
+  app.get('/api/admin/export/refunds.csv', async (request, reply) => {
+    const actor = await guard(request, reply)
+    parseQuery(emptyQuerySchema, request.query)
+    await recordAudit(db, request, { action: 'export', actor, target: 'refunds' })
+    return sendCsv(reply, 'refunds', refundRows(db))
   })
 
   for (const kind of ['payments', 'unmatched'] as const) {

@@ -161,6 +161,8 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         'overpaid',
         'discount_code',
         'discount_usd',
+        'refunded_usdt',
+        'refunded_trx',
       ],
       [
         paidId,
@@ -178,6 +180,8 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         'overpaid',
         '',
         '',
+        '',
+        '',
       ],
       [
         evilId,
@@ -189,6 +193,8 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         '',
         '0.00',
         '0.00',
+        '',
+        '',
         '',
         '',
         '',

@@ -1,4 +1,4 @@
-import type { AdminOrder, AdminOrderDetail, AdminOrderStatus, FetchOrdersAnswer } from '../../shared/admin'
+import type { AdminOrder, AdminOrderDetail, FetchOrdersAnswer, SettableOrderStatus } from '../../shared/admin'
 import { adminMessages } from '../../shared/admin'
 import { centsToDollars, microsToCents } from '../../shared/money'
 import { isPaidStatus } from '../../shared/order-status'
@@ -90,13 +90,16 @@ export type StatusChangeResult =
 export async function updateOrderStatus(
   db: Db,
   orderId: string,
-  status: AdminOrderStatus,
+  status: SettableOrderStatus,
   rules: PaymentRules,
 ): Promise<StatusChangeResult> {
   return db.transaction(async (tx) => {
     const order = await lockOrder(tx, orderId)
     if (!order) return { kind: 'not_found' }
     if (order.status === status) return { kind: 'ok', delivered: false }
+    // Only a refund proven on the chain sets or leaves these (src/server/refunds).
+    if (order.status === 'refunded' || order.status === 'partially_refunded')
+      return { kind: 'refused', error: adminMessages.refundedStatus }
     const wasPaid = isPaidStatus(order.status)
     // Out of cancelled: the keys the cancellation disabled work again (a refund's stay disabled).
     if (order.status === 'cancelled') await enableKeysOfOrder(tx, orderId, 'cancelled')

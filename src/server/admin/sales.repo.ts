@@ -5,6 +5,7 @@ import type { Db } from '../db/client'
 import { isLowStock, lowStockThreshold } from '../keys/low-stock'
 import { orderCountsByStatus, paidStatusSql } from '../orders/orders.repo'
 import type { ShopHealth } from '../payments/payments-health'
+import { refundsPerDay } from '../refunds/refunds.repo'
 import { loadSettings } from '../settings/settings'
 
 // The admin's sales view: its figures come from counters the database keeps exact (decision 031,
@@ -13,7 +14,8 @@ import { loadSettings } from '../settings/settings'
 // at ten. Today's figures, up to now, and the part of the day thirty days ago that conversion's
 // 30 × 24 h window holds, are read from their own orders by index. The queries run side by side.
 // Days are UTC days. Revenue is the paid orders' totals; USDT and TRX are what actually arrived in
-// each currency (TRX also at each order's locked rate in USD).
+// each currency (TRX also at each order's locked rate in USD). Refunds are counted on the day they
+// were sent (a refunded order stays in its day's revenue) and net revenue is revenue less refunds.
 
 export const SALES_DAYS = 30
 
@@ -31,9 +33,11 @@ interface Sums {
   usdt: bigint
   trx: bigint
   trxMicros: bigint
+  /** Refunds sent that day (src/server/refunds), USD micros. */
+  refundMicros: bigint
 }
 
-const emptySums = (): Sums => ({ orders: 0, cents: 0n, usdt: 0n, trx: 0n, trxMicros: 0n })
+const emptySums = (): Sums => ({ orders: 0, cents: 0n, usdt: 0n, trx: 0n, trxMicros: 0n, refundMicros: 0n })
 
 function add(a: Sums, b: Sums): Sums {
   return {
@@ -42,6 +46,7 @@ function add(a: Sums, b: Sums): Sums {
     usdt: a.usdt + b.usdt,
     trx: a.trx + b.trx,
     trxMicros: a.trxMicros + b.trxMicros,
+    refundMicros: a.refundMicros + b.refundMicros,
   }
 }
 
@@ -52,6 +57,9 @@ function totalsOf(s: Sums): SalesTotals {
     revenue_trx: formatSun(s.trx),
     revenue_trx_usd: centsText(s.trxMicros / 10_000n),
     revenue_usd: centsText(s.cents),
+    // A refund is counted on the day it was sent, rounded up to the cent (net revenue never flatters).
+    refunds_usd: centsText((s.refundMicros + 9_999n) / 10_000n),
+    net_usd: centsText(s.cents - (s.refundMicros + 9_999n) / 10_000n),
   }
 }
 
@@ -89,7 +97,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
   const first = new Date(todayStart - (SALES_DAYS - 1) * 86_400_000)
   const thirtyDaysAgo = new Date(now.getTime() - SALES_DAYS * 86_400_000)
 
-  const [daily, statuses, conversion, stock, health, settings] = await Promise.all([
+  const [daily, statuses, conversion, stock, health, settings, refunded] = await Promise.all([
     // Past days from the counters; today (up to now) from today's paid orders by orders_paid_at_idx.
     db.execute(sql`
       select to_char(day, 'YYYY-MM-DD') as day,
@@ -127,6 +135,7 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       order by p.sort_order, p.id`),
     shopHealth(opts.health, now),
     loadSettings(db),
+    refundsPerDay(db, first),
   ])
   const shopThreshold = settings.lowStockThreshold
 
@@ -145,8 +154,11 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       usdt: BigInt(r.usdt),
       trx: BigInt(r.trx),
       trxMicros: BigInt(r.trx_micros.split('.')[0] as string),
+      refundMicros: 0n,
     })
   }
+  for (const [day, micros] of refunded)
+    byDay.set(day, { ...(byDay.get(day) ?? emptySums()), refundMicros: micros })
   const days: SalesDay[] = []
   let today = emptySums()
   let week = emptySums()
@@ -162,13 +174,15 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
       revenue_trx: t.revenue_trx,
       revenue_trx_usd: t.revenue_trx_usd,
       revenue_usd: t.revenue_usd,
+      refunds_usd: t.refunds_usd,
+      net_usd: t.net_usd,
     })
     month = add(month, sums)
     if (i >= SALES_DAYS - 7) week = add(week, sums)
     if (i === SALES_DAYS - 1) today = sums
   }
 
-  const byStatus = { pending: 0, paid: 0, completed: 0, cancelled: 0 }
+  const byStatus = { pending: 0, paid: 0, completed: 0, cancelled: 0, refunded: 0, partially_refunded: 0 }
   for (const [status, n] of statuses) byStatus[status] = n
 
   const [conv] = rowsOf<{ created: number; paid: number }>(conversion)

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../../tests/support/test-addresses'
 import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
-import { licenseKeys, mailOutbox, orders, payments, products, walletAddresses } from '../db/schema'
+import { licenseKeys, mailOutbox, orders, payments, products, refunds, walletAddresses } from '../db/schema'
 import { ensureFirstAdmin, SESSION_COOKIE } from './admin-auth'
 import { salesFigures } from './sales.repo'
 
@@ -171,6 +171,29 @@ describe.each(engines)('sales figures on %s', (engine) => {
         { productId: stockOnly!.id, key: 'K6', orderId: randomUUID() },
         { productId: generated!.id, key: 'G1', orderId: randomUUID(), generated: true },
       ])
+    // Refunds sent: counted on their day; a return of a stray transfer is not revenue given back.
+    const refund = (kind: 'refund' | 'return', sent: string, micros: bigint) => ({
+      kind,
+      orderId: kind === 'refund' ? randomUUID() : null,
+      paymentId: kind === 'return' ? 1 : null,
+      reason: 'test',
+      token: 'USDT' as const,
+      amountUnits: micros,
+      usdMicros: micros,
+      status: 'sent' as const,
+      address: a1,
+      requestKey: randomUUID(),
+      sentAt: at(sent),
+      txId: randomUUID().replace(/-/g, '').repeat(2),
+      createdBy: 'owner',
+    })
+    await db
+      .insert(refunds)
+      .values([
+        refund('refund', '2026-03-31T11:00:00Z', 4_000_000n),
+        refund('refund', '2026-03-30T11:00:00Z', 2_500_001n),
+        refund('return', '2026-03-31T11:30:00Z', 100_000_000n),
+      ])
   })
   afterAll(() => t.close())
 
@@ -185,12 +208,17 @@ describe.each(engines)('sales figures on %s', (engine) => {
       revenue_trx: '0.00',
       revenue_trx_usd: '0.00',
       revenue_usd: '10.00',
+      refunds_usd: '4.00',
+      net_usd: '6.00',
     })
     expect(d.days.find((x) => x.day === '2026-03-30')).toMatchObject({
       paid_orders: 1,
       revenue_trx: '100.00',
       revenue_trx_usd: '25.00',
       revenue_usd: '25.00',
+      // 2.500001 is rounded up: net revenue never shows more than was kept.
+      refunds_usd: '2.51',
+      net_usd: '22.49',
     })
     expect(d.days.filter((x) => x.paid_orders > 0).map((x) => x.day)).toEqual([
       '2026-03-20',
@@ -204,6 +232,8 @@ describe.each(engines)('sales figures on %s', (engine) => {
         revenue_trx: '0.00',
         revenue_trx_usd: '0.00',
         revenue_usd: '10.00',
+        refunds_usd: '4.00',
+        net_usd: '6.00',
       },
       last_7_days: {
         paid_orders: 2,
@@ -211,6 +241,8 @@ describe.each(engines)('sales figures on %s', (engine) => {
         revenue_trx: '100.00',
         revenue_trx_usd: '25.00',
         revenue_usd: '35.00',
+        refunds_usd: '6.51',
+        net_usd: '28.49',
       },
       last_30_days: {
         paid_orders: 3,
@@ -218,9 +250,18 @@ describe.each(engines)('sales figures on %s', (engine) => {
         revenue_trx: '100.00',
         revenue_trx_usd: '25.00',
         revenue_usd: '40.00',
+        refunds_usd: '6.51',
+        net_usd: '33.49',
       },
     })
-    expect(d.orders_by_status).toEqual({ pending: 1, paid: 4, completed: 1, cancelled: 2 })
+    expect(d.orders_by_status).toEqual({
+      refunded: 0,
+      partially_refunded: 0,
+      pending: 1,
+      paid: 4,
+      completed: 1,
+      cancelled: 2,
+    })
     expect(d.conversion).toEqual({ created: 5, paid: 3, rate: 0.6 })
     expect(d.health).toEqual({
       addresses: { total: 3, free: 2, leased: 1, cooling_down: 0 },

@@ -27,6 +27,7 @@ import {
 } from '../../shared/chains'
 import type { Locale } from '../../shared/locale'
 import type { ProductTranslations } from '../../shared/localize'
+import { orderStatusValues } from '../../shared/order-statuses'
 import type { UnmatchedReason } from '../../shared/unmatched-reasons'
 
 // The TypeScript schema is the source of truth: `npm run db:generate` writes the SQL
@@ -94,7 +95,7 @@ export const siteContent = pgTable('site_content', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
-export const orderStatuses = ['pending', 'paid', 'completed', 'cancelled'] as const
+export const orderStatuses = orderStatusValues
 export type OrderStatus = (typeof orderStatuses)[number]
 
 export type CancelReason = 'buyer' | 'admin' | 'expired'
@@ -172,7 +173,10 @@ export const orders = pgTable(
     index('orders_pending_client_idx').on(t.clientKey).where(sql`status = 'pending'`),
     index('orders_pending_email_idx').on(sql`lower(${t.email})`).where(sql`status = 'pending'`),
     index('orders_pending_browser_idx').on(t.browserKey).where(sql`status = 'pending'`),
-    check('orders_status_ck', sql`${t.status} in ('pending', 'paid', 'completed', 'cancelled')`),
+    check(
+      'orders_status_ck',
+      sql`${t.status} in ('pending', 'paid', 'completed', 'cancelled', 'refunded', 'partially_refunded')`,
+    ),
     check('orders_total_ck', sql`${t.totalCents} > 0`),
     check('orders_discount_ck', sql`${t.discountCents} >= 0`),
     check('orders_chain_ck', sql`${t.chain} in ${CHAIN_LIST}`),
@@ -182,7 +186,9 @@ export const orders = pgTable(
       .on(t.discountCodeId, sql`lower(${t.email})`)
       .where(sql`discount_code_id is not null`),
     // "E-mail me my orders" lists an address's paid orders.
-    index('orders_paid_email_idx').on(sql`lower(${t.email})`).where(sql`status in ('paid', 'completed')`),
+    index('orders_paid_email_idx')
+      .on(sql`lower(${t.email})`)
+      .where(sql`status in ('paid', 'completed', 'refunded', 'partially_refunded')`),
   ],
 )
 
@@ -703,3 +709,78 @@ export const orderLinkAsks = pgTable('order_link_asks', {
   locale: text('locale').$type<Locale>().notNull().default('en'),
   createdAt: createdAt(),
 })
+export const refundKinds = ['refund', 'return'] as const
+export type RefundKind = (typeof refundKinds)[number]
+export const refundStatuses = ['awaiting_address', 'ready', 'sent', 'cancelled'] as const
+export type RefundStatus = (typeof refundStatuses)[number]
+
+/**
+ * Refunds of paid orders and returns of unmatched transfers (src/server/refunds, decision 039). The
+ * operator pays from their own wallet; a refund is `sent` only once the chain shows a final transfer
+ * of the token to the address, of at least the amount, made after it became `ready`. A transaction
+ * proves one refund: tx_id is unique.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').$type<RefundKind>().notNull(),
+    /** The order refunded; for a return, the order whose address the transfer reached (if any). */
+    orderId: uuid('order_id'),
+    /** The unmatched transfer (payments.id) a return gives back. */
+    paymentId: integer('payment_id'),
+    /** The operator's words (refund), or the transfer's unmatched reason (return). */
+    reason: text('reason').notNull(),
+    token: text('token').$type<'USDT' | 'TRX'>().notNull(),
+    /** Base units of the token: USDT 6 decimals, TRX in sun. */
+    amountUnits: bigint('amount_units', { mode: 'bigint' }).notNull(),
+    /** What the amount is worth in USD micros (TRX at the order's locked rate); 0 when unknown. */
+    usdMicros: bigint('usd_micros', { mode: 'bigint' }).notNull().default(sql`0`),
+    /** A refund that leaves the order fully refunded disables its keys, unless the operator unticked it. */
+    disableKeys: boolean('disable_keys').notNull().default(true),
+    /** Where the buyer's link and the refund's e-mails go; null when nobody can be written to. */
+    email: text('email'),
+    locale: text('locale').$type<Locale>().notNull().default('en'),
+    status: text('status').$type<RefundStatus>().notNull().default('awaiting_address'),
+    /** The buyer's address to be paid (TRON, base58). */
+    address: text('address'),
+    /** 'buyer' (through the link) or 'operator' (received otherwise; audited). */
+    addressSource: text('address_source').$type<'buyer' | 'operator'>(),
+    /** The payer's sending address: offered to the buyer as a suggestion only. */
+    suggestedAddress: text('suggested_address'),
+    /** sha256 of the buyer's one-time link token (the token is only in the e-mail). */
+    linkTokenHash: text('link_token_hash'),
+    linkExpiresAt: timestamp('link_expires_at', { withTimezone: true }),
+    linkUsedAt: timestamp('link_used_at', { withTimezone: true }),
+    /** The admin form's key: a second click of the same form finds the same refund. */
+    requestKey: uuid('request_key').notNull(),
+    readyAt: timestamp('ready_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /** The transaction that proves it, as the chain gave it. */
+    txId: text('tx_id'),
+    txFrom: text('tx_from'),
+    txAmountUnits: bigint('tx_amount_units', { mode: 'bigint' }),
+    txBlockTimestamp: bigint('tx_block_timestamp', { mode: 'number' }),
+    /** 'watch' (found on the chain) or 'hash' (the operator's hash, checked). */
+    verifiedBy: text('verified_by').$type<'watch' | 'hash'>(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('refunds_request_key_uq').on(t.requestKey),
+    uniqueIndex('refunds_tx_uq').on(t.txId).where(sql`tx_id is not null`),
+    uniqueIndex('refunds_payment_uq')
+      .on(t.paymentId)
+      .where(sql`payment_id is not null and status <> 'cancelled'`),
+    uniqueIndex('refunds_link_uq').on(t.linkTokenHash).where(sql`link_token_hash is not null`),
+    index('refunds_order_idx').on(t.orderId),
+    index('refunds_ready_idx').on(t.readyAt).where(sql`status = 'ready'`),
+    index('refunds_sent_idx').on(t.sentAt).where(sql`status = 'sent'`),
+    check('refunds_kind_ck', sql`${t.kind} in ('refund', 'return')`),
+    check('refunds_token_ck', sql`${t.token} in ('USDT', 'TRX')`),
+    check('refunds_amount_ck', sql`${t.amountUnits} > 0`),
+    check('refunds_status_ck', sql`${t.status} in ('awaiting_address', 'ready', 'sent', 'cancelled')`),
+  ],
+)

@@ -14,6 +14,7 @@ import { deactivateInstance, keyIdOfOrderInstance, licencesOfOrder, licenceView 
 import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { findOrderByAccessToken } from '../orders/orders.repo'
+import { dashboardRefunds } from '../refunds/refunds.repo'
 import { defineRpc } from '../rpc'
 import { itemDownloadUrls } from './fulfil-order'
 
@@ -61,6 +62,7 @@ export function dashboardRpcs(database: Database) {
             tx_hash: order.txHash,
             tx_url: order.txHash ? explorerTxUrl(order.txHash) : null,
             late: order.late,
+            refunds: await dashboardRefunds(db, order.id),
             items: order.items.map((item, index) => {
               const pid = item.product.id
               return {

@@ -117,3 +117,12 @@ export async function assignPayment(
     return { kind: 'ok', paid: settled.kind === 'paid' }
   })
 }
+
+/** One transfer of the ledger, locked until the caller's transaction ends (a return of it). */
+export async function lockPayment(
+  tx: Db,
+  paymentId: number,
+): Promise<typeof payments.$inferSelect | undefined> {
+  const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update')
+  return row
+}

@@ -120,9 +120,15 @@ export async function recordOrdersCreated(tx: Db, created: readonly OrderFacts[]
  */
 export async function recordOrderEvent(
   tx: Db,
-  type: 'order.created' | 'order.paid' | 'order.cancelled' | 'order.expired' | 'order.confirming',
+  type:
+    | 'order.created'
+    | 'order.paid'
+    | 'order.cancelled'
+    | 'order.expired'
+    | 'order.confirming'
+    | 'order.refunded',
   orderId: string,
-  /** Fields added to the order's (order.confirming: the sighting). */
+  /** Fields added to the order's (order.confirming: the sighting; order.refunded: the refund). */
   extra: Record<string, unknown> = {},
 ): Promise<string | null> {
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId))

@@ -38,6 +38,10 @@ const MyOrdersPage = later(
   buying(() => import('../features/order-links/my-orders-page')),
   (m) => m.MyOrdersPage,
 )
+const RefundPage = later(
+  buying(() => import('../features/refund/refund-page')),
+  (m) => m.RefundPage,
+)
 const AdminLoginPage = later(admin, (m) => m.AdminLoginPage)
 const AdminLayout = later(admin, (m) => m.AdminLayout)
 const OrdersTab = later(admin, (m) => m.OrdersTab)
@@ -67,6 +71,7 @@ const storefrontRoutes = [
   { path: '/payment', element: <PaymentPage /> },
   { path: '/dashboard/:token', element: <DashboardPage /> },
   { path: '/orders/:token', element: <MyOrdersPage /> },
+  { path: '/refund/:token', element: <RefundPage /> },
 ] satisfies RouteObject[]
 
 /** The storefront's route patterns (the render tests visit each). */

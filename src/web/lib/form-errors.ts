@@ -86,6 +86,7 @@ export const schemaTexts: Readonly<Record<string, AdminMessageId>> = {
   'must be at most 100 %': 'admin.form.atMost100',
   'must be whole cents': 'admin.form.wholeCents',
   'must be whole basis points': 'admin.form.wholeBasisPoints',
+  'Enter a TRON address (it starts with T, 34 characters)': 'admin.refund.badAddress',
   'Download URL is required for free products': 'admin.products.downloadUrlRequired',
   'New passwords do not match': 'admin.security.mismatch',
 }

@@ -22,6 +22,7 @@ import { useSiteContent } from '../../lib/api/get-site-content'
 import { cart } from '../../lib/cart-store'
 import { checkout } from '../../lib/checkout-store'
 import { useDashboard } from './api/get-dashboard'
+import { DashboardRefunds } from './dashboard-refunds'
 import { LicenceSeats } from './licence-seats'
 
 function formatDate(iso: string | null, t: Translate, format: Formatters): string {
@@ -38,6 +39,14 @@ const statusStyles: Record<DashboardOrder['status'], { label: MessageId; classNa
   completed: {
     label: 'dashboard.status.completed',
     className: 'border-emerald-400/30 bg-emerald-400/10 text-emerald-300',
+  },
+  refunded: {
+    label: 'dashboard.status.refunded',
+    className: 'border-violet-400/30 bg-violet-400/10 text-violet-300',
+  },
+  partially_refunded: {
+    label: 'dashboard.status.partially_refunded',
+    className: 'border-violet-400/30 bg-violet-400/10 text-violet-300',
   },
   pending: {
     label: 'dashboard.status.pending',
@@ -310,6 +319,7 @@ export function DashboardPage() {
             </dl>
             <p className="mt-4 border-t border-line pt-3 text-xs text-muted">{t('dashboard.addressNote')}</p>
           </section>
+          <DashboardRefunds refunds={order.refunds} />
           <SupportCard />
         </div>
       </div>

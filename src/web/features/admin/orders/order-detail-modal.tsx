@@ -5,6 +5,7 @@ import { Modal } from '../../../components/ui/modal'
 import { Msg, useFormat, useT } from '../../../i18n/i18n'
 import { Mark } from '../components/mark'
 import { useOrderFormat } from '../lib/orders-format'
+import { OrderRefunds } from '../refunds/order-refunds'
 import { useOrder, useResendOrderEmail } from './api/orders'
 import { ConfirmingMark, OrderSightings } from './order-sightings'
 
@@ -105,6 +106,8 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
             )}
 
             <OrderSightings orderId={orderId} />
+
+            <OrderRefunds orderId={orderId} />
 
             <h3 className="mt-6 font-semibold text-fg">{t('admin.order.email')}</h3>
             {data.mails.length === 0 ? (

@@ -1,4 +1,9 @@
-import { type AdminOrder, type AdminOrderStatus, adminOrderStatuses } from '../../../../shared/admin'
+import {
+  type AdminOrder,
+  type AdminOrderStatus,
+  type SettableOrderStatus,
+  settableOrderStatuses,
+} from '../../../../shared/admin'
 import { useFormat, useT } from '../../../i18n/i18n'
 import { Mark } from '../components/mark'
 import { useOrderFormat } from '../lib/orders-format'
@@ -11,6 +16,8 @@ const statusColour: Record<AdminOrderStatus, string> = {
   paid: 'text-sky-300',
   completed: 'text-emerald-300',
   cancelled: 'text-red-300',
+  refunded: 'text-violet-300',
+  partially_refunded: 'text-violet-300',
 }
 
 /** One page of orders: cards on small screens, a table from md up; each row selectable and opened. */
@@ -158,16 +165,18 @@ export function OrdersList({
 function StatusSelect({ order }: { order: AdminOrder }) {
   const t = useT()
   const change = useUpdateOrderStatus()
-  const value = change.isPending ? change.variables.status : order.status
+  const value: AdminOrderStatus = change.isPending ? change.variables.status : order.status
+  // A refunded order's status follows its refunds: shown, not chosen.
+  const refunded = order.status === 'refunded' || order.status === 'partially_refunded'
   return (
     <select
       aria-label={t('admin.orders.statusOf', { id: order.id })}
       value={value}
-      disabled={change.isPending}
-      onChange={(e) => change.mutate({ id: order.id, status: e.target.value as AdminOrderStatus })}
+      disabled={change.isPending || refunded}
+      onChange={(e) => change.mutate({ id: order.id, status: e.target.value as SettableOrderStatus })}
       className={`rounded-lg border border-line bg-background px-2 py-1.5 text-sm ${statusColour[value]}`}
     >
-      {adminOrderStatuses.map((s) => (
+      {(refunded ? [order.status] : settableOrderStatuses).map((s) => (
         <option key={s} value={s}>
           {t(`admin.status.${s}`)}
         </option>

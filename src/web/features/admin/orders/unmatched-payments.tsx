@@ -6,6 +6,7 @@ import { useSchemaForm } from '../../../lib/form'
 import { toast } from '../../../lib/toast'
 import { Panel, TextInput } from '../components/fields'
 import { useOrderFormat } from '../lib/orders-format'
+import { ReturnTransfer } from '../refunds/return-transfer'
 import { useAssignPayment, useUnmatchedPayments } from './api/orders'
 
 /** Every reason the ledger writes (src/shared/unmatched-reasons.ts), in the operator's language. */
@@ -104,6 +105,7 @@ function UnmatchedRow({ payment }: { payment: AdminPayment }) {
           {form.errors.p_order_id}
         </p>
       )}
+      <ReturnTransfer payment={payment} />
     </li>
   )
 }

@@ -32,6 +32,14 @@ function TotalsCard({ title, totals }: { title: string; totals: SalesTotals }) {
             <span className="text-xs text-muted">≈ {usd(Number(totals.revenue_trx_usd))}</span>
           </dd>
         </div>
+        <div>
+          <dt className="text-xs text-muted">{t('admin.sales.refunds')}</dt>
+          <dd className="font-medium text-fg">{usd(Number(totals.refunds_usd))}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-muted">{t('admin.sales.net')}</dt>
+          <dd className="font-medium text-fg">{usd(Number(totals.net_usd))}</dd>
+        </div>
       </dl>
     </section>
   )
@@ -136,6 +144,11 @@ export function SalesTab() {
             <Figure label={t('admin.statusFilter.paid')} value={d.orders_by_status.paid} />
             <Figure label={t('admin.statusFilter.completed')} value={d.orders_by_status.completed} />
             <Figure label={t('admin.statusFilter.cancelled')} value={d.orders_by_status.cancelled} />
+            <Figure label={t('admin.statusFilter.refunded')} value={d.orders_by_status.refunded} />
+            <Figure
+              label={t('admin.statusFilter.partially_refunded')}
+              value={d.orders_by_status.partially_refunded}
+            />
           </dl>
           <p className="mt-4 text-sm text-muted">
             <Msg

@@ -5,6 +5,7 @@ import type {
   AdminOrderStatus,
   AdminPayment,
   FetchOrdersAnswer,
+  SettableOrderStatus,
 } from '../../../../../shared/admin'
 import { useT } from '../../../../i18n/i18n'
 import { callRpc, RpcError } from '../../../../lib/rpc-client'
@@ -79,7 +80,7 @@ export function useUpdateOrderStatus() {
   const t = useT()
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: async ({ id, status }: { id: string; status: AdminOrderStatus }) =>
+    mutationFn: async ({ id, status }: { id: string; status: SettableOrderStatus }) =>
       accepted(
         await callRpc<Outcome>(
           'secure_update_order_status',

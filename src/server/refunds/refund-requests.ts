@@ -1,0 +1,243 @@
+import { isPaidStatus } from '../../shared/order-status'
+import {
+  type CreateRefundInput,
+  fillMessage,
+  formatTokenUnits,
+  parseTokenAmount,
+  refundMessages,
+} from '../../shared/refunds'
+import { mergeSiteContent } from '../../shared/site-content'
+import { sunToUsdMicros } from '../../shared/trx'
+import { readStoredContent } from '../content/content.repo'
+import type { Db } from '../db/client'
+import { safeColour } from '../delivery/order-email'
+import { queueMail } from '../delivery/order-mail.repo'
+import { findOrder, lockOrder, type OrderRow } from '../orders/orders.repo'
+import { lockPayment, paymentsOfOrder, reviewHeldOrder } from '../payments/payment-admin'
+import type { PaymentRules } from '../payments/payment-rules'
+import { allPoolAddresses } from '../wallets/wallets.repo'
+import { renderRefundLinkEmail } from './refund-email'
+import {
+  findRefundByRequestKey,
+  insertRefund,
+  lockRefund,
+  newRefundLink,
+  type RefundRow,
+  refundedOfOrder,
+  returnedPayments,
+  updateRefund,
+} from './refunds.repo'
+
+// Starting a refund (of a paid order) or a return (of an unmatched transfer), and giving it the
+// address to be paid: the buyer through the one-time link, or the operator. Each step is one
+// transaction; the buyer's e-mail is queued in it (the mail outbox).
+
+export interface RefundDeps {
+  db: Db
+  publicUrl: string
+  rules: PaymentRules
+}
+
+export type RefundResult = { ok: true; refund: RefundRow; mailed: boolean } | { ok: false; error: string }
+
+const refused = (error: string): RefundResult => ({ ok: false, error })
+
+/** A refund must go to the buyer: never to an address of our own pool. */
+async function isOurAddress(db: Db, address: string): Promise<boolean> {
+  return (await allPoolAddresses(db)).includes(address)
+}
+
+export async function shopFrame(db: Db) {
+  const content = mergeSiteContent(await readStoredContent(db))
+  return {
+    shop: [content.logo.mainText, content.logo.subText].filter(Boolean).join(' '),
+    colour: safeColour(content.theme.primary),
+  }
+}
+
+/** Queues the e-mail with the buyer's one-time link (a new link each time). */
+async function mailLink(tx: Db, deps: RefundDeps, refund: RefundRow, token: string): Promise<boolean> {
+  if (!refund.email) return false
+  const frame = await shopFrame(tx)
+  const mail = renderRefundLinkEmail({
+    ...frame,
+    locale: refund.locale,
+    amount: formatTokenUnits(refund.amountUnits),
+    token: refund.token,
+    order: refund.kind === 'refund' && refund.orderId ? refund.orderId.slice(0, 8) : null,
+    link: `${deps.publicUrl.replace(/\/+$/, '')}/refund/${token}`,
+  })
+  return queueMail(tx, {
+    orderId: refund.orderId,
+    kind: `refund_link:${refund.id}:${refund.linkExpiresAt?.getTime() ?? 0}`,
+    to: refund.email,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+  })
+}
+
+function usdMicrosOf(order: OrderRow | undefined, token: 'USDT' | 'TRX', units: bigint): bigint {
+  if (token === 'USDT') return units
+  return order?.trxRateE8 ? sunToUsdMicros(units, order.trxRateE8) : 0n
+}
+
+/** A refund of a paid order: all that is left to refund in the token, or a part. */
+export async function createRefund(
+  deps: RefundDeps,
+  input: CreateRefundInput,
+  actor: string,
+): Promise<RefundResult> {
+  if (input.p_address && (await isOurAddress(deps.db, input.p_address)))
+    return refused(refundMessages.ourAddress)
+  return deps.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, input.p_order_id)
+    if (!order) return refused(refundMessages.orderNotFound)
+    // The same form sent twice (a double click, a retry) finds the refund the first one made.
+    const again = await findRefundByRequestKey(tx, input.p_request_key)
+    if (again) return { ok: true, refund: again, mailed: false }
+    if (!isPaidStatus(order.status)) return refused(refundMessages.notPaid)
+    const token = input.p_token
+    const received = token === 'USDT' ? order.amountReceivedUnits : order.trxReceivedSun
+    if (received <= 0n) return refused(fillMessage(refundMessages.nothingInToken, { token }))
+    const held = await refundedOfOrder(tx, order.id)
+    const left = received - (token === 'USDT' ? held.usdt : held.trx)
+    const amount = input.p_full ? left : parseTokenAmount(input.p_amount ?? '')
+    if (amount === null) return refused(fillMessage(refundMessages.badAmount, { token }))
+    if (amount <= 0n || amount > left)
+      return refused(
+        fillMessage(refundMessages.tooMuch, { token, left: formatTokenUnits(left > 0n ? left : 0n) }),
+      )
+    const payer = (await paymentsOfOrder(tx, order.id)).find(
+      (p) => p.status === 'credited' && p.token === token,
+    )
+    const now = new Date()
+    const link = input.p_address ? null : newRefundLink(now)
+    const refund = await insertRefund(tx, {
+      kind: 'refund',
+      orderId: order.id,
+      reason: input.p_reason,
+      token,
+      amountUnits: amount,
+      usdMicros: usdMicrosOf(order, token, amount),
+      disableKeys: input.p_disable_keys,
+      email: order.email,
+      locale: order.locale,
+      status: input.p_address ? 'ready' : 'awaiting_address',
+      address: input.p_address ?? null,
+      addressSource: input.p_address ? 'operator' : null,
+      readyAt: input.p_address ? now : null,
+      suggestedAddress: payer?.from_address ?? null,
+      linkTokenHash: link?.linkTokenHash ?? null,
+      linkExpiresAt: link?.linkExpiresAt ?? null,
+      requestKey: input.p_request_key,
+      createdBy: actor,
+    })
+    const mailed = link ? await mailLink(tx, deps, refund, link.token) : false
+    return { ok: true, refund, mailed }
+  })
+}
+
+/** A return of a transfer that pays no order (an overpayment, a late one, one held for review…). */
+export async function createReturn(
+  deps: RefundDeps,
+  input: { p_payment_id: number; p_request_key: string; p_address?: string },
+  actor: string,
+): Promise<RefundResult> {
+  if (input.p_address && (await isOurAddress(deps.db, input.p_address)))
+    return refused(refundMessages.ourAddress)
+  const result = await deps.db.transaction(async (tx): Promise<RefundResult & { held?: string | null }> => {
+    const payment = await lockPayment(tx, input.p_payment_id)
+    if (!payment) return refused(refundMessages.paymentNotFound)
+    const again = await findRefundByRequestKey(tx, input.p_request_key)
+    if (again) return { ok: true, refund: again, mailed: false }
+    if (payment.status !== 'unmatched') return refused(refundMessages.notUnmatched)
+    // Refunds are proven on TRON only so far (decision 039).
+    if (payment.chain !== 'tron' || payment.token === 'USDC') return refused(refundMessages.notOnTron)
+    if ((await returnedPayments(tx, [payment.id])).size > 0) return refused(refundMessages.alreadyReturned)
+    const order = payment.orderId ? await findOrder(tx, payment.orderId) : undefined
+    if (!input.p_address && !order) return refused(refundMessages.noEmail)
+    const now = new Date()
+    const link = input.p_address ? null : newRefundLink(now)
+    const refund = await insertRefund(tx, {
+      kind: 'return',
+      orderId: payment.orderId,
+      paymentId: payment.id,
+      reason: payment.reason ?? 'unassigned',
+      token: payment.token,
+      amountUnits: payment.amountUnits,
+      usdMicros: usdMicrosOf(order, payment.token, payment.amountUnits),
+      disableKeys: false,
+      email: order?.email ?? null,
+      locale: order?.locale ?? 'en',
+      status: input.p_address ? 'ready' : 'awaiting_address',
+      address: input.p_address ?? null,
+      addressSource: input.p_address ? 'operator' : null,
+      readyAt: input.p_address ? now : null,
+      suggestedAddress: payment.fromAddress,
+      linkTokenHash: link?.linkTokenHash ?? null,
+      linkExpiresAt: link?.linkExpiresAt ?? null,
+      requestKey: input.p_request_key,
+      createdBy: actor,
+    })
+    const mailed = link ? await mailLink(tx, deps, refund, link.token) : false
+    return { ok: true, refund, mailed, held: payment.reason === 'held_for_review' ? payment.orderId : null }
+  })
+  // A held transfer that goes back leaves the review: it will never pay the order.
+  if (result.ok && result.held) await reviewHeldOrder(deps.db, result.held, 'refuse', deps.rules)
+  return result
+}
+
+/** The buyer gives the address through the link (once), or the operator one the buyer sent otherwise. */
+export async function setRefundAddress(
+  deps: RefundDeps,
+  refundId: number,
+  address: string,
+  source: 'buyer' | 'operator',
+): Promise<RefundResult> {
+  if (await isOurAddress(deps.db, address)) return refused(refundMessages.ourAddress)
+  return deps.db.transaction(async (tx) => {
+    const refund = await lockRefund(tx, refundId)
+    if (!refund) return refused(refundMessages.refundNotFound)
+    if (refund.status !== 'awaiting_address') return refused(refundMessages.notAwaitingAddress)
+    const now = new Date()
+    const updated = await updateRefund(tx, refund.id, {
+      address,
+      addressSource: source,
+      status: 'ready',
+      readyAt: now,
+      // The link is spent once an address is given, whoever gave it.
+      linkUsedAt: refund.linkTokenHash ? now : null,
+    })
+    return { ok: true, refund: updated as RefundRow, mailed: false }
+  })
+}
+
+/** A new link for the buyer (the old one stops working), e-mailed. */
+export async function resendRefundLink(deps: RefundDeps, refundId: number): Promise<RefundResult> {
+  return deps.db.transaction(async (tx) => {
+    const refund = await lockRefund(tx, refundId)
+    if (!refund) return refused(refundMessages.refundNotFound)
+    if (refund.status !== 'awaiting_address') return refused(refundMessages.notAwaitingAddress)
+    if (!refund.email) return refused(refundMessages.noEmail)
+    const { token, linkTokenHash, linkExpiresAt } = newRefundLink()
+    const updated = (await updateRefund(tx, refund.id, {
+      linkTokenHash,
+      linkExpiresAt,
+      linkUsedAt: null,
+    })) as RefundRow
+    const mailed = await mailLink(tx, deps, updated, token)
+    return { ok: true, refund: updated, mailed }
+  })
+}
+
+export async function cancelRefund(deps: RefundDeps, refundId: number): Promise<RefundResult> {
+  return deps.db.transaction(async (tx) => {
+    const refund = await lockRefund(tx, refundId)
+    if (!refund) return refused(refundMessages.refundNotFound)
+    if (refund.status === 'sent') return refused(refundMessages.notCancellable)
+    if (refund.status === 'cancelled') return { ok: true, refund, mailed: false }
+    const updated = await updateRefund(tx, refund.id, { status: 'cancelled', cancelledAt: new Date() })
+    return { ok: true, refund: updated as RefundRow, mailed: false }
+  })
+}

@@ -1,0 +1,216 @@
+import { inArray } from 'drizzle-orm'
+import { explorerTxUrl } from '../../shared/dashboard'
+import { fillMessage, formatTokenUnits, refundMessages } from '../../shared/refunds'
+import type { Db } from '../db/client'
+import { refunds } from '../db/schema'
+import { queueMail } from '../delivery/order-mail.repo'
+import { disableKeysOfOrder } from '../keys/licence-state'
+import { lockOrder, setOrderStatus } from '../orders/orders.repo'
+import type { TronClient } from '../payments/tron/tron-client'
+import { recordOrderEvent } from '../webhooks/events'
+import { renderRefundSentEmail } from './refund-email'
+import { readTransaction, transfersTo } from './refund-proof'
+import { shopFrame } from './refund-requests'
+import {
+  findRefund,
+  keepsKeysOf,
+  type RefundRow,
+  readyRefunds,
+  sentOfOrder,
+  updateRefund,
+} from './refunds.repo'
+
+// Proving a refund on the chain: the operator's transaction hash, checked (token, recipient,
+// amount, success, finality, time), or the watch that finds a final transfer of the token to the
+// address of at least the amount, made after the refund became ready. Either way the refund is
+// marked sent in one transaction with everything that follows: the order's status, the buyer's
+// e-mail (the outbox), the order.refunded webhook. A transaction proves one refund only.
+
+export interface Proof {
+  txId: string
+  from: string
+  amountUnits: bigint
+  blockTimestamp: number
+  by: 'watch' | 'hash'
+}
+
+export type SentResult = { ok: true; refund: RefundRow } | { ok: false; error: string }
+
+const isUniqueViolation = (error: unknown): boolean => {
+  const e = error as { code?: string; cause?: { code?: string } }
+  return e?.code === '23505' || e?.cause?.code === '23505'
+}
+
+/** Marks a ready refund sent with its proof, and does what follows, all in one transaction. */
+export async function markRefundSent(db: Db, refundId: number, proof: Proof): Promise<SentResult> {
+  try {
+    return await db.transaction(async (tx): Promise<SentResult> => {
+      const [claimed] = await tx
+        .select({ id: refunds.id })
+        .from(refunds)
+        .where(inArray(refunds.txId, [proof.txId]))
+      if (claimed) return { ok: false, error: refundMessages.txUsed }
+      const refund = await findRefund(tx, refundId)
+      if (refund?.status !== 'ready' || !refund.address) return { ok: false, error: refundMessages.notReady }
+      // Lock the order first (every path that changes an order does), then the refund.
+      const order = refund.orderId ? await lockOrder(tx, refund.orderId) : undefined
+      const sent = await updateRefund(tx, refund.id, {
+        status: 'sent',
+        sentAt: new Date(),
+        txId: proof.txId,
+        txFrom: proof.from,
+        txAmountUnits: proof.amountUnits,
+        txBlockTimestamp: proof.blockTimestamp,
+        verifiedBy: proof.by,
+      })
+      if (!sent) return { ok: false, error: refundMessages.notReady }
+      if (order && refund.kind === 'refund') {
+        const paidBack = await sentOfOrder(tx, order.id)
+        const whole = paidBack.usdt >= order.amountReceivedUnits && paidBack.trx >= order.trxReceivedSun
+        await setOrderStatus(tx, order.id, whole ? 'refunded' : 'partially_refunded')
+        // A fully refunded order's keys stop working, unless the operator unticked it on a refund of it.
+        const keysDisabled = whole && (await keepsKeysOf(tx, order.id)) === false
+        if (keysDisabled) await disableKeysOfOrder(tx, order.id, 'refunded')
+        await recordOrderEvent(tx, 'order.refunded', order.id, {
+          refund: {
+            id: sent.id,
+            token: sent.token,
+            amount_units: sent.amountUnits.toString(),
+            amount: formatTokenUnits(sent.amountUnits),
+            address: sent.address,
+            tx_id: proof.txId,
+            reason: sent.reason,
+            fully_refunded: whole,
+            keys_disabled: keysDisabled,
+          },
+        })
+      }
+      if (sent.email) {
+        const txUrl = explorerTxUrl(proof.txId)
+        const mail = renderRefundSentEmail({
+          ...(await shopFrame(tx)),
+          locale: sent.locale,
+          amount: formatTokenUnits(sent.amountUnits),
+          token: sent.token,
+          order: sent.kind === 'refund' && sent.orderId ? sent.orderId.slice(0, 8) : null,
+          address: sent.address as string,
+          txUrl,
+        })
+        // One per refund, whichever process proved it: the outbox keeps one mail of a kind per order.
+        await queueMail(tx, {
+          orderId: sent.orderId,
+          kind: `refund_sent:${sent.id}`,
+          to: sent.email,
+          subject: mail.subject,
+          html: mail.html,
+          text: mail.text,
+        })
+      }
+      return { ok: true, refund: sent }
+    })
+  } catch (error) {
+    // Another refund took this transaction at the same moment (refunds_tx_uq).
+    if (isUniqueViolation(error)) return { ok: false, error: refundMessages.txUsed }
+    throw error
+  }
+}
+
+/** The operator's hash: checked on the chain, with exactly what does not match. */
+export async function verifyRefundByHash(
+  db: Db,
+  client: TronClient,
+  refundId: number,
+  rawHash: string,
+  signal?: AbortSignal,
+): Promise<SentResult> {
+  const hash = rawHash.trim().toLowerCase().replace(/^0x/, '')
+  const refund = await findRefund(db, refundId)
+  if (!refund) return { ok: false, error: refundMessages.refundNotFound }
+  if (refund.status !== 'ready' || !refund.address || !refund.readyAt)
+    return { ok: false, error: refundMessages.notReady }
+  const [claimed] = await db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(inArray(refunds.txId, [hash]))
+  if (claimed) return { ok: false, error: refundMessages.txUsed }
+  const proof = await readTransaction(client, hash, signal)
+  if (proof.kind === 'error') return { ok: false, error: refundMessages.explorerDown }
+  if (proof.kind === 'not_found') return { ok: false, error: refundMessages.txNotFound }
+  if (proof.kind === 'not_final') return { ok: false, error: refundMessages.txNotFinal }
+  const token = refund.token
+  if (!proof.success)
+    return { ok: false, error: fillMessage(refundMessages.txFailed, { result: proof.result ?? 'FAILED' }) }
+  const ofToken = proof.transfers.filter((t) => t.token === token)
+  if (ofToken.length === 0) return { ok: false, error: fillMessage(refundMessages.txWrongToken, { token }) }
+  const toAddress = ofToken.filter((t) => t.to === refund.address)
+  if (toAddress.length === 0) {
+    const to = ofToken[0]?.to ?? ''
+    return {
+      ok: false,
+      error: fillMessage(refundMessages.txWrongRecipient, { token, to, address: refund.address }),
+    }
+  }
+  const sent = toAddress.reduce((sum, t) => sum + t.value, 0n)
+  if (sent < refund.amountUnits) {
+    return {
+      ok: false,
+      error: fillMessage(refundMessages.txTooLittle, {
+        sent: formatTokenUnits(sent),
+        amount: formatTokenUnits(refund.amountUnits),
+        token,
+      }),
+    }
+  }
+  if (proof.blockTimestamp < refund.readyAt.getTime())
+    return {
+      ok: false,
+      error: fillMessage(refundMessages.txTooEarly, { ready: refund.readyAt.toISOString() }),
+    }
+  return markRefundSent(db, refund.id, {
+    txId: hash,
+    from: toAddress[0]?.from ?? '',
+    amountUnits: sent,
+    blockTimestamp: proof.blockTimestamp,
+    by: 'hash',
+  })
+}
+
+/**
+ * One look at the chain for every ready refund: the first final transfer of its token to its
+ * address, of at least its amount, made since it became ready and proving no other refund. Answers
+ * the refunds marked sent.
+ */
+export async function watchRefundsOnce(db: Db, client: TronClient): Promise<RefundRow[]> {
+  const done: RefundRow[] = []
+  for (const refund of await readyRefunds(db)) {
+    if (!refund.address || !refund.readyAt) continue
+    const found = await transfersTo(client, refund.address, refund.token, refund.readyAt.getTime())
+    if (!found) continue
+    const candidates = found.filter((t) => t.value >= refund.amountUnits)
+    if (candidates.length === 0) continue
+    const used = new Set(
+      (
+        await db
+          .select({ txId: refunds.txId })
+          .from(refunds)
+          .where(
+            inArray(
+              refunds.txId,
+              candidates.map((t) => t.txId),
+            ),
+          )
+      ).map((r) => r.txId),
+    )
+    const transfer = candidates.find((t) => !used.has(t.txId))
+    if (!transfer) continue
+    const result = await markRefundSent(db, refund.id, {
+      txId: transfer.txId,
+      from: transfer.from,
+      amountUnits: transfer.value,
+      blockTimestamp: transfer.blockTimestamp,
+      by: 'watch',
+    })
+    if (result.ok) done.push(result.refund)
+  }
+  return done
+}

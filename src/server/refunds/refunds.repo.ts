@@ -1,0 +1,237 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm'
+import { explorerTxUrl } from '../../shared/dashboard'
+import {
+  type AdminRefund,
+  type DashboardRefund,
+  formatTokenUnits,
+  REFUND_LINK_HOURS,
+} from '../../shared/refunds'
+import type { Db } from '../db/client'
+import { refunds } from '../db/schema'
+
+// The refunds module's table: one row per refund or return, its state and its proof.
+
+export type RefundRow = typeof refunds.$inferSelect
+
+const HOUR = 3_600_000
+
+export const linkHashOf = (token: string) => createHash('sha256').update(token).digest('hex')
+
+/** A new one-time link for the buyer: the token (for the e-mail only) and what the row keeps. */
+export function newRefundLink(now = new Date()) {
+  const token = randomBytes(32).toString('base64url')
+  return {
+    token,
+    linkTokenHash: linkHashOf(token),
+    linkExpiresAt: new Date(now.getTime() + REFUND_LINK_HOURS * HOUR),
+  }
+}
+
+export async function findRefund(db: Db, id: number): Promise<RefundRow | undefined> {
+  const [row] = await db.select().from(refunds).where(eq(refunds.id, id))
+  return row
+}
+
+export async function lockRefund(tx: Db, id: number): Promise<RefundRow | undefined> {
+  const [row] = await tx.select().from(refunds).where(eq(refunds.id, id)).for('update')
+  return row
+}
+
+export async function findRefundByRequestKey(db: Db, key: string): Promise<RefundRow | undefined> {
+  const [row] = await db.select().from(refunds).where(eq(refunds.requestKey, key))
+  return row
+}
+
+/** The refund a buyer's link names while the link is good (unused, unexpired). */
+export async function findRefundByLink(db: Db, token: string): Promise<RefundRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.linkTokenHash, linkHashOf(token)),
+        isNull(refunds.linkUsedAt),
+        sql`${refunds.linkExpiresAt} > now()`,
+      ),
+    )
+  return row
+}
+
+export async function refundsOfOrder(db: Db, orderId: string): Promise<RefundRow[]> {
+  return db.select().from(refunds).where(eq(refunds.orderId, orderId)).orderBy(refunds.id)
+}
+
+export async function listRefunds(db: Db, limit = 200): Promise<RefundRow[]> {
+  return db.select().from(refunds).orderBy(desc(refunds.id)).limit(limit)
+}
+
+/** Refunds waiting for their payment, oldest first (the chain watch). */
+export async function readyRefunds(db: Db, limit = 100): Promise<RefundRow[]> {
+  return db.select().from(refunds).where(eq(refunds.status, 'ready')).orderBy(refunds.readyAt).limit(limit)
+}
+
+/** Base units an order's refunds hold in a token (all but cancelled ones), for what is left to refund. */
+export async function refundedOfOrder(tx: Db, orderId: string): Promise<{ usdt: bigint; trx: bigint }> {
+  const rows = await tx
+    .select({ token: refunds.token, units: sql<string>`sum(${refunds.amountUnits})::text` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.kind, 'refund'), ne(refunds.status, 'cancelled')))
+    .groupBy(refunds.token)
+  const of = (token: string) => BigInt(rows.find((r) => r.token === token)?.units ?? '0')
+  return { usdt: of('USDT'), trx: of('TRX') }
+}
+
+/** Base units an order's sent refunds paid back, per token. */
+export async function sentOfOrder(tx: Db, orderId: string): Promise<{ usdt: bigint; trx: bigint }> {
+  const rows = await tx
+    .select({ token: refunds.token, units: sql<string>`sum(${refunds.amountUnits})::text` })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.kind, 'refund'), eq(refunds.status, 'sent')))
+    .groupBy(refunds.token)
+  const of = (token: string) => BigInt(rows.find((r) => r.token === token)?.units ?? '0')
+  return { usdt: of('USDT'), trx: of('TRX') }
+}
+
+/** The transfers (payments.id) among these being returned or returned already. */
+export async function returnedPayments(
+  db: Db,
+  paymentIds: readonly number[],
+): Promise<Map<number, RefundRow>> {
+  if (paymentIds.length === 0) return new Map()
+  const rows = await db
+    .select()
+    .from(refunds)
+    .where(and(inArray(refunds.paymentId, [...paymentIds]), ne(refunds.status, 'cancelled')))
+  return new Map(rows.map((r) => [r.paymentId as number, r]))
+}
+
+export async function insertRefund(tx: Db, values: typeof refunds.$inferInsert): Promise<RefundRow> {
+  const [row] = await tx.insert(refunds).values(values).returning()
+  if (!row) throw new Error('refund insert returned nothing')
+  return row
+}
+
+export async function updateRefund(
+  tx: Db,
+  id: number,
+  values: Partial<typeof refunds.$inferInsert>,
+): Promise<RefundRow | undefined> {
+  const [row] = await tx
+    .update(refunds)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(refunds.id, id))
+    .returning()
+  return row
+}
+
+/** Refunds sent per UTC day since `from` (kind refund only: a return was never revenue), in USD micros. */
+export async function refundsPerDay(db: Db, from: Date): Promise<Map<string, bigint>> {
+  const rows = (await db.execute(sql`
+    select to_char((sent_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, sum(usd_micros)::text as micros
+    from ${refunds} where status = 'sent' and kind = 'refund' and sent_at >= ${from.toISOString()}::timestamptz
+    group by 1`)) as unknown as { rows: { day: string; micros: string }[] }
+  return new Map(rows.rows.map((r) => [r.day, BigInt(r.micros)]))
+}
+
+export function toAdminRefund(row: RefundRow): AdminRefund {
+  return {
+    id: row.id,
+    kind: row.kind,
+    order_id: row.orderId,
+    payment_id: row.paymentId,
+    reason: row.reason,
+    token: row.token,
+    amount: formatTokenUnits(row.amountUnits),
+    status: row.status,
+    address: row.address,
+    address_source: row.addressSource,
+    suggested_address: row.suggestedAddress,
+    email: row.email,
+    disable_keys: row.disableKeys,
+    link_expires_at: row.linkExpiresAt?.toISOString() ?? null,
+    link_used_at: row.linkUsedAt?.toISOString() ?? null,
+    ready_at: row.readyAt?.toISOString() ?? null,
+    sent_at: row.sentAt?.toISOString() ?? null,
+    cancelled_at: row.cancelledAt?.toISOString() ?? null,
+    tx_id: row.txId,
+    tx_url: row.txId ? explorerTxUrl(row.txId) : null,
+    tx_from: row.txFrom,
+    tx_amount: row.txAmountUnits === null ? null : formatTokenUnits(row.txAmountUnits),
+    verified_by: row.verifiedBy,
+    created_by: row.createdBy,
+    created_at: row.createdAt.toISOString(),
+  }
+}
+
+/** An order's refunds as the buyer's dashboard shows them (cancelled ones left out). */
+export async function dashboardRefunds(db: Db, orderId: string): Promise<DashboardRefund[]> {
+  const rows = await db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.kind, 'refund'), ne(refunds.status, 'cancelled')))
+    .orderBy(refunds.id)
+  return rows.map((r) => ({
+    amount: formatTokenUnits(r.amountUnits),
+    token: r.token,
+    status: r.status,
+    address: r.address,
+    sent_at: r.sentAt?.toISOString() ?? null,
+    tx_url: r.txId ? explorerTxUrl(r.txId) : null,
+  }))
+}
+
+/** One keyset page of refunds after id `after`, by id (the CSV export). */
+export async function refundsPage(db: Db, after: number, limit: number): Promise<RefundRow[]> {
+  return db.select().from(refunds).where(gt(refunds.id, after)).orderBy(refunds.id).limit(limit)
+}
+
+/** Base units the sent refunds of these orders paid back, per order and token (the CSV export). */
+export async function sentRefundsOfOrders(
+  db: Db,
+  orderIds: readonly string[],
+): Promise<Map<string, { usdt: bigint; trx: bigint }>> {
+  if (orderIds.length === 0) return new Map()
+  const rows = await db
+    .select({
+      orderId: refunds.orderId,
+      token: refunds.token,
+      units: sql<string>`sum(${refunds.amountUnits})::text`,
+    })
+    .from(refunds)
+    .where(
+      and(inArray(refunds.orderId, [...orderIds]), eq(refunds.kind, 'refund'), eq(refunds.status, 'sent')),
+    )
+    .groupBy(refunds.orderId, refunds.token)
+  const byOrder = new Map<string, { usdt: bigint; trx: bigint }>()
+  for (const r of rows) {
+    const sums = byOrder.get(r.orderId as string) ?? { usdt: 0n, trx: 0n }
+    if (r.token === 'USDT') sums.usdt += BigInt(r.units)
+    else sums.trx += BigInt(r.units)
+    byOrder.set(r.orderId as string, sums)
+  }
+  return byOrder
+}
+
+/** True when the operator unticked "disable the keys" on any sent refund of the order. */
+export async function keepsKeysOf(tx: Db, orderId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.orderId, orderId),
+        eq(refunds.kind, 'refund'),
+        eq(refunds.status, 'sent'),
+        eq(refunds.disableKeys, false),
+      ),
+    )
+    .limit(1)
+  return row !== undefined
+}
+
+/** Whether any refund was ever sent (by refunds_sent_idx: one row at most). */
+export async function anyRefundSent(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: refunds.id }).from(refunds).where(eq(refunds.status, 'sent')).limit(1)
+  return row !== undefined
+}
