@@ -1,0 +1,36 @@
+import type { ChainFamilyId, ChainId } from '../../shared/chains'
+import type { ChainAdapter } from './chain'
+
+// The enabled chains of this shop, built once at start (app.ts) from the configuration: TRON
+// always, each EVM chain the operator enabled. Everything that runs per chain (a follower and a
+// sighting watcher each, on its own loop and lease) and everything that looks a chain up by the id
+// stored on a row (the buyer's hash, reconciliation, explorer links) goes through here.
+
+export interface ChainRegistry {
+  /** Enabled chains, TRON first, then in the order they were registered. */
+  enabled(): readonly ChainAdapter[]
+  get(chain: ChainId): ChainAdapter | undefined
+  /** The enabled chain, or a TypeError (a programming error: the id came from our own rows). */
+  require(chain: ChainId): ChainAdapter
+  /** The enabled chains of one family (an EVM address is watched on every enabled EVM chain). */
+  ofFamily(family: ChainFamilyId): readonly ChainAdapter[]
+}
+
+export function createChainRegistry(adapters: readonly ChainAdapter[]): ChainRegistry {
+  const byId = new Map<ChainId, ChainAdapter>()
+  for (const adapter of adapters) {
+    if (byId.has(adapter.chain)) throw new TypeError(`chain ${adapter.chain} registered twice`)
+    byId.set(adapter.chain, adapter)
+  }
+  const list = [...adapters].sort((a, b) => (a.chain === 'tron' ? -1 : b.chain === 'tron' ? 1 : 0))
+  return {
+    enabled: () => list,
+    get: (chain) => byId.get(chain),
+    require(chain) {
+      const adapter = byId.get(chain)
+      if (!adapter) throw new TypeError(`chain ${chain} is not enabled`)
+      return adapter
+    },
+    ofFamily: (family) => list.filter((a) => a.family === family),
+  }
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod'
+
+// The chains and tokens the shop can know, as short ids stored on every ledger, sighting, follower
+// and order row. Which of them a shop takes is the operator's choice (the server's chain registry);
+// this list only names them, for the server and the browser alike.
+
+export const chainIds = ['tron', 'ethereum', 'bsc', 'polygon', 'arbitrum', 'base'] as const
+export type ChainId = (typeof chainIds)[number]
+export const chainIdSchema = z.enum(chainIds)
+
+/** A family is one implementation: TRON, or every EVM chain through the same code. */
+export const chainFamilies = ['tron', 'evm'] as const
+export type ChainFamilyId = (typeof chainFamilies)[number]
+
+export const familyOfChain: Record<ChainId, ChainFamilyId> = {
+  tron: 'tron',
+  ethereum: 'evm',
+  bsc: 'evm',
+  polygon: 'evm',
+  arbitrum: 'evm',
+  base: 'evm',
+}
+
+/** Every token symbol a row may carry. A chain accepts a subset (its token table). */
+export const tokenSymbols = ['USDT', 'USDC', 'TRX'] as const
+export type TokenSymbol = (typeof tokenSymbols)[number]
+export const tokenSymbolSchema = z.enum(tokenSymbols)
+
+/** Tokens worth one US dollar per whole token (counted 1:1); the others need a rate. */
+export const stablecoins: ReadonlySet<TokenSymbol> = new Set(['USDT', 'USDC'])
