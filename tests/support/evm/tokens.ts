@@ -1,4 +1,4 @@
-import type { Abi, Address, Hash } from 'viem'
+import { type Abi, type Address, getAddress, type Hash } from 'viem'
 import type { Anvil } from './anvil'
 import { readCompiled } from './compile'
 
@@ -45,7 +45,7 @@ async function deploy(anvil: Anvil, abi: Abi, bytecode: `0x${string}`, args: unk
   })
   const receipt = await mined(anvil, hash)
   if (!receipt.contractAddress) throw new Error('deployment made no contract')
-  return receipt.contractAddress
+  return getAddress(receipt.contractAddress)
 }
 
 export function deployStablecoin(anvil: Anvil, spec: TokenSpec): Promise<Address> {

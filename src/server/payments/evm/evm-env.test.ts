@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseEvmEnv } from './evm-env'
+import { endpointOf, parseEvmEnv } from './evm-env'
 
 const chain = (source: Record<string, string>, key: string) => {
   const { chains, errors } = parseEvmEnv(source)
@@ -44,13 +44,20 @@ describe('EVM chain settings', () => {
     expect(bsc?.providers).toEqual([
       {
         name: '1: rpc.example',
-        urls: ['https://rpc.example/v1/aaa', 'https://rpc.example/v1/bbb'],
+        url: 'https://rpc.example/v1/{key}',
+        keys: ['aaa', 'bbb'],
         rps: 10,
         perDay: 100_000,
         maxBlocks: 10,
       },
-      { name: 'backup', urls: ['https://backup.example/rpc'], rps: 10, perDay: null, maxBlocks: 500 },
+      { name: 'backup', url: 'https://backup.example/rpc', keys: [], rps: 10, perDay: null, maxBlocks: 500 },
     ])
+  })
+
+  it('puts each key where the URL says', () => {
+    const provider = { name: 'p', url: 'https://rpc.example/v1/{key}', keys: ['a b'], rps: 1, perDay: null }
+    expect(endpointOf(provider, 'a b')).toBe('https://rpc.example/v1/a%20b')
+    expect(endpointOf({ ...provider, url: 'https://rpc.example/x' }, null)).toBe('https://rpc.example/x')
   })
 
   it('takes a token table override, checksummed', () => {

@@ -1,5 +1,6 @@
 import { getAddress, isAddress } from 'viem'
 import { z } from 'zod'
+import type { ProviderConfig } from '../provider-failover'
 import { EVM_CHAINS, type EvmChainKey, type EvmChainSpec, type EvmToken } from './chains'
 
 // The operator's settings for each EVM chain, read from the environment:
@@ -14,16 +15,19 @@ import { EVM_CHAINS, type EvmChainKey, type EvmChainSpec, type EvmToken } from '
 //                                             contracts): JSON [{"symbol":"USDT","contract":"0x…","decimals":6}]
 // <CHAIN> is ETHEREUM, BSC, POLYGON, ARBITRUM or BASE.
 
-export interface EvmProviderConfig {
-  name: string
-  /** The endpoint of each key (the URL with {key} replaced), or the one URL when it has no key. */
-  urls: string[]
-  rps: number
-  /** Requests a day, per key; null = no daily limit. */
-  perDay: number | null
+/** A JSON-RPC provider: "{key}" in its URL is replaced by each key in turn (provider-failover's rules). */
+export interface EvmProviderConfig extends ProviderConfig {
   /** Widest eth_getLogs range, in blocks, this provider answers. */
   maxBlocks: number
 }
+
+/** The endpoint of one key of a provider. */
+export function endpointOf(config: ProviderConfig, key: string | null): string {
+  return key === null ? config.url : config.url.replace(KEY_SLOT, encodeURIComponent(key))
+}
+
+// A raw "{key}" in the URL is percent-encoded by the URL parser: both spellings are the slot.
+const KEY_SLOT = /\{key\}|%7Bkey%7D/i
 
 export interface EvmChainConfig {
   spec: EvmChainSpec
@@ -187,19 +191,18 @@ function providersOf(
     if (names.has(name)) errors.push(`  ${v('NAME')}: ${JSON.stringify(name)} is used twice`)
     names.add(name)
     if (!url) continue
-    // A raw "{key}" in the URL is percent-encoded by the URL parser: look for both spellings.
-    const slot = /\{key\}|%7Bkey%7D/i
-    if (keys.length > 0 && !slot.test(url)) {
+    if (keys.length > 0 && !KEY_SLOT.test(url)) {
       errors.push(`  ${v('URL')}: put {key} where the key goes, since ${v('KEYS')} is set`)
       continue
     }
-    if (keys.length === 0 && slot.test(url)) {
+    if (keys.length === 0 && KEY_SLOT.test(url)) {
       errors.push(`  ${v('KEYS')}: the URL has {key} but no keys are given`)
       continue
     }
     providers.push({
       name,
-      urls: keys.length === 0 ? [url] : keys.map((k) => url.replace(slot, k)),
+      url,
+      keys,
       rps: read(v('RPS'), 'RPS') ?? 10,
       perDay: read(v('PER_DAY'), 'PER_DAY') ?? null,
       maxBlocks: read(v('MAX_BLOCKS'), 'MAX_BLOCKS') ?? 500,
