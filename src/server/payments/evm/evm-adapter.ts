@@ -1,4 +1,4 @@
-import { getAddress, isAddress } from 'viem'
+import { normalizeEvmAddress } from '../../../shared/evm-address'
 import type { ChainAdapter, ChainToken } from '../chain'
 import { createFailoverPool } from '../provider-failover'
 import type { EvmContext, EvmKeyClient } from './evm-context'
@@ -13,6 +13,8 @@ import { createEvmRpc } from './evm-rpc'
 // One enabled EVM chain as the shop's chain interface sees it: the family's code bound to the
 // chain's table entry and the operator's settings (providers, depth, tokens).
 
+export { normalizeEvmAddress }
+
 export interface EvmAdapterOptions {
   fetch?: typeof globalThis.fetch
   /** Per request. Default 10 s. */
@@ -21,13 +23,6 @@ export interface EvmAdapterOptions {
   maxCoolingMs?: number
   setAsideMs?: number
   onSetAside?: (provider: string, reason: string) => void
-}
-
-/** The address in its one stored form (EIP-55 checksum), or null when it is not an address. */
-export function normalizeEvmAddress(text: string): string | null {
-  const t = text.trim()
-  // Mixed case must be a valid checksum (a typo check); all lower or all upper case carries none.
-  return isAddress(t, { strict: true }) ? getAddress(t) : null
 }
 
 export function normalizeEvmTxHash(text: string): string | null {
