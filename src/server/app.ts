@@ -30,11 +30,12 @@ import { createSignal, type Signal } from './lib/signal'
 import { createMetrics, type Metrics, registerMetricsRoutes } from './metrics/metrics'
 import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
+import { type ChainRegistry, createChainRegistry } from './payments/chain-registry'
+import { buildChains } from './payments/chains'
 import { createOrderWatch, type OrderWatch } from './payments/order-watch'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
 import { createPaymentDelay, createShopHealth, type ShopHealth } from './payments/payments-health'
-import { createProviderPool, type ProviderPool, registerProviderGauges } from './payments/provider-pool'
 import { providersRpcs } from './payments/providers.routes'
 import { reconcileRpcs } from './payments/reconcile.routes'
 import {
@@ -43,6 +44,7 @@ import {
   type SightingWatcher,
 } from './payments/sighting-watcher'
 import { sightingsRpcs } from './payments/sightings.routes'
+import { createProviderPool, type ProviderPool, registerProviderGauges } from './payments/tron/tron-pool'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { compressHtml, createPageCache, htmlEncoding, loadRenderer, renderPage } from './render/render-page'
 import { RpcRegistry } from './rpc'
@@ -59,8 +61,10 @@ export interface AppServices {
   rpc: RpcRegistry
   /** TRX/USD rate, shared by checkout and the chain follower. */
   prices: TrxPriceSource
-  /** The chain providers (TRON_PROVIDER_<n>_*), shared by the follower, hash checks and reconciliation. */
+  /** The TRON providers (TRON_PROVIDER_<n>_*), shared by the follower, hash checks and reconciliation. */
   tron: ProviderPool
+  /** The enabled chains (decision 037): each gets a follower and a sighting watcher. */
+  chains: ChainRegistry
   /** Tolerance, cool-down, windows and the dashboard link's base: what every path to paid shares. */
   rules: PaymentRules
   /** The shop's health (pool, ledger, follower, providers): the admin's sales view and the alerts read it. */
@@ -75,8 +79,10 @@ export interface AppServices {
   metrics: Metrics
   /** Wakes the payment page's waiting status calls (the long poll) when an order's news arrives. */
   orderWatch: OrderWatch
-  /** The sighting watcher (decision 024): built here, started by main.ts; null when SIGHTINGS=false. */
+  /** TRON's sighting watcher (decision 024): built here, started by main.ts; null when SIGHTINGS=false. */
   sightings: SightingWatcher | null
+  /** Every enabled chain's sighting watcher (TRON's first); empty when SIGHTINGS=false. */
+  sightingWatchers: SightingWatcher[]
 }
 
 declare module 'fastify' {
@@ -152,9 +158,21 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     onSetAside: (name, reason) =>
       app.log.error({ provider: name, reason }, 'chain provider set aside: its blocks disagree with ours'),
   })
+  const chains = createChainRegistry(
+    buildChains(env, {
+      tron,
+      fetch: metrics.explorerFetch(fetch),
+      onSetAside: (chain, name, reason) =>
+        app.log.error(
+          { chain, provider: name, reason },
+          'chain provider set aside: its blocks disagree with ours',
+        ),
+    }),
+  )
   const services: AppServices = {
     env,
     database,
+    chains,
     catalog: createCatalogService(database, cacheTtl),
     content: createContentService(database, cacheTtl),
     rpc: new RpcRegistry(),
@@ -168,16 +186,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     metrics,
     orderWatch: createOrderWatch(),
     sightings: null,
+    sightingWatchers: [],
   }
   if (env.SIGHTINGS) {
-    services.sightings = createSightingWatcher({
-      db: database.db,
-      client: services.tron,
-      blockIntervalMs: env.CHAIN_BLOCK_MS,
-      instanceId: opts.instanceId,
-      onChange: (ids) => services.orderWatch.notify(ids),
-      logger: app.log.child({ module: 'sightings' }),
-    })
+    // One watcher per chain, each on its own loop: one chain's outage never slows another's.
+    services.sightingWatchers = chains.enabled().map((chain) =>
+      createSightingWatcher({
+        db: database.db,
+        chain,
+        instanceId: opts.instanceId,
+        onChange: (ids) => services.orderWatch.notify(ids),
+        logger: app.log.child({ module: 'sightings', chain: chain.chain }),
+      }),
+    )
+    services.sightings = services.sightingWatchers.find((w) => w.chain === 'tron') ?? null
   }
   services.orderPaid.on((id) => services.orderWatch.notify([id]))
   app.decorate('services', services)
@@ -224,7 +246,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...ordersRpcs(database, env, services.rules, services.prices, paymentDelay),
     ...dashboardRpcs(database),
     ...orderLinkRpcs(database, env, services.mailQueued),
-    ...paymentsRpcs(database, services.tron, {
+    ...paymentsRpcs(database, services.chains, {
       rules: services.rules,
       delay: paymentDelay,
       onPaid: services.orderPaid.emit,

@@ -6,8 +6,8 @@ import { openDatabase } from './db/client'
 import { EnvError, parseEnv } from './env'
 import { addKeyStock, parseKeyLines } from './keys/key-stock'
 import { loadDotEnv } from './lib/dotenv'
-import { createProviderPool } from './payments/provider-pool'
 import { formatReport, reconcile } from './payments/reconcile'
+import { createProviderPool } from './payments/tron/tron-pool'
 import { addWalletAddresses } from './wallets/wallets.repo'
 
 type Command = (

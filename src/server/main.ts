@@ -10,6 +10,7 @@ import { createFileTransport, createMailWorker, createSmtpTransport } from './de
 import { EnvError, parseEnv } from './env'
 import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
+import { raiseAlert } from './notifications/alerts'
 import { createNotifier } from './notifications/notifier'
 import { createChainFollower } from './payments/chain-follower'
 import { loadRenderer } from './render/render-page'
@@ -64,18 +65,30 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'notifier' }),
   })
   app.services.orderPaid.on(() => notifier.wake())
-  const follower = createChainFollower({
-    db: database.db,
-    client: app.services.tron,
-    rules: app.services.rules,
-    batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
-    intervalMs: env.FOLLOWER_INTERVAL_MS,
-    startBlock: env.FOLLOWER_START_BLOCK,
-    onPaid: (id) => app.services.orderPaid.emit(id),
-    onCommitted: () => app.services.orderWatch.notify('*'),
-    instanceId,
-    logger: app.log.child({ module: 'chain-follower' }),
-  })
+  // One follower per enabled chain, each on its own loop and lease (decision 037).
+  const followers = app.services.chains.enabled().map((chain) =>
+    createChainFollower({
+      db: database.db,
+      chain,
+      rules: app.services.rules,
+      batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
+      intervalMs: env.FOLLOWER_INTERVAL_MS,
+      blockIntervalMs: chain.blockIntervalMs,
+      startBlock: chain.chain === 'tron' ? env.FOLLOWER_START_BLOCK : undefined,
+      onPaid: (id) => app.services.orderPaid.emit(id),
+      onCommitted: () => app.services.orderWatch.notify('*'),
+      instanceId,
+      logger: app.log.child({ module: 'chain-follower', chain: chain.chain }),
+      // Final blocks that do not follow ours: the chain's follower stops; the operator is told.
+      onHalt: (id, reason) =>
+        void raiseAlert(
+          database.db,
+          'scanner_stalled',
+          `halt|${id}`,
+          `The ${id} follower stopped: ${reason}. Nothing is recorded from that chain until the server restarts.`,
+        ).catch((err) => app.log.error({ err }, 'could not raise the alert')),
+    }),
+  )
 
   // PostgreSQL's autovacuum keeps its planner statistics; the embedded PGlite has none.
   const statistics =
@@ -88,8 +101,8 @@ async function main(): Promise<void> {
     if (stopping) return
     stopping = true
     app.log.info(`${signal} received, shutting down`)
-    await app.services.sightings?.stop()
-    await follower.stop()
+    await Promise.all(app.services.sightingWatchers.map((w) => w.stop()))
+    await Promise.all(followers.map((f) => f.stop()))
     await mail.stop()
     await webhooks.stop()
     await notifier.stop()
@@ -102,8 +115,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
 
   await app.listen({ port: env.PORT, host: env.HOST })
-  follower.start()
-  app.services.sightings?.start()
+  for (const follower of followers) follower.start()
+  for (const watcher of app.services.sightingWatchers) watcher.start()
   mail.start()
   webhooks.start()
   notifier.start()

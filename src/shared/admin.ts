@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { rowIdSchema } from './bounds'
+import type { TokenSymbol } from './chains'
 import type { ProductTranslations } from './localize'
 import { productTranslationsSchema } from './product'
 import { adminKeyField } from './rpc'
@@ -244,7 +245,7 @@ export interface AdminOrderSightings {
   success: true
   sightings: {
     tx_id: string
-    token: 'USDT' | 'TRX'
+    token: TokenSymbol
     /** In the token. */
     amount: number
     block_number: number
@@ -283,7 +284,7 @@ export interface AdminPayment {
   id: number
   order_id: string | null
   tx_id: string
-  token: 'USDT' | 'TRX'
+  token: TokenSymbol
   /** Decimal string of the token amount (6 decimals). */
   amount: string
   from_address: string

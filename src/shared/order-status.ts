@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { chainIdSchema, tokenSymbolSchema } from './chains'
 import { orderIdSchema, orderSecretSchema } from './checkout'
 
 // The payment page's watch: the server watches the chain, the browser asks the server.
@@ -25,8 +26,8 @@ export const STATUS_WAIT_MS = 10_000
 /** The chain's result of a transfer that failed (receipt.result), as the buyer's page explains it. */
 export const failedTransferSchema = z.object({
   tx_id: z.string(),
-  token: z.enum(['USDT', 'TRX']),
-  /** In the token (USDT or TRX). */
+  token: tokenSymbolSchema,
+  /** In the token (USDT, USDC or TRX). */
   amount: z.number(),
   /** OUT_OF_ENERGY, REVERT, … as the chain says it. */
   reason: z.string(),
@@ -97,6 +98,8 @@ export const confirmTransactionInputSchema = z
   .object({
     p_order_id: orderIdSchema,
     p_transaction_hash: z.string().trim().regex(TX_ID, 'must be a 64-character hex transaction hash'),
+    /** The chain the transaction is on; default the order's. */
+    p_chain: chainIdSchema.optional(),
     p_amount: z.number().finite().optional(),
     p_timestamp: z.number().finite().optional(),
     /** Without the order's secret a paid answer carries no access token. */

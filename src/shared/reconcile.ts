@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { dateTimeSchema } from './bounds'
+import type { TokenSymbol } from './chains'
 import { adminKeyField } from './rpc'
 import { isValidTronAddress } from './tron-address'
 
@@ -22,7 +23,7 @@ export const reconcileInputSchema = z
 
 export interface ReconcileRowAnswer {
   address: string
-  token: 'USDT' | 'TRX'
+  token: TokenSymbol
   /** Decimal strings with 6 decimals; chain is null unless the chain was asked. */
   chain: string | null
   chain_count: number | null

@@ -6,7 +6,7 @@ import {
   type FollowerClient,
   type FollowResult,
 } from '../../src/server/payments/chain-follower'
-import { createTronClient, type TronClient } from '../../src/server/payments/tron-client'
+import { createTronClient, type TronClient } from '../../src/server/payments/tron/tron-client'
 import { addWalletAddresses } from '../../src/server/wallets/wallets.repo'
 import { createDevchain, type Devchain, type TransferRequest } from '../../tools/devchain/devchain'
 import { testAddresses } from './test-addresses'

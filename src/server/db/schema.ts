@@ -17,12 +17,23 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import {
+  type ChainFamilyId,
+  type ChainId,
+  chainIds,
+  type TokenSymbol,
+  tokenSymbols,
+} from '../../shared/chains'
 import type { Locale } from '../../shared/locale'
 import type { ProductTranslations } from '../../shared/localize'
 import type { UnmatchedReason } from '../../shared/unmatched-reasons'
 
 // The TypeScript schema is the source of truth: `npm run db:generate` writes the SQL
 // migrations under drizzle/, which are reviewed, committed and applied at start-up.
+
+/** The checks' lists: chain ids and token symbols (src/shared/chains.ts), as SQL lists. */
+const CHAIN_LIST = sql.raw(`(${chainIds.map((c) => `'${c}'`).join(', ')})`)
+const TOKEN_LIST = sql.raw(`(${tokenSymbols.map((c) => `'${c}'`).join(', ')})`)
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 
@@ -99,7 +110,7 @@ export const orders = pgTable(
     graceUntil: timestamp('grace_until', { withTimezone: true }).notNull(),
     /** sha256 (hex) of the client's idempotency key: a retry finds its order, and its secret is derived from the key. */
     idempotencyKeyHash: text('idempotency_key_hash'),
-    /** USDT received, in base units (6 decimals). */
+    /** Stablecoins received, in micro-dollars (6 decimals: USDT's base units on TRON). */
     amountReceivedUnits: bigint('amount_received_units', { mode: 'bigint' }).notNull().default(sql`0`),
     /** TRX to send, locked with the rate when the order was placed; null when TRX was not offered. */
     trxAmountSun: bigint('trx_amount_sun', { mode: 'bigint' }),
@@ -127,6 +138,10 @@ export const orders = pgTable(
     discountCode: text('discount_code'),
     /** Integer cents taken off the lines' sum; total_cents is what is due after it. */
     discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
+    /** The network the buyer chose to pay on (decision 037); every order before it: 'tron'. */
+    chain: text('chain').$type<ChainId>().notNull().default('tron'),
+    /** The token the buyer chose; TRON orders also take TRX at the locked rate. */
+    token: text('token').$type<TokenSymbol>().notNull().default('USDT'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -145,6 +160,8 @@ export const orders = pgTable(
     check('orders_status_ck', sql`${t.status} in ('pending', 'paid', 'completed', 'cancelled')`),
     check('orders_total_ck', sql`${t.totalCents} > 0`),
     check('orders_discount_ck', sql`${t.discountCents} >= 0`),
+    check('orders_chain_ck', sql`${t.chain} in ${CHAIN_LIST}`),
+    check('orders_token_ck', sql`${t.token} in ${TOKEN_LIST}`),
     // A code's uses (per code, and per code and e-mail) are counted from its orders.
     index('orders_discount_code_idx')
       .on(t.discountCodeId, sql`lower(${t.email})`)
@@ -226,14 +243,17 @@ export const walletAddresses = pgTable(
     heldBy: text('held_by'),
     /** When the address was last in use (an order ended, a transfer arrived): leases take the oldest. */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** 'tron' or 'evm': an order leases an address of its chain's family (decision 037). */
+    family: text('family').$type<ChainFamilyId>().notNull().default('tron'),
   },
   (t) => [
     uniqueIndex('wallet_addresses_leased_order_uq').on(t.leasedOrderId),
     // In the lease query's own order (nulls first), so a lease reads the first free rows, not the pool.
     index('wallet_addresses_free_idx')
-      .on(t.lastUsedAt.asc().nullsFirst(), t.createdAt.asc())
+      .on(t.family, t.lastUsedAt.asc().nullsFirst(), t.createdAt.asc())
       .where(sql`leased_order_id is null and removed_at is null`),
     index('wallet_addresses_held_by_idx').on(t.heldBy).where(sql`held_by is not null`),
+    check('wallet_addresses_family_ck', sql`${t.family} in ('tron', 'evm')`),
   ],
 )
 
@@ -260,22 +280,35 @@ export const addressLeases = pgTable(
   ],
 )
 
-/** The chain follower's progress and its leader lease (one row, id = 1). */
-export const followerState = pgTable('follower_state', {
-  id: smallint('id').primaryKey(),
-  /** Last solidified block fully recorded. */
-  checkpointBlock: bigint('checkpoint_block', { mode: 'number' }).notNull(),
-  checkpointBlockId: text('checkpoint_block_id'),
-  /** Block time (ms) of the checkpoint: chain time, which decides expiry. */
-  checkpointTime: bigint('checkpoint_time', { mode: 'number' }).notNull(),
-  /** Latest solidified height the explorer reported, for the lag figure. */
-  solidHead: bigint('solid_head', { mode: 'number' }),
-  /** Latest unsolidified head the sighting watcher read (decision 024); null before its first look. */
-  headBlock: bigint('head_block', { mode: 'number' }),
-  leader: text('leader'),
-  leaderUntil: timestamp('leader_until', { withTimezone: true }),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-})
+/** A chain follower's progress and its leader lease: one row per chain (id: followerRowId). */
+export const followerState = pgTable(
+  'follower_state',
+  {
+    id: smallint('id').primaryKey(),
+    chain: text('chain').$type<ChainId>().notNull().default('tron'),
+    /** Last final block fully recorded; its hash is checkpoint_block_id. */
+    checkpointBlock: bigint('checkpoint_block', { mode: 'number' }).notNull(),
+    checkpointBlockId: text('checkpoint_block_id'),
+    /** Block time (ms) of the checkpoint: chain time, which decides expiry. */
+    checkpointTime: bigint('checkpoint_time', { mode: 'number' }).notNull(),
+    /** Latest solidified height the explorer reported, for the lag figure. */
+    solidHead: bigint('solid_head', { mode: 'number' }),
+    /** Latest unsolidified head the sighting watcher read (decision 024); null before its first look. */
+    headBlock: bigint('head_block', { mode: 'number' }),
+    leader: text('leader'),
+    leaderUntil: timestamp('leader_until', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('follower_state_chain_uq').on(t.chain),
+    check('follower_state_chain_ck', sql`${t.chain} in ${CHAIN_LIST}`),
+  ],
+)
+
+/** The follower_state row of a chain: fixed, so a row keeps its id whichever process wrote it first. */
+export function followerRowId(chain: ChainId): number {
+  return chainIds.indexOf(chain) + 1
+}
 
 export const paymentStatuses = ['credited', 'unmatched'] as const
 export type PaymentStatus = (typeof paymentStatuses)[number]
@@ -293,6 +326,7 @@ export const payments = pgTable(
   'payments',
   {
     id: serial('id').primaryKey(),
+    chain: text('chain').$type<ChainId>().notNull().default('tron'),
     /** The order it pays (credited) or whose address it reached (unmatched); null when none. */
     orderId: uuid('order_id'),
     status: text('status').$type<PaymentStatus>().notNull().default('unmatched'),
@@ -302,8 +336,8 @@ export const payments = pgTable(
     source: text('source').$type<TransferSource>().notNull().default('log'),
     /** Log index in the transaction, or the internal transfer's index; 0 for 'trx'. */
     eventIndex: integer('event_index').notNull().default(0),
-    token: text('token').$type<'USDT' | 'TRX'>().notNull(),
-    /** Base units of the token: USDT 6 decimals, TRX in sun. */
+    token: text('token').$type<TokenSymbol>().notNull(),
+    /** Base units of the token on its chain (decimals from the chain's token table; TRX in sun). */
     amountUnits: bigint('amount_units', { mode: 'bigint' }).notNull(),
     fromAddress: text('from_address').notNull(),
     toAddress: text('to_address').notNull(),
@@ -313,12 +347,14 @@ export const payments = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('payments_event_uq').on(t.txId, t.source, t.eventIndex),
+    uniqueIndex('payments_event_uq').on(t.chain, t.txId, t.source, t.eventIndex),
     index('payments_order_idx').on(t.orderId),
     index('payments_unmatched_idx').on(t.createdAt).where(sql`status = 'unmatched'`),
     index('payments_to_time_idx').on(t.toAddress, t.blockTimestamp),
     check('payments_status_ck', sql`${t.status} in ('credited', 'unmatched')`),
     check('payments_credited_has_order_ck', sql`${t.status} <> 'credited' or ${t.orderId} is not null`),
+    check('payments_chain_ck', sql`${t.chain} in ${CHAIN_LIST}`),
+    check('payments_token_ck', sql`${t.token} in ${TOKEN_LIST}`),
   ],
 )
 
@@ -338,13 +374,14 @@ export const paymentSightings = pgTable(
   'payment_sightings',
   {
     id: serial('id').primaryKey(),
+    chain: text('chain').$type<ChainId>().notNull().default('tron'),
     orderId: uuid('order_id').notNull(),
     txId: text('tx_id').notNull(),
     /** As in the ledger ('log', 'trx', 'internal'), and 'call' for a failed USDT transfer call. */
     source: text('source').$type<SightingSource>().notNull(),
     eventIndex: integer('event_index').notNull().default(0),
-    token: text('token').$type<'USDT' | 'TRX'>().notNull(),
-    /** Base units of the token: USDT 6 decimals, TRX in sun. */
+    token: text('token').$type<TokenSymbol>().notNull(),
+    /** Base units of the token on its chain (decimals from the chain's token table; TRX in sun). */
     amountUnits: bigint('amount_units', { mode: 'bigint' }).notNull(),
     fromAddress: text('from_address').notNull(),
     toAddress: text('to_address').notNull(),
@@ -357,11 +394,13 @@ export const paymentSightings = pgTable(
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('payment_sightings_event_uq').on(t.txId, t.source, t.eventIndex),
+    uniqueIndex('payment_sightings_event_uq').on(t.chain, t.txId, t.source, t.eventIndex),
     index('payment_sightings_order_idx').on(t.orderId),
     index('payment_sightings_open_idx').on(t.blockNumber).where(sql`status = 'seen'`),
     check('payment_sightings_status_ck', sql`${t.status} in ('seen', 'confirmed', 'dropped', 'failed')`),
     check('payment_sightings_failed_ck', sql`(${t.status} = 'failed') = (${t.failure} is not null)`),
+    check('payment_sightings_chain_ck', sql`${t.chain} in ${CHAIN_LIST}`),
+    check('payment_sightings_token_ck', sql`${t.token} in ${TOKEN_LIST}`),
   ],
 )
 

@@ -1,4 +1,5 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm'
+import type { ChainId } from '../../shared/chains'
 import { centsToDollars } from '../../shared/money'
 import type { Db } from '../db/client'
 import {
@@ -140,11 +141,23 @@ export async function cancelPendingOrder(db: Db, orderId: string, cooldownMs: nu
  * Pending orders whose grace period ended before `chainTimeMs` (the time of a block the follower has
  * read): nothing after that time can pay them. Cancels them and answers their ids.
  */
-export async function expireOrdersBefore(tx: Db, chainTimeMs: number, cooldownMs: number): Promise<string[]> {
+export async function expireOrdersBefore(
+  tx: Db,
+  chainTimeMs: number,
+  cooldownMs: number,
+  /** The chain whose time this is: only orders placed to be paid on it expire by it. */
+  chain: ChainId = 'tron',
+): Promise<string[]> {
   const due = await tx
     .select({ id: orders.id, graceUntil: orders.graceUntil })
     .from(orders)
-    .where(and(eq(orders.status, 'pending'), lt(orders.graceUntil, new Date(chainTimeMs))))
+    .where(
+      and(
+        eq(orders.status, 'pending'),
+        lt(orders.graceUntil, new Date(chainTimeMs)),
+        eq(orders.chain, chain),
+      ),
+    )
     .for('update')
   for (const order of due) await cancelOrder(tx, order.id, 'expired', order.graceUntil, cooldownMs)
   return due.map((o) => o.id)
@@ -276,9 +289,17 @@ export async function paidOrdersOf(db: Db, email: string, limit: number): Promis
 }
 
 /** Orders awaiting payment and the address each holds (the sighting watcher's look list). */
-export async function openOrderAddresses(db: Db): Promise<{ id: string; address: string }[]> {
+/** Pending orders and their addresses; with `chains`, only orders placed to be paid on one of them. */
+export async function openOrderAddresses(
+  db: Db,
+  chains?: readonly ChainId[],
+): Promise<{ id: string; address: string }[]> {
   return db
     .select({ id: orders.id, address: orders.walletAddress })
     .from(orders)
-    .where(eq(orders.status, 'pending'))
+    .where(
+      chains
+        ? and(eq(orders.status, 'pending'), inArray(orders.chain, [...chains]))
+        : eq(orders.status, 'pending'),
+    )
 }

@@ -1,34 +1,34 @@
 import { randomUUID } from 'node:crypto'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
+import { type ChainId, familyOfChain } from '../../shared/chains'
 import type { Db } from '../db/client'
-import { followerState } from '../db/schema'
+import { followerRowId, followerState } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
 import { expireOrdersBefore } from '../orders/orders.repo'
 import { allPoolAddresses } from '../wallets/wallets.repo'
-import { extractTransfers, needsReceipts } from './extract-transfers'
+import type { ChainError, FinalBlock, FinalReads } from './chain'
 import type { PaymentRules } from './payment-rules'
-import type { ProviderPool } from './provider-pool'
 import { recordAndSettle } from './settle-order'
-import type { ChainBlock, ChainTxInfo, TronError } from './tron-client'
+import { createTronFinalReads, type FollowerClient } from './tron/tron-final'
 
-// The chain follower. One process at a time (a leader lease in follower_state) reads TRON's
-// solidified blocks in order from a checkpoint: every transfer to any of our addresses goes into
-// the ledger, orders it completes are settled, and orders whose grace period the chain has passed
-// are cancelled, block by block, in one transaction with the checkpoint. A crash anywhere leaves
-// the checkpoint where the last commit put it, so the next leader reads the same blocks again and
-// the ledger's unique key makes that harmless. Its cost does not depend on the number of orders or
-// addresses: one request per batch of blocks, one per block holding contract calls.
+// A chain follower: one per enabled chain, each on its own loop and its own lease row in
+// follower_state, so one chain's outage never delays another's payments. One process at a time
+// leads a chain: it reads the chain's final blocks in order from a checkpoint (through its family's
+// readFinal): every transfer to any of our addresses goes into the ledger, orders it completes are
+// settled, and orders of that chain whose grace period the chain has passed are cancelled, block by
+// block, in one transaction with the checkpoint (height and block hash). A crash anywhere leaves the
+// checkpoint where the last commit put it, so the next leader reads the same blocks again and the
+// ledger's unique key makes that harmless. A final block whose parent is not the checkpoint (a
+// 'reorg' answer) stops the chain's follower and alerts the operator: nothing is written from it.
 
-/** What the follower reads; the provider pool, or one explorer client (which ignores the pool's checks). */
-export type FollowerClient = Pick<
-  ProviderPool,
-  'usdtContract' | 'getSolidBlocks' | 'getSolidTransactionInfos' | 'getSolidHead'
->
+export type { FollowerClient }
 
 export interface ChainFollowerOptions {
   db: Db
-  client: FollowerClient
+  /** The chain's final reads (its adapter); or `client`, TRON's explorer client or provider pool. */
+  chain?: FinalReads
+  client?: FollowerClient
   rules: PaymentRules
   /** Blocks asked for at once (the explorer allows 100). Default 20. */
   batchBlocks?: number
@@ -62,6 +62,8 @@ export interface ChainFollowerOptions {
   onCommitted?: () => void
   /** Identifies this process in the lease; default a random id. */
   instanceId?: string
+  /** A final block did not follow the checkpoint: the follower has stopped for this chain. */
+  onHalt?: (chain: ChainId, reason: string) => void
 }
 
 export interface FollowResult {
@@ -73,7 +75,7 @@ export interface FollowResult {
   paid: string[]
   expired: string[]
   /** The explorer failed or answered something unusable; nothing after the checkpoint was recorded. */
-  error?: TronError
+  error?: ChainError
   /** More solidified blocks are waiting (the batch came back full). */
   more: boolean
   checkpoint: number | null
@@ -97,14 +99,19 @@ export interface ChainFollower {
   /** One pass: take or renew leadership, read what is new, commit. Tests and benchmarks call it. */
   runOnce(): Promise<FollowResult>
   readonly instanceId: string
+  readonly chain: ChainId
+  /** Why this follower stopped reading (a block that did not follow the checkpoint); null while it reads. */
+  halted(): string | null
 }
 
 class LostLeadership extends Error {}
 
 type StateRow = typeof followerState.$inferSelect
 
-export async function readFollowerStatus(db: Db): Promise<FollowerStatus> {
-  const [row] = await db.select().from(followerState).where(eq(followerState.id, 1))
+const ofChain = (chain: ChainId) => eq(followerState.chain, chain)
+
+export async function readFollowerStatus(db: Db, chain: ChainId = 'tron'): Promise<FollowerStatus> {
+  const [row] = await db.select().from(followerState).where(ofChain(chain))
   if (!row || row.checkpointBlock < 0) {
     return {
       checkpointBlock: null,
@@ -125,8 +132,20 @@ export async function readFollowerStatus(db: Db): Promise<FollowerStatus> {
   }
 }
 
+function readsOf(opts: ChainFollowerOptions): FinalReads {
+  if (opts.chain) return opts.chain
+  if (opts.client) return createTronFinalReads(opts.client)
+  throw new TypeError('a chain follower needs a chain or a client')
+}
+
 export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
-  const { db, client, rules } = opts
+  const { db, rules } = opts
+  const reads = readsOf(opts)
+  const chain = reads.chain
+  const family = familyOfChain[chain]
+  const rowId = followerRowId(chain)
+  const here = and(eq(followerState.id, rowId), ofChain(chain))
+  let halt: string | null = null
   const instanceId = opts.instanceId ?? randomUUID()
   const batch = Math.min(100, Math.max(1, opts.batchBlocks ?? 20))
   const intervalMs = opts.intervalMs ?? 1000
@@ -146,14 +165,14 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
   /** Takes the lease when it is free or ours; answers the state row when this process leads. */
   async function lead(): Promise<StateRow | null> {
     const result = (await db.execute(sql`
-      insert into ${followerState} (id, checkpoint_block, checkpoint_time, leader, leader_until)
-      values (1, -1, 0, ${instanceId}, now() + ${leaseMs} * interval '1 millisecond')
+      insert into ${followerState} (id, chain, checkpoint_block, checkpoint_time, leader, leader_until)
+      values (${rowId}, ${chain}, -1, 0, ${instanceId}, now() + ${leaseMs} * interval '1 millisecond')
       on conflict (id) do update set leader = excluded.leader, leader_until = excluded.leader_until
       where ${followerState.leader} = ${instanceId} or ${followerState.leaderUntil} is null
          or ${followerState.leaderUntil} < now()
       returning id`)) as unknown as { rows: unknown[] }
     if (result.rows.length === 0) return null
-    const [row] = await db.select().from(followerState).where(eq(followerState.id, 1))
+    const [row] = await db.select().from(followerState).where(here)
     return row ?? null
   }
 
@@ -161,112 +180,71 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     const rows = await db
       .update(followerState)
       .set({ leaderUntil: sql`now() + ${leaseMs} * interval '1 millisecond'` })
-      .where(sql`${followerState.id} = 1 and ${followerState.leader} = ${instanceId}`)
+      .where(and(here, eq(followerState.leader, instanceId)))
       .returning({ id: followerState.id })
     return rows.length > 0
   }
 
-  /** A new database starts at the configured block or at the solidified head. */
-  async function initialise(): Promise<TronError | null> {
+  const unset = and(here, sql`${followerState.checkpointBlock} < 0`)
+
+  /** A new database starts at the configured block or at the final head. */
+  async function initialise(): Promise<ChainError | null> {
     if (opts.startBlock !== undefined) {
       await db
         .update(followerState)
         .set({ checkpointBlock: opts.startBlock - 1, checkpointBlockId: null, checkpointTime: 0 })
-        .where(sql`${followerState.id} = 1 and ${followerState.checkpointBlock} < 0`)
+        .where(unset)
       return null
     }
-    const head = await client.getSolidHead()
+    const head = await reads.finalHead()
     if (head.status === 'error') return head
     await db
       .update(followerState)
       .set({
         checkpointBlock: head.number,
-        checkpointBlockId: head.blockId,
+        checkpointBlockId: head.hash,
         checkpointTime: head.timestamp,
         solidHead: head.number,
       })
-      .where(sql`${followerState.id} = 1 and ${followerState.checkpointBlock} < 0`)
-    log.info({ block: head.number }, 'chain follower starts at the solidified head')
+      .where(unset)
+    log.info({ block: head.number, chain }, 'chain follower starts at the final head')
     return null
   }
 
   async function refreshHead(): Promise<void> {
     if (Date.now() - lastHeadAt < (behind ? headEveryMs : caughtUpHeadEveryMs)) return
-    const head = await client.getSolidHead()
+    const head = await reads.finalHead()
     if (head.status === 'error') return
     lastHeadAt = Date.now()
     await db
       .update(followerState)
       .set({ solidHead: sql`greatest(coalesce(${followerState.solidHead}, 0), ${head.number})` })
-      .where(eq(followerState.id, 1))
+      .where(here)
   }
 
-  interface FetchedBlock {
-    block: ChainBlock
-    infos: ChainTxInfo[] | null
-  }
-
-  /** Blocks after the checkpoint with their receipts, as far as the fetch budget allows. */
+  /** Final blocks after the checkpoint with their transfers to our addresses, as far as the fetch budget allows. */
   async function fetchBlocks(
     state: StateRow,
-  ): Promise<{ fetched: FetchedBlock[]; more: boolean; error?: TronError }> {
-    const start = state.checkpointBlock + 1
-    // The pool sets aside a provider whose first block does not follow the checkpoint.
-    const follows = state.checkpointBlockId
-      ? { number: state.checkpointBlock, blockId: state.checkpointBlockId }
-      : undefined
-    const res = await client.getSolidBlocks(start, start + batch, { follows })
-    if (res.status === 'error') return { fetched: [], more: false, error: res }
-    const blocks = res.blocks
-    const first = blocks[0]
-    if (first && state.checkpointBlockId && first.parentHash !== state.checkpointBlockId) {
-      // Solidified blocks never change: a block that does not follow ours is a bad answer.
-      return {
-        fetched: [],
-        more: false,
-        error: {
-          status: 'error',
-          kind: 'malformed',
-          message: `block ${first.number} does not follow the checkpoint ${state.checkpointBlock}`,
-        },
-      }
-    }
-    const fetched: FetchedBlock[] = []
+  ): Promise<{ fetched: FinalBlock[]; more: boolean; error?: ChainError }> {
+    const watch = new Set(await allPoolAddresses(db, family))
     const began = Date.now()
-    for (const block of blocks) {
-      if (fetched.length > 0 && Date.now() - began > fetchBudgetMs) return { fetched, more: true }
-      if (!needsReceipts(block)) {
-        fetched.push({ block, infos: null })
-        continue
-      }
-      const ids = block.transactions.map((t) => t.txId)
-      const infos = await client.getSolidTransactionInfos(block.number, { expectTxIds: ids })
-      if (infos.status === 'error') return { fetched, more: false, error: infos }
-      // A back-end node that has not got this block yet answers []; never read a block half.
-      const same = infos.infos.length === ids.length && infos.infos.every((info, i) => info.txId === ids[i])
-      if (!same) {
-        return {
-          fetched,
-          more: false,
-          error: {
-            status: 'error',
-            kind: 'malformed',
-            message: `receipts of block ${block.number} do not match its ${ids.length} transactions (got ${infos.infos.length})`,
-          },
-        }
-      }
-      fetched.push({ block, infos: infos.infos })
-      if (Date.now() - began > leaseMs / 2) await renew()
-    }
-    return { fetched, more: blocks.length === batch }
+    const read = await reads.readFinal({
+      checkpoint: { number: state.checkpointBlock, hash: state.checkpointBlockId },
+      watch,
+      maxBlocks: batch,
+      deadline: began + fetchBudgetMs,
+      keepAlive: async () => {
+        if (Date.now() - began > leaseMs / 2) await renew()
+      },
+    })
+    return { fetched: read.blocks, more: read.more, error: read.error }
   }
 
   async function commit(
     state: StateRow,
-    fetched: FetchedBlock[],
+    fetched: FinalBlock[],
   ): Promise<{ transfers: number; paid: string[]; expired: string[] }> {
-    const ours = new Set(await allPoolAddresses(db))
-    const last = fetched[fetched.length - 1]?.block as ChainBlock
+    const last = fetched[fetched.length - 1] as FinalBlock
     return db.transaction(async (tx) => {
       // The checkpoint moves first: the row lock orders two would-be leaders, and a process that
       // lost the lease or whose checkpoint moved meanwhile rolls everything back.
@@ -274,25 +252,28 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
         .update(followerState)
         .set({
           checkpointBlock: last.number,
-          checkpointBlockId: last.blockId,
+          checkpointBlockId: last.hash,
           checkpointTime: last.timestamp,
           solidHead: sql`greatest(coalesce(${followerState.solidHead}, 0), ${last.number})`,
           leaderUntil: sql`now() + ${leaseMs} * interval '1 millisecond'`,
           updatedAt: new Date(),
         })
         .where(
-          sql`${followerState.id} = 1 and ${followerState.leader} = ${instanceId} and ${followerState.checkpointBlock} = ${state.checkpointBlock}`,
+          and(
+            here,
+            eq(followerState.leader, instanceId),
+            eq(followerState.checkpointBlock, state.checkpointBlock),
+          ),
         )
         .returning({ id: followerState.id })
       if (moved.length === 0) throw new LostLeadership()
       let transfers = 0
       const paid: string[] = []
       const expired: string[] = []
-      for (const { block, infos } of fetched) {
-        // Nothing in this block or later can pay an order whose grace ended before it.
-        expired.push(...(await expireOrdersBefore(tx, block.timestamp, rules.cooldownMs)))
-        const found = extractTransfers(block, infos, ours, client.usdtContract)
-        const done = await recordAndSettle(tx, found, rules)
+      for (const block of fetched) {
+        // Nothing in this block or later can pay an order of this chain whose grace ended before it.
+        expired.push(...(await expireOrdersBefore(tx, block.timestamp, rules.cooldownMs, chain)))
+        const done = await recordAndSettle(tx, block.transfers, rules)
         transfers += done.outcomes.filter((o) => o.kind !== 'known').length
         paid.push(...done.paid)
       }
@@ -317,22 +298,30 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
       wasLeader = false
       return idle({ leader: false })
     }
-    if (!wasLeader) log.info({ instanceId }, 'this process follows the chain')
+    if (!wasLeader) log.info({ instanceId, chain }, 'this process follows the chain')
     wasLeader = true
+    if (halt) return idle({ error: { status: 'error', kind: 'reorg', message: halt } })
     if (state.checkpointBlock < 0) {
       const error = await initialise()
       if (error) return idle({ error })
-      state = (await db.select().from(followerState).where(eq(followerState.id, 1)))[0] as StateRow
+      state = (await db.select().from(followerState).where(here))[0] as StateRow
     }
     await refreshHead()
     const { fetched, more, error } = await fetchBlocks(state)
+    if (error?.kind === 'reorg') {
+      // Final blocks that do not follow ours: nothing is written from them until the operator looks.
+      halt = error.message
+      log.error({ chain, checkpoint: state.checkpointBlock, reason: halt }, 'chain follower stopped')
+      opts.onHalt?.(chain, halt)
+      return idle({ error, checkpoint: state.checkpointBlock })
+    }
     behind = more || Boolean(error)
     if (fetched.length === 0) return idle({ error, checkpoint: state.checkpointBlock })
     try {
       const done = await commit(state, fetched)
       for (const id of done.paid) opts.onPaid?.(id)
       opts.onCommitted?.()
-      const checkpoint = fetched[fetched.length - 1]?.block.number ?? state.checkpointBlock
+      const checkpoint = fetched[fetched.length - 1]?.number ?? state.checkpointBlock
       if (done.paid.length > 0) log.info({ orders: done.paid }, 'orders paid')
       if (done.expired.length > 0)
         log.info({ orders: done.expired }, 'orders cancelled: grace period over without payment')
@@ -408,6 +397,8 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
 
   return {
     instanceId,
+    chain,
+    halted: () => halt,
     start: loop.start,
     async stop() {
       await loop.stop()
@@ -415,7 +406,7 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
       await db
         .update(followerState)
         .set({ leaderUntil: null })
-        .where(sql`${followerState.id} = 1 and ${followerState.leader} = ${instanceId}`)
+        .where(and(here, eq(followerState.leader, instanceId)))
         .catch(() => {})
     },
     runOnce,

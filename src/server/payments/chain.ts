@@ -169,6 +169,8 @@ export interface ChainProvidersView {
   failingSince(): number | null
   test(name: string): Promise<ProviderTest | null>
   refreshHeads(maxAgeMs: number): Promise<void>
+  /** 0 when a read can go out now; else until when every key holds back after a rate limit. */
+  pausedUntil(): number
 }
 
 /** What the follower needs of a chain. */

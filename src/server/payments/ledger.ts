@@ -1,8 +1,11 @@
 import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm'
+import type { ChainId, TokenSymbol } from '../../shared/chains'
 import type { Db } from '../db/client'
-import { orders, payments, type TransferSource, type UnmatchedReason } from '../db/schema'
+import { orders, payments, type UnmatchedReason } from '../db/schema'
 import { leaseAt, noteAddressUse } from '../wallets/wallets.repo'
 import { recordUnmatchedPayment } from '../webhooks/events'
+import { type ChainTransfer, stableUnitsToMicros } from './chain'
+import { decimalsOf, tableToken } from './token-table'
 
 // The ledger: every genuine transfer into one of our addresses is stored once, keyed by transaction
 // id, source and index, and lands in exactly one place: a payment of the order that held the address
@@ -10,21 +13,8 @@ import { recordUnmatchedPayment } from '../webhooks/events'
 // and the buyer's "I already paid" both record through recordAndSettle (settle-order.ts), so a transfer is judged by
 // the same rules whichever way it arrives, and a replay of either is a no-op.
 
-/** A transfer into one of our addresses, as read from the chain. */
-export interface ObservedTransfer {
-  txId: string
-  source: Exclude<TransferSource, 'legacy'>
-  /** Log index in the transaction ('log'), the internal transfer's index ('internal'), 0 ('trx'). */
-  eventIndex: number
-  token: 'USDT' | 'TRX'
-  from: string
-  to: string
-  /** USDT base units (6 decimals) or sun. */
-  value: bigint
-  blockNumber: number | null
-  /** Block time, ms. */
-  blockTimestamp: number
-}
+/** A transfer into one of our addresses, as read from the chain (TRON's when it names no chain). */
+export type ObservedTransfer = Omit<ChainTransfer, 'chain'> & { chain?: ChainId }
 
 export type RecordOutcome =
   | { kind: 'known'; paymentId: number; orderId: string | null; credited: boolean }
@@ -37,10 +27,17 @@ export type RecordOutcome =
  */
 export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<RecordOutcome> {
   const txId = t.txId.toLowerCase()
+  const chain = t.chain ?? 'tron'
+  const sameEvent = and(
+    eq(payments.chain, chain),
+    eq(payments.txId, txId),
+    eq(payments.source, t.source),
+    eq(payments.eventIndex, t.eventIndex),
+  )
   const [known] = await tx
     .select({ id: payments.id, orderId: payments.orderId, status: payments.status })
     .from(payments)
-    .where(and(eq(payments.txId, txId), eq(payments.source, t.source), eq(payments.eventIndex, t.eventIndex)))
+    .where(sameEvent)
   if (known)
     return {
       kind: 'known',
@@ -53,6 +50,7 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
   const [row] = await tx
     .insert(payments)
     .values({
+      chain,
       txId,
       source: t.source,
       eventIndex: t.eventIndex,
@@ -74,9 +72,7 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
     const [other] = await tx
       .select({ id: payments.id, orderId: payments.orderId, status: payments.status })
       .from(payments)
-      .where(
-        and(eq(payments.txId, txId), eq(payments.source, t.source), eq(payments.eventIndex, t.eventIndex)),
-      )
+      .where(sameEvent)
     return {
       kind: 'known',
       paymentId: other?.id ?? 0,
@@ -144,7 +140,8 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
   }
   if (afterPaid) return unmatched('after_paid')
   if (at > order.graceUntil.getTime()) return unmatched('after_grace')
-  if (t.token === 'TRX' && order.trxRateE8 === null) return unmatched('trx_without_rate')
+  if (tableToken(t.chain ?? 'tron', t.token)?.kind === 'native' && order.trxRateE8 === null)
+    return unmatched('trx_without_rate')
   // An address goes to a new order after its cool-down; a payer of an earlier order who sends to it
   // again from their wallet history would pay a stranger's order. Such a transfer waits for the
   // operator instead of delivering.
@@ -189,11 +186,16 @@ export async function heldOrderIds(db: Db, orderIds: readonly string[]): Promise
 }
 
 /** Whether a transfer of this transaction to the order waits for review. */
-export async function heldInTransaction(db: Db, txId: string, orderId: string): Promise<boolean> {
+export async function heldInTransaction(
+  db: Db,
+  txId: string,
+  orderId: string,
+  chain: ChainId = 'tron',
+): Promise<boolean> {
   const [row] = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(heldFor(orderId), eq(payments.txId, txId.toLowerCase())))
+    .where(and(heldFor(orderId), eq(payments.chain, chain), eq(payments.txId, txId.toLowerCase())))
     .limit(1)
   return Boolean(row)
 }
@@ -212,21 +214,30 @@ export async function decideHeld(tx: Db, orderId: string, decision: 'release' | 
   return rows.length
 }
 
-/** Sums of what the ledger credits to an order, per token, and whether any of it came late. */
+/**
+ * Sums of what the ledger credits to an order — stablecoins in micro-dollars (each chain's token at
+ * its own decimals), TRX in sun — and whether any of it came late.
+ */
 export async function creditedTotals(
   tx: Db,
   orderId: string,
 ): Promise<{
-  usdtUnits: bigint
+  stableMicros: bigint
   trxSun: bigint
   late: boolean
   lastTxId: string | null
   lastBlockTimestamp: number | null
 }> {
   const sums = (await tx.execute(sql`
-    select token, coalesce(sum(amount_units), 0)::text as units, bool_or(late) as late
-    from ${payments} where order_id = ${orderId} and status = 'credited' group by token`)) as unknown as {
-    rows: { token: 'USDT' | 'TRX'; units: string; late: boolean }[]
+    select chain, token, coalesce(sum(amount_units), 0)::text as units, bool_or(late) as late
+    from ${payments} where order_id = ${orderId} and status = 'credited' group by chain, token`)) as unknown as {
+    rows: { chain: ChainId; token: TokenSymbol; units: string; late: boolean }[]
+  }
+  let stableMicros = 0n
+  let trxSun = 0n
+  for (const r of sums.rows) {
+    if (r.token === 'TRX') trxSun += BigInt(r.units)
+    else stableMicros += stableUnitsToMicros(BigInt(r.units), decimalsOf(r.chain, r.token))
   }
   const [last] = await tx
     .select({ txId: payments.txId, blockTimestamp: payments.blockTimestamp })
@@ -235,8 +246,8 @@ export async function creditedTotals(
     .orderBy(sql`${payments.blockTimestamp} desc, ${payments.id} desc`)
     .limit(1)
   return {
-    usdtUnits: BigInt(sums.rows.find((r) => r.token === 'USDT')?.units ?? '0'),
-    trxSun: BigInt(sums.rows.find((r) => r.token === 'TRX')?.units ?? '0'),
+    stableMicros,
+    trxSun,
     late: sums.rows.some((r) => r.late),
     lastTxId: last?.txId ?? null,
     lastBlockTimestamp: last?.blockTimestamp ?? null,
@@ -244,12 +255,18 @@ export async function creditedTotals(
 }
 
 /** A transaction already credited to an order other than `orderId` (the buyer's hash check). */
-export async function creditedElsewhere(db: Db, txId: string, orderId: string): Promise<boolean> {
+export async function creditedElsewhere(
+  db: Db,
+  txId: string,
+  orderId: string,
+  chain: ChainId = 'tron',
+): Promise<boolean> {
   const [row] = await db
     .select({ id: payments.id })
     .from(payments)
     .where(
       and(
+        eq(payments.chain, chain),
         eq(payments.txId, txId.toLowerCase()),
         eq(payments.status, 'credited'),
         sql`${payments.orderId} <> ${orderId}`,
@@ -260,12 +277,18 @@ export async function creditedElsewhere(db: Db, txId: string, orderId: string): 
 }
 
 /** Whether the transaction pays this order (any of its transfers credited to it). */
-export async function paysOrder(db: Db, txId: string, orderId: string): Promise<boolean> {
+export async function paysOrder(
+  db: Db,
+  txId: string,
+  orderId: string,
+  chain: ChainId = 'tron',
+): Promise<boolean> {
   const [row] = await db
     .select({ id: payments.id })
     .from(payments)
     .where(
       and(
+        eq(payments.chain, chain),
         eq(payments.txId, txId.toLowerCase()),
         eq(payments.orderId, orderId),
         eq(payments.status, 'credited'),

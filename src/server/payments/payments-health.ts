@@ -5,7 +5,7 @@ import { cachedValue } from '../lib/cached-value'
 import { loadSettings } from '../settings/settings'
 import { countAddressStates } from '../wallets/wallets.repo'
 import { readFollowerStatus } from './chain-follower'
-import type { ProviderHealth, ProviderPool } from './provider-pool'
+import type { ProviderHealth, ProviderPool } from './tron/tron-pool'
 
 // The shop's health, in one interface the app runs (ShopHealth, built by createShopHealth): the
 // address pool as leases and cool-downs leave it, unmatched transfers waiting in the ledger, how far

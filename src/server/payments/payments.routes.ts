@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { familyOfChain } from '../../shared/chains'
 import { centsToDollars, formatUsd, microsToDollars } from '../../shared/money'
 import {
   confirmMessages,
@@ -13,13 +14,13 @@ import { createWindowLimiter } from '../lib/window-limiter'
 import { limitedOrderStatus, orderSecretMatches } from '../orders/order-secret'
 import { findOrder, type OrderRow } from '../orders/orders.repo'
 import { defineRpc } from '../rpc'
+import type { ChainRegistry } from './chain-registry'
 import { confirmTransfersOfTransaction } from './confirm-transaction'
 import { paysOrder } from './ledger'
 import type { OrderWatch } from './order-watch'
 import type { PaymentRules } from './payment-rules'
 import type { PaymentDelay } from './payments-health'
 import { orderSightings } from './sightings'
-import type { TronClient } from './tron-client'
 
 /**
  * How long a buyer's confirm call may wait for the explorer. The buyer is told within 15 s; the rest
@@ -46,7 +47,7 @@ export interface PaymentsRpcOptions {
 /** A waiting status call looks at the database again this often: news from another process. */
 const STATUS_RECHECK_MS = 3_000
 
-export function paymentsRpcs(database: Database, client: TronClient, opts: PaymentsRpcOptions) {
+export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: PaymentsRpcOptions) {
   const { db } = database
   // Each confirm call can cost the explorer four requests: one client may try ten a minute.
   const confirmLimiter = createWindowLimiter({ limit: 10, windowMs: 60_000 })
@@ -107,19 +108,25 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
       handler: async (input, { request }) => {
         const wait = confirmLimiter.hit(request.ip)
         if (wait > 0) throw AppError.rateLimited(confirmMessages.tooMany, wait)
-        const hash = input.p_transaction_hash.replace(/^0x/, '').toLowerCase()
         const order = await findOrder(db, input.p_order_id)
         if (!order) return { success: false, error: confirmMessages.unknownOrder }
+        // The chain the buyer says they paid on (default the order's): one of its family's, enabled.
+        const chainId = input.p_chain ?? order.chain
+        const chain = chains.get(chainId)
+        if (!chain || familyOfChain[chainId] !== familyOfChain[order.chain])
+          return { success: false, error: confirmMessages.notForOrder }
+        const hash = chain.normalizeTxHash(input.p_transaction_hash)
+        if (!hash) return { success: false, error: confirmMessages.notFound }
 
         // An explorer that paused us for longer than the buyer can wait: say so now. The follower
         // keeps watching the order either way.
-        if (client.pausedUntil() > Date.now() + CONFIRM_EXPLORER_DEADLINE_MS) {
+        if (chain.providers.pausedUntil() > Date.now() + CONFIRM_EXPLORER_DEADLINE_MS) {
           return { success: false, error: confirmMessages.explorerDown }
         }
         // The server asks the chain itself; p_amount and p_timestamp are never trusted.
         const result = await confirmTransfersOfTransaction(
           db,
-          client,
+          chain,
           hash,
           order,
           opts.rules,
@@ -131,7 +138,8 @@ export function paymentsRpcs(database: Database, client: TronClient, opts: Payme
         const now = (await findOrder(db, order.id)) ?? order
         if ((now.status === 'paid' || now.status === 'completed') && now.accessToken) {
           // Asking again about a transfer that paid this order answers as before.
-          if (await paysOrder(db, hash, order.id)) return paidAnswer(now, hash, input.p_order_secret)
+          if (await paysOrder(db, hash, order.id, chain.chain))
+            return paidAnswer(now, hash, input.p_order_secret)
           return { success: false, error: confirmMessages.notAwaiting }
         }
         if (result.creditedHere) {

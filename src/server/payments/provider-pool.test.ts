@@ -6,7 +6,7 @@ import { waitFor } from '../../../tests/support/wait'
 import { createDevchain, type Devchain, type DevchainFace } from '../../../tools/devchain/devchain'
 import type { TronProviderConfig } from '../env'
 import type { FollowResult } from './chain-follower'
-import { createProviderPool, type ProviderPool } from './provider-pool'
+import { createProviderPool, type ProviderPool } from './tron/tron-pool'
 
 // Several providers in front of one chain: the devchain's main listener and extra faces of the same
 // chain, each with its own faults, stop/start and (for one test) a fork. Real HTTP throughout.

@@ -10,8 +10,8 @@ import { AppError } from '../errors'
 import { defineRpc } from '../rpc'
 import { readFollowerStatus } from './chain-follower'
 import { followerLagSeconds } from './payments-health'
-import type { ProviderHealth, ProviderPool } from './provider-pool'
 import type { SightingWatcher } from './sighting-watcher'
+import type { ProviderHealth, ProviderPool } from './tron/tron-pool'
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null)
 

@@ -3,7 +3,7 @@ import type { Database } from '../db/client'
 import { AppError } from '../errors'
 import { defineRpc } from '../rpc'
 import { formatUnits, reconcile } from './reconcile'
-import type { TronClient } from './tron-client'
+import type { TronClient } from './tron/tron-client'
 
 const DAY_MS = 86_400_000
 

@@ -1,8 +1,11 @@
-import { and, gte, inArray, lt, sql } from 'drizzle-orm'
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm'
+import type { ChainId, TokenSymbol } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { orders, payments } from '../db/schema'
 import { allPoolAddresses } from '../wallets/wallets.repo'
-import type { TronClient } from './tron-client'
+import { stableUnitsToMicros } from './chain'
+import { decimalsOf } from './token-table'
+import type { TronClient } from './tron/tron-client'
 
 // Reconciliation: for a period, per address and token, what the chain says our addresses received,
 // what the ledger holds, how much of it is credited to orders and how much sits unmatched, and
@@ -12,7 +15,7 @@ import type { TronClient } from './tron-client'
 
 export interface ReconcileRow {
   address: string
-  token: 'USDT' | 'TRX'
+  token: TokenSymbol
   /** Base units; null when the chain was not asked (ledger-only view) or did not answer. */
   chainUnits: bigint | null
   chainCount: number | null
@@ -29,7 +32,7 @@ export interface ReconcileReport {
   toMs: number
   rows: ReconcileRow[]
   /** Orders whose recorded amounts differ from what the ledger credits to them. */
-  orderMismatches: { orderId: string; token: 'USDT' | 'TRX'; recorded: bigint; credited: bigint }[]
+  orderMismatches: { orderId: string; token: TokenSymbol; recorded: bigint; credited: bigint }[]
   /** Addresses the explorer could not be asked about (errors), when the chain was asked. */
   chainErrors: { address: string; message: string }[]
   ties: boolean
@@ -40,15 +43,17 @@ export interface ReconcileOptions {
   toMs: number
   /** Only these addresses; default every address ever in the pool. */
   addresses?: readonly string[]
-  /** Ask the explorer for each address's history (two requests per address). */
+  /** Ask the explorer for each address's history (two requests per address; TRON only). */
   client?: TronClient
+  /** The chain whose ledger rows are reconciled; default TRON. */
+  chain?: ChainId
 }
 
 export async function reconcile(db: Db, opts: ReconcileOptions): Promise<ReconcileReport> {
   const addresses = opts.addresses ? [...opts.addresses] : await allPoolAddresses(db)
   const key = (address: string, token: string) => `${address}|${token}`
   const rows = new Map<string, ReconcileRow>()
-  const row = (address: string, token: 'USDT' | 'TRX') => {
+  const row = (address: string, token: TokenSymbol) => {
     const k = key(address, token)
     let r = rows.get(k)
     if (!r) {
@@ -69,7 +74,12 @@ export async function reconcile(db: Db, opts: ReconcileOptions): Promise<Reconci
   }
 
   // Ledger side, grouped in the database.
-  const conditions = [gte(payments.blockTimestamp, opts.fromMs), lt(payments.blockTimestamp, opts.toMs)]
+  const chain = opts.chain ?? 'tron'
+  const conditions = [
+    eq(payments.chain, chain),
+    gte(payments.blockTimestamp, opts.fromMs),
+    lt(payments.blockTimestamp, opts.toMs),
+  ]
   if (opts.addresses) conditions.push(inArray(payments.toAddress, [...opts.addresses]))
   const ledger = await db
     .select({
@@ -93,7 +103,7 @@ export async function reconcile(db: Db, opts: ReconcileOptions): Promise<Reconci
 
   // Chain side, from the explorer's account history.
   const chainErrors: ReconcileReport['chainErrors'] = []
-  if (opts.client) {
+  if (opts.client && chain === 'tron') {
     const client = opts.client
     for (const address of addresses) {
       const range = { minTimestamp: opts.fromMs, maxTimestamp: opts.toMs - 1 }
@@ -141,37 +151,42 @@ export async function reconcile(db: Db, opts: ReconcileOptions): Promise<Reconci
     r.ties = split && fromChain
   }
 
-  // Each order's recorded amounts against its credited ledger rows.
-  const mismatches = (await db.execute(sql`
-    select o.id as order_id, o.amount_received_units::text as usdt, o.trx_received_sun::text as trx,
-           coalesce(sum(p.amount_units) filter (where p.token = 'USDT'), 0)::text as usdt_credited,
-           coalesce(sum(p.amount_units) filter (where p.token = 'TRX'), 0)::text as trx_credited
-    from ${orders} o
-    left join ${payments} p on p.order_id = o.id and p.status = 'credited'
-    where o.id in (select order_id from ${payments}
-                   where status = 'credited' and block_timestamp >= ${opts.fromMs} and block_timestamp < ${opts.toMs})
-    group by o.id
-    having o.amount_received_units <> coalesce(sum(p.amount_units) filter (where p.token = 'USDT'), 0)
-        or o.trx_received_sun <> coalesce(sum(p.amount_units) filter (where p.token = 'TRX'), 0)
-    limit 500`)) as unknown as {
-    rows: { order_id: string; usdt: string; trx: string; usdt_credited: string; trx_credited: string }[]
+  // Each order's recorded amounts against its credited ledger rows (on any chain): stablecoins in
+  // micro-dollars at each token's decimals (reported as USDT), TRX in sun.
+  const period = sql`select order_id from ${payments}
+    where chain = ${chain} and status = 'credited'
+      and block_timestamp >= ${opts.fromMs} and block_timestamp < ${opts.toMs}`
+  const recorded = (await db.execute(sql`
+    select id as order_id, amount_received_units::text as stable, trx_received_sun::text as trx
+    from ${orders} where id in (${period})`)) as unknown as {
+    rows: { order_id: string; stable: string; trx: string }[]
+  }
+  const sums = (await db.execute(sql`
+    select order_id, chain, token, sum(amount_units)::text as units
+    from ${payments} where status = 'credited' and order_id in (${period})
+    group by order_id, chain, token`)) as unknown as {
+    rows: { order_id: string; chain: ChainId; token: TokenSymbol; units: string }[]
+  }
+  const credited = new Map<string, { stable: bigint; trx: bigint }>()
+  for (const r of sums.rows) {
+    const c = credited.get(r.order_id) ?? { stable: 0n, trx: 0n }
+    if (r.token === 'TRX') c.trx += BigInt(r.units)
+    else c.stable += stableUnitsToMicros(BigInt(r.units), decimalsOf(r.chain, r.token))
+    credited.set(r.order_id, c)
   }
   const orderMismatches: ReconcileReport['orderMismatches'] = []
-  for (const m of mismatches.rows) {
-    if (m.usdt !== m.usdt_credited)
+  for (const m of recorded.rows) {
+    if (orderMismatches.length >= 500) break
+    const c = credited.get(m.order_id) ?? { stable: 0n, trx: 0n }
+    if (BigInt(m.stable) !== c.stable)
       orderMismatches.push({
         orderId: m.order_id,
         token: 'USDT',
-        recorded: BigInt(m.usdt),
-        credited: BigInt(m.usdt_credited),
+        recorded: BigInt(m.stable),
+        credited: c.stable,
       })
-    if (m.trx !== m.trx_credited)
-      orderMismatches.push({
-        orderId: m.order_id,
-        token: 'TRX',
-        recorded: BigInt(m.trx),
-        credited: BigInt(m.trx_credited),
-      })
+    if (BigInt(m.trx) !== c.trx)
+      orderMismatches.push({ orderId: m.order_id, token: 'TRX', recorded: BigInt(m.trx), credited: c.trx })
   }
 
   const sorted = [...rows.values()].sort(

@@ -40,16 +40,17 @@ export async function settleOrder(
   const order = await lockOrder(tx, orderId)
   if (!order) return { kind: 'unknown_order' }
   const totals = await creditedTotals(tx, orderId)
-  const recordedOk = totals.usdtUnits === order.amountReceivedUnits && totals.trxSun === order.trxReceivedSun
+  const recordedOk =
+    totals.stableMicros === order.amountReceivedUnits && totals.trxSun === order.trxReceivedSun
   if (order.status === 'paid' || order.status === 'completed') {
     // A transfer the admin assigned to a paid order still shows in what it received.
-    if (!recordedOk) await setOrderReceived(tx, orderId, totals.usdtUnits, totals.trxSun)
+    if (!recordedOk) await setOrderReceived(tx, orderId, totals.stableMicros, totals.trxSun)
     return { kind: 'already_paid', accessToken: order.accessToken }
   }
-  const receivedMicros = receivedUsdMicros(totals.usdtUnits, totals.trxSun, order.trxRateE8)
+  const receivedMicros = receivedUsdMicros(totals.stableMicros, totals.trxSun, order.trxRateE8)
   const dueMicros = BigInt(order.totalCents) * MICROS_PER_CENT
   if (!opts.manual && receivedMicros + acceptedShortfallMicros(dueMicros, rules) < dueMicros) {
-    if (!recordedOk) await setOrderReceived(tx, orderId, totals.usdtUnits, totals.trxSun)
+    if (!recordedOk) await setOrderReceived(tx, orderId, totals.stableMicros, totals.trxSun)
     return { kind: 'open', receivedMicros, dueMicros }
   }
 
@@ -57,7 +58,7 @@ export async function settleOrder(
   const paidAt =
     !opts.manual && totals.lastBlockTimestamp !== null ? new Date(totals.lastBlockTimestamp) : new Date()
   const accessToken = await markOrderPaid(tx, orderId, {
-    usdtUnits: totals.usdtUnits,
+    usdtUnits: totals.stableMicros,
     trxSun: totals.trxSun,
     txHash: totals.lastTxId,
     paidAt,

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import type { ChainFamilyId } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { addressLeases, orders, walletAddresses } from '../db/schema'
 
@@ -247,8 +248,12 @@ export async function leaseAt(tx: Db, address: string, atMs: number): Promise<Le
 }
 
 /** Every address ever in the pool, removed ones included: the chain follower watches them all. */
-export async function allPoolAddresses(db: Db): Promise<string[]> {
-  const rows = await db.select({ address: walletAddresses.address }).from(walletAddresses)
+/** Every address ever in the pool (removed ones too); with `family`, only that family's. */
+export async function allPoolAddresses(db: Db, family?: ChainFamilyId): Promise<string[]> {
+  const rows = await db
+    .select({ address: walletAddresses.address })
+    .from(walletAddresses)
+    .where(family ? eq(walletAddresses.family, family) : undefined)
   return rows.map((r) => r.address)
 }
 

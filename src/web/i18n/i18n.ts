@@ -4,6 +4,7 @@
 import { type I18n, setupI18n } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react'
 import { type ReactElement, useMemo } from 'react'
+import type { TokenSymbol } from '../../shared/chains'
 import { messages as checkoutMessages } from '../../shared/checkout-rules'
 import { defaultLocale, isLocale, type Locale, localeTags } from '../../shared/locale'
 import type adminEn from './messages/admin/en.json'
@@ -107,7 +108,7 @@ export function useT(): Translate {
 }
 
 /** The tokens the shop is paid in. */
-export type TokenSymbol = 'USDT' | 'TRX'
+export type { TokenSymbol }
 
 /** Money, numbers and dates as the language writes them (Intl). Each format is made on first use. */
 export function formatters(locale: Locale) {

@@ -1,4 +1,4 @@
-import { normalizeTronAddress } from '../../shared/tron-address'
+import { normalizeTronAddress } from '../../../shared/tron-address'
 import { createRequestBudget } from './tron-budget'
 
 // The HTTP layer of the explorer client: one base URL and key, its request budget, and every

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startReceiver } from '../../../tests/support/http-receiver'
-import { freePort } from '../../../tests/support/wait'
-import { createDevchain, type Devchain, type TransferRequest } from '../../../tools/devchain/devchain'
-import { tronBase58ToHex } from '../../shared/tron-address'
+import { startReceiver } from '../../../../tests/support/http-receiver'
+import { freePort } from '../../../../tests/support/wait'
+import { createDevchain, type Devchain, type TransferRequest } from '../../../../tools/devchain/devchain'
+import { tronBase58ToHex } from '../../../shared/tron-address'
 import { extractTransfers } from './extract-transfers'
 import { type ChainBlock, createTronClient, type TronClientOptions } from './tron-client'
 

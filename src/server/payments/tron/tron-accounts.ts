@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { normalizeTronAddress } from '../../shared/tron-address'
+import { normalizeTronAddress } from '../../../shared/tron-address'
 import { contractSchema, transferContractSchema } from './tron-blocks'
 import { requireAddress, type TronHttp, type TronResult, tronError } from './tron-http'
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort, waitFor } from '../../../tests/support/wait'
+import { freePort, waitFor } from '../../../../tests/support/wait'
 import { createTronClient } from './tron-client'
 
 // The explorer budget as the explorer sees it: the devchain runs in its own process (so its

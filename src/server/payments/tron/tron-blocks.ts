@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { normalizeTronAddress } from '../../shared/tron-address'
+import { normalizeTronAddress } from '../../../shared/tron-address'
 import { isObject, type TronHttp, type TronResult, tronError } from './tron-http'
 
 // Block reads: the solidified blocks and per-block transaction infos the chain follower reads, and

@@ -1,5 +1,5 @@
-import { tronAddressFromAbiWord } from '../../shared/tron-address'
-import type { ObservedTransfer } from './ledger'
+import { tronAddressFromAbiWord } from '../../../shared/tron-address'
+import type { ChainTransfer } from '../chain'
 import type { ChainBlock, ChainTxInfo } from './tron-blocks'
 
 // What counts as a transfer to us, read from a solidified block and its transactions' receipts:
@@ -27,16 +27,17 @@ export function needsReceipts(block: ChainBlock): boolean {
 export function extractTransfers(
   block: ChainBlock,
   infos: readonly ChainTxInfo[] | null,
-  ours: ReadonlySet<string>,
+  ours: Pick<ReadonlySet<string>, 'has'>,
   usdtContract: string,
   onlyTxId?: string,
-): ObservedTransfer[] {
-  const found: ObservedTransfer[] = []
+): ChainTransfer[] {
+  const found: ChainTransfer[] = []
   const infoById = new Map((infos ?? []).map((i) => [i.txId, i]))
   for (const tx of block.transactions) {
     if (onlyTxId && tx.txId !== onlyTxId) continue
     if (tx.trx && tx.contractRet === 'SUCCESS' && ours.has(tx.trx.to)) {
       found.push({
+        chain: 'tron',
         txId: tx.txId,
         source: 'trx',
         eventIndex: 0,
@@ -58,6 +59,7 @@ export function extractTransfers(
       const from = tronAddressFromAbiWord(log.topics[1] ?? '')
       if (!to || !from || !ours.has(to)) continue
       found.push({
+        chain: 'tron',
         txId: tx.txId,
         source: 'log',
         eventIndex: index,
@@ -72,6 +74,7 @@ export function extractTransfers(
     for (const move of info.internalTransfers) {
       if (move.rejected || move.value <= 0n || !ours.has(move.to)) continue
       found.push({
+        chain: 'tron',
         txId: tx.txId,
         source: 'internal',
         eventIndex: move.index,

@@ -1,4 +1,4 @@
-import { createWakeableSleep } from '../lib/poll-loop'
+import { createWakeableSleep } from '../../lib/poll-loop'
 
 // The request budget of one explorer connection: never more than maxRps requests in any one-second
 // window as the explorer sees them, urgent requests (a buyer is waiting) ahead of routine polling,

@@ -1,0 +1,20 @@
+import type { Env } from '../env'
+import type { ChainAdapter } from './chain'
+import { createTronChain } from './tron/tron-chain'
+import type { ProviderPool } from './tron/tron-pool'
+
+// The chains this shop takes, from its configuration (decision 037): TRON always, through the TRON
+// provider pool app.ts builds; each other family adds its enabled chains here.
+
+export interface ChainDeps {
+  /** TRON's provider pool (TRON_PROVIDER_<n>_*), shared with reconciliation and the operator's screens. */
+  tron: ProviderPool
+  /** Every provider request goes through it (the /metrics counters). */
+  fetch: typeof fetch
+  /** A provider was set aside (the operator is told). */
+  onSetAside: (chain: string, provider: string, reason: string) => void
+}
+
+export function buildChains(env: Env, deps: ChainDeps): ChainAdapter[] {
+  return [createTronChain({ pool: deps.tron, blockIntervalMs: env.CHAIN_BLOCK_MS })]
+}

@@ -1,0 +1,34 @@
+import type { ChainId, TokenSymbol } from '../../shared/chains'
+import type { ChainToken } from './chain'
+
+// The tokens each chain accepts: one table in code, with each contract, symbol and decimals and
+// where it comes from. Decimals are read from here wherever an amount is turned into dollars (the
+// ledger's totals, sightings, reconciliation), never assumed. A chain's adapter offers its row; a
+// test or the devchain may point a token at another contract (TRON: USDT_CONTRACT), never change
+// its decimals.
+
+export const TOKEN_TABLE: Readonly<Record<ChainId, readonly ChainToken[]>> = {
+  tron: [
+    // Tether's USDT-TRC20 (tether.to, "Supported protocols"); TRX is the chain's own coin (sun = 10^-6 TRX).
+    { symbol: 'USDT', contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimals: 6, kind: 'stable' },
+    { symbol: 'TRX', contract: null, decimals: 6, kind: 'native' },
+  ],
+  // The EVM family fills these rows (contract, decimals, source) when it lands.
+  ethereum: [],
+  bsc: [],
+  polygon: [],
+  arbitrum: [],
+  base: [],
+}
+
+/** A token of a chain by symbol, from the table; undefined when the chain does not take it. */
+export function tableToken(chain: ChainId, symbol: TokenSymbol): ChainToken | undefined {
+  return TOKEN_TABLE[chain].find((t) => t.symbol === symbol)
+}
+
+/** The decimals of a token a row names; a TypeError for a pair the table does not hold (our own rows never do). */
+export function decimalsOf(chain: ChainId, symbol: TokenSymbol): number {
+  const token = tableToken(chain, symbol)
+  if (!token) throw new TypeError(`${symbol} on ${chain} is not in the token table`)
+  return token.decimals
+}

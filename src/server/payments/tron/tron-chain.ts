@@ -1,0 +1,43 @@
+import { explorerTxUrl } from '../../../shared/dashboard'
+import { normalizeTronAddress } from '../../../shared/tron-address'
+import type { ChainAdapter, ChainToken } from '../chain'
+import { TOKEN_TABLE } from '../token-table'
+import { createTronFinalReads } from './tron-final'
+import { createTronHeadReader } from './tron-head-reader'
+import { lookupTronTransaction } from './tron-lookup'
+import type { ProviderPool } from './tron-pool'
+
+// TRON as a chain family (decision 037): USDT-TRC20 and TRX, final once solidified (about 19
+// blocks, a minute on mainnet), read through the TRON provider pool.
+
+const TX_HASH = /^(?:0x)?([0-9a-fA-F]{64})$/
+
+export interface TronChainOptions {
+  pool: ProviderPool
+  /** The chain's block time. Default 3000. */
+  blockIntervalMs?: number
+}
+
+export function createTronChain(opts: TronChainOptions): ChainAdapter {
+  const { pool } = opts
+  const blockIntervalMs = opts.blockIntervalMs ?? 3000
+  // The configured USDT contract stands in the table's row (the devchain's, or mainnet's).
+  const tokens: ChainToken[] = TOKEN_TABLE.tron.map((t) =>
+    t.symbol === 'USDT' ? { ...t, contract: pool.usdtContract } : t,
+  )
+  return {
+    ...createTronFinalReads(pool),
+    family: 'tron',
+    tokens,
+    blockIntervalMs,
+    confirmation: { kind: 'solidified' },
+    normalizeAddress: (text) => normalizeTronAddress(text.trim()),
+    normalizeTxHash: (text) => TX_HASH.exec(text.trim())?.[1]?.toLowerCase() ?? null,
+    // Wallets read the TRON address itself from the code; the amount and token are on the page.
+    paymentUri: ({ address }) => address,
+    explorerTxUrl,
+    createHeadReader: ({ now } = {}) => createTronHeadReader(pool, { blockIntervalMs, now }),
+    lookupTransaction: (txId, lookup) => lookupTronTransaction(pool, txId, lookup),
+    providers: pool,
+  }
+}
