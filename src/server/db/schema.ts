@@ -338,7 +338,8 @@ export const payments = pgTable(
     eventIndex: integer('event_index').notNull().default(0),
     token: text('token').$type<TokenSymbol>().notNull(),
     /** Base units of the token on its chain (decimals from the chain's token table; TRX in sun). */
-    amountUnits: bigint('amount_units', { mode: 'bigint' }).notNull(),
+    /** numeric(78, 0): any uint256, since 18-decimal tokens pass bigint's range (migration 0033). */
+    amountUnits: numeric('amount_units', { precision: 78, scale: 0, mode: 'bigint' }).notNull(),
     fromAddress: text('from_address').notNull(),
     toAddress: text('to_address').notNull(),
     blockNumber: bigint('block_number', { mode: 'number' }),
@@ -382,7 +383,8 @@ export const paymentSightings = pgTable(
     eventIndex: integer('event_index').notNull().default(0),
     token: text('token').$type<TokenSymbol>().notNull(),
     /** Base units of the token on its chain (decimals from the chain's token table; TRX in sun). */
-    amountUnits: bigint('amount_units', { mode: 'bigint' }).notNull(),
+    /** numeric(78, 0): any uint256, since 18-decimal tokens pass bigint's range (migration 0033). */
+    amountUnits: numeric('amount_units', { precision: 78, scale: 0, mode: 'bigint' }).notNull(),
     fromAddress: text('from_address').notNull(),
     toAddress: text('to_address').notNull(),
     blockNumber: bigint('block_number', { mode: 'number' }).notNull(),
