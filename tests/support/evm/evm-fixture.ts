@@ -13,16 +13,7 @@ import { testAddresses } from '../test-addresses'
 import { createTestApp, rpc, type TestApp } from '../test-app'
 import { createTestDatabase, type Engine } from '../test-db'
 import { type Anvil, spawnAnvil } from './anvil'
-import {
-  accounts,
-  deployRouter,
-  deployStablecoin,
-  mint,
-  USDC_6,
-  USDC_18,
-  USDT_6,
-  USDT_18,
-} from './tokens'
+import { accounts, deployRouter, deployStablecoin, mint, USDC_6, USDC_18, USDT_6, USDT_18 } from './tokens'
 
 // The shop on a real database with EVM chains on real Anvil nodes: BNB Smart Chain (chain id 56,
 // 18-decimal USDT and USDC) and Base (8453, 6-decimal USDC), each with a counterfeit USDT and a
