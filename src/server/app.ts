@@ -32,6 +32,7 @@ import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
 import { type ChainRegistry, createChainRegistry } from './payments/chain-registry'
 import { buildChains } from './payments/chains'
+import { registerFollowerGauges } from './payments/follower-gauges'
 import { createOrderWatch, type OrderWatch } from './payments/order-watch'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
@@ -256,7 +257,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       watch: services.orderWatch,
       blockIntervalMs: env.CHAIN_BLOCK_MS,
     }),
-    ...providersRpcs(database.db, services.tron, services.sightings),
+    ...providersRpcs(database.db, services.chains, services.sightingWatchers),
     ...sightingsRpcs(database.db),
     ...adminRpcs(services),
     ...cockpitRpcs(services),
@@ -275,6 +276,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerExportRoutes(app, database.db, services.rpc)
 
   registerShopGauges(metrics, database.db)
+  registerFollowerGauges(metrics, database.db, services.chains)
   registerProviderGauges(metrics, services.tron)
   if (services.sightings) registerSightingGauges(metrics, services.sightings, services.tron)
   registerMetricsRoutes(app, metrics, {
