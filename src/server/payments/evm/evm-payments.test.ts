@@ -191,6 +191,11 @@ describe.each(engines)('EVM payments (%s)', (engine) => {
       sql`select tx_id, status, chain from payment_sightings where order_id = ${o.id}`,
     )
     expect(seen).toEqual([{ tx_id: doomed, status: 'seen', chain: 'bsc' }])
+    // The buyer's page: detected, confirming (not final yet), never paid by it.
+    expect(await f.status(o.id)).toMatchObject({
+      status: 'pending',
+      sightings: { confirming: { amount_seen: o.total / 2 }, dropped: false },
+    })
     await f.nodes.bsc.anvil.client.request({ method: 'anvil_reorg', params: [1, []] } as never)
     // Anvil stamps the replacement block with its parent's time; a real chain's next block is later.
     const parent = await f.nodes.bsc.anvil.client.getBlock()
