@@ -68,3 +68,28 @@ export function orderNetwork(
     })),
   }
 }
+
+/** A network the buyer may pick at checkout (fetch_networks). */
+export interface OfferedNetwork {
+  chain: ChainId
+  name: string
+  family: 'tron' | 'evm'
+  tokens: { symbol: TokenSymbol; decimals: number }[]
+  /** Blocks before a payment is final ("confirming N of M"), and the chain's block time. */
+  confirmations: number | null
+  block_ms: number
+}
+
+/** The enabled networks and the stablecoins each takes, TRON first: what checkout offers. */
+export function offeredNetworks(chains: ChainRegistry): OfferedNetwork[] {
+  return chains.enabled().map((c) => ({
+    chain: c.chain,
+    name: CHAIN_NAMES[c.chain],
+    family: c.family,
+    tokens: c.tokens
+      .filter((t) => stablecoins.has(t.symbol))
+      .map((t) => ({ symbol: t.symbol, decimals: t.decimals })),
+    confirmations: c.confirmation.kind === 'depth' ? c.confirmation.blocks : null,
+    block_ms: c.blockIntervalMs,
+  }))
+}

@@ -32,6 +32,33 @@ describe.each(engines)('EVM addresses in the pool (%s)', (engine) => {
 
   const add = (p_addresses: string) => rpc(t.app, 'secure_add_wallet_addresses', { p_addresses }, headers)
 
+  it('offers the enabled networks and their stablecoins, TRON first', async () => {
+    expect((await rpc(t.app, 'fetch_networks')).body).toEqual({
+      success: true,
+      networks: [
+        {
+          chain: 'tron',
+          name: 'TRON',
+          family: 'tron',
+          tokens: [{ symbol: 'USDT', decimals: 6 }],
+          confirmations: null,
+          block_ms: 3000,
+        },
+        {
+          chain: 'bsc',
+          name: 'BNB Smart Chain',
+          family: 'evm',
+          tokens: [
+            { symbol: 'USDT', decimals: 18 },
+            { symbol: 'USDC', decimals: 18 },
+          ],
+          confirmations: 15,
+          block_ms: 750,
+        },
+      ],
+    })
+  })
+
   it('refuses a batch with a bad line, naming a checksum typo as such; adds nothing', async () => {
     const typo = '0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
     expect((await add(`${tron}\n${typo}\n0x1234`)).body).toEqual({
