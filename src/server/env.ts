@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { type EvmChainConfig, parseEvmEnv } from './payments/evm/evm-env'
 
 // The only reader of process.env. A bad value stops the process with a message naming the variable.
 
@@ -169,6 +170,8 @@ export interface TronProviderConfig {
 export type Env = z.infer<typeof envSchema> & {
   /** TRON_PROVIDER_1_* … in order; without them, the one provider of TRON_API_URL / TRON_API_KEY. */
   TRON_PROVIDERS: TronProviderConfig[]
+  /** Every EVM chain's settings (EVM_<CHAIN>_*), enabled or not; see payments/evm/evm-env.ts. */
+  EVM_CHAINS: EvmChainConfig[]
   /** Start-up notices about the configuration (a variable set under its old name). */
   NOTICES: string[]
 }
@@ -316,7 +319,11 @@ export function parseEnv(given: Record<string, string | undefined> = process.env
   if (result.success) {
     const { providers, errors } = tronProviders(source, result.data)
     lines.push(...errors)
-    if (lines.length === 0) return { ...result.data, TRON_PROVIDERS: providers, NOTICES: notices }
+    const evm = parseEvmEnv(source)
+    lines.push(...evm.errors)
+    if (lines.length === 0) {
+      return { ...result.data, TRON_PROVIDERS: providers, EVM_CHAINS: evm.chains, NOTICES: notices }
+    }
   }
   throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`)
 }

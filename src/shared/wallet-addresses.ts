@@ -1,25 +1,48 @@
+import type { ChainFamilyId } from './chains'
+import { looksLikeEvmAddress, normalizeEvmAddress } from './evm-address'
 import { isValidTronAddress } from './tron-address'
 
 export const WALLET_ADDRESS_LENGTH = 34
 
-export type WalletLinesResult = { ok: true; addresses: string[] } | { ok: false; error: string }
+export interface WalletLine {
+  /** In its stored form: TRON base58 as written, EVM in its EIP-55 checksum form. */
+  address: string
+  family: ChainFamilyId
+}
+
+export type WalletLinesResult =
+  | { ok: true; addresses: string[]; entries: WalletLine[] }
+  | { ok: false; error: string }
+
+/** The address of a line in its stored form and family, or why it is not one. */
+function readLine(line: string): WalletLine | { invalid: string } {
+  if (line.length === WALLET_ADDRESS_LENGTH && isValidTronAddress(line))
+    return { address: line, family: 'tron' }
+  const evm = normalizeEvmAddress(line)
+  if (evm) return { address: evm, family: 'evm' }
+  const shown = line.length > 60 ? `${line.slice(0, 57)}...` : line
+  // 0x and 40 hex digits in mixed case whose checksum does not match: most likely a typo.
+  return { invalid: looksLikeEvmAddress(line) ? `${shown} (EVM checksum does not match)` : shown }
+}
 
 /**
- * The admin's textarea rules: one address per line, trimmed, blank lines dropped;
- * none gives 'Please enter at least one wallet address'; any line that is not exactly 34 characters
- * (and, stricter than the pattern alone, not a real base58check TRON address) refuses the whole batch.
+ * The admin's textarea rules: one address per line, trimmed, blank lines dropped; each a TRON
+ * address (34-character base58check) or an EVM address (0x + 40 hex; mixed case must match its
+ * EIP-55 checksum). None gives 'Please enter at least one wallet address'; any bad line refuses the
+ * whole batch, each bad line named.
  */
 export function parseWalletAddressLines(input: string | readonly string[]): WalletLinesResult {
   const lines = (typeof input === 'string' ? input.split(/\r?\n/) : input).map((line) => line.trim())
-  const addresses = [...new Set(lines.filter((line) => line !== ''))]
-  if (addresses.length === 0) return { ok: false, error: 'Please enter at least one wallet address' }
-  const invalid = addresses.filter(
-    (address) => address.length !== WALLET_ADDRESS_LENGTH || !isValidTronAddress(address),
-  )
+  const unique = [...new Set(lines.filter((line) => line !== ''))]
+  if (unique.length === 0) return { ok: false, error: 'Please enter at least one wallet address' }
+  const read = unique.map(readLine)
+  const invalid = read.flatMap((r) => ('invalid' in r ? [r.invalid] : []))
   if (invalid.length > 0) {
-    const shown = invalid.slice(0, 10).map((line) => (line.length > 60 ? `${line.slice(0, 57)}...` : line))
+    const shown = invalid.slice(0, 10)
     const more = invalid.length > shown.length ? ` (and ${invalid.length - shown.length} more)` : ''
     return { ok: false, error: `Invalid wallet address format: ${shown.join(', ')}${more}` }
   }
-  return { ok: true, addresses }
+  const seen = new Set<string>()
+  const entries = (read as WalletLine[]).filter((e) => !seen.has(e.address) && Boolean(seen.add(e.address)))
+  return { ok: true, addresses: entries.map((e) => e.address), entries }
 }
