@@ -1,15 +1,25 @@
 import { randomUUID } from 'node:crypto'
-import { and, eq, sql } from 'drizzle-orm'
 import { type ChainId, familyOfChain } from '../../shared/chains'
 import type { Db } from '../db/client'
-import { followerRowId, followerState } from '../db/schema'
+import { followerState } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
-import { expireOrdersBefore } from '../orders/orders.repo'
 import { allPoolAddresses } from '../wallets/wallets.repo'
 import type { ChainError, FinalBlock, FinalReads } from './chain'
+import {
+  commitBlocks,
+  type LeaseRef,
+  LostLeadership,
+  ofChain,
+  raiseSolidHead,
+  readRow,
+  releaseLease,
+  renewLease,
+  type StateRow,
+  startCheckpoint,
+  takeLease,
+} from './follower-lease'
 import type { PaymentRules } from './payment-rules'
-import { recordAndSettle } from './settle-order'
 import { createTronFinalReads, type FollowerClient } from './tron/tron-final'
 
 // A chain follower: one per enabled chain, each on its own loop and its own lease row in
@@ -104,12 +114,6 @@ export interface ChainFollower {
   halted(): string | null
 }
 
-class LostLeadership extends Error {}
-
-type StateRow = typeof followerState.$inferSelect
-
-const ofChain = (chain: ChainId) => eq(followerState.chain, chain)
-
 export async function readFollowerStatus(db: Db, chain: ChainId = 'tron'): Promise<FollowerStatus> {
   const [row] = await db.select().from(followerState).where(ofChain(chain))
   if (!row || row.checkpointBlock < 0) {
@@ -143,83 +147,30 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
   const reads = readsOf(opts)
   const chain = reads.chain
   const family = familyOfChain[chain]
-  const rowId = followerRowId(chain)
-  const here = and(eq(followerState.id, rowId), ofChain(chain))
   let halt: string | null = null
   const instanceId = opts.instanceId ?? randomUUID()
   const batch = Math.min(100, Math.max(1, opts.batchBlocks ?? 20))
   const intervalMs = opts.intervalMs ?? 1000
   const blockIntervalMs = opts.blockIntervalMs ?? 3000
   const leaseMs = opts.leaseMs ?? 10_000
+  const lease: LeaseRef = { db, chain, instanceId, leaseMs }
   const fetchBudgetMs = opts.fetchBudgetMs ?? Math.floor(leaseMs / 3)
   const backoffBase = opts.backoffBaseMs ?? 1000
   const maxBackoff = opts.maxBackoffMs ?? 30_000
+  const log = opts.logger ?? quietLogger
+  const pacing = createPacing({ intervalMs, blockIntervalMs, backoffBase, maxBackoff, log })
   const headEveryMs = opts.headEveryMs ?? 30_000
   const caughtUpHeadEveryMs = opts.caughtUpHeadEveryMs ?? 300_000
   let behind = true
-  const log = opts.logger ?? quietLogger
-  let failures = 0
   let lastHeadAt = 0
   let wasLeader = false
-
-  /** Takes the lease when it is free or ours; answers the state row when this process leads. */
-  async function lead(): Promise<StateRow | null> {
-    const result = (await db.execute(sql`
-      insert into ${followerState} (id, chain, checkpoint_block, checkpoint_time, leader, leader_until)
-      values (${rowId}, ${chain}, -1, 0, ${instanceId}, now() + ${leaseMs} * interval '1 millisecond')
-      on conflict (id) do update set leader = excluded.leader, leader_until = excluded.leader_until
-      where ${followerState.leader} = ${instanceId} or ${followerState.leaderUntil} is null
-         or ${followerState.leaderUntil} < now()
-      returning id`)) as unknown as { rows: unknown[] }
-    if (result.rows.length === 0) return null
-    const [row] = await db.select().from(followerState).where(here)
-    return row ?? null
-  }
-
-  async function renew(): Promise<boolean> {
-    const rows = await db
-      .update(followerState)
-      .set({ leaderUntil: sql`now() + ${leaseMs} * interval '1 millisecond'` })
-      .where(and(here, eq(followerState.leader, instanceId)))
-      .returning({ id: followerState.id })
-    return rows.length > 0
-  }
-
-  const unset = and(here, sql`${followerState.checkpointBlock} < 0`)
-
-  /** A new database starts at the configured block or at the final head. */
-  async function initialise(): Promise<ChainError | null> {
-    if (opts.startBlock !== undefined) {
-      await db
-        .update(followerState)
-        .set({ checkpointBlock: opts.startBlock - 1, checkpointBlockId: null, checkpointTime: 0 })
-        .where(unset)
-      return null
-    }
-    const head = await reads.finalHead()
-    if (head.status === 'error') return head
-    await db
-      .update(followerState)
-      .set({
-        checkpointBlock: head.number,
-        checkpointBlockId: head.hash,
-        checkpointTime: head.timestamp,
-        solidHead: head.number,
-      })
-      .where(unset)
-    log.info({ block: head.number, chain }, 'chain follower starts at the final head')
-    return null
-  }
 
   async function refreshHead(): Promise<void> {
     if (Date.now() - lastHeadAt < (behind ? headEveryMs : caughtUpHeadEveryMs)) return
     const head = await reads.finalHead()
     if (head.status === 'error') return
     lastHeadAt = Date.now()
-    await db
-      .update(followerState)
-      .set({ solidHead: sql`greatest(coalesce(${followerState.solidHead}, 0), ${head.number})` })
-      .where(here)
+    await raiseSolidHead(lease, head.number)
   }
 
   /** Final blocks after the checkpoint with their transfers to our addresses, as far as the fetch budget allows. */
@@ -234,51 +185,10 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
       maxBlocks: batch,
       deadline: began + fetchBudgetMs,
       keepAlive: async () => {
-        if (Date.now() - began > leaseMs / 2) await renew()
+        if (Date.now() - began > leaseMs / 2) await renewLease(lease)
       },
     })
     return { fetched: read.blocks, more: read.more, error: read.error }
-  }
-
-  async function commit(
-    state: StateRow,
-    fetched: FinalBlock[],
-  ): Promise<{ transfers: number; paid: string[]; expired: string[] }> {
-    const last = fetched[fetched.length - 1] as FinalBlock
-    return db.transaction(async (tx) => {
-      // The checkpoint moves first: the row lock orders two would-be leaders, and a process that
-      // lost the lease or whose checkpoint moved meanwhile rolls everything back.
-      const moved = await tx
-        .update(followerState)
-        .set({
-          checkpointBlock: last.number,
-          checkpointBlockId: last.hash,
-          checkpointTime: last.timestamp,
-          solidHead: sql`greatest(coalesce(${followerState.solidHead}, 0), ${last.number})`,
-          leaderUntil: sql`now() + ${leaseMs} * interval '1 millisecond'`,
-          updatedAt: new Date(),
-        })
-        .where(
-          and(
-            here,
-            eq(followerState.leader, instanceId),
-            eq(followerState.checkpointBlock, state.checkpointBlock),
-          ),
-        )
-        .returning({ id: followerState.id })
-      if (moved.length === 0) throw new LostLeadership()
-      let transfers = 0
-      const paid: string[] = []
-      const expired: string[] = []
-      for (const block of fetched) {
-        // Nothing in this block or later can pay an order of this chain whose grace ended before it.
-        expired.push(...(await expireOrdersBefore(tx, block.timestamp, rules.cooldownMs, chain)))
-        const done = await recordAndSettle(tx, block.transfers, rules)
-        transfers += done.outcomes.filter((o) => o.kind !== 'known').length
-        paid.push(...done.paid)
-      }
-      return { transfers, paid, expired }
-    })
   }
 
   async function runOnce(): Promise<FollowResult> {
@@ -292,7 +202,7 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
       checkpoint: null,
       ...extra,
     })
-    let state = await lead()
+    let state = await takeLease(lease)
     if (!state) {
       if (wasLeader) log.info({ instanceId }, 'another process follows the chain now')
       wasLeader = false
@@ -302,9 +212,9 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     wasLeader = true
     if (halt) return idle({ error: { status: 'error', kind: 'reorg', message: halt } })
     if (state.checkpointBlock < 0) {
-      const error = await initialise()
+      const error = await startCheckpoint(lease, reads, opts.startBlock, log)
       if (error) return idle({ error })
-      state = (await db.select().from(followerState).where(here))[0] as StateRow
+      state = (await readRow(lease)) as StateRow
     }
     await refreshHead()
     const { fetched, more, error } = await fetchBlocks(state)
@@ -318,7 +228,7 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     behind = more || Boolean(error)
     if (fetched.length === 0) return idle({ error, checkpoint: state.checkpointBlock })
     try {
-      const done = await commit(state, fetched)
+      const done = await commitBlocks(lease, state, fetched, rules)
       for (const id of done.paid) opts.onPaid?.(id)
       opts.onCommitted?.()
       const checkpoint = fetched[fetched.length - 1]?.number ?? state.checkpointBlock
@@ -343,11 +253,48 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     }
   }
 
-  // Pacing once caught up: a look that found a block is followed by the next one a little less than a
-  // block time later, so looks creep towards the moment a block is solidified; the look that comes
-  // too early finds nothing and tries again shortly after. Looks stay within a fraction of a second
-  // of each block's solidification, at a little over one look a block.
-  // The creep is coarse until the first early look has found the phase, then fine.
+  const loop = createPollLoop<FollowResult>({
+    name: 'chain follower',
+    pollMs: intervalMs,
+    pass: () => {
+      pacing.passBegins()
+      return runOnce()
+    },
+    pauseAfter: pacing.pauseAfter,
+    // A database hiccup must not kill the follower; it tries again after a pause.
+    failurePauseMs: Math.min(maxBackoff, backoffBase * 4),
+    logger: log,
+  })
+
+  return {
+    instanceId,
+    chain,
+    halted: () => halt,
+    start: loop.start,
+    async stop() {
+      await loop.stop()
+      await releaseLease(lease)
+    },
+    runOnce,
+  }
+}
+
+interface PacingOptions {
+  intervalMs: number
+  blockIntervalMs: number
+  backoffBase: number
+  maxBackoff: number
+  log: WorkerLogger
+}
+
+// Pacing once caught up: a look that found a block is followed by the next one a little less than a
+// block time later, so looks creep towards the moment a block is solidified; the look that comes
+// too early finds nothing and tries again shortly after. Looks stay within a fraction of a second
+// of each block's solidification, at a little over one look a block.
+// The creep is coarse until the first early look has found the phase, then fine.
+/** When the follower looks again after a pass (the poll loop's pauseAfter). */
+function createPacing({ intervalMs, blockIntervalMs, backoffBase, maxBackoff, log }: PacingOptions) {
+  let failures = 0
   const COARSE_CREEP_MS = 500
   const FINE_CREEP_MS = 50
   const RETRY_MS = Math.min(intervalMs, 250)
@@ -382,33 +329,11 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     return emptyStreak === 1 ? RETRY_MS : intervalMs
   }
 
-  const loop = createPollLoop<FollowResult>({
-    name: 'chain follower',
-    pollMs: intervalMs,
-    pass: () => {
+  return {
+    /** Marks the start of a pass: the pause after it counts from here. */
+    passBegins: () => {
       began = Date.now()
-      return runOnce()
     },
     pauseAfter,
-    // A database hiccup must not kill the follower; it tries again after a pause.
-    failurePauseMs: Math.min(maxBackoff, backoffBase * 4),
-    logger: log,
-  })
-
-  return {
-    instanceId,
-    chain,
-    halted: () => halt,
-    start: loop.start,
-    async stop() {
-      await loop.stop()
-      // Hand over at once instead of making the next leader wait for the lease to run out.
-      await db
-        .update(followerState)
-        .set({ leaderUntil: null })
-        .where(and(here, eq(followerState.leader, instanceId)))
-        .catch(() => {})
-    },
-    runOnce,
   }
 }

@@ -109,28 +109,11 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
 
   function setMode(mode: SightingMode, lookEveryMs: number | null) {
     if (mode !== state.mode) {
-      const message =
-        mode === 'paused'
-          ? "sightings paused: the day's request budget is kept for the chain follower"
-          : mode === 'slowed'
-            ? 'sightings slowed to fit the request budget'
-            : mode === 'full'
-              ? 'sightings look at every head block'
-              : 'sightings idle: no open order'
       const line = { chain, mode, lookEveryS: lookEveryMs === null ? null : lookEveryMs / 1000 }
-      if (mode === 'paused' || mode === 'slowed') log.warn(line, message)
-      else log.info(line, message)
+      if (mode === 'paused' || mode === 'slowed') log.warn(line, modeMessage[mode])
+      else log.info(line, modeMessage[mode])
     }
     state = { ...state, mode, lookEveryMs }
-  }
-
-  async function leads(): Promise<boolean> {
-    if (!opts.instanceId) return true
-    const [row] = await db
-      .select({ leader: followerState.leader, until: followerState.leaderUntil })
-      .from(followerState)
-      .where(and(eq(followerState.chain, chain)))
-    return Boolean(row && row.leader === opts.instanceId && row.until && row.until.getTime() > Date.now())
   }
 
   async function runOnce(): Promise<SightingPass> {
@@ -142,7 +125,7 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
       orders: [],
       nextInMs: idleMs,
     }
-    if (!(await leads())) {
+    if (!(await leads(db, chain, opts.instanceId))) {
       reader.reset()
       setMode('idle', null)
       return { ...pass, mode: 'idle' }
@@ -246,6 +229,23 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
     runOnce,
     status: () => state,
   }
+}
+
+const modeMessage: Record<SightingMode, string> = {
+  paused: "sightings paused: the day's request budget is kept for the chain follower",
+  slowed: 'sightings slowed to fit the request budget',
+  full: 'sightings look at every head block',
+  idle: 'sightings idle: no open order',
+}
+
+/** Whether this process holds the chain follower's lease (always, without an instance id). */
+async function leads(db: Db, chain: ChainId, instanceId: string | undefined): Promise<boolean> {
+  if (!instanceId) return true
+  const [row] = await db
+    .select({ leader: followerState.leader, until: followerState.leaderUntil })
+    .from(followerState)
+    .where(and(eq(followerState.chain, chain)))
+  return Boolean(row && row.leader === instanceId && row.until && row.until.getTime() > Date.now())
 }
 
 function headReaderOf(opts: SightingWatcherOptions, blockIntervalMs: number, now: () => number) {
