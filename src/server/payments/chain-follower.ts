@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { type ChainId, familyOfChain } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { followerState } from '../db/schema'
+import { backoffDelay } from '../lib/backoff'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
 import { allPoolAddresses } from '../wallets/wallets.repo'
@@ -313,7 +314,7 @@ function createPacing({ intervalMs, blockIntervalMs, backoffBase, maxBackoff, lo
           'explorer request failed; backing off',
         )
       }
-      const pause = Math.min(maxBackoff, backoffBase * 2 ** Math.min(failures - 1, 16))
+      const pause = backoffDelay(failures, { baseMs: backoffBase, maxMs: maxBackoff })
       return result.error.retryAfterMs ? Math.max(pause, result.error.retryAfterMs) : pause
     }
     failures = 0

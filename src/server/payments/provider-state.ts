@@ -1,3 +1,4 @@
+import { backoffDelay } from '../lib/backoff'
 import type { ChainError } from './chain'
 import type { FailoverOptions, KeyClient, ProviderConfig, ProviderHandle } from './provider-types'
 
@@ -161,8 +162,7 @@ export function faulted<C>(state: PoolState<C>, p: Provider<C>, message: string,
   remember(p, false)
   p.consecutiveFaults += 1
   const base = kind === 'timeout' ? state.coolingBaseMs * 4 : state.coolingBaseMs
-  p.coolingUntil =
-    Date.now() + Math.min(state.maxCoolingMs, base * 2 ** Math.min(p.consecutiveFaults - 1, 16))
+  p.coolingUntil = Date.now() + backoffDelay(p.consecutiveFaults, { baseMs: base, maxMs: state.maxCoolingMs })
   p.lastError = { message: message.slice(0, 300), at: Date.now() }
 }
 

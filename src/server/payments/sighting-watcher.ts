@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { type ChainId, chainIds, familyOfChain } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { followerState } from '../db/schema'
+import { backoffDelay } from '../lib/backoff'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
 import { METRIC_PREFIX, type Metrics } from '../metrics/metrics'
@@ -187,7 +188,8 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
       failures += 1
       pass.error = looked.error
       nextLookAt =
-        now() + Math.max(looked.error.retryAfterMs ?? 0, Math.min(30_000, 1000 * 2 ** (failures - 1)))
+        now() +
+        Math.max(looked.error.retryAfterMs ?? 0, backoffDelay(failures, { baseMs: 1000, maxMs: 30_000 }))
     } else {
       failures = 0
       // The next look: when the next block is due (by the chain's clock), or later when the budget

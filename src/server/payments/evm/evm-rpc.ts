@@ -83,6 +83,46 @@ const PAUSE_AFTER_RATE_LIMIT_MS = 5_000
 export const RANGE_TOO_WIDE =
   /range|too many|limit exceeded|exceed|more than \d+ (results|logs)|response size|block count|query returned/i
 
+/** A JSON-RPC call's failure as a chain error (a 429 carries how long to pause). */
+function rpcFailure(error: unknown): ChainError {
+  if (error instanceof TimeoutError) return { status: 'error', kind: 'timeout', message: error.shortMessage }
+  const http = error instanceof BaseError ? error.walk((e) => e instanceof HttpRequestError) : null
+  if (http instanceof HttpRequestError) {
+    if (http.status === 429) {
+      const retryAfter = Number(http.headers?.get('retry-after'))
+      const ms = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : PAUSE_AFTER_RATE_LIMIT_MS
+      return {
+        status: 'error',
+        kind: 'rate_limited',
+        message: 'HTTP 429',
+        retryAfterMs: ms,
+        httpStatus: 429,
+      }
+    }
+    if (http.status !== undefined) {
+      return { status: 'error', kind: 'http', message: `HTTP ${http.status}`, httpStatus: http.status }
+    }
+    return { status: 'error', kind: 'network', message: http.shortMessage }
+  }
+  const rpc = error instanceof BaseError ? error.walk((e) => e instanceof RpcRequestError) : null
+  if (rpc instanceof RpcRequestError) return { status: 'error', kind: 'http', message: rpc.details }
+  const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
+  return { status: 'error', kind: 'malformed', message: message ?? 'unreadable answer' }
+}
+
+const headerOf = (b: { number: bigint | null; hash: Hash | null; parentHash: Hash; timestamp: bigint }) => {
+  if (b.number === null || b.hash === null) throw new Error('the block has no number or hash')
+  // EVM block times are whole seconds: a block stamped s was made during second s, so its time is
+  // taken as the end of that second. A payment sent in the same second the order was placed (its
+  // lease starts at a millisecond) is then inside the order's lease, as it was.
+  return {
+    number: Number(b.number),
+    hash: b.hash,
+    parentHash: b.parentHash,
+    timestamp: Number(b.timestamp) * 1000 + 999,
+  }
+}
+
 export function createEvmRpc(opts: EvmRpcOptions): EvmRpc {
   let pausedUntil = 0
   const client = createPublicClient({
@@ -96,32 +136,9 @@ export function createEvmRpc(opts: EvmRpcOptions): EvmRpc {
   })
 
   function fail(error: unknown): ChainError {
-    if (error instanceof TimeoutError)
-      return { status: 'error', kind: 'timeout', message: error.shortMessage }
-    const http = error instanceof BaseError ? error.walk((e) => e instanceof HttpRequestError) : null
-    if (http instanceof HttpRequestError) {
-      if (http.status === 429) {
-        const retryAfter = Number(http.headers?.get('retry-after'))
-        const ms =
-          Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : PAUSE_AFTER_RATE_LIMIT_MS
-        pausedUntil = Date.now() + ms
-        return {
-          status: 'error',
-          kind: 'rate_limited',
-          message: 'HTTP 429',
-          retryAfterMs: ms,
-          httpStatus: 429,
-        }
-      }
-      if (http.status !== undefined) {
-        return { status: 'error', kind: 'http', message: `HTTP ${http.status}`, httpStatus: http.status }
-      }
-      return { status: 'error', kind: 'network', message: http.shortMessage }
-    }
-    const rpc = error instanceof BaseError ? error.walk((e) => e instanceof RpcRequestError) : null
-    if (rpc instanceof RpcRequestError) return { status: 'error', kind: 'http', message: rpc.details }
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error)
-    return { status: 'error', kind: 'malformed', message: message ?? 'unreadable answer' }
+    const failure = rpcFailure(error)
+    if (failure.kind === 'rate_limited') pausedUntil = Date.now() + (failure.retryAfterMs ?? 0)
+    return failure
   }
 
   async function attempt<T>(read: () => Promise<T>): Promise<ChainResult<T>> {
@@ -129,19 +146,6 @@ export function createEvmRpc(opts: EvmRpcOptions): EvmRpc {
       return { status: 'success', ...(await read()) } as ChainResult<T>
     } catch (error) {
       return fail(error)
-    }
-  }
-
-  const headerOf = (b: { number: bigint | null; hash: Hash | null; parentHash: Hash; timestamp: bigint }) => {
-    if (b.number === null || b.hash === null) throw new Error('the block has no number or hash')
-    // EVM block times are whole seconds: a block stamped s was made during second s, so its time is
-    // taken as the end of that second. A payment sent in the same second the order was placed (its
-    // lease starts at a millisecond) is then inside the order's lease, as it was.
-    return {
-      number: Number(b.number),
-      hash: b.hash,
-      parentHash: b.parentHash,
-      timestamp: Number(b.timestamp) * 1000 + 999,
     }
   }
 
