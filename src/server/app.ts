@@ -32,6 +32,7 @@ import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
 import { type ChainRegistry, createChainRegistry } from './payments/chain-registry'
 import { buildChains } from './payments/chains'
+import { networksRpcs } from './payments/networks.routes'
 import { createOrderWatch, type OrderWatch } from './payments/order-watch'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
@@ -255,6 +256,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }),
     ...providersRpcs(database.db, services.tron, services.sightings),
     ...sightingsRpcs(database.db),
+    ...networksRpcs(services.chains),
     ...adminRpcs(services),
     ...cockpitRpcs(services),
     ...reconcileRpcs(database, services.tron),

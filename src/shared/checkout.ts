@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { rowIdSchema } from './bounds'
+import { chainIdSchema, tokenSymbolSchema } from './chains'
 import { isValidEmail, MAX_EMAIL_LENGTH, MAX_ITEM_QUANTITY, MAX_ORDER_LINES } from './checkout-rules'
 import { locales } from './locale'
 
@@ -62,9 +63,30 @@ export const createOrderInputSchema = z
       .optional(),
     /** A discount code; the server checks it and takes the discount off before comparing p_total. */
     p_discount_code: discountCodeSchema.optional(),
+    /** The network the buyer will pay on (default TRON); the shop must have it enabled. */
+    p_chain: chainIdSchema.optional(),
+    /** The token the buyer will pay with (default the network's first stablecoin); accepted on p_chain. */
+    p_token: tokenSymbolSchema.optional(),
   })
   .strict()
 export type CreateOrderInput = z.infer<typeof createOrderInputSchema>
+
+/** A watched network of an order: a payment in any of its tokens to the order's address counts. */
+export const watchedNetworkSchema = z.object({ chain: chainIdSchema, tokens: z.array(tokenSymbolSchema) })
+
+/** The network and token the buyer chose, and what to send there (the payment page's QR and amount). */
+export const orderNetworkFields = {
+  chain: chainIdSchema.optional(),
+  token: tokenSymbolSchema.optional(),
+  /** The token's decimals on that chain (18 for USDT/USDC on BNB Smart Chain, 6 elsewhere). */
+  token_decimals: z.number().int().optional(),
+  /** The total in the token's base units (decimal string, exact). */
+  amount_units: z.string().optional(),
+  /** What the QR code holds: the address (TRON) or an EIP-681 transfer URI (EVM). */
+  payment_uri: z.string().optional(),
+  /** Every enabled network on which a payment to the address is credited to this order. */
+  watched: z.array(watchedNetworkSchema).optional(),
+}
 
 export const createOrderAnswerSchema = z.discriminatedUnion('success', [
   z.object({
@@ -84,6 +106,7 @@ export const createOrderAnswerSchema = z.discriminatedUnion('success', [
     discount_code: z.string().optional(),
     subtotal: z.number().optional(),
     discount: z.number().optional(),
+    ...orderNetworkFields,
   }),
   z.object({ success: z.literal(false), error: z.string() }),
 ])

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router'
 import { z } from 'zod'
 import { createOrderInputSchema, discountCodeSchema } from '../../../shared/checkout'
 import { centsToDollars } from '../../../shared/money'
+import { type NetworkOption, networkOptions } from '../../../shared/networks'
 import { Button } from '../../components/ui/button'
 import { ProductImage } from '../../components/ui/product-media'
 import { knownMessage, useFormat, useLocale, useT } from '../../i18n/i18n'
@@ -14,7 +15,9 @@ import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
 import { useCatalogSync } from '../../lib/use-catalog-sync'
 import { useDiscountCheck } from './api/check-discount'
-import { CheckoutError, useCreateOrder } from './api/create-order'
+import { CheckoutError, networkOfOrder, useCreateOrder } from './api/create-order'
+import { usePaymentNetworks } from './api/get-networks'
+import { NetworkChoice, optionKey } from './components/network-choice'
 
 /** The checkout form checks the e-mail with the order call's own rule. */
 const checkoutFormSchema = createOrderInputSchema.pick({ p_email: true })
@@ -34,6 +37,10 @@ export function CheckoutPage() {
   const navigate = useNavigate()
   useCatalogSync()
   const create = useCreateOrder()
+  // The network and token the buyer pays with; with one on offer (TRON alone) there is nothing to pick.
+  const options = networkOptions(usePaymentNetworks())
+  const [picked, setPicked] = useState<NetworkOption | null>(null)
+  const choice = options.find((o) => picked && optionKey(o) === optionKey(picked)) ?? options[0]
   // Still busy after success: the page is leaving for /payment.
   const busy = create.isPending || create.isSuccess
   // One key per cart and e-mail: a retry of the same attempt never makes two orders.
@@ -56,10 +63,11 @@ export function CheckoutPage() {
     labels: { code: t('discount.label') },
     onValid: ({ code }) => setApplied(code),
   })
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new cart or e-mail is a new attempt
+  const choiceKey = choice ? optionKey(choice) : ''
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new cart, e-mail or network is a new attempt
   useEffect(() => {
     attemptKey.current = newIdempotencyKey()
-  }, [lines, email])
+  }, [lines, email, choiceKey])
 
   useEffect(() => {
     if (state.isActive) navigate('/payment', { replace: true })
@@ -84,6 +92,7 @@ export function CheckoutPage() {
         idempotencyKey: attemptKey.current,
         locale,
         ...(accepted ? { discountCode: accepted.code } : {}),
+        ...(choice && choice.chain !== 'tron' ? { network: choice } : {}),
       },
       {
         onSuccess(order) {
@@ -98,6 +107,7 @@ export function CheckoutPage() {
             trxRate: order.trx_rate ?? null,
             discountCode: order.discount_code ?? null,
             discount: order.discount ?? null,
+            network: networkOfOrder(order),
           })
           navigate('/payment')
         },
@@ -156,6 +166,9 @@ export function CheckoutPage() {
             <p id={form.errorId('p_email')} role="alert" className="mt-2 text-sm text-red-400">
               {form.errors.p_email}
             </p>
+          )}
+          {options.length > 1 && choice && (
+            <NetworkChoice options={options} value={choice} onChange={setPicked} disabled={busy} />
           )}
           <Button type="submit" className="mt-6 w-full py-3 text-base" disabled={busy} aria-busy={busy}>
             {busy ? (

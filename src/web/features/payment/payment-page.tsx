@@ -1,6 +1,7 @@
 import { Clock, Info, Loader2, ShieldCheck, X } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
+import { chainNames } from '../../../shared/networks'
 import { Button } from '../../components/ui/button'
 import { CopyField } from '../../components/ui/copy-field'
 import { EmailAddress } from '../../components/ui/email-address'
@@ -12,6 +13,7 @@ import { useOrderStatus } from './api/get-order-status'
 import { useCancelOrder } from './api/payment-mutations'
 import { CancelPaymentDialog } from './components/cancel-payment-dialog'
 import { Countdown } from './components/countdown'
+import { EvmAmount, WatchedNetworks } from './components/evm-payment'
 import { DetectedPanel, DroppedNotice, FailedTransfers } from './components/sighting-status'
 import { TxHashForm } from './components/tx-hash-form'
 import { WalletQr } from './components/wallet-qr'
@@ -102,6 +104,9 @@ export function PaymentPage() {
   const total = state.total ?? 0
   const received = data?.amount_received ?? 0
   const underpaid = data?.status === 'pending' && received > 0 && received < total
+  // An order on an EVM network; null: TRON, shown as it always was.
+  const network = state.network
+  const networkName = network ? chainNames[network.chain] : undefined
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
@@ -128,7 +133,21 @@ export function PaymentPage() {
             {t('payment.scan')}
           </h2>
           <div className="mt-6">
-            <WalletQr address={state.walletAddress} />
+            {network ? (
+              <WalletQr
+                value={network.paymentUri}
+                label={t('payment.evm.qr', {
+                  token: network.token,
+                  network: chainNames[network.chain],
+                  address: state.walletAddress,
+                })}
+              />
+            ) : (
+              <WalletQr
+                value={state.walletAddress}
+                label={t('payment.qr', { address: state.walletAddress })}
+              />
+            )}
           </div>
           <div className="mt-6 w-full">
             <CopyField
@@ -144,27 +163,38 @@ export function PaymentPage() {
           aria-labelledby="amount-title"
           className="flex flex-col gap-6 rounded-2xl border border-line bg-card p-5 sm:p-8"
         >
-          <div>
-            <h2 id="amount-title" className="text-sm font-medium text-muted">
-              {t('payment.amount')}
-            </h2>
-            <p
-              className="mt-1 text-4xl font-bold tracking-tight text-fg tabular-nums"
-              data-testid="pay-amount"
-            >
-              {usd(total)}
-            </p>
-            <p className="mt-1 text-sm text-muted">
-              {t('payment.sendExactly', { amount: token(total, 'USDT') })}
-            </p>
-            {state.discountCode && state.discount !== null && (
-              <p className="mt-1 text-sm text-emerald-400">
-                {t('payment.discountApplied', { code: state.discountCode, amount: usd(state.discount) })}
+          {network ? (
+            <EvmAmount network={network} total={total} />
+          ) : (
+            <div>
+              <h2 id="amount-title" className="text-sm font-medium text-muted">
+                {t('payment.amount')}
+              </h2>
+              <p
+                className="mt-1 text-4xl font-bold tracking-tight text-fg tabular-nums"
+                data-testid="pay-amount"
+              >
+                {usd(total)}
               </p>
-            )}
-          </div>
+              <p className="mt-1 text-sm text-muted">
+                {t('payment.sendExactly', { amount: token(total, 'USDT') })}
+              </p>
+              {state.discountCode && state.discount !== null && (
+                <p className="mt-1 text-sm text-emerald-400">
+                  {t('payment.discountApplied', { code: state.discountCode, amount: usd(state.discount) })}
+                </p>
+              )}
+            </div>
+          )}
+          {network && state.discountCode && state.discount !== null && (
+            <p className="-mt-4 text-sm text-emerald-400">
+              {t('payment.discountApplied', { code: state.discountCode, amount: usd(state.discount) })}
+            </p>
+          )}
 
-          {state.trxAmount ? (
+          {network ? (
+            <WatchedNetworks network={network} />
+          ) : state.trxAmount ? (
             <div className="rounded-xl border border-line bg-white/[0.02] p-4">
               <CopyField
                 label={t('payment.trx')}
@@ -199,10 +229,10 @@ export function PaymentPage() {
             </p>
           )}
 
-          {sightings && <FailedTransfers failed={sightings.failed} />}
+          {sightings && <FailedTransfers failed={sightings.failed} network={networkName} />}
 
           {confirming ? (
-            <DetectedPanel confirming={confirming} total={total} />
+            <DetectedPanel confirming={confirming} total={total} network={networkName} />
           ) : !paid && data?.detection_delayed ? (
             <div
               role="status"
@@ -212,7 +242,9 @@ export function PaymentPage() {
               <Clock className="mt-0.5 size-5 shrink-0 text-amber-300" aria-hidden />
               <span>
                 <strong className="block font-semibold text-amber-200">{t('payment.delayed.title')}</strong>
-                {t('payment.delayed.body')}
+                {networkName
+                  ? t('payment.evm.delayedBody', { network: networkName })
+                  : t('payment.delayed.body')}
               </span>
             </div>
           ) : (
@@ -229,12 +261,12 @@ export function PaymentPage() {
               {paid ? t('payment.confirmed') : t('payment.waiting')}
             </div>
           )}
-          {!confirming && sightings?.dropped && <DroppedNotice />}
+          {!confirming && sightings?.dropped && <DroppedNotice network={networkName} />}
 
           <ul className="space-y-2.5 text-sm text-muted">
             <li className="flex gap-2.5">
               <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-              {t('payment.tip.exact')}
+              {network ? t('payment.evm.tipExact', { token: network.token }) : t('payment.tip.exact')}
             </li>
             <li className="flex gap-2.5">
               <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />

@@ -1,13 +1,14 @@
 import { QRCodeSVG } from 'qrcode.react'
-import { useT } from '../../../i18n/i18n'
 
-/** 240 px, highest error correction, the coin logo served by the shop in the centre. */
-export function WalletQr({ address }: { address: string }) {
-  const t = useT()
+/**
+ * 240 px, highest error correction, the coin logo served by the shop in the centre. It holds the
+ * address (TRON) or the network's payment URI (EIP-681 on EVM networks: token, chain and amount).
+ */
+export function WalletQr({ value, label }: { value: string; label: string }) {
   return (
-    <div className="rounded-2xl bg-white p-3 shadow-lg" role="img" aria-label={t('payment.qr', { address })}>
+    <div className="rounded-2xl bg-white p-3 shadow-lg" role="img" aria-label={label}>
       <QRCodeSVG
-        value={address}
+        value={value}
         size={240}
         level="H"
         marginSize={0}
