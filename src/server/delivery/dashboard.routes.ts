@@ -1,9 +1,4 @@
-import {
-  ACCESS_TOKEN,
-  dashboardMessages,
-  explorerTxUrl,
-  fetchDashboardInputSchema,
-} from '../../shared/dashboard'
+import { ACCESS_TOKEN, dashboardMessages, fetchDashboardInputSchema } from '../../shared/dashboard'
 import { centsToDollars, microsToDollars } from '../../shared/money'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
@@ -11,6 +6,7 @@ import { AppError } from '../errors'
 import { keysOfOrder } from '../keys/key-stock'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { findOrderByAccessToken } from '../orders/orders.repo'
+import { orderPaymentOf } from '../payments/order-payment'
 import { defineRpc } from '../rpc'
 import { itemDownloadUrls } from './fulfil-order'
 
@@ -39,6 +35,7 @@ export function dashboardRpcs(database: Database) {
         failures.refund(request.ip)
         const keys = await keysOfOrder(db, order.id)
         const downloads = await itemDownloadUrls(db, order.items)
+        const payment = await orderPaymentOf(db, order)
         const received = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
         return {
           success: true,
@@ -52,8 +49,12 @@ export function dashboardRpcs(database: Database) {
             discount_code: order.discountCode,
             discount: centsToDollars(order.discountCents),
             amount_received: microsToDollars(received),
-            tx_hash: order.txHash,
-            tx_url: order.txHash ? explorerTxUrl(order.txHash) : null,
+            chain: payment.chain,
+            token: payment.token,
+            tx_hash: payment.txHash,
+            tx_chain: payment.txChain,
+            tx_token: payment.txToken,
+            tx_url: payment.txUrl,
             late: order.late,
             items: order.items.map((item, index) => {
               const pid = item.product.id

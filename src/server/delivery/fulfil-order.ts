@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { eq, inArray } from 'drizzle-orm'
 import { isLocale } from '../../shared/locale'
+import { chainNames } from '../../shared/networks'
 import { mergeSiteContent } from '../../shared/site-content'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
 import { type OrderItemSnapshot, orders, products } from '../db/schema'
 import { generateKeys, keysOfOrder, takeStockKeys } from '../keys/key-stock'
 import { consumeReservation, deliveryModesOf } from '../keys/reservation'
+import { orderPaymentOf } from '../payments/order-payment'
 import { recordOrderEvent, recordStockLow } from '../webhooks/events'
 import { renderOrderEmail } from './order-email'
 import { queueMail } from './order-mail.repo'
@@ -82,6 +84,7 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
 
   const content = mergeSiteContent(await readStoredContent(tx))
   const base = ctx.publicUrl.replace(/\/+$/, '')
+  const payment = await orderPaymentOf(tx, order)
   const mail = renderOrderEmail({
     content,
     orderId,
@@ -89,6 +92,11 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
     totalPaidCents: order.totalCents,
     ...(order.discountCode ? { discount: { code: order.discountCode, cents: order.discountCents } } : {}),
     txHash: order.txHash ?? '',
+    payment: {
+      token: payment.txToken ?? payment.token,
+      network: chainNames[payment.txChain ?? payment.chain],
+      txUrl: payment.txUrl,
+    },
     // The link opens the dashboard in the buyer's language (and remembers it).
     dashboardUrl: `${base}/dashboard/${order.accessToken}${order.locale === 'en' ? '' : `?lang=${order.locale}`}`,
     locale: isLocale(order.locale) ? order.locale : 'en',
