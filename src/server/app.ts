@@ -195,6 +195,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       createSightingWatcher({
         db: database.db,
         chain,
+        blockIntervalMs: chain.followEveryMs ?? chain.blockIntervalMs,
+        // The follower's requests a second once caught up: a chain's own figure, else TRON's (~2.2 a block).
+        followerPerSecond: chain.followerRequestsPerSecond,
         instanceId: opts.instanceId,
         onChange: (ids) => services.orderWatch.notify(ids),
         logger: app.log.child({ module: 'sightings', chain: chain.chain }),
@@ -244,7 +247,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...catalogRpcs(services.catalog, database.db),
     ...contentRpcs(services.content),
     ...contentAdminRpcs(services.content),
-    ...ordersRpcs(database, env, services.rules, services.prices, paymentDelay),
+    ...ordersRpcs(database, env, services.rules, services.prices, paymentDelay, services.chains),
     ...dashboardRpcs(database),
     ...orderLinkRpcs(database, env, services.mailQueued),
     ...paymentsRpcs(database, services.chains, {

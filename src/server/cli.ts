@@ -50,8 +50,8 @@ export const commands: Record<string, Command> = {
     if (!parsed.ok) throw new Error(parsed.error)
     let added = 0
     // Batches keep each statement well under the database's parameter limit.
-    for (let i = 0; i < parsed.addresses.length; i += WALLET_BATCH) {
-      added += await addWalletAddresses(database.db, parsed.addresses.slice(i, i + WALLET_BATCH))
+    for (let i = 0; i < parsed.entries.length; i += WALLET_BATCH) {
+      added += await addWalletAddresses(database.db, parsed.entries.slice(i, i + WALLET_BATCH))
     }
     console.log(`Added ${added} wallet address(es); ${parsed.addresses.length - added} already present.`)
   },

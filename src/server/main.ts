@@ -73,8 +73,11 @@ async function main(): Promise<void> {
       rules: app.services.rules,
       batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
       intervalMs: env.FOLLOWER_INTERVAL_MS,
-      blockIntervalMs: chain.blockIntervalMs,
-      startBlock: chain.chain === 'tron' ? env.FOLLOWER_START_BLOCK : undefined,
+      blockIntervalMs: chain.followEveryMs ?? chain.blockIntervalMs,
+      startBlock:
+        chain.chain === 'tron'
+          ? env.FOLLOWER_START_BLOCK
+          : (env.EVM_CHAINS.find((c) => c.spec.key === chain.chain)?.startBlock ?? undefined),
       onPaid: (id) => app.services.orderPaid.emit(id),
       onCommitted: () => app.services.orderWatch.notify('*'),
       instanceId,

@@ -66,7 +66,7 @@ export function adminWalletRpcs({ database }: Pick<AdminDeps, 'database'>) {
       handler: async (input) => {
         const parsed = parseWalletAddressLines(input.p_addresses)
         if (!parsed.ok) return { success: false, added_count: 0, error: parsed.error }
-        return { success: true, added_count: await addWalletAddresses(db, parsed.addresses) }
+        return { success: true, added_count: await addWalletAddresses(db, parsed.entries) }
       },
     }),
     defineRpc({

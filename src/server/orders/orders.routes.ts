@@ -4,6 +4,8 @@ import type { Database } from '../db/client'
 import type { Env } from '../env'
 import { AppError } from '../errors'
 import { createWindowLimiter } from '../lib/window-limiter'
+import type { ChainRegistry } from '../payments/chain-registry'
+import { chooseNetwork, orderNetwork } from '../payments/order-network'
 import type { PaymentRules } from '../payments/payment-rules'
 import type { PaymentDelay } from '../payments/payments-health'
 import type { TrxPriceSource } from '../pricing/trx-price'
@@ -23,6 +25,7 @@ export function ordersRpcs(
   rules: PaymentRules,
   prices: TrxPriceSource,
   delay: PaymentDelay,
+  chains: ChainRegistry,
 ) {
   const { db } = database
   const placeOptions = {
@@ -70,8 +73,23 @@ export function ordersRpcs(
         const header = request.headers['idempotency-key']
         const key =
           input.p_idempotency_key ?? (typeof header === 'string' && header !== '' ? header : undefined)
+        // The network and token: one the shop has enabled, a token accepted on it (400 otherwise).
+        const choice = chooseNetwork(chains, input.p_chain, input.p_token)
+        if (!choice.ok) throw new AppError('bad_request', choice.error)
         const client = checkoutClient(request, reply, secureCookie)
-        return placer.place({ ...input, p_idempotency_key: key?.slice(0, 100) }, client)
+        const answer = await placer.place(
+          { ...input, p_chain: choice.chain, p_token: choice.token, p_idempotency_key: key?.slice(0, 100) },
+          client,
+        )
+        if (!answer.success || !answer.chain || !answer.token) return answer
+        const network = orderNetwork(chains, {
+          chain: answer.chain,
+          token: answer.token,
+          // total is centsToDollars of the order's cents: the round trip is exact.
+          totalCents: Math.round(answer.total * 100),
+          walletAddress: answer.wallet_address,
+        })
+        return network ? { ...answer, ...network } : answer
       },
     }),
     defineRpc({

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { eq, inArray, sql } from 'drizzle-orm'
+import { type ChainId, chainFamilies, familyOfChain } from '../../shared/chains'
 import { type CreateOrderAnswer, type CreateOrderInput, messages } from '../../shared/checkout'
 import { centsToDollars, dollarsToCents } from '../../shared/money'
 import { formatRateE8, formatSun, usdCentsToSun } from '../../shared/trx'
@@ -60,6 +61,8 @@ type PlacedOrder = Pick<
   | 'discountCodeId'
   | 'discountCode'
   | 'discountCents'
+  | 'chain'
+  | 'token'
 >
 
 function answerOf(
@@ -73,12 +76,16 @@ function answerOf(
     | 'trxRateE8'
     | 'discountCode'
     | 'discountCents'
+    | 'chain'
+    | 'token'
   >,
   secret: string,
 ): CreateOrderAnswer {
   return {
     success: true,
     order_id: order.id,
+    chain: order.chain,
+    token: order.token,
     order_secret: secret,
     wallet_address: order.walletAddress,
     window_ends_at: order.windowEndsAt.toISOString(),
@@ -250,19 +257,28 @@ async function insertOrders(
       })
       admitted = admitted.filter((p) => !refused.has(p.index))
     }
-    // The lease history starts when the order does: transfers from then on are the order's.
-    const leased = await leaseAddresses(
-      tx,
-      admitted.map((p) => ({
-        orderId: p.id,
-        preferred: p.request.input.p_wallet_address,
-        handover: handovers.get(p.index),
-        holder: p.request.client?.networkKey,
-      })),
-      now,
-    )
-    const trx = (cents: number) =>
-      rate?.status === 'success'
+    // The lease history starts when the order does: transfers from then on are the order's. An
+    // order leases an address of its network's family (an EVM address serves every EVM chain).
+    const leased = new Map<string, string>()
+    for (const family of chainFamilies) {
+      const ofFamily = admitted.filter((p) => familyOfChain[p.request.input.p_chain ?? 'tron'] === family)
+      if (ofFamily.length === 0) continue
+      const got = await leaseAddresses(
+        tx,
+        ofFamily.map((p) => ({
+          orderId: p.id,
+          preferred: p.request.input.p_wallet_address,
+          handover: handovers.get(p.index),
+          holder: p.request.client?.networkKey,
+        })),
+        now,
+        family,
+      )
+      for (const [id, address] of got) leased.set(id, address)
+    }
+    // TRX is offered (at a locked rate) on TRON orders only.
+    const trx = (cents: number, chain: ChainId) =>
+      rate?.status === 'success' && chain === 'tron'
         ? { trxAmountSun: usdCentsToSun(cents, rate.rateE8), trxRateE8: rate.rateE8 }
         : { trxAmountSun: null, trxRateE8: null }
     const placed = admitted.filter((p) => {
@@ -290,7 +306,9 @@ async function insertOrders(
         discountCodeId: discount?.codeId ?? null,
         discountCode: discount?.code ?? null,
         discountCents: discount?.discountCents ?? 0,
-        ...trx(totalCents),
+        chain: p.request.input.p_chain ?? 'tron',
+        token: p.request.input.p_token ?? 'USDT',
+        ...trx(totalCents, p.request.input.p_chain ?? 'tron'),
       }
     })
     // One statement, one parameter: the rows as JSON (a query builder's per-value work would cost
@@ -318,20 +336,22 @@ async function insertOrders(
         discount_code_id: row.discountCodeId,
         discount_code: row.discountCode,
         discount_cents: row.discountCents,
+        chain: row.chain,
+        token: row.token,
       }
     })
     await tx.execute(sql`
       insert into ${orders} (id, created_at, email, items, total_cents, wallet_address, window_ends_at,
         grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8,
-        locale, discount_code_id, discount_code, discount_cents)
+        locale, discount_code_id, discount_code, discount_cents, chain, token)
       select id, created_at, email, items, total_cents, wallet_address, window_ends_at,
         grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8,
-        locale, discount_code_id, discount_code, discount_cents
+        locale, discount_code_id, discount_code, discount_cents, chain, token
       from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as o(id uuid, created_at timestamptz,
         email text, items jsonb, total_cents bigint, wallet_address text, window_ends_at timestamptz,
         grace_until timestamptz, idempotency_key_hash text, secret_hash text, client_key text,
         browser_key text, trx_amount_sun bigint, trx_rate_e8 bigint, locale text, discount_code_id int,
-        discount_code text, discount_cents bigint)`)
+        discount_code text, discount_cents bigint, chain text, token text)`)
     await reserveKeys(tx, rows)
     await recordOrdersCreated(tx, rows) // webhook
     for (const [i, p] of placed.entries()) {

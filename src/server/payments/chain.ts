@@ -187,6 +187,13 @@ export interface ChainAdapter extends FinalReads {
   /** The accepted tokens (one table in code per chain, with where each contract comes from). */
   readonly tokens: readonly ChainToken[]
   readonly blockIntervalMs: number
+  /**
+   * How often the follower and the sighting watcher look once caught up, when not every block (a
+   * chain with sub-second blocks); default blockIntervalMs.
+   */
+  readonly followEveryMs?: number
+  /** The follower's requests a second once caught up (the sighting watcher's budget leaves room for them). */
+  readonly followerRequestsPerSecond?: number
   readonly confirmation: ConfirmationRule
   /** The address in the family's normal form (the one stored), or null when it is not one. */
   normalizeAddress(text: string): string | null

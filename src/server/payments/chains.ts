@@ -1,5 +1,6 @@
 import type { Env } from '../env'
 import type { ChainAdapter } from './chain'
+import { buildEvmAdapters } from './evm/evm-family'
 import { createTronChain } from './tron/tron-chain'
 import type { ProviderPool } from './tron/tron-pool'
 
@@ -16,5 +17,8 @@ export interface ChainDeps {
 }
 
 export function buildChains(env: Env, deps: ChainDeps): ChainAdapter[] {
-  return [createTronChain({ pool: deps.tron, blockIntervalMs: env.CHAIN_BLOCK_MS })]
+  return [
+    createTronChain({ pool: deps.tron, blockIntervalMs: env.CHAIN_BLOCK_MS }),
+    ...buildEvmAdapters(env.EVM_CHAINS, { fetch: deps.fetch, onSetAside: deps.onSetAside }),
+  ]
 }

@@ -1,5 +1,6 @@
 import type { ChainId, TokenSymbol } from '../../shared/chains'
 import type { ChainToken } from './chain'
+import { EVM_CHAINS, type EvmChainKey } from './evm/chains'
 
 // The tokens each chain accepts: one table in code, with each contract, symbol and decimals and
 // where it comes from. Decimals are read from here wherever an amount is turned into dollars (the
@@ -13,12 +14,16 @@ export const TOKEN_TABLE: Readonly<Record<ChainId, readonly ChainToken[]>> = {
     { symbol: 'USDT', contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimals: 6, kind: 'stable' },
     { symbol: 'TRX', contract: null, decimals: 6, kind: 'native' },
   ],
-  // The EVM family fills these rows (contract, decimals, source) when it lands.
-  ethereum: [],
-  bsc: [],
-  polygon: [],
-  arbitrum: [],
-  base: [],
+  // The EVM chains' rows, with their sources: evm/chains.ts.
+  ...evmTokenRows(),
+}
+
+function evmTokenRows(): Record<EvmChainKey, readonly ChainToken[]> {
+  const rows = {} as Record<EvmChainKey, readonly ChainToken[]>
+  for (const chain of EVM_CHAINS) {
+    rows[chain.key] = chain.tokens.map((t) => ({ ...t, kind: 'stable' as const }))
+  }
+  return rows
 }
 
 /** A token of a chain by symbol, from the table; undefined when the chain does not take it. */

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
 import type { ChainFamilyId } from '../../shared/chains'
+import type { WalletLine } from '../../shared/wallet-addresses'
 import type { Db } from '../db/client'
 import { addressLeases, orders, walletAddresses } from '../db/schema'
 
@@ -16,9 +17,13 @@ const freeNow = sql`wallets_address_free(${walletAddresses.leasedOrderId}, ${wal
 
 /**
  * Adds addresses that are not there yet; an address removed earlier comes back into the pool.
- * Answers how many were new or restored. Validate first (shared/wallet-addresses).
+ * Answers how many were new or restored. Validate first (shared/wallet-addresses): a bare string
+ * is a TRON address, an entry names its family.
  */
-export async function addWalletAddresses(db: Db, addresses: readonly string[]): Promise<number> {
+export async function addWalletAddresses(
+  db: Db,
+  addresses: readonly (string | WalletLine)[],
+): Promise<number> {
   if (addresses.length === 0) return 0
   let changed = 0
   // Chunks keep each statement's parameter count well inside PostgreSQL's limit of 65,535.
@@ -26,7 +31,13 @@ export async function addWalletAddresses(db: Db, addresses: readonly string[]): 
     const chunk = addresses.slice(i, i + 5000)
     const rows = await db
       .insert(walletAddresses)
-      .values(chunk.map((address) => ({ address })))
+      .values(
+        chunk.map((a) =>
+          typeof a === 'string'
+            ? { address: a, family: 'tron' as const }
+            : { address: a.address, family: a.family },
+        ),
+      )
       .onConflictDoUpdate({
         target: walletAddresses.address,
         set: { removedAt: null },
@@ -76,6 +87,8 @@ export async function leaseAddresses(
   tx: Db,
   wanted: readonly LeaseWanted[],
   startedAt: Date,
+  /** The family of the orders' chain: an order leases an address it can be paid to. */
+  family: ChainFamilyId = 'tron',
 ): Promise<Map<string, string>> {
   const leased = new Map<string, string>()
   if (wanted.length === 0) return leased
@@ -92,7 +105,7 @@ export async function leaseAddresses(
     }
   })
   const result = (await tx.execute(
-    sql`select leased_address, leased_order from wallets_lease(${JSON.stringify(orders)}::jsonb, ${startedAt.toISOString()}::timestamptz)`,
+    sql`select leased_address, leased_order from wallets_lease(${JSON.stringify(orders)}::jsonb, ${startedAt.toISOString()}::timestamptz, ${family})`,
   )) as unknown as { rows: { leased_address: string; leased_order: string }[] }
   for (const row of result.rows) leased.set(row.leased_order, row.leased_address)
   return leased

@@ -20,6 +20,7 @@ export interface TokenSpec {
 export const USDT_6: TokenSpec = { name: 'Tether USD', symbol: 'USDT', decimals: 6 }
 export const USDT_18: TokenSpec = { name: 'Tether USD', symbol: 'USDT', decimals: 18 }
 export const USDC_6: TokenSpec = { name: 'USD Coin', symbol: 'USDC', decimals: 6 }
+export const USDC_18: TokenSpec = { name: 'USD Coin', symbol: 'USDC', decimals: 18 }
 /** Same name and symbol as USDT, another contract: a counterfeit. */
 export const FAKE_USDT: TokenSpec = USDT_6
 

@@ -34,6 +34,11 @@ export interface EvmChainSpec {
   blockTimeMs: number
   /** Blocks on top of a transfer's block before it counts as final (see README: why each). */
   defaultConfirmations: number
+  /**
+   * How often the follower looks once caught up: every block where blocks are seconds apart, every
+   * few blocks where they come faster than a payment needs (the provider's day budget).
+   */
+  defaultPollMs: number
   /** The transaction's page on the chain's main explorer. */
   explorerTxUrl: (hash: string) => string
   explorerAddressUrl: (address: string) => string
@@ -58,6 +63,7 @@ export const EVM_CHAINS: readonly EvmChainSpec[] = [
     chainId: 1,
     blockTimeMs: 12_000,
     defaultConfirmations: 12,
+    defaultPollMs: 12_000,
     ...explorer('https://etherscan.io'),
     tokens: [
       token('USDT', '0xdAC17F958D2ee523a2206206994597C13D831ec7', 6),
@@ -70,6 +76,7 @@ export const EVM_CHAINS: readonly EvmChainSpec[] = [
     chainId: 56,
     blockTimeMs: 750,
     defaultConfirmations: 15,
+    defaultPollMs: 3_000,
     ...explorer('https://bscscan.com'),
     tokens: [
       token('USDT', '0x55d398326f99059fF775485246999027B3197955', 18),
@@ -82,6 +89,7 @@ export const EVM_CHAINS: readonly EvmChainSpec[] = [
     chainId: 137,
     blockTimeMs: 2_000,
     defaultConfirmations: 64,
+    defaultPollMs: 4_000,
     ...explorer('https://polygonscan.com'),
     tokens: [
       token('USDT', '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', 6),
@@ -94,6 +102,7 @@ export const EVM_CHAINS: readonly EvmChainSpec[] = [
     chainId: 42161,
     blockTimeMs: 250,
     defaultConfirmations: 40,
+    defaultPollMs: 3_000,
     ...explorer('https://arbiscan.io'),
     tokens: [
       token('USDT', '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', 6),
@@ -106,6 +115,7 @@ export const EVM_CHAINS: readonly EvmChainSpec[] = [
     chainId: 8453,
     blockTimeMs: 2_000,
     defaultConfirmations: 10,
+    defaultPollMs: 4_000,
     ...explorer('https://basescan.org'),
     tokens: [token('USDC', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 6)],
   },

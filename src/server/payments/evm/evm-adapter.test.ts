@@ -11,7 +11,7 @@ import {
   revertedTransfer,
   routerPay,
   transfer,
-  USDC_6,
+  USDC_18,
   USDT_18,
 } from '../../../../tests/support/evm/tokens'
 import type { ChainAdapter } from '../chain'
@@ -79,13 +79,13 @@ describe('EVM family on Anvil', () => {
     anvil = await spawnAnvil({ chainId: 56 })
     ;[deployer, buyer, shop, other] = await accounts(anvil)
     usdt = await deployStablecoin(anvil, USDT_18)
-    usdc = await deployStablecoin(anvil, USDC_6)
+    usdc = await deployStablecoin(anvil, USDC_18)
     fake = await deployStablecoin(anvil, FAKE_USDT)
     router = await deployRouter(anvil)
     for (const token of [usdt, usdc, fake]) await mint(anvil, token, deployer, buyer, 10n ** 24n)
     adapter = adapterFor(anvil, [
       { symbol: 'USDT', contract: usdt, decimals: 18 },
-      { symbol: 'USDC', contract: usdc, decimals: 6 },
+      { symbol: 'USDC', contract: usdc, decimals: 18 },
     ])
     watch = new Set([shop])
   }, 120_000)
@@ -117,8 +117,8 @@ describe('EVM family on Anvil', () => {
     if (start.status === 'error') throw new Error(start.message)
     const paid18 = await transfer(anvil, usdt, buyer, shop, 12_340_000_000_000_000_000n)
     await transfer(anvil, fake, buyer, shop, 50_000_000n)
-    const paid6 = await transfer(anvil, usdc, buyer, shop, 7_000_000n)
-    await transfer(anvil, usdc, buyer, other, 1_000_000n)
+    const paidUsdc = await transfer(anvil, usdc, buyer, shop, 7n * 10n ** 18n)
+    await transfer(anvil, usdc, buyer, other, 10n ** 18n)
     const failed = await revertedTransfer(anvil, usdc, other, shop, 10n ** 20n)
     await approve(anvil, usdt, buyer, router, 10n ** 18n)
     const routed = await routerPay(anvil, router, other, usdt, buyer, shop, 10n ** 18n)
@@ -131,7 +131,7 @@ describe('EVM family on Anvil', () => {
     const transfers = read.blocks.flatMap((b) => b.transfers)
     expect(transfers.map((t) => [t.txId, t.token, t.value, t.from, t.to, t.source])).toEqual([
       [paid18, 'USDT', 12_340_000_000_000_000_000n, buyer, shop, 'log'],
-      [paid6, 'USDC', 7_000_000n, buyer, shop, 'log'],
+      [paidUsdc, 'USDC', 7n * 10n ** 18n, buyer, shop, 'log'],
       [routed, 'USDT', 10n ** 18n, buyer, shop, 'log'],
     ])
     expect(transfers.every((t) => t.chain === 'bsc' && t.blockTimestamp > 0)).toBe(true)
@@ -154,7 +154,7 @@ describe('EVM family on Anvil', () => {
     const sent = await transfer(anvil, usdt, buyer, shop, 5n * 10n ** 18n)
     const pending = await adapter.lookupTransaction(sent, { watch })
     expect(pending).toMatchObject({ status: 'success', state: 'pending', success: true, transfers: [] })
-    const alsoToUs = await transfer(anvil, usdc, buyer, shop, 1_000_000n)
+    const alsoToUs = await transfer(anvil, usdc, buyer, shop, 10n ** 18n)
     await mineBlocks(anvil, DEPTH)
     const final = await adapter.lookupTransaction(sent, { watch })
     if (final.status === 'error') throw new Error(final.message)

@@ -75,6 +75,9 @@ export function createEvmAdapter(config: EvmChainConfig, opts: EvmAdapterOptions
     family: 'evm',
     tokens,
     blockIntervalMs: spec.blockTimeMs,
+    followEveryMs: Math.max(spec.blockTimeMs, config.pollMs),
+    // A caught-up pass: the head, then the range's two headers and its logs in one batch.
+    followerRequestsPerSecond: 2 / (Math.max(spec.blockTimeMs, config.pollMs) / 1000),
     confirmation: { kind: 'depth', blocks: config.confirmations },
     normalizeAddress: normalizeEvmAddress,
     normalizeTxHash: normalizeEvmTxHash,

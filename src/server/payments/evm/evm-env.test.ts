@@ -64,14 +64,14 @@ describe('EVM chain settings', () => {
     const { chain: base, errors } = chain(
       {
         EVM_BASE_TOKENS: JSON.stringify([
-          { symbol: 'USDT', contract: '0x5fbdb2315678afecb367f032d93f642f64180aa3', decimals: 18 },
+          { symbol: 'USDC', contract: '0x5fbdb2315678afecb367f032d93f642f64180aa3', decimals: 6 },
         ]),
       },
       'base',
     )
     expect(errors).toEqual([])
     expect(base?.tokens).toEqual([
-      { symbol: 'USDT', contract: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 18 },
+      { symbol: 'USDC', contract: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 },
     ])
   })
 
@@ -83,6 +83,9 @@ describe('EVM chain settings', () => {
       EVM_ETHEREUM_PROVIDER_1_URL: 'https://a.example/rpc',
       EVM_ETHEREUM_PROVIDER_1_KEYS: 'k',
       EVM_ARBITRUM_TOKENS: '[{"symbol":"USDT","contract":"0x12","decimals":6}]',
+      EVM_ETHEREUM_TOKENS: JSON.stringify([
+        { symbol: 'USDT', contract: '0x5fbdb2315678afecb367f032d93f642f64180aa3', decimals: 18 },
+      ]),
       EVM_SOLANA_ENABLED: 'true',
       EVM_BSC_COLOUR: 'red',
     })
@@ -95,8 +98,9 @@ describe('EVM chain settings', () => {
         expect.stringMatching(/^ {2}EVM_ARBITRUM_TOKENS: contract is not an address/),
         expect.stringMatching(/^ {2}EVM_SOLANA_ENABLED: unknown chain/),
         expect.stringMatching(/^ {2}EVM_BSC_COLOUR: unknown setting/),
+        '  EVM_ETHEREUM_TOKENS: USDT on Ethereum has 6 decimals, not 18',
       ]),
     )
-    expect(errors).toHaveLength(7)
+    expect(errors).toHaveLength(8)
   })
 })

@@ -11,6 +11,7 @@ import { EVM_CHAINS, type EvmChainKey, type EvmChainSpec, type EvmToken } from '
 //   EVM_<CHAIN>_PROVIDER_<n>_MAX_BLOCKS       widest eth_getLogs block range the provider allows (default 500)
 //   EVM_<CHAIN>_CONFIRMATIONS                 blocks on top before a transfer is final (default: per chain)
 //   EVM_<CHAIN>_START_BLOCK                   first block on a new database (default: the final head)
+//   EVM_<CHAIN>_POLL_MS                       how often the follower looks once caught up (default: per chain)
 //   EVM_<CHAIN>_TOKENS                        replaces the chain's accepted tokens (a local test node's
 //                                             contracts): JSON [{"symbol":"USDT","contract":"0x…","decimals":6}]
 // <CHAIN> is ETHEREUM, BSC, POLYGON, ARBITRUM or BASE.
@@ -34,6 +35,8 @@ export interface EvmChainConfig {
   enabled: boolean
   providers: EvmProviderConfig[]
   confirmations: number
+  /** How often the follower looks once caught up, ms. */
+  pollMs: number
   startBlock: number | null
   tokens: readonly EvmToken[]
 }
@@ -41,7 +44,7 @@ export interface EvmChainConfig {
 const MAX_PROVIDERS = 20
 const PROVIDER_FIELDS = ['URL', 'KEYS', 'RPS', 'PER_DAY', 'NAME', 'MAX_BLOCKS'] as const
 type ProviderField = (typeof PROVIDER_FIELDS)[number]
-const CHAIN_FIELDS = ['ENABLED', 'CONFIRMATIONS', 'START_BLOCK', 'TOKENS'] as const
+const CHAIN_FIELDS = ['ENABLED', 'CONFIRMATIONS', 'START_BLOCK', 'TOKENS', 'POLL_MS'] as const
 
 const fieldSchemas = {
   URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
@@ -64,6 +67,7 @@ const fieldSchemas = {
   ENABLED: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }),
   CONFIRMATIONS: z.coerce.number().int('must be a whole number').min(1).max(10_000),
   START_BLOCK: z.coerce.number().int('must be a whole number').min(0),
+  POLL_MS: z.coerce.number().int('must be a whole number').min(100).max(600_000),
   TOKENS: z
     .string()
     .transform((v, ctx) => {
@@ -141,11 +145,22 @@ function chainConfig(
     contract: getAddress(t.contract),
     decimals: t.decimals,
   }))
+  // Another contract may stand in for a token (a local node's), never another token or other decimals.
+  for (const t of tokens ?? []) {
+    const listed = spec.tokens.find((s) => s.symbol === t.symbol)
+    if (!listed) errors.push(`  ${p}TOKENS: ${spec.name} does not take ${t.symbol}`)
+    else if (listed.decimals !== t.decimals) {
+      errors.push(
+        `  ${p}TOKENS: ${t.symbol} on ${spec.name} has ${listed.decimals} decimals, not ${t.decimals}`,
+      )
+    }
+  }
   return {
     spec,
     enabled,
     providers,
     confirmations: read(`${p}CONFIRMATIONS`, 'CONFIRMATIONS') ?? spec.defaultConfirmations,
+    pollMs: read(`${p}POLL_MS`, 'POLL_MS') ?? spec.defaultPollMs,
     startBlock: read(`${p}START_BLOCK`, 'START_BLOCK') ?? null,
     tokens: tokens ?? spec.tokens,
   }

@@ -64,16 +64,19 @@ export async function evmReadFinal(ctx: EvmContext, opts: FinalReadOptions): Pro
       if (top <= checkpoint.number) return { status: 'success', empty: true, top }
       const from = checkpoint.number + 1
       const to = Math.min(top, checkpoint.number + Math.max(1, Math.min(opts.maxBlocks, client.maxBlocks)))
-      const first = await client.header(from)
+      // One batch: the range's first block (its parent is checked), its last (the new checkpoint), its logs.
+      n.requests += 2
+      const [first, last, logs] = await Promise.all([
+        client.header(from),
+        client.header(to),
+        recipients.length === 0
+          ? Promise.resolve({ status: 'success' as const, logs: [] })
+          : transferLogs(ctx, client, from, to, recipients, n),
+      ])
       if (first.status === 'error') return first
       if (!first.header) return malformed(`the provider has no block ${from} below its head ${head.number}`)
-      const last = to === from ? first : await client.header(to)
       if (last.status === 'error') return last
       if (!last.header) return malformed(`the provider has no block ${to} below its head ${head.number}`)
-      const logs =
-        recipients.length === 0
-          ? { status: 'success' as const, logs: [] }
-          : await transferLogs(ctx, client, from, to, recipients, n)
       if (logs.status === 'error') return logs
       const headers = await blockHeaders(client, logs.logs, [first.header, last.header], n)
       if (headers.status === 'error') return headers

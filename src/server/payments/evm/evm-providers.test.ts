@@ -13,25 +13,33 @@ import { parseEvmEnv } from './evm-env'
 // servers in front of Anvil: reads move to the next provider, ranges shrink, liars are set aside.
 
 type Rpc = { id: number; method: string; params: unknown[] }
+type Answer = { result?: unknown; error?: unknown }
 type Tamper = (
   req: Rpc,
   answer: { result?: unknown; error?: unknown },
 ) => { status?: number; body: unknown } | null
 
-/** A JSON-RPC endpoint that forwards to Anvil; `tamper` may refuse or rewrite an answer. */
+/** A JSON-RPC endpoint that forwards to Anvil (single calls and batches); `tamper` may refuse or rewrite an answer. */
 async function proxy(anvil: Anvil, tamper: Tamper) {
   return startReceiver((req: Received, res: ServerResponse) => {
     void (async () => {
-      const rpc = JSON.parse(req.body) as Rpc
+      const body = JSON.parse(req.body) as Rpc | Rpc[]
       const upstream = await fetch(anvil.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: req.body,
       })
-      const answer = (await upstream.json()) as { result?: unknown; error?: unknown }
-      const changed = tamper(rpc, answer)
-      res.writeHead(changed?.status ?? 200, { 'content-type': 'application/json' })
-      res.end(JSON.stringify(changed ? changed.body : answer))
+      const answer = (await upstream.json()) as Answer | Answer[]
+      const calls = Array.isArray(body) ? body : [body]
+      const answers = Array.isArray(answer) ? answer : [answer]
+      let status = 200
+      const out = calls.map((call, i) => {
+        const changed = tamper(call, answers[i] as Answer)
+        if (changed?.status) status = changed.status
+        return changed ? changed.body : answers[i]
+      })
+      res.writeHead(status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(Array.isArray(body) ? out : out[0]))
     })()
   })
 }

@@ -90,7 +90,8 @@ export function createEvmRpc(opts: EvmRpcOptions): EvmRpc {
       fetchFn: opts.fetch,
       retryCount: 0,
       timeout: opts.timeoutMs ?? 10_000,
-      batch: false,
+      // Reads started together (a range's headers and logs) go in one JSON-RPC batch: one HTTP request.
+      batch: { wait: 0 },
     }),
   })
 

@@ -1,0 +1,70 @@
+import { type ChainId, familyOfChain, stablecoins, type TokenSymbol } from '../../shared/chains'
+import type { ChainAdapter } from './chain'
+import type { ChainRegistry } from './chain-registry'
+
+// The network and token a buyer chooses at checkout, checked against the chains this shop has
+// enabled, and what the payment page shows for it: the amount in the token's own decimals, the
+// QR code's text, and every network on which a payment to the order's address is credited (an EVM
+// address is watched on every enabled EVM chain).
+
+export type NetworkChoice = { ok: true; chain: ChainId; token: TokenSymbol } | { ok: false; error: string }
+
+export interface OrderNetwork {
+  chain: ChainId
+  token: TokenSymbol
+  token_decimals: number
+  amount_units: string
+  payment_uri: string
+  watched: { chain: ChainId; tokens: TokenSymbol[] }[]
+}
+
+const CHAIN_NAMES: Record<ChainId, string> = {
+  tron: 'TRON',
+  ethereum: 'Ethereum',
+  bsc: 'BNB Smart Chain',
+  polygon: 'Polygon PoS',
+  arbitrum: 'Arbitrum One',
+  base: 'Base',
+}
+
+/** The buyer's choice, or why it is refused (a network the shop does not take, a token not on it). */
+export function chooseNetwork(chains: ChainRegistry, chain?: ChainId, token?: TokenSymbol): NetworkChoice {
+  const id = chain ?? 'tron'
+  const adapter = chains.get(id)
+  if (!adapter) return { ok: false, error: `Payments on ${CHAIN_NAMES[id]} are not accepted by this shop` }
+  const stable = adapter.tokens.filter((t) => stablecoins.has(t.symbol))
+  const picked = token ?? stable[0]?.symbol
+  if (!picked || !adapter.tokens.some((t) => t.symbol === picked)) {
+    return { ok: false, error: `${token ?? 'That token'} is not accepted on ${CHAIN_NAMES[id]}` }
+  }
+  return { ok: true, chain: id, token: picked }
+}
+
+/** Base units of `cents` dollars of a stablecoin with `decimals` decimals (exact). */
+export function centsToUnits(cents: number, decimals: number): bigint {
+  const c = BigInt(cents)
+  return decimals >= 2 ? c * 10n ** BigInt(decimals - 2) : c / 10n ** BigInt(2 - decimals)
+}
+
+/** What the payment page shows for an order; null when its chain is no longer enabled or its token not a stablecoin. */
+export function orderNetwork(
+  chains: ChainRegistry,
+  order: { chain: ChainId; token: TokenSymbol; totalCents: number; walletAddress: string },
+): OrderNetwork | null {
+  const adapter = chains.get(order.chain)
+  const token = adapter?.tokens.find((t) => t.symbol === order.token)
+  if (!adapter || !token || !stablecoins.has(token.symbol)) return null
+  const units = centsToUnits(order.totalCents, token.decimals)
+  const family = familyOfChain[order.chain]
+  return {
+    chain: order.chain,
+    token: token.symbol,
+    token_decimals: token.decimals,
+    amount_units: units.toString(),
+    payment_uri: adapter.paymentUri({ address: order.walletAddress, token, amountUnits: units }),
+    watched: chains.ofFamily(family).map((c: ChainAdapter) => ({
+      chain: c.chain,
+      tokens: c.tokens.filter((t) => family === 'tron' || stablecoins.has(t.symbol)).map((t) => t.symbol),
+    })),
+  }
+}
