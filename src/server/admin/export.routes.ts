@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/audit-log'
 import type { Db } from '../db/client'
 import { AppError } from '../errors'
 import { type ExportCursor, type ExportOrdersFilter, exportOrdersPage } from '../orders/order-admin'
+import { formatTokenUnits, tokenDecimalsOf } from '../payments/order-payment'
 import { creditedTxIds, paymentsPage } from '../payments/payment-admin'
 import { describeZodError, type RpcRegistry } from '../rpc'
 import { sessionOf } from './admin-auth'
@@ -47,6 +48,8 @@ async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<st
       'received_usdt',
       'received_trx',
       'transaction_ids',
+      'chain',
+      'token',
       'late',
       'overpaid',
       'discount_code',
@@ -76,6 +79,8 @@ async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<st
         usdtText(row.amountReceivedUnits),
         formatSun(row.trxReceivedSun),
         txIds.join(' '),
+        row.chain,
+        row.token,
         row.late ? 'late' : '',
         received > BigInt(row.totalCents) * 10_000n ? 'overpaid' : '',
         row.discountCode ?? '',
@@ -104,6 +109,7 @@ async function* paymentRows(db: Db, unmatchedOnly: boolean): AsyncGenerator<stri
       'status',
       'reason',
       'late',
+      'chain',
     ])
   let after = 0
   for (;;) {
@@ -116,7 +122,7 @@ async function* paymentRows(db: Db, unmatchedOnly: boolean): AsyncGenerator<stri
         p.createdAt.toISOString(),
         p.txId,
         p.token,
-        formatSun(p.amountUnits),
+        formatTokenUnits(p.amountUnits, tokenDecimalsOf(p.chain, p.token)),
         p.fromAddress,
         p.toAddress,
         new Date(p.blockTimestamp).toISOString(),
@@ -124,6 +130,7 @@ async function* paymentRows(db: Db, unmatchedOnly: boolean): AsyncGenerator<stri
         p.status,
         p.reason ?? '',
         p.late ? 'late' : '',
+        p.chain,
       ])
     }
     yield chunk
