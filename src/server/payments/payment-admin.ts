@@ -1,9 +1,11 @@
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm'
 import type { AdminPayment } from '../../shared/admin'
+import { unitsToDecimal } from '../../shared/networks'
 import type { Db } from '../db/client'
 import { payments } from '../db/schema'
 import { lockOrder } from '../orders/orders.repo'
 import { creditUnmatched, decideHeld } from './ledger'
+import { explorerTxUrlOf, tokenDecimalsOf } from './order-payment'
 import type { PaymentRules } from './payment-rules'
 import { settleOrder } from './settle-order'
 
@@ -12,14 +14,14 @@ import { settleOrder } from './settle-order'
 // each settled through the one path to paid.
 
 function toAdminPayment(row: typeof payments.$inferSelect): AdminPayment {
-  const whole = row.amountUnits / 1_000_000n
-  const fraction = (row.amountUnits % 1_000_000n).toString().padStart(6, '0')
   return {
     id: row.id,
+    chain: row.chain,
     order_id: row.orderId,
     tx_id: row.txId,
+    tx_url: explorerTxUrlOf(row.chain, row.txId),
     token: row.token,
-    amount: `${whole}.${fraction}`,
+    amount: unitsToDecimal(row.amountUnits.toString(), tokenDecimalsOf(row.chain, row.token)),
     from_address: row.fromAddress,
     to_address: row.toAddress,
     block_timestamp: row.blockTimestamp,
