@@ -32,6 +32,7 @@ import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
 import { type ChainRegistry, createChainRegistry } from './payments/chain-registry'
 import { buildChains } from './payments/chains'
+import { chainsRpcs } from './payments/chains.routes'
 import { networksRpcs } from './payments/networks.routes'
 import { createOrderWatch, type OrderWatch } from './payments/order-watch'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
@@ -260,6 +261,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...providersRpcs(database.db, services.tron, services.sightings),
     ...sightingsRpcs(database.db),
     ...networksRpcs(services.chains),
+    ...chainsRpcs(database.db, services.chains),
     ...adminRpcs(services),
     ...cockpitRpcs(services),
     ...reconcileRpcs(database, services.tron),
