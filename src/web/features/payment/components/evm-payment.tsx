@@ -37,6 +37,7 @@ export function EvmAmount({ network, total }: { network: OrderNetwork; total: nu
       <div className="mt-4 rounded-xl border border-line bg-white/[0.02] p-4">
         <CopyField
           label={t('payment.evm.amountField', { token: network.token })}
+          copyLabel={t('payment.evm.amountCopy', { token: network.token })}
           value={amount}
           copiedMessage={t('payment.evm.amountCopied')}
           failedMessage={t('payment.evm.amountCopyFailed')}
