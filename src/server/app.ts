@@ -33,6 +33,7 @@ import { ordersRpcs } from './orders/orders.routes'
 import { type ChainRegistry, createChainRegistry } from './payments/chain-registry'
 import { buildChains } from './payments/chains'
 import { chainsRpcs } from './payments/chains.routes'
+import { registerFollowerGauges } from './payments/follower-gauges'
 import { networksRpcs } from './payments/networks.routes'
 import { createOrderWatch, type OrderWatch } from './payments/order-watch'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
@@ -258,7 +259,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       watch: services.orderWatch,
       blockIntervalMs: env.CHAIN_BLOCK_MS,
     }),
-    ...providersRpcs(database.db, services.tron, services.sightings),
+    ...providersRpcs(database.db, services.chains, services.sightingWatchers),
     ...sightingsRpcs(database.db),
     ...networksRpcs(services.chains),
     ...chainsRpcs(database.db, services.chains),
@@ -279,6 +280,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerExportRoutes(app, database.db, services.rpc)
 
   registerShopGauges(metrics, database.db)
+  registerFollowerGauges(metrics, database.db, services.chains)
   registerProviderGauges(metrics, services.tron)
   if (services.sightings) registerSightingGauges(metrics, services.sightings, services.tron)
   registerMetricsRoutes(app, metrics, {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { type ChainId, chainIdSchema } from './chains'
 import { adminKeyField } from './rpc'
 
 // The admin's view of the chain providers (TRON HTTP APIs) and of the chain follower reading them.
@@ -10,8 +11,13 @@ export const providerNameSchema = z
   .max(40)
   .regex(/^[\w .:-]+$/, 'must be a provider name')
 
-export const fetchProvidersInputSchema = z.object({ ...adminKeyField }).strict()
-export const testProviderInputSchema = z.object({ ...adminKeyField, p_name: providerNameSchema }).strict()
+/** Which chain's providers (decision 037); default TRON. */
+const chainField = { p_chain: chainIdSchema.optional() }
+
+export const fetchProvidersInputSchema = z.object({ ...adminKeyField, ...chainField }).strict()
+export const testProviderInputSchema = z
+  .object({ ...adminKeyField, ...chainField, p_name: providerNameSchema })
+  .strict()
 
 export interface ProviderAnswer {
   name: string
@@ -36,6 +42,10 @@ export interface ProviderAnswer {
 
 export interface ProvidersAnswer {
   success: true
+  /** The chain these figures are of. */
+  chain: ChainId
+  /** Every chain the shop takes, TRON first. */
+  enabled_chains: ChainId[]
   providers: ProviderAnswer[]
   follower: { checkpoint: number | null; lag_seconds: number | null }
   /**

@@ -9,8 +9,9 @@ import { recordAudit } from '../audit/audit-log'
 import type { Db } from '../db/client'
 import { AppError } from '../errors'
 import { type ExportCursor, type ExportOrdersFilter, exportOrdersPage } from '../orders/order-admin'
-import { formatTokenUnits, tokenDecimalsOf } from '../payments/order-payment'
+import { formatTokenUnits } from '../payments/order-payment'
 import { creditedTxIds, paymentsPage } from '../payments/payment-admin'
+import { decimalsOf } from '../payments/token-table'
 import { describeZodError, type RpcRegistry } from '../rpc'
 import { sessionOf } from './admin-auth'
 
@@ -122,7 +123,7 @@ async function* paymentRows(db: Db, unmatchedOnly: boolean): AsyncGenerator<stri
         p.createdAt.toISOString(),
         p.txId,
         p.token,
-        formatTokenUnits(p.amountUnits, tokenDecimalsOf(p.chain, p.token)),
+        formatTokenUnits(p.amountUnits, decimalsOf(p.chain, p.token)),
         p.fromAddress,
         p.toAddress,
         new Date(p.blockTimestamp).toISOString(),

@@ -249,8 +249,8 @@ describe.each(engines)('CSV exports on %s', (engine) => {
       reason: 'no_order',
       txId,
       token: 'USDT',
-      // Below 2^63: the ledger's amount column is an int64 today.
-      amountUnits: 5_010_000_000_000_000_000n,
+      // Past 2^63: the ledger keeps any token amount exactly.
+      amountUnits: 25_010_000_000_000_000_000n,
       fromAddress: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4',
       toAddress: '0xAb8483F64d9C6d1EcF9b849Ae677dD3315835cb2',
       blockTimestamp: Date.parse('2026-03-04T00:00:00Z'),
@@ -258,7 +258,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
     try {
       const rows = parseCsv((await get('/api/admin/export/payments.csv')).body)
       const row = rows.find((r) => r[2] === txId)
-      expect([row?.[3], row?.[4], row?.[12]]).toEqual(['USDT', '5.01', 'bsc'])
+      expect([row?.[3], row?.[4], row?.[12]]).toEqual(['USDT', '25.01', 'bsc'])
     } finally {
       await t.database.db.execute(sql`delete from payments where chain = 'bsc'`)
     }

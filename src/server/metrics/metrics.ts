@@ -22,7 +22,7 @@ export interface Metrics {
     name: string,
     help: string,
     label: string,
-    collect: () => { label: string; value: number }[],
+    collect: () => { label: string; value: number }[] | Promise<{ label: string; value: number }[]>,
   ): void
   /** Wraps fetch so that every call to the chain explorer is counted, and failures separately. */
   explorerFetch(inner: typeof fetch): typeof fetch
@@ -79,9 +79,13 @@ export function createMetrics(opts: MetricsOptions): Metrics {
         help,
         labelNames: [label],
         registers: [registry],
-        collect() {
+        async collect() {
           this.reset()
-          for (const s of collect()) this.set({ [label]: s.label }, s.value)
+          try {
+            for (const s of await collect()) this.set({ [label]: s.label }, s.value)
+          } catch (error) {
+            logger.warn({ err: error, metric: name }, 'metric collection failed')
+          }
         },
       })
     },

@@ -2,7 +2,6 @@ import { count, eq, type SQL } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
 import type { Db } from '../db/client'
 import { mailOutbox, orders, payments, webhookDeliveries } from '../db/schema'
-import { readFollowerStatus } from '../payments/chain-follower'
 import { countAddressStates } from '../wallets/wallets.repo'
 import { METRIC_PREFIX, type Metrics } from './metrics'
 
@@ -68,19 +67,5 @@ export function registerShopGauges(metrics: Metrics, db: Db): void {
     name('transfers_unmatched'),
     'Transfers to our addresses recorded in the ledger without paying an order',
     rows(payments, eq(payments.status, 'unmatched')),
-  )
-  // The follower's gauges keep their first names: operators' alert rules name them (decision 032).
-  metrics.gauge(
-    name('scanner_lag_blocks'),
-    'Solidified blocks the chain follower has not read yet (NaN until the head is known)',
-    async () => (await readFollowerStatus(db)).lagBlocks ?? Number.NaN,
-  )
-  metrics.gauge(
-    name('scanner_checkpoint_age_seconds'),
-    'Wall-clock time since the block time of the last block the chain follower recorded',
-    async () => {
-      const { checkpointTime } = await readFollowerStatus(db)
-      return checkpointTime === null ? Number.NaN : Math.max(0, (Date.now() - checkpointTime) / 1000)
-    },
   )
 }

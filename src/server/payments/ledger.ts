@@ -85,6 +85,7 @@ export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<Recor
   // Webhook and operator alert, in this transaction. Zero-value spam is recorded but not announced.
   if (decision.reason !== 'zero_value') {
     await recordUnmatchedPayment(tx, {
+      chain,
       txId,
       token: t.token,
       amountUnits: t.value,

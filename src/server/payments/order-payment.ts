@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { type ChainId, familyOfChain, type TokenSymbol } from '../../shared/chains'
+import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { explorerTxUrl as tronExplorerTxUrl } from '../../shared/dashboard'
 import { unitsToDecimal } from '../../shared/networks'
 import type { Db } from '../db/client'
@@ -17,14 +17,6 @@ export function explorerTxUrlOf(chain: ChainId, txId: string, chains?: ChainRegi
   const adapter = chains?.get(chain)
   if (adapter) return adapter.explorerTxUrl(txId)
   return chain === 'tron' ? tronExplorerTxUrl(txId) : evmChain(chain as EvmChainKey).explorerTxUrl(txId)
-}
-
-/** A token's decimals on a chain: 18 for USDT and USDC on BNB Smart Chain, 6 elsewhere (TRX: 6). */
-export function tokenDecimalsOf(chain: ChainId, token: TokenSymbol, chains?: ChainRegistry): number {
-  const own = chains?.get(chain)?.tokens.find((t) => t.symbol === token)
-  if (own) return own.decimals
-  if (familyOfChain[chain] === 'tron') return 6
-  return evmChain(chain as EvmChainKey).tokens.find((t) => t.symbol === token)?.decimals ?? 6
 }
 
 /** Base units of a token as a decimal string, trimmed to cents where the rest are zeros ("25.00", "0.123456"). */

@@ -5,9 +5,10 @@ import type { Db } from '../db/client'
 import { payments } from '../db/schema'
 import { lockOrder } from '../orders/orders.repo'
 import { creditUnmatched, decideHeld } from './ledger'
-import { explorerTxUrlOf, tokenDecimalsOf } from './order-payment'
+import { explorerTxUrlOf } from './order-payment'
 import type { PaymentRules } from './payment-rules'
 import { settleOrder } from './settle-order'
+import { decimalsOf } from './token-table'
 
 // The operator's side of the ledger: transfers as the admin panel shows them, and the operator's
 // decisions on them (assigning an unmatched transfer to an order, releasing or refusing a held one),
@@ -21,7 +22,7 @@ function toAdminPayment(row: typeof payments.$inferSelect): AdminPayment {
     tx_id: row.txId,
     tx_url: explorerTxUrlOf(row.chain, row.txId),
     token: row.token,
-    amount: unitsToDecimal(row.amountUnits.toString(), tokenDecimalsOf(row.chain, row.token)),
+    amount: unitsToDecimal(row.amountUnits.toString(), decimalsOf(row.chain, row.token)),
     from_address: row.fromAddress,
     to_address: row.toAddress,
     block_timestamp: row.blockTimestamp,

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
+import type { ChainId } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { followerState, orders, payments } from '../db/schema'
 import { cachedValue } from '../lib/cached-value'
@@ -62,11 +63,11 @@ async function unmatchedTransferCount(db: Db): Promise<number> {
  * How far the follower is behind the chain: seconds between now and the block time of its
  * checkpoint (solidified blocks are about a minute old when read). Null before it has read a block.
  */
-export async function followerLagSeconds(db: Db): Promise<number | null> {
+export async function followerLagSeconds(db: Db, chain: ChainId = 'tron'): Promise<number | null> {
   const [row] = await db
     .select({ time: followerState.checkpointTime })
     .from(followerState)
-    .where(eq(followerState.id, 1))
+    .where(eq(followerState.chain, chain))
   if (!row || row.time <= 0) return null
   return Math.max(0, Math.round((Date.now() - row.time) / 1000))
 }

@@ -1,3 +1,4 @@
+import type { ChainId } from '../../shared/chains'
 import {
   fetchProvidersInputSchema,
   type ProviderAnswer,
@@ -9,9 +10,10 @@ import type { Db } from '../db/client'
 import { AppError } from '../errors'
 import { defineRpc } from '../rpc'
 import { readFollowerStatus } from './chain-follower'
+import type { ChainRegistry } from './chain-registry'
 import { followerLagSeconds } from './payments-health'
+import type { ProviderHealth } from './provider-failover'
 import type { SightingWatcher } from './sighting-watcher'
-import type { ProviderHealth, ProviderPool } from './tron/tron-pool'
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null)
 
@@ -36,19 +38,32 @@ function answerOf(h: ProviderHealth): ProviderAnswer {
   }
 }
 
-/** The admin's chain page: every provider's health, and a test of one. */
-export function providersRpcs(db: Db, pool: ProviderPool, sightings: SightingWatcher | null = null) {
+/** The admin's chain page: every provider's health, and a test of one, for each enabled chain. */
+export function providersRpcs(db: Db, chains: ChainRegistry, watchers: readonly SightingWatcher[] = []) {
+  const chainOf = (id: ChainId = 'tron') => {
+    const chain = chains.get(id)
+    if (!chain) throw new AppError('not_found', `The shop does not take payments on ${id}`)
+    return chain
+  }
   return [
     defineRpc({
       name: 'secure_fetch_providers',
       input: fetchProvidersInputSchema,
       admin: true,
-      handler: async (): Promise<ProvidersAnswer> => {
-        const status = await readFollowerStatus(db)
+      handler: async (input): Promise<ProvidersAnswer> => {
+        const chain = chainOf(input.p_chain)
+        const pool = chain.providers
+        const sightings = watchers.find((w) => w.chain === chain.chain) ?? null
+        const status = await readFollowerStatus(db, chain.chain)
         return {
           success: true,
+          chain: chain.chain,
+          enabled_chains: chains.enabled().map((c) => c.chain),
           providers: pool.health().map(answerOf),
-          follower: { checkpoint: status.checkpointBlock, lag_seconds: await followerLagSeconds(db) },
+          follower: {
+            checkpoint: status.checkpointBlock,
+            lag_seconds: await followerLagSeconds(db, chain.chain),
+          },
           sightings: sightings
             ? {
                 mode: sightings.status().mode,
@@ -64,7 +79,7 @@ export function providersRpcs(db: Db, pool: ProviderPool, sightings: SightingWat
       input: testProviderInputSchema,
       admin: true,
       handler: async (input): Promise<ProviderTestAnswer> => {
-        const result = await pool.test(input.p_name)
+        const result = await chainOf(input.p_chain).providers.test(input.p_name)
         if (!result) throw new AppError('not_found', `No provider named ${input.p_name}`)
         return {
           success: true,

@@ -5,7 +5,9 @@ import { receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { followerState, paymentSightings } from '../db/schema'
 import type { OrderRow } from '../orders/orders.repo'
+import { stableUnitsToMicros } from './chain'
 import { acceptedShortfallMicros, type PaymentRules } from './payment-rules'
+import { decimalsOf } from './token-table'
 
 // What the buyer's payment page and the admin read about an order's sightings (decision 024): the
 // amount seen in the head and not yet solidified, how far its block is from being solidified (from
@@ -23,8 +25,21 @@ export async function sightingsOfOrder(db: Db, orderId: string): Promise<Sightin
     .limit(50)
 }
 
-export function tokenAmount(row: Pick<SightingRow, 'token' | 'amountUnits'>): number {
-  return row.token === 'USDT' ? microsToDollars(row.amountUnits) : Number(row.amountUnits) / 1e6
+/** A sighting's amount in its token (USDT, USDC: dollars; TRX: TRX), at the token's decimals on its chain. */
+export function tokenAmount(row: Pick<SightingRow, 'chain' | 'token' | 'amountUnits'>): number {
+  if (row.token === 'TRX') return Number(row.amountUnits) / 1e6
+  return microsToDollars(stableUnitsToMicros(row.amountUnits, decimalsOf(row.chain, row.token)))
+}
+
+/** Stablecoins in micro-dollars and TRX in sun, summed over sightings of any chain. */
+function sums(rows: readonly Pick<SightingRow, 'chain' | 'token' | 'amountUnits'>[]) {
+  let stable = 0n
+  let sun = 0n
+  for (const r of rows) {
+    if (r.token === 'TRX') sun += r.amountUnits
+    else stable += stableUnitsToMicros(r.amountUnits, decimalsOf(r.chain, r.token))
+  }
+  return { stable, sun }
 }
 
 export async function orderSightings(
@@ -48,18 +63,20 @@ export async function orderSightings(
     const latest = rows.find((r) => r.status !== 'failed')
     return { confirming: null, dropped: pending && latest?.status === 'dropped', failed }
   }
+  // Heights are those of the chain of the newest live sighting (an EVM order's may be on any of its family's).
+  const chain = (live[0] as SightingRow).chain
+  const onChain = live.filter((r) => r.chain === chain)
   const [state] = await db
     .select({ checkpoint: followerState.checkpointBlock, head: followerState.headBlock })
     .from(followerState)
-    .where(eq(followerState.id, 1))
-  const usdt = live.filter((r) => r.token === 'USDT').reduce((n, r) => n + r.amountUnits, 0n)
-  const sun = live.filter((r) => r.token === 'TRX').reduce((n, r) => n + r.amountUnits, 0n)
-  const seenMicros = receivedUsdMicros(usdt, sun, order.trxRateE8)
+    .where(eq(followerState.chain, chain))
+  const seen = sums(live)
+  const seenMicros = receivedUsdMicros(seen.stable, seen.sun, order.trxRateE8)
   const receivedMicros = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
   const dueMicros = BigInt(order.totalCents) * 10_000n
   const shortfall = dueMicros - receivedMicros - seenMicros
   const missing = shortfall > acceptedShortfallMicros(dueMicros, rules) ? shortfall : 0n
-  const block = Math.max(...live.map((r) => r.blockNumber))
+  const block = Math.max(...onChain.map((r) => r.blockNumber))
   const solid = state && state.checkpoint >= 0 ? state.checkpoint : null
   const head = state?.head ?? null
   const blocksLeft = solid === null ? null : Math.max(0, block - solid)
@@ -96,8 +113,9 @@ export async function confirmingAmounts(
   const rows = await db
     .select({
       orderId: paymentSightings.orderId,
+      chain: paymentSightings.chain,
       token: paymentSightings.token,
-      units: paymentSightings.amountUnits,
+      amountUnits: paymentSightings.amountUnits,
     })
     .from(paymentSightings)
     .where(
@@ -112,9 +130,8 @@ export async function confirmingAmounts(
   for (const o of pending) {
     const mine = rows.filter((r) => r.orderId === o.id)
     if (mine.length === 0) continue
-    const usdt = mine.filter((r) => r.token === 'USDT').reduce((n, r) => n + r.units, 0n)
-    const sun = mine.filter((r) => r.token === 'TRX').reduce((n, r) => n + r.units, 0n)
-    result.set(o.id, microsToDollars(receivedUsdMicros(usdt, sun, o.trxRateE8)))
+    const seen = sums(mine)
+    result.set(o.id, microsToDollars(receivedUsdMicros(seen.stable, seen.sun, o.trxRateE8)))
   }
   return result
 }

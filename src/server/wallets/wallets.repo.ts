@@ -23,6 +23,8 @@ const freeNow = sql`wallets_address_free(${walletAddresses.leasedOrderId}, ${wal
 export async function addWalletAddresses(
   db: Db,
   addresses: readonly (string | WalletLine)[],
+  /** The family of entries given as plain strings: 'evm' ones are one address on every EVM chain. */
+  family: ChainFamilyId = 'tron',
 ): Promise<number> {
   if (addresses.length === 0) return 0
   let changed = 0
@@ -33,9 +35,7 @@ export async function addWalletAddresses(
       .insert(walletAddresses)
       .values(
         chunk.map((a) =>
-          typeof a === 'string'
-            ? { address: a, family: 'tron' as const }
-            : { address: a.address, family: a.family },
+          typeof a === 'string' ? { address: a, family } : { address: a.address, family: a.family },
         ),
       )
       .onConflictDoUpdate({
@@ -50,11 +50,11 @@ export async function addWalletAddresses(
 }
 
 /** Any address free right now (the storefront's secure_get_wallet_address), without reserving it. */
-export async function findFreeAddress(db: Db): Promise<string | null> {
+export async function findFreeAddress(db: Db, family: ChainFamilyId = 'tron'): Promise<string | null> {
   const [row] = await db
     .select({ address: walletAddresses.address })
     .from(walletAddresses)
-    .where(freeNow)
+    .where(and(eq(walletAddresses.family, family), freeNow))
     .orderBy(sql`${walletAddresses.lastUsedAt} asc nulls first`, asc(walletAddresses.createdAt))
     .limit(1)
   return row?.address ?? null
@@ -80,7 +80,7 @@ export interface LeaseWanted {
  * transactions never get the same row (the rows are picked FOR UPDATE SKIP LOCKED). Call inside the
  * transaction that creates the orders, with their creation time. Answers order id → address; an
  * order missing from the map got none.
- * The statements are the SQL function wallets_lease (migrations 0012, 0017, 0027), whose plans each connection
+ * The statements are the SQL function wallets_lease (migrations 0012, 0017, 0027, 0028), whose plans each connection
  * keeps: planning them cost more than running them.
  */
 export async function leaseAddresses(

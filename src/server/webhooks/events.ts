@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { and, eq, isNull, sql } from 'drizzle-orm'
+import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { formatCents, microsToDollars } from '../../shared/money'
 import { formatSun } from '../../shared/trx'
 import type { WebhookEvent } from '../../shared/webhooks'
 import type { Db } from '../db/client'
 import { licenseKeys, orders, payments, webhookDeliveries, webhookEndpoints } from '../db/schema'
 import { raiseAlert } from '../notifications/alerts'
-import { explorerTxUrlOf, tokenDecimalsOf } from '../payments/order-payment'
+import { stableUnitsToMicros } from '../payments/chain'
+import { explorerTxUrlOf } from '../payments/order-payment'
+import { decimalsOf } from '../payments/token-table'
 import { loadSettings } from '../settings/settings'
 
 // Writing webhook events: one outbox row per enabled endpoint that subscribed to the event, in the
@@ -151,7 +154,7 @@ export async function recordOrderEvent(
       tx_url: explorerTxUrlOf(p.chain, p.txId),
       token: p.token,
       amount_units: p.amountUnits.toString(),
-      decimals: tokenDecimalsOf(p.chain, p.token),
+      decimals: decimalsOf(p.chain, p.token),
       from_address: p.fromAddress,
       late: p.late,
     }))
@@ -179,8 +182,10 @@ export async function recordOrderEvent(
 export async function recordUnmatchedPayment(
   tx: Db,
   transfer: {
+    /** The chain it was sent on; default TRON. */
+    chain?: ChainId
     txId: string
-    token: string
+    token: TokenSymbol
     amountUnits: bigint
     fromAddress: string
     toAddress: string
@@ -189,10 +194,12 @@ export async function recordUnmatchedPayment(
     orderId?: string | null
   },
 ): Promise<string | null> {
+  const chain = transfer.chain ?? 'tron'
+  // Stablecoins at their decimals on their chain (the token table), TRX in sun.
   const amount =
-    transfer.token === 'USDT'
-      ? `${microsToDollars(transfer.amountUnits)} USDT`
-      : `${formatSun(transfer.amountUnits)} TRX`
+    transfer.token === 'TRX'
+      ? `${formatSun(transfer.amountUnits)} TRX`
+      : `${microsToDollars(stableUnitsToMicros(transfer.amountUnits, decimalsOf(chain, transfer.token)))} ${transfer.token}${chain === 'tron' ? '' : ` on ${chain}`}`
   if (transfer.reason === 'held_for_review' && transfer.orderId) {
     await raiseAlert(
       tx,
@@ -209,6 +216,7 @@ export async function recordUnmatchedPayment(
     )
   }
   return recordEvent(tx, 'payment.unmatched', {
+    chain,
     tx_id: transfer.txId,
     token: transfer.token,
     amount_units: transfer.amountUnits.toString(),
