@@ -3,27 +3,27 @@ import { join } from 'node:path'
 import { E2E_PORT } from '../playwright.config'
 import type { Anvil } from '../tests/support/evm/anvil'
 import { spawnAnvil } from '../tests/support/evm/anvil'
-import { accounts, deployStablecoin, mint, transfer, USDT_6 } from '../tests/support/evm/tokens'
+import { accounts, deployStablecoin, mint, transfer, USDT_18 } from '../tests/support/evm/tokens'
 import { ownShopForThisFile } from './support/own-shop'
 import { adminLogin } from './support/shop'
 import { expect, type Page, test } from './support/test'
 
-// A buyer pays with USDT on Ethereum, in Chromium, on a real EVM node: Anvil with chain id 1 and a
-// block a second, a 6-decimal USDT deployed on it, the shop following it with a depth of 4 blocks.
-// (BNB Smart Chain's 18-decimal tokens are paid the same way; its amounts are in the server tests.) The buyer picks the network at checkout, reads the address, the exact amount and the
+// A buyer pays with USDT on BNB Smart Chain, in Chromium, on a real EVM node: Anvil with chain id
+// 56 and a block every 2 s, an 18-decimal USDT deployed on it, the shop following it at a depth of
+// 12 blocks. The buyer picks the network at checkout, reads the address, the exact amount and the
 // networks that pay the order, sends the tokens from a wallet on the node, sees "detected —
 // confirming" and then Payment Successful. Screenshots of the choice and of the payment page at
 // 375 px and 1440 px in English, Chinese and Russian.
 const PORT = E2E_PORT + 2
 const PASSWORD = 'evm-e2e-Password-1'
-const DEPTH = 4
+const DEPTH = 12
 const shots = join('..', 'coord', 'shots', 'chains-ui')
 const env: Record<string, string> = {
   ADMIN_PASSWORD: PASSWORD,
   PAYMENT_WINDOW_MINUTES: '10',
-  EVM_ETHEREUM_ENABLED: 'true',
-  EVM_ETHEREUM_CONFIRMATIONS: String(DEPTH),
-  EVM_ETHEREUM_POLL_MS: '500',
+  EVM_BSC_ENABLED: 'true',
+  EVM_BSC_CONFIRMATIONS: String(DEPTH),
+  EVM_BSC_POLL_MS: '500',
 }
 let anvil: Anvil
 let usdt: `0x${string}`
@@ -39,18 +39,18 @@ test.beforeAll(async () => {
   test.setTimeout(120_000)
   // Within this run's ports (the E2E port + 1000 … + 1009).
   process.env.ANVIL_PORTS_FROM = String(E2E_PORT + 1000)
-  anvil = await spawnAnvil({ chainId: 1, blockTime: 1 })
+  anvil = await spawnAnvil({ chainId: 56, blockTime: 2 })
   if (anvil.port === PORT + 1000) {
     // The shop's devchain needs that port: a second node while the first holds it, then the first goes.
     const taken = anvil
-    anvil = await spawnAnvil({ chainId: 1, blockTime: 1 })
+    anvil = await spawnAnvil({ chainId: 56, blockTime: 2 })
     await taken.stop()
   }
   ;[deployer, buyerWallet] = await accounts(anvil)
-  usdt = await deployStablecoin(anvil, USDT_6)
-  await mint(anvil, usdt, deployer, buyerWallet, 1_000n * 10n ** 6n)
-  env.EVM_ETHEREUM_PROVIDER_1_URL = anvil.url
-  env.EVM_ETHEREUM_TOKENS = JSON.stringify([{ symbol: 'USDT', contract: usdt, decimals: 6 }])
+  usdt = await deployStablecoin(anvil, USDT_18)
+  await mint(anvil, usdt, deployer, buyerWallet, 1_000n * 10n ** 18n)
+  env.EVM_BSC_PROVIDER_1_URL = anvil.url
+  env.EVM_BSC_TOKENS = JSON.stringify([{ symbol: 'USDT', contract: usdt, decimals: 18 }])
 })
 ownShopForThisFile(PORT, env, 'evm')
 test.afterAll(async () => {
@@ -85,7 +85,7 @@ test('the operator adds EVM addresses to the pool', async ({ page }) => {
   expect(answer).toMatchObject({ success: true, added_count: pool.length })
 })
 
-test('a buyer picks USDT on Ethereum, pays on the node, sees confirming and Payment Successful', async ({
+test('a buyer picks USDT on BNB Smart Chain, pays on the node, sees confirming and Payment Successful', async ({
   page,
 }) => {
   test.setTimeout(180_000)
@@ -94,26 +94,26 @@ test('a buyer picks USDT on Ethereum, pays on the node, sees confirming and Paym
   await cards.first().getByRole('button', { name: 'Add to Cart' }).click()
   await page.goto('/checkout')
   const choice = page.getByRole('group', { name: 'Network and token' })
-  // TRON's USDT, and the one token this node's Ethereum takes.
+  // TRON's USDT, and the one token this node's BNB Smart Chain takes.
   await expect(choice.getByRole('radio')).toHaveCount(2)
   await expect(choice.getByRole('radio', { name: /USDT · TRON/ })).toBeChecked()
   await page.getByLabel('Email address').fill('evm-buyer@example.com')
   // The keyboard moves the choice, as in any radio group.
   await choice.getByRole('radio', { name: /USDT · TRON/ }).focus()
   await page.keyboard.press('ArrowDown')
-  await expect(choice.getByRole('radio', { name: /USDT · Ethereum/ })).toBeChecked()
+  await expect(choice.getByRole('radio', { name: /USDT · BNB Smart Chain/ })).toBeChecked()
   await shoot(page, 'checkout-network-en')
   await page.getByRole('button', { name: 'Continue to Payment' }).click()
   await expect(page).toHaveURL(/\/payment$/)
 
-  await expect(page.getByRole('heading', { name: 'Amount to pay (USDT · Ethereum)' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Amount to pay (USDT · BNB Smart Chain)' })).toBeVisible()
   const address = await page.getByLabel('Wallet address', { exact: true }).inputValue()
   expect(pool).toContain(address)
   const amount = await page.getByLabel('Amount in USDT', { exact: true }).inputValue()
   const dollars = (await page.getByTestId('pay-amount').textContent())?.replace('$', '') ?? ''
   expect(amount).toBe(Number(dollars).toFixed(2))
-  await expect(page.getByTestId('token-decimals')).toContainText('USDT has 6 decimals on Ethereum')
-  await expect(page.getByTestId('watched-networks')).toContainText('USDT · Ethereum')
+  await expect(page.getByTestId('token-decimals')).toContainText('USDT has 18 decimals on BNB Smart Chain')
+  await expect(page.getByTestId('watched-networks')).toContainText('USDT · BNB Smart Chain')
   await expect(page.getByText('Waiting for your payment…')).toBeVisible()
   await shoot(page, 'payment-evm-en')
   for (const [lang, name] of [
@@ -126,10 +126,10 @@ test('a buyer picks USDT on Ethereum, pays on the node, sees confirming and Paym
   await page.goto('/payment?lang=en')
 
   const [whole, cents = '00'] = amount.split('.')
-  const units = BigInt(whole as string) * 10n ** 6n + BigInt(cents.padEnd(6, '0'))
+  const units = BigInt(whole as string) * 10n ** 18n + BigInt(cents.padEnd(18, '0'))
   await transfer(anvil, usdt, buyerWallet, address as `0x${string}`, units)
   await expect(page.getByTestId('payment-detected')).toBeVisible({ timeout: 30_000 })
-  await expect(page.getByTestId('payment-detected')).toContainText('confirming on Ethereum')
+  await expect(page.getByTestId('payment-detected')).toContainText('confirming on BNB Smart Chain')
   await expect(page.getByTestId('payment-detected')).toContainText(/of \d+ blocks built on your transfer/)
   await shoot(page, 'payment-evm-confirming-en')
   await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible({ timeout: 60_000 })
