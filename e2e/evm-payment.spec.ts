@@ -92,7 +92,12 @@ test('a buyer picks USDT on BNB Smart Chain, pays on the node, sees confirming a
   await page.goto('/')
   const cards = page.getByRole('article').filter({ has: page.getByRole('button', { name: 'Add to Cart' }) })
   await cards.first().getByRole('button', { name: 'Add to Cart' }).click()
-  await page.goto('/checkout')
+  for (const lang of ['zh', 'ru'] as const) {
+    await page.goto(`/checkout?lang=${lang}`)
+    await page.getByText('USDT · BNB Smart Chain').click()
+    await shoot(page, `checkout-network-${lang}`)
+  }
+  await page.goto('/checkout?lang=en')
   const choice = page.getByRole('group', { name: 'Network and token' })
   // TRON's USDT, and the one token this node's BNB Smart Chain takes.
   await expect(choice.getByRole('radio')).toHaveCount(2)

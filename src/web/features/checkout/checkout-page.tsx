@@ -182,7 +182,8 @@ export function CheckoutPage() {
             )}
           </Button>
           <p className="mt-4 flex items-center justify-center gap-2 text-xs text-muted">
-            <Lock className="size-3.5" aria-hidden /> {t('order.securePayment')}
+            <Lock className="size-3.5" aria-hidden />{' '}
+            {options.length > 1 ? t('checkout.network.secure') : t('order.securePayment')}
           </p>
         </form>
         <aside aria-labelledby="summary-title" className="h-fit rounded-2xl border border-line bg-card p-6">

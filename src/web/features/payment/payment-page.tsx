@@ -136,6 +136,7 @@ export function PaymentPage() {
             {network ? (
               <WalletQr
                 value={network.paymentUri}
+                level="Q"
                 label={t('payment.evm.qr', {
                   token: network.token,
                   network: chainNames[network.chain],
