@@ -12,6 +12,8 @@ export interface SpawnedShop {
   /** Everything the process printed so far (stdout and stderr). */
   output(): string
   stop(): Promise<void>
+  /** kill -9: the process ends wherever it is; the data folder stays. */
+  kill(): Promise<void>
 }
 
 /**
@@ -77,6 +79,10 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<Spawn
     port,
     dataDir,
     output: () => output,
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL')
+      await exited
+    },
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM')

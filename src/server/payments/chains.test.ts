@@ -129,7 +129,10 @@ describe.each(engines)('chains at rest on %s', (engine) => {
   it('an order leases an address of its family only; the follower watches its family', async () => {
     const tron = testAddresses(3, `${engine}-family`)
     await addWalletAddresses(database.db, tron)
-    await addWalletAddresses(database.db, EVM, 'evm')
+    for (const address of EVM)
+      await database.db.execute(
+        sql`insert into wallet_addresses (address, family) values (${address}, 'evm')`,
+      )
     expect(new Set(await allPoolAddresses(database.db, 'evm'))).toEqual(new Set(EVM))
     expect(new Set(await allPoolAddresses(database.db, 'tron'))).toEqual(new Set(tron))
     expect(EVM).toContain(await findFreeAddress(database.db, 'evm'))

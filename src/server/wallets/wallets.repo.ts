@@ -23,8 +23,6 @@ const freeNow = sql`wallets_address_free(${walletAddresses.leasedOrderId}, ${wal
 export async function addWalletAddresses(
   db: Db,
   addresses: readonly (string | WalletLine)[],
-  /** The family of entries given as plain strings: 'evm' ones are one address on every EVM chain. */
-  family: ChainFamilyId = 'tron',
 ): Promise<number> {
   if (addresses.length === 0) return 0
   let changed = 0
@@ -35,7 +33,9 @@ export async function addWalletAddresses(
       .insert(walletAddresses)
       .values(
         chunk.map((a) =>
-          typeof a === 'string' ? { address: a, family } : { address: a.address, family: a.family },
+          typeof a === 'string'
+            ? { address: a, family: 'tron' as const }
+            : { address: a.address, family: a.family },
         ),
       )
       .onConflictDoUpdate({

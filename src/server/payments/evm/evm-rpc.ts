@@ -134,11 +134,14 @@ export function createEvmRpc(opts: EvmRpcOptions): EvmRpc {
 
   const headerOf = (b: { number: bigint | null; hash: Hash | null; parentHash: Hash; timestamp: bigint }) => {
     if (b.number === null || b.hash === null) throw new Error('the block has no number or hash')
+    // EVM block times are whole seconds: a block stamped s was made during second s, so its time is
+    // taken as the end of that second. A payment sent in the same second the order was placed (its
+    // lease starts at a millisecond) is then inside the order's lease, as it was.
     return {
       number: Number(b.number),
       hash: b.hash,
       parentHash: b.parentHash,
-      timestamp: Number(b.timestamp) * 1000,
+      timestamp: Number(b.timestamp) * 1000 + 999,
     }
   }
 
@@ -194,7 +197,8 @@ export function createEvmRpc(opts: EvmRpcOptions): EvmRpc {
               value: l.args.value,
               blockNumber: Number(l.blockNumber),
               blockHash: l.blockHash,
-              blockTimestamp: typeof l.blockTimestamp === 'bigint' ? Number(l.blockTimestamp) * 1000 : null,
+              blockTimestamp:
+                typeof l.blockTimestamp === 'bigint' ? Number(l.blockTimestamp) * 1000 + 999 : null,
               txHash: l.transactionHash,
               logIndex: l.logIndex,
             }
