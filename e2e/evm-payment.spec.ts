@@ -139,3 +139,16 @@ test('a buyer picks USDT on BNB Smart Chain, pays on the node, sees confirming a
   await shoot(page, 'payment-evm-confirming-en')
   await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible({ timeout: 60_000 })
 })
+
+test('the Chain tab shows each enabled chain on its own line with its depth and recorded height', async ({
+  page,
+}) => {
+  await adminLogin(page, PASSWORD)
+  await page.goto('/admin/chain')
+  const bsc = page.getByRole('listitem', { name: 'BNB Smart Chain', exact: true })
+  await expect(page.getByRole('listitem', { name: 'TRON', exact: true })).toBeVisible()
+  await expect(bsc).toContainText('Following')
+  await expect(bsc).toContainText(`${DEPTH} blocks`)
+  await expect(bsc.getByRole('definition').nth(1)).toHaveText(/^\d+$/)
+  await shoot(page, 'admin-chains-en')
+})
