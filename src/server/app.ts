@@ -35,7 +35,9 @@ import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
 import { type ChainRegistry, createChainRegistry } from './payments/chain-registry'
 import { buildChains } from './payments/chains'
+import { chainsRpcs } from './payments/chains.routes'
 import { registerFollowerGauges } from './payments/follower-gauges'
+import { networksRpcs } from './payments/networks.routes'
 import { createOrderWatch, type OrderWatch } from './payments/order-watch'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
@@ -272,6 +274,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     }),
     ...providersRpcs(database.db, services.chains, services.sightingWatchers),
     ...sightingsRpcs(database.db),
+    ...networksRpcs(services.chains),
+    ...chainsRpcs(database.db, services.chains),
     ...adminRpcs(services),
     ...adminLicenceRpcs(services, services.licenceSigner),
     ...cockpitRpcs(services),

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { rowIdSchema } from './bounds'
-import type { TokenSymbol } from './chains'
+import type { ChainId, TokenSymbol } from './chains'
 import type { ProductTranslations } from './localize'
 import { orderStatusValues } from './order-statuses'
 import { productTranslationsSchema } from './product'
@@ -234,6 +234,9 @@ export interface AdminOrder {
   trx_received: string
   paid_at: string | null
   tx_hash: string | null
+  /** The network and token the buyer picked (TRON and USDT before the choice existed). */
+  chain?: ChainId
+  token?: TokenSymbol
   late: boolean
   underpaid: boolean
   /** A transfer to it waits for the operator: its sender paid another order at this address before. */
@@ -287,10 +290,14 @@ export interface AdminOrderDetail {
 
 export interface AdminPayment {
   id: number
+  /** The chain the transfer is on. */
+  chain: ChainId
   order_id: string | null
   tx_id: string
+  /** The transaction's page on its chain's explorer. */
+  tx_url: string
   token: TokenSymbol
-  /** Decimal string of the token amount (6 decimals). */
+  /** Decimal string of the token amount, every decimal the token has on its chain. */
   amount: string
   from_address: string
   to_address: string

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { rowIdSchema } from './bounds'
+import { chainIdSchema, tokenSymbolSchema } from './chains'
 import { orderStatusValues } from './order-statuses'
 import { dashboardRefundSchema } from './refunds'
 
@@ -62,7 +63,13 @@ export const dashboardOrderSchema = z.object({
   /** Dollars the discount code took off (0 without one). */
   discount: z.number(),
   amount_received: z.number(),
+  /** The network and token the buyer picked (TRON and USDT for every order before the choice). */
+  chain: chainIdSchema.default('tron'),
+  token: tokenSymbolSchema.default('USDT'),
   tx_hash: z.string().nullable(),
+  /** The chain the paying transaction is on (an EVM order is paid on any enabled EVM chain). */
+  tx_chain: chainIdSchema.nullable().default(null),
+  tx_token: tokenSymbolSchema.nullable().default(null),
   /** A public explorer page for the transaction. */
   tx_url: z.string().nullable(),
   late: z.boolean(),

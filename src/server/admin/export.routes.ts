@@ -9,7 +9,9 @@ import { recordAudit } from '../audit/audit-log'
 import type { Db } from '../db/client'
 import { AppError } from '../errors'
 import { type ExportCursor, type ExportOrdersFilter, exportOrdersPage } from '../orders/order-pages.repo'
+import { formatTokenUnits } from '../payments/order-payment'
 import { creditedTxIds, paymentsPage } from '../payments/payment-admin'
+import { decimalsOf } from '../payments/token-table'
 import { anyRefundSent, refundsPage, sentRefundsOfOrders } from '../refunds/refunds.repo'
 import { describeZodError, type RpcRegistry } from '../rpc'
 import { sessionOf } from './admin-auth'
@@ -48,6 +50,8 @@ async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<st
       'received_usdt',
       'received_trx',
       'transaction_ids',
+      'chain',
+      'token',
       'late',
       'overpaid',
       'discount_code',
@@ -88,6 +92,8 @@ async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<st
         usdtText(row.amountReceivedUnits),
         formatSun(row.trxReceivedSun),
         txIds.join(' '),
+        row.chain,
+        row.token,
         row.late ? 'late' : '',
         received > BigInt(row.totalCents) * 10_000n ? 'overpaid' : '',
         row.discountCode ?? '',
@@ -118,6 +124,7 @@ async function* paymentRows(db: Db, unmatchedOnly: boolean): AsyncGenerator<stri
       'status',
       'reason',
       'late',
+      'chain',
     ])
   let after = 0
   for (;;) {
@@ -130,7 +137,7 @@ async function* paymentRows(db: Db, unmatchedOnly: boolean): AsyncGenerator<stri
         p.createdAt.toISOString(),
         p.txId,
         p.token,
-        formatSun(p.amountUnits),
+        formatTokenUnits(p.amountUnits, decimalsOf(p.chain, p.token)),
         p.fromAddress,
         p.toAddress,
         new Date(p.blockTimestamp).toISOString(),
@@ -138,6 +145,7 @@ async function* paymentRows(db: Db, unmatchedOnly: boolean): AsyncGenerator<stri
         p.status,
         p.reason ?? '',
         p.late ? 'late' : '',
+        p.chain,
       ])
     }
     yield chunk

@@ -157,6 +157,8 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         'received_usdt',
         'received_trx',
         'transaction_ids',
+        'chain',
+        'token',
         'late',
         'overpaid',
         'discount_code',
@@ -175,6 +177,8 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         '20.00',
         '40.00',
         `${'cc'.repeat(32)} ${'dd'.repeat(32)}`,
+        'tron',
+        'USDT',
         'late',
         // 20 USDT + 40 TRX at 0.25 = 30 USD for 25.
         'overpaid',
@@ -194,6 +198,8 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         '0.00',
         '0.00',
         '',
+        'tron',
+        'USDT',
         '',
         '',
         '',
@@ -225,6 +231,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
       'status',
       'reason',
       'late',
+      'chain',
     ])
     expect(all.slice(1).map((r) => [r[2], r[3], r[4], r[7], r[8], r[9], r[10], r[11]])).toEqual([
       ['cc'.repeat(32), 'USDT', '20.00', '2026-03-02T10:04:00.000Z', paidId, 'credited', '', ''],
@@ -238,6 +245,29 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         .slice(1)
         .map((r) => r[2]),
     ).toEqual([`'${'@ee'.repeat(16)}`])
+  })
+
+  it('a transfer on BNB Smart Chain: its chain named, its 18-decimal amount exact', async () => {
+    const txId = `0x${'ab'.repeat(32)}`
+    await t.database.db.insert(payments).values({
+      chain: 'bsc',
+      orderId: null,
+      reason: 'no_order',
+      txId,
+      token: 'USDT',
+      // Past 2^63: the ledger keeps any token amount exactly.
+      amountUnits: 25_010_000_000_000_000_000n,
+      fromAddress: '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4',
+      toAddress: '0xAb8483F64d9C6d1EcF9b849Ae677dD3315835cb2',
+      blockTimestamp: Date.parse('2026-03-04T00:00:00Z'),
+    })
+    try {
+      const rows = parseCsv((await get('/api/admin/export/payments.csv')).body)
+      const row = rows.find((r) => r[2] === txId)
+      expect([row?.[3], row?.[4], row?.[12]]).toEqual(['USDT', '25.01', 'bsc'])
+    } finally {
+      await t.database.db.execute(sql`delete from payments where chain = 'bsc'`)
+    }
   })
 
   it('refuses without a session, from another site, and with bad filters', async () => {

@@ -51,6 +51,8 @@ function toAdminOrder(
     trx_received: formatSun(row.trxReceivedSun),
     paid_at: row.paidAt?.toISOString() ?? null,
     tx_hash: row.txHash,
+    chain: row.chain,
+    token: row.token,
     late: row.late,
     underpaid: row.status === 'pending' && receivedCents > 0 && receivedCents < row.totalCents,
     held: held.has(row.id),

@@ -2,7 +2,6 @@ import {
   ACCESS_TOKEN,
   dashboardMessages,
   deactivateSeatInputSchema,
-  explorerTxUrl,
   fetchDashboardInputSchema,
 } from '../../shared/dashboard'
 import { centsToDollars, microsToDollars } from '../../shared/money'
@@ -14,6 +13,7 @@ import { deactivateInstance, keyIdOfOrderInstance, licencesOfOrder, licenceView 
 import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { findOrderByAccessToken } from '../orders/orders.repo'
+import { orderPaymentOf } from '../payments/order-payment'
 import { dashboardRefunds } from '../refunds/refunds.repo'
 import { defineRpc } from '../rpc'
 import { itemDownloadUrls } from './fulfil-order'
@@ -46,6 +46,7 @@ export function dashboardRpcs(database: Database) {
           (await licencesOfOrder(db, order.id)).map((l) => [l.key.key, licenceView(l)]),
         )
         const downloads = await itemDownloadUrls(db, order.items)
+        const payment = await orderPaymentOf(db, order)
         const received = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
         return {
           success: true,
@@ -59,8 +60,12 @@ export function dashboardRpcs(database: Database) {
             discount_code: order.discountCode,
             discount: centsToDollars(order.discountCents),
             amount_received: microsToDollars(received),
-            tx_hash: order.txHash,
-            tx_url: order.txHash ? explorerTxUrl(order.txHash) : null,
+            chain: payment.chain,
+            token: payment.token,
+            tx_hash: payment.txHash,
+            tx_chain: payment.txChain,
+            tx_token: payment.txToken,
+            tx_url: payment.txUrl,
             late: order.late,
             refunds: await dashboardRefunds(db, order.id),
             items: order.items.map((item, index) => {

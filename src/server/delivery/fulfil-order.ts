@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { eq, inArray } from 'drizzle-orm'
 import { isLocale } from '../../shared/locale'
+import { chainNames } from '../../shared/networks'
 import { mergeSiteContent } from '../../shared/site-content'
 import { readStoredContent } from '../content/content.repo'
 import type { Db } from '../db/client'
@@ -10,6 +11,7 @@ import { applyLicenceTerms } from '../keys/licence-state'
 import { lowStockOf } from '../keys/low-stock'
 import { consumeReservation, deliveryModesOf } from '../keys/reservation'
 import { alertOrderPaid, alertStockLow } from '../notifications/shop-alerts'
+import { orderPaymentOf } from '../payments/order-payment'
 import { recordOrderEvent, recordStockLow } from '../webhooks/events'
 import { renderOrderEmail } from './order-email'
 import { queueMail } from './order-mail.repo'
@@ -89,6 +91,7 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
 
   const content = mergeSiteContent(await readStoredContent(tx))
   const base = ctx.publicUrl.replace(/\/+$/, '')
+  const payment = await orderPaymentOf(tx, order)
   const mail = renderOrderEmail({
     content,
     orderId,
@@ -96,6 +99,11 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
     totalPaidCents: order.totalCents,
     ...(order.discountCode ? { discount: { code: order.discountCode, cents: order.discountCents } } : {}),
     txHash: order.txHash ?? '',
+    payment: {
+      token: payment.txToken ?? payment.token,
+      network: chainNames[payment.txChain ?? payment.chain],
+      txUrl: payment.txUrl,
+    },
     // The link opens the dashboard in the buyer's language (and remembers it).
     dashboardUrl: `${base}/dashboard/${order.accessToken}${order.locale === 'en' ? '' : `?lang=${order.locale}`}`,
     locale: isLocale(order.locale) ? order.locale : 'en',

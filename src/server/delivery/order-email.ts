@@ -21,6 +21,8 @@ export interface OrderEmailInput {
   /** The discount code and what it took off (integer cents); absent without a code. */
   discount?: { code: string; cents: number }
   txHash: string
+  /** The token and network that paid, and the transaction's explorer page; absent while unknown. */
+  payment?: { token: string; network: string; txUrl: string | null }
   dashboardUrl: string
   locale: Locale
 }
@@ -81,6 +83,10 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
         ]
       : []),
     t('email.totalText', { total, tx: input.txHash }),
+    ...(input.payment
+      ? [t('email.paidWith', { token: input.payment.token, network: input.payment.network })]
+      : []),
+    ...(input.payment?.txUrl ? [t('email.txLinkText', { url: input.payment.txUrl })] : []),
     '',
     textItems,
     '',
@@ -119,7 +125,8 @@ export function renderOrderEmail(input: OrderEmailInput): RenderedEmail {
     <h1 style="margin:0 0 8px;font-size:20px;color:#111827">${escapeHtml(t('email.heading'))}</h1>
     <p style="margin:0 0 4px;color:#374151;font-size:14px">${t('email.orderHtml', { id: escapeHtml(input.orderId) })}</p>
     ${discount ? `<p style="margin:0 0 4px;color:#374151;font-size:14px">${escapeHtml(t('email.subtotal', { amount: discount.subtotal }))}</p><p style="margin:0 0 4px;color:#047857;font-size:14px">${escapeHtml(t('email.discount', { code: discount.code, amount: discount.amount }))}</p>` : ''}
-    <p style="margin:0 0 16px;color:#374151;font-size:14px">${t('email.totalHtml', { total: escapeHtml(total) })}</p>
+    <p style="margin:0 0 ${input.payment ? 4 : 16}px;color:#374151;font-size:14px">${t('email.totalHtml', { total: escapeHtml(total) })}</p>
+    ${input.payment ? `<p style="margin:0 0 16px;color:#374151;font-size:14px">${escapeHtml(t('email.paidWith', { token: input.payment.token, network: input.payment.network }))}${input.payment.txUrl ? ` · <a href="${escapeHtml(input.payment.txUrl)}" style="color:${colour}">${escapeHtml(t('email.txLink'))}</a>` : ''}</p>` : ''}
     <table role="presentation" width="100%" cellpadding="0" cellspacing="0">${htmlItems}</table>
     <p style="margin:24px 0 8px;color:#374151;font-size:14px">${escapeHtml(t('email.dashboardHtml'))}</p>
     <p style="margin:0 0 24px"><a href="${escapeHtml(input.dashboardUrl)}" style="display:inline-block;background:${colour};color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:8px;font-weight:600">${escapeHtml(t('email.openDashboard'))}</a></p>

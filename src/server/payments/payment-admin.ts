@@ -1,25 +1,28 @@
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm'
 import type { AdminPayment } from '../../shared/admin'
+import { unitsToDecimal } from '../../shared/networks'
 import type { Db } from '../db/client'
 import { payments } from '../db/schema'
 import { lockOrder } from '../orders/orders.repo'
 import { creditUnmatched, decideHeld } from './ledger'
+import { explorerTxUrlOf } from './order-payment'
 import type { PaymentRules } from './payment-rules'
 import { settleOrder } from './settle-order'
+import { decimalsOf } from './token-table'
 
 // The operator's side of the ledger: transfers as the admin panel shows them, and the operator's
 // decisions on them (assigning an unmatched transfer to an order, releasing or refusing a held one),
 // each settled through the one path to paid.
 
 function toAdminPayment(row: typeof payments.$inferSelect): AdminPayment {
-  const whole = row.amountUnits / 1_000_000n
-  const fraction = (row.amountUnits % 1_000_000n).toString().padStart(6, '0')
   return {
     id: row.id,
+    chain: row.chain,
     order_id: row.orderId,
     tx_id: row.txId,
+    tx_url: explorerTxUrlOf(row.chain, row.txId),
     token: row.token,
-    amount: `${whole}.${fraction}`,
+    amount: unitsToDecimal(row.amountUnits.toString(), decimalsOf(row.chain, row.token)),
     from_address: row.fromAddress,
     to_address: row.toAddress,
     block_timestamp: row.blockTimestamp,

@@ -81,7 +81,9 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
       paid_at: order.paidAt?.toISOString() ?? null,
       late: order.late,
       detection_delayed: order.status === 'pending' && (await opts.delay.delayed()),
-      sightings: await orderSightings(db, order, opts.rules, opts.blockIntervalMs ?? 3000),
+      sightings: await orderSightings(db, order, opts.rules, (chain) =>
+        chain === 'tron' ? (opts.blockIntervalMs ?? 3000) : (chains.get(chain)?.blockIntervalMs ?? 3000),
+      ),
     }
     const version = createHash('sha256').update(JSON.stringify(answer)).digest('hex').slice(0, 16)
     return { ...answer, version }

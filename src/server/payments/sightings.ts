@@ -46,7 +46,8 @@ export async function orderSightings(
   db: Db,
   order: OrderRow,
   rules: Pick<PaymentRules, 'toleranceMicros' | 'tolerancePercentBp'>,
-  blockIntervalMs: number,
+  /** Block time in ms, or the block time of a chain (the seconds left are those of the sighting's chain). */
+  blockIntervalMs: number | ((chain: SightingRow['chain']) => number),
 ): Promise<OrderSightings> {
   const rows = await sightingsOfOrder(db, order.id)
   const failed = rows
@@ -66,6 +67,7 @@ export async function orderSightings(
   // Heights are those of the chain of the newest live sighting (an EVM order's may be on any of its family's).
   const chain = (live[0] as SightingRow).chain
   const onChain = live.filter((r) => r.chain === chain)
+  const blockMs = typeof blockIntervalMs === 'number' ? blockIntervalMs : blockIntervalMs(chain)
   const [state] = await db
     .select({ checkpoint: followerState.checkpointBlock, head: followerState.headBlock })
     .from(followerState)
@@ -91,7 +93,7 @@ export async function orderSightings(
       head_block: head,
       solid_block: solid,
       blocks_left: blocksLeft,
-      seconds_left: blocksLeft === null ? null : Math.ceil((blocksLeft * blockIntervalMs) / 1000),
+      seconds_left: blocksLeft === null ? null : Math.ceil((blocksLeft * blockMs) / 1000),
       progress:
         built !== null && needed !== null
           ? Math.min(1, built / Math.max(built + (blocksLeft ?? 0), needed))

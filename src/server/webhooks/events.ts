@@ -6,6 +6,8 @@ import type { Db } from '../db/client'
 import { licenseKeys, orders, payments, webhookDeliveries, webhookEndpoints } from '../db/schema'
 import type { LowStock } from '../keys/low-stock'
 import type { UnmatchedTransfer } from '../notifications/shop-alerts'
+import { explorerTxUrlOf } from '../payments/order-payment'
+import { decimalsOf } from '../payments/token-table'
 
 // Writing webhook events: one outbox row per enabled endpoint that subscribed to the event, in the
 // caller's transaction, so the event exists exactly when the change it reports has committed. The
@@ -81,6 +83,8 @@ type OrderFacts = Pick<
   | 'createdAt'
   | 'discountCode'
   | 'discountCents'
+  | 'chain'
+  | 'token'
 >
 
 /** What every order event says about the order. */
@@ -101,6 +105,9 @@ function orderEventData(order: OrderFacts): Record<string, unknown> {
       quantity: item.quantity,
     })),
     wallet_address: order.walletAddress,
+    // The network and token the buyer picked to pay with.
+    chain: order.chain,
+    token: order.token,
     created_at: order.createdAt.toISOString(),
   }
 }
@@ -139,14 +146,19 @@ export async function recordOrderEvent(
     const paid = await tx.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(payments.id)
     data.paid_at = order.paidAt?.toISOString() ?? new Date().toISOString()
     data.tx_hash = order.txHash
+    const paying = paid.find((p) => p.txId === order.txHash)
+    data.tx_chain = order.txHash ? (paying?.chain ?? order.chain) : null
+    data.tx_url = order.txHash ? explorerTxUrlOf(paying?.chain ?? order.chain, order.txHash) : null
     data.late = order.late
     data.amount_received_usdt = microsToDollars(order.amountReceivedUnits)
     data.trx_received_sun = order.trxReceivedSun.toString()
     data.payments = paid.map((p) => ({
       chain: p.chain,
       tx_id: p.txId,
+      tx_url: explorerTxUrlOf(p.chain, p.txId),
       token: p.token,
       amount_units: p.amountUnits.toString(),
+      decimals: decimalsOf(p.chain, p.token),
       from_address: p.fromAddress,
       late: p.late,
     }))

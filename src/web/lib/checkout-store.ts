@@ -1,5 +1,50 @@
+import { type ChainId, chainIds, type TokenSymbol, tokenSymbols } from '../../shared/chains'
 import { createLocalStore } from './local-store'
 import { readJson, removeKey, storageKeys, writeJson } from './storage'
+
+/** The network an order is paid on, when it is not TRON: what its payment page shows. */
+export interface OrderNetwork {
+  chain: ChainId
+  token: TokenSymbol
+  /** The token's decimals on that chain (18 for USDT and USDC on BNB Smart Chain). */
+  tokenDecimals: number
+  /** The total in the token's base units (decimal string, exact). */
+  amountUnits: string
+  /** What the QR code holds: an EIP-681 transfer of the token, on the chain, for the amount. */
+  paymentUri: string
+  /** Every network on which a payment to the order's address is credited. */
+  watched: { chain: ChainId; tokens: TokenSymbol[] }[]
+}
+
+function isChain(value: unknown): value is ChainId {
+  return typeof value === 'string' && (chainIds as readonly string[]).includes(value)
+}
+function isToken(value: unknown): value is TokenSymbol {
+  return typeof value === 'string' && (tokenSymbols as readonly string[]).includes(value)
+}
+
+function loadNetwork(raw: unknown): OrderNetwork | null {
+  if (!raw || typeof raw !== 'object') return null
+  const n = raw as Record<string, unknown>
+  if (!isChain(n.chain) || !isToken(n.token) || typeof n.tokenDecimals !== 'number') return null
+  if (typeof n.amountUnits !== 'string' || !/^\d+$/.test(n.amountUnits) || typeof n.paymentUri !== 'string')
+    return null
+  const watched = Array.isArray(n.watched)
+    ? n.watched.flatMap((w: { chain?: unknown; tokens?: unknown }) =>
+        isChain(w?.chain) && Array.isArray(w.tokens)
+          ? [{ chain: w.chain, tokens: w.tokens.filter(isToken) }]
+          : [],
+      )
+    : []
+  return {
+    chain: n.chain,
+    token: n.token,
+    tokenDecimals: n.tokenDecimals,
+    amountUnits: n.amountUnits,
+    paymentUri: n.paymentUri,
+    watched,
+  }
+}
 
 /** The checkout state kept in localStorage, plus the end of the server's payment window and total. */
 export interface CheckoutState {
@@ -23,6 +68,8 @@ export interface CheckoutState {
   discount: number | null
   /** The browser's earlier order had a payment in flight when this one was placed: it was kept. */
   earlierConfirming: boolean
+  /** The order's network when it is not TRON; null for a TRON order. */
+  network: OrderNetwork | null
 }
 
 export const inactiveCheckout: CheckoutState = {
@@ -39,6 +86,7 @@ export const inactiveCheckout: CheckoutState = {
   discountCode: null,
   discount: null,
   earlierConfirming: false,
+  network: null,
 }
 
 function load(): CheckoutState {
@@ -64,6 +112,7 @@ function load(): CheckoutState {
     discountCode: typeof raw.discountCode === 'string' ? raw.discountCode : null,
     discount: typeof raw.discount === 'number' ? raw.discount : null,
     earlierConfirming: raw.earlierConfirming === true,
+    network: loadNetwork(raw.network),
   }
 }
 
@@ -89,11 +138,13 @@ export const checkout = {
     discountCode?: string | null
     discount?: number | null
     earlierConfirming?: boolean
+    network?: OrderNetwork | null
   }): void {
     commit({
       discountCode: null,
       discount: null,
       earlierConfirming: false,
+      network: null,
       ...order,
       startTime: Date.now(),
       isActive: true,

@@ -1,7 +1,8 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
 import { createOrderInputSchema } from '../../../shared/checkout'
 import { centsToDollars } from '../../../shared/money'
+import { type NetworkOption, networkOptions } from '../../../shared/networks'
 import { knownMessage, useLocale, useT } from '../../i18n/i18n'
 import { cartTotalCents, useCartItems } from '../../lib/cart-store'
 import { checkout, useCheckout } from '../../lib/checkout-store'
@@ -9,9 +10,11 @@ import { useSchemaForm } from '../../lib/form'
 import { RpcError } from '../../lib/rpc-client'
 import { toast } from '../../lib/toast'
 import { useCatalogSync } from '../../lib/use-catalog-sync'
-import { CheckoutError, useCreateOrder } from './api/create-order'
+import { CheckoutError, networkOfOrder, useCreateOrder } from './api/create-order'
+import { usePaymentNetworks } from './api/get-networks'
 import { ContactForm } from './components/contact-form'
 import { DiscountCodeForm, useDiscountCode } from './components/discount-code-form'
+import { NetworkChoice, optionKey } from './components/network-choice'
 import { OrderLines, OrderTotals } from './components/order-summary'
 
 /** The checkout form checks the e-mail with the order call's own rule. */
@@ -29,6 +32,10 @@ export function CheckoutPage() {
   const navigate = useNavigate()
   useCatalogSync()
   const create = useCreateOrder()
+  // The network and token the buyer pays with; with one on offer (TRON alone) there is nothing to pick.
+  const options = networkOptions(usePaymentNetworks())
+  const [picked, setPicked] = useState<NetworkOption | null>(null)
+  const choice = options.find((o) => picked && optionKey(o) === optionKey(picked)) ?? options[0]
   // Still busy after success: the page is leaving for /payment.
   const busy = create.isPending || create.isSuccess
   // One key per cart and e-mail: a retry of the same attempt never makes two orders.
@@ -42,10 +49,11 @@ export function CheckoutPage() {
   const email = form.values.p_email
   const discount = useDiscountCode(lines)
   const { accepted, check } = discount
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new cart or e-mail is a new attempt
+  const choiceKey = choice ? optionKey(choice) : ''
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new cart, e-mail or network is a new attempt
   useEffect(() => {
     attemptKey.current = newIdempotencyKey()
-  }, [lines, email])
+  }, [lines, email, choiceKey])
 
   useEffect(() => {
     if (state.isActive) navigate('/payment', { replace: true })
@@ -70,6 +78,7 @@ export function CheckoutPage() {
         idempotencyKey: attemptKey.current,
         locale,
         ...(accepted ? { discountCode: accepted.code } : {}),
+        ...(choice && choice.chain !== 'tron' ? { network: choice } : {}),
       },
       {
         onSuccess(order) {
@@ -85,6 +94,7 @@ export function CheckoutPage() {
             discountCode: order.discount_code ?? null,
             discount: order.discount ?? null,
             earlierConfirming: order.earlier_payment_confirming === true,
+            network: networkOfOrder(order),
           })
           navigate('/payment')
         },
@@ -107,7 +117,15 @@ export function CheckoutPage() {
     <div className="mx-auto max-w-5xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight text-fg">{t('checkout.title')}</h1>
       <div className="mt-8 grid grid-cols-1 gap-8 lg:grid-cols-[1fr_24rem]">
-        <ContactForm form={form} busy={busy} />
+        <ContactForm
+          form={form}
+          busy={busy}
+          severalNetworks={options.length > 1}
+          networkChoice={
+            options.length > 1 &&
+            choice && <NetworkChoice options={options} value={choice} onChange={setPicked} disabled={busy} />
+          }
+        />
         <aside aria-labelledby="summary-title" className="h-fit rounded-2xl border border-line bg-card p-6">
           <h2 id="summary-title" className="text-lg font-semibold text-fg">
             {t('order.summary')}

@@ -12,6 +12,7 @@ import {
 import { useEffect } from 'react'
 import { Link, useParams } from 'react-router'
 import type { DashboardOrder } from '../../../shared/dashboard'
+import { chainNames } from '../../../shared/networks'
 import { isPaidStatus } from '../../../shared/order-status'
 import { EmailMyOrders } from '../../components/order-links/email-my-orders'
 import { buttonStyles } from '../../components/ui/button'
@@ -299,6 +300,14 @@ export function DashboardPage() {
                   <EmailAddress email={order.email} />
                 </dd>
               </div>
+              {(order.tx_chain ?? order.chain) !== 'tron' && (
+                <div className="flex justify-between gap-4">
+                  <dt className="text-muted">{t('dashboard.network')}</dt>
+                  <dd className="text-right text-fg" data-testid="dashboard-network">
+                    {order.tx_token ?? order.token} · {chainNames[order.tx_chain ?? order.chain]}
+                  </dd>
+                </div>
+              )}
               {order.tx_hash && order.tx_url && (
                 <div>
                   <dt className="text-muted">{t('dashboard.transaction')}</dt>
@@ -311,7 +320,11 @@ export function DashboardPage() {
                     >
                       <span className="truncate">{order.tx_hash}</span>
                       <ExternalLink className="size-3.5 shrink-0" aria-hidden />
-                      <span className="sr-only">{t('dashboard.tronscan')}</span>
+                      <span className="sr-only">
+                        {(order.tx_chain ?? order.chain) === 'tron'
+                          ? t('dashboard.tronscan')
+                          : t('dashboard.explorer', { network: chainNames[order.tx_chain ?? order.chain] })}
+                      </span>
                     </a>
                   </dd>
                 </div>

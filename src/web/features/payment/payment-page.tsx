@@ -1,6 +1,7 @@
 import { X } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
+import { chainNames } from '../../../shared/networks'
 import { isPaidStatus } from '../../../shared/order-status'
 import { Button } from '../../components/ui/button'
 import { EmailAddress } from '../../components/ui/email-address'
@@ -107,6 +108,9 @@ export function PaymentPage() {
   const total = state.total ?? 0
   const received = data?.amount_received ?? 0
   const underpaid = data?.status === 'pending' && received > 0 && received < total
+  // An order on an EVM network; null: TRON, shown as it always was.
+  const network = state.network
+  const networkName = network ? chainNames[network.chain] : undefined
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
@@ -131,7 +135,7 @@ export function PaymentPage() {
       )}
 
       <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[1fr_1.1fr]">
-        <ScanPanel address={state.walletAddress} />
+        <ScanPanel address={state.walletAddress} network={network} />
 
         <section
           aria-labelledby="amount-title"
@@ -141,9 +145,9 @@ export function PaymentPage() {
 
           {underpaid && <UnderpaidNotice received={received} total={total} />}
 
-          <WatchStatus paid={paid} status={data} total={total} />
+          <WatchStatus paid={paid} status={data} total={total} network={networkName} />
 
-          <PaymentTips email={state.email} />
+          <PaymentTips email={state.email} network={network} />
 
           {!paid && <TxHashForm orderId={state.orderId} onConfirmed={() => void status.refetch()} />}
 

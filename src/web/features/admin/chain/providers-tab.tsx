@@ -3,6 +3,7 @@ import { Button } from '../../../components/ui/button'
 import { type MessageId, type Translate, useFormat, useT } from '../../../i18n/i18n'
 import { Panel } from '../components/fields'
 import { useProviders, useTestProvider } from './api/providers'
+import { ChainsOverview } from './chains-overview'
 
 const stateLabels: Record<ProviderAnswer['state'], { text: MessageId; className: string }> = {
   healthy: { text: 'admin.chain.state.healthy', className: 'bg-emerald-500/15 text-emerald-300' },
@@ -120,6 +121,7 @@ export function ChainTab() {
   const sightings = providers.data?.sightings
   return (
     <div className="flex flex-col gap-6">
+      <ChainsOverview />
       <Panel title={t('admin.chain.title')}>
         <p className="mb-2 text-sm text-muted">{t('admin.chain.intro')}</p>
         {follower && (

@@ -1,4 +1,5 @@
-import { Mail } from 'lucide-react'
+import { ExternalLink, Mail } from 'lucide-react'
+import { chainNames } from '../../../../shared/networks'
 import { Button } from '../../../components/ui/button'
 import { EmailAddress } from '../../../components/ui/email-address'
 import { Modal } from '../../../components/ui/modal'
@@ -69,6 +70,11 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
                 {data.order.trx_received !== '0.00' &&
                   t('admin.order.includesTrx', { amount: token(data.order.trx_received, 'TRX') })}
               </Row>
+              <Row label={t('admin.order.network')}>
+                <span data-testid="order-network">
+                  {data.order.token ?? 'USDT'} · {chainNames[data.order.chain ?? 'tron']}
+                </span>
+              </Row>
               <Row label={t('admin.orders.col.wallet')}>
                 <span className="font-mono">{data.order.wallet_address}</span>
               </Row>
@@ -98,8 +104,20 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
                 {data.payments.map((p) => (
                   <li key={p.id} className="rounded-lg border border-line p-2">
                     <span className="font-semibold">{token(p.amount, p.token)}</span>{' '}
+                    <span className="text-muted">· {chainNames[p.chain]}</span>{' '}
                     {p.late && <Mark tone="amber">{t('admin.late')}</Mark>}
-                    <div className="font-mono text-xs break-all text-muted">{p.tx_id}</div>
+                    <a
+                      href={p.tx_url}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      className="mt-0.5 flex items-center gap-1 font-mono text-xs break-all text-primary hover:underline"
+                    >
+                      <span className="min-w-0 break-all">{p.tx_id}</span>
+                      <ExternalLink className="size-3 shrink-0" aria-hidden />
+                      <span className="sr-only">
+                        {t('admin.order.explorer', { network: chainNames[p.chain] })}
+                      </span>
+                    </a>
                   </li>
                 ))}
               </ul>

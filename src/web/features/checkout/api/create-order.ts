@@ -6,7 +6,9 @@ import {
   walletAddressAnswerSchema,
 } from '../../../../shared/checkout'
 import type { Locale } from '../../../../shared/locale'
+import type { NetworkOption } from '../../../../shared/networks'
 import type { CartItem } from '../../../lib/cart-store'
+import type { OrderNetwork } from '../../../lib/checkout-store'
 import { callRpc, RpcError } from '../../../lib/rpc-client'
 
 export class CheckoutError extends Error {}
@@ -20,6 +22,24 @@ export interface CreateOrderInput {
   locale: Locale
   /** A code the server accepted for this cart; `total` is then the discounted total. */
   discountCode?: string
+  /** The network and token the buyer picked; absent: TRON's USDT (the shop's first). */
+  network?: NetworkOption
+}
+
+type PlacedOrder = Extract<CreateOrderAnswer, { success: true }>
+
+/** What the payment page needs of the order's network (null: a TRON order, shown as always). */
+export function networkOfOrder(order: PlacedOrder): OrderNetwork | null {
+  if (!order.chain || order.chain === 'tron' || !order.token || !order.payment_uri || !order.amount_units)
+    return null
+  return {
+    chain: order.chain,
+    token: order.token,
+    tokenDecimals: order.token_decimals ?? 6,
+    amountUnits: order.amount_units,
+    paymentUri: order.payment_uri,
+    watched: order.watched ?? [],
+  }
 }
 
 /** The checkout's one write: TanStack Query tracks it; the RPC client does the retrying. */
@@ -28,22 +48,9 @@ export function useCreateOrder() {
 }
 
 /** The order of calls: an address first, then the order with that address. */
-export async function createOrder(
-  input: CreateOrderInput,
-): Promise<Extract<CreateOrderAnswer, { success: true }>> {
-  let address: string
-  try {
-    const answer = walletAddressAnswerSchema.parse(
-      await callRpc('secure_get_wallet_address', {}, { idempotent: true }),
-    )
-    if (!answer.success) throw new CheckoutError(messages.unavailable)
-    address = answer.wallet_address
-  } catch (error) {
-    // A network failure has already shown the default connection toast.
-    if (error instanceof CheckoutError || (error instanceof RpcError && error.network)) throw error
-    throw new CheckoutError(messages.unavailable)
-  }
-
+export async function createOrder(input: CreateOrderInput): Promise<PlacedOrder> {
+  // The offered address is TRON's: on another network the server leases one of that network's.
+  const address = input.network ? undefined : await offeredAddress()
   let answer: CreateOrderAnswer
   try {
     answer = createOrderAnswerSchema.parse(
@@ -53,10 +60,11 @@ export async function createOrder(
           p_email: input.email,
           p_items: input.lines.map((line) => ({ product: { id: line.product.id }, quantity: line.quantity })),
           p_total: input.total,
-          p_wallet_address: address,
+          ...(address ? { p_wallet_address: address } : {}),
           p_idempotency_key: input.idempotencyKey,
           p_locale: input.locale,
           ...(input.discountCode ? { p_discount_code: input.discountCode } : {}),
+          ...(input.network ? { p_chain: input.network.chain, p_token: input.network.token } : {}),
         },
         // The key makes a retried request answer the same order, so retrying is safe.
         { idempotent: true },
@@ -71,4 +79,18 @@ export async function createOrder(
   }
   if (!answer.success) throw new CheckoutError(answer.error)
   return answer
+}
+
+async function offeredAddress(): Promise<string> {
+  try {
+    const answer = walletAddressAnswerSchema.parse(
+      await callRpc('secure_get_wallet_address', {}, { idempotent: true }),
+    )
+    if (!answer.success) throw new CheckoutError(messages.unavailable)
+    return answer.wallet_address
+  } catch (error) {
+    // A network failure has already shown the default connection toast.
+    if (error instanceof CheckoutError || (error instanceof RpcError && error.network)) throw error
+    throw new CheckoutError(messages.unavailable)
+  }
 }

@@ -1,10 +1,21 @@
 import { ArrowRight, Loader2, Lock, Mail } from 'lucide-react'
+import type { ReactNode } from 'react'
 import { Button } from '../../../components/ui/button'
 import { useT } from '../../../i18n/i18n'
 import type { SchemaForm } from '../../../lib/form'
 
-/** Where the keys go: the buyer's e-mail, and the button that places the order. */
-export function ContactForm({ form, busy }: { form: SchemaForm<{ p_email: string }>; busy: boolean }) {
+/** Where the keys go: the buyer's e-mail, the network to pay on (when there is a choice), and the button that places the order. */
+export function ContactForm({
+  form,
+  busy,
+  severalNetworks,
+  networkChoice,
+}: {
+  form: SchemaForm<{ p_email: string }>
+  busy: boolean
+  severalNetworks: boolean
+  networkChoice: ReactNode
+}) {
   const t = useT()
   return (
     <form
@@ -42,6 +53,7 @@ export function ContactForm({ form, busy }: { form: SchemaForm<{ p_email: string
           {form.errors.p_email}
         </p>
       )}
+      {networkChoice}
       <Button type="submit" className="mt-6 w-full py-3 text-base" disabled={busy} aria-busy={busy}>
         {busy ? (
           <>
@@ -54,7 +66,8 @@ export function ContactForm({ form, busy }: { form: SchemaForm<{ p_email: string
         )}
       </Button>
       <p className="mt-4 flex items-center justify-center gap-2 text-xs text-muted">
-        <Lock className="size-3.5" aria-hidden /> {t('order.securePayment')}
+        <Lock className="size-3.5" aria-hidden />{' '}
+        {severalNetworks ? t('checkout.network.secure') : t('order.securePayment')}
       </p>
     </form>
   )

@@ -1,19 +1,22 @@
 import { Clock, Info, Loader2, ShieldCheck } from 'lucide-react'
+import { chainNames } from '../../../../shared/networks'
 import { CopyField } from '../../../components/ui/copy-field'
 import { EmailAddress } from '../../../components/ui/email-address'
 import { Msg, useFormat, useT } from '../../../i18n/i18n'
-import type { useCheckout } from '../../../lib/checkout-store'
+import type { OrderNetwork, useCheckout } from '../../../lib/checkout-store'
 import type { OrderStatus } from '../api/get-order-status'
+import { EvmAmount, WatchedNetworks } from './evm-payment'
 import { DetectedPanel, DroppedNotice, FailedTransfers } from './sighting-status'
 import { WalletQr } from './wallet-qr'
 
-// The payment page's parts: where to pay (QR and address), how much (USD, USDT, TRX), what the
-// shop sees of the payment, and the tips.
+// The payment page's parts: where to pay (QR and address), how much (USD, USDT, TRX; or the token on
+// an EVM network and the networks that pay the order), what the shop sees of the payment, and the
+// tips. `network` is the order's EVM network; null for a TRON order, shown as it always was.
 
 type CheckoutState = ReturnType<typeof useCheckout>
 
-/** The wallet address as a QR code and a field to copy. */
-export function ScanPanel({ address }: { address: string }) {
+/** The wallet address as a QR code (EIP-681 on an EVM network) and a field to copy. */
+export function ScanPanel({ address, network }: { address: string; network: OrderNetwork | null }) {
   const t = useT()
   return (
     <section
@@ -24,7 +27,15 @@ export function ScanPanel({ address }: { address: string }) {
         {t('payment.scan')}
       </h2>
       <div className="mt-6">
-        <WalletQr address={address} />
+        {network ? (
+          <WalletQr
+            value={network.paymentUri}
+            level="Q"
+            label={t('payment.evm.qr', { token: network.token, network: chainNames[network.chain], address })}
+          />
+        ) : (
+          <WalletQr value={address} label={t('payment.qr', { address })} />
+        )}
       </div>
       <div className="mt-6 w-full">
         <CopyField
@@ -43,6 +54,19 @@ export function AmountSummary({ state }: { state: CheckoutState }) {
   const t = useT()
   const { usd, token, rate } = useFormat()
   const total = state.total ?? 0
+  if (state.network) {
+    return (
+      <>
+        <EvmAmount network={state.network} total={total} />
+        {state.discountCode && state.discount !== null && (
+          <p className="-mt-4 text-sm text-emerald-400">
+            {t('payment.discountApplied', { code: state.discountCode, amount: usd(state.discount) })}
+          </p>
+        )}
+        <WatchedNetworks network={state.network} />
+      </>
+    )
+  }
   return (
     <>
       <div>
@@ -109,19 +133,22 @@ export function WatchStatus({
   paid,
   status,
   total,
+  network,
 }: {
   paid: boolean
   status: OrderStatus | undefined
   total: number
+  /** The EVM network's name; undefined on TRON. */
+  network?: string
 }) {
   const t = useT()
   const sightings = !paid && status?.status === 'pending' ? status.sightings : null
   const confirming = sightings?.confirming ?? null
   return (
     <>
-      {sightings && <FailedTransfers failed={sightings.failed} />}
+      {sightings && <FailedTransfers failed={sightings.failed} network={network} />}
       {confirming ? (
-        <DetectedPanel confirming={confirming} total={total} />
+        <DetectedPanel confirming={confirming} total={total} network={network} />
       ) : !paid && status?.detection_delayed ? (
         <div
           role="status"
@@ -131,7 +158,7 @@ export function WatchStatus({
           <Clock className="mt-0.5 size-5 shrink-0 text-amber-300" aria-hidden />
           <span>
             <strong className="block font-semibold text-amber-200">{t('payment.delayed.title')}</strong>
-            {t('payment.delayed.body')}
+            {network ? t('payment.evm.delayedBody', { network }) : t('payment.delayed.body')}
           </span>
         </div>
       ) : (
@@ -148,18 +175,18 @@ export function WatchStatus({
           {paid ? t('payment.confirmed') : t('payment.waiting')}
         </div>
       )}
-      {!confirming && sightings?.dropped && <DroppedNotice />}
+      {!confirming && sightings?.dropped && <DroppedNotice network={network} />}
     </>
   )
 }
 
-export function PaymentTips({ email }: { email: string }) {
+export function PaymentTips({ email, network }: { email: string; network: OrderNetwork | null }) {
   const t = useT()
   return (
     <ul className="space-y-2.5 text-sm text-muted">
       <li className="flex gap-2.5">
         <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-        {t('payment.tip.exact')}
+        {network ? t('payment.evm.tipExact', { token: network.token }) : t('payment.tip.exact')}
       </li>
       <li className="flex gap-2.5">
         <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />

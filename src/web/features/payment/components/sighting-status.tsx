@@ -9,12 +9,22 @@ import { type MessageId, useFormat, useT } from '../../../i18n/i18n'
 
 type Confirming = NonNullable<OrderSightings['confirming']>
 
-export function DetectedPanel({ confirming, total }: { confirming: Confirming; total: number }) {
+/** `network`: the order's network when it is not TRON (the texts then name it). */
+export function DetectedPanel({
+  confirming,
+  total,
+  network,
+}: {
+  confirming: Confirming
+  total: number
+  network?: string
+}) {
   const t = useT()
   const { usd } = useFormat()
   const built = confirming.head_block === null ? 0 : Math.max(0, confirming.head_block - confirming.block)
   const needed = built + (confirming.blocks_left ?? 0)
   const percent = Math.round(confirming.progress * 100)
+  const title = network ? t('payment.evm.detectedTitle', { network }) : t('payment.detected.title')
   return (
     <div
       role="status"
@@ -24,11 +34,11 @@ export function DetectedPanel({ confirming, total }: { confirming: Confirming; t
     >
       <RadioTower className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden />
       <div className="min-w-0 flex-1 space-y-2">
-        <strong className="block font-semibold">{t('payment.detected.title')}</strong>
+        <strong className="block font-semibold">{title}</strong>
         <p>{t('payment.detected.amount', { amount: usd(confirming.amount_seen) })}</p>
         <div
           role="progressbar"
-          aria-label={t('payment.detected.title')}
+          aria-label={title}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={percent}
@@ -61,7 +71,7 @@ export function DetectedPanel({ confirming, total }: { confirming: Confirming; t
   )
 }
 
-export function DroppedNotice() {
+export function DroppedNotice({ network }: { network?: string }) {
   const t = useT()
   return (
     <p
@@ -70,7 +80,7 @@ export function DroppedNotice() {
       className="flex items-start gap-3 rounded-xl border border-amber-500/30 bg-amber-500/10 p-3 text-sm text-amber-100"
     >
       <Undo2 className="mt-0.5 size-4 shrink-0 text-amber-300" aria-hidden />
-      {t('payment.dropped')}
+      {network ? t('payment.evm.dropped', { network }) : t('payment.dropped')}
     </p>
   )
 }
@@ -95,7 +105,7 @@ const REASONS: Record<string, MessageId> = {
   REVERT: 'payment.failed.REVERT',
 }
 
-export function FailedTransfers({ failed }: { failed: OrderSightings['failed'] }) {
+export function FailedTransfers({ failed, network }: { failed: OrderSightings['failed']; network?: string }) {
   const t = useT()
   const { token } = useFormat()
   if (failed.length === 0) return null
@@ -110,7 +120,9 @@ export function FailedTransfers({ failed }: { failed: OrderSightings['failed'] }
           <AlertTriangle className="mt-0.5 size-4 shrink-0 text-red-300" aria-hidden />
           <div className="min-w-0 space-y-1">
             <strong className="block font-semibold text-red-200">
-              {t('payment.failed.title', { amount: token(f.amount, f.token) })}
+              {network
+                ? t('payment.evm.failedTitle', { amount: token(f.amount, f.token), network })
+                : t('payment.failed.title', { amount: token(f.amount, f.token) })}
             </strong>
             <p>
               {REASONS[f.reason]

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { ChainsAnswer } from '../../../../../shared/chain-overview'
 import type { ProvidersAnswer, ProviderTestAnswer } from '../../../../../shared/providers'
 import { callRpc } from '../../../../lib/rpc-client'
 
@@ -19,5 +20,16 @@ export function useTestProvider() {
   return useMutation({
     mutationFn: (name: string) => callRpc<ProviderTestAnswer>('secure_test_provider', { p_name: name }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: providerKeys.all }),
+  })
+}
+
+export const chainsKeys = { all: ['admin', 'chains'] as const }
+
+/** Every enabled chain's providers, final head, recorded height, lag and requests (refreshed while open). */
+export function useChains() {
+  return useQuery({
+    queryKey: chainsKeys.all,
+    queryFn: () => callRpc<ChainsAnswer>('secure_fetch_chains', {}, { idempotent: true }),
+    refetchInterval: 10_000,
   })
 }

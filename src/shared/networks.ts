@@ -1,0 +1,73 @@
+import { z } from 'zod'
+import {
+  type ChainId,
+  chainFamilies,
+  chainIdSchema,
+  stablecoins,
+  type TokenSymbol,
+  tokenSymbolSchema,
+} from './chains'
+
+// The networks a buyer may pay on (secure_get_payment_networks): each enabled chain with the tokens
+// it accepts. The checkout offers one choice per chain and stablecoin ("USDT · BNB Smart Chain"); a
+// shop with TRON alone offers one, and the checkout then shows no choice at all.
+
+/** The name a buyer knows each network by (the same in every language). */
+export const chainNames: Record<ChainId, string> = {
+  tron: 'TRON',
+  ethereum: 'Ethereum',
+  bsc: 'BNB Smart Chain',
+  polygon: 'Polygon PoS',
+  arbitrum: 'Arbitrum One',
+  base: 'Base',
+}
+
+/** The token standard wallets show next to the token on each network. */
+export const tokenStandards: Record<ChainId, string> = {
+  tron: 'TRC-20',
+  ethereum: 'ERC-20',
+  bsc: 'BEP-20',
+  polygon: 'ERC-20',
+  arbitrum: 'ERC-20',
+  base: 'ERC-20',
+}
+
+export const paymentNetworkSchema = z.object({
+  chain: chainIdSchema,
+  family: z.enum(chainFamilies),
+  tokens: z.array(z.object({ symbol: tokenSymbolSchema, decimals: z.number().int() })),
+  /** Blocks on top of a transfer before it pays (the block itself counts); null: the chain says when. */
+  confirmations: z.number().int().nullable(),
+})
+export type PaymentNetwork = z.infer<typeof paymentNetworkSchema>
+
+export const paymentNetworksAnswerSchema = z.object({
+  success: z.literal(true),
+  networks: z.array(paymentNetworkSchema),
+})
+export type PaymentNetworksAnswer = z.infer<typeof paymentNetworksAnswerSchema>
+
+/** One thing a buyer may pick at checkout. */
+export interface NetworkOption {
+  chain: ChainId
+  token: TokenSymbol
+}
+
+/** The checkout's choices, in the server's order: each network's stablecoins (TRX stays an alternative on TRON's page). */
+export function networkOptions(networks: readonly PaymentNetwork[]): NetworkOption[] {
+  return networks.flatMap((n) =>
+    n.tokens.filter((t) => stablecoins.has(t.symbol)).map((t) => ({ chain: n.chain, token: t.symbol })),
+  )
+}
+
+/** "USDT · BNB Smart Chain". */
+export function optionLabel(option: NetworkOption): string {
+  return `${option.token} · ${chainNames[option.chain]}`
+}
+
+/** Base units of a token as an exact decimal string with every one of its decimals, e.g. ("25000000", 6) → "25.000000". */
+export function unitsToDecimal(units: string, decimals: number): string {
+  const digits = units.replace(/^0+(?=\d)/, '').padStart(decimals + 1, '0')
+  if (decimals === 0) return digits
+  return `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`
+}

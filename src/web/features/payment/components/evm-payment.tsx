@@ -1,0 +1,78 @@
+import { Network } from 'lucide-react'
+import { chainNames, tokenStandards, unitsToDecimal } from '../../../../shared/networks'
+import { CopyField } from '../../../components/ui/copy-field'
+import { useFormat, useT } from '../../../i18n/i18n'
+import type { OrderNetwork } from '../../../lib/checkout-store'
+
+// The payment page's parts for an order paid on an EVM network: the amount in the token's own
+// decimals and the networks on which a payment to the address is credited.
+
+/** The exact amount, trimmed to cents where the rest are zeros ("25.00", not "25.000000000000000000"). */
+export function exactAmount(network: OrderNetwork): string {
+  const full = unitsToDecimal(network.amountUnits, network.tokenDecimals)
+  if (network.tokenDecimals <= 2) return full
+  return full.replace(/(\.\d\d\d*?)0+$/, '$1')
+}
+
+export function EvmAmount({ network, total }: { network: OrderNetwork; total: number }) {
+  const t = useT()
+  const { usd, token } = useFormat()
+  const name = chainNames[network.chain]
+  const amount = exactAmount(network)
+  return (
+    <div>
+      <h2 id="amount-title" className="text-sm font-medium text-muted">
+        {t('payment.evm.amount', { token: network.token, network: name })}
+      </h2>
+      <p className="mt-1 text-4xl font-bold tracking-tight text-fg tabular-nums" data-testid="pay-amount">
+        {usd(total)}
+      </p>
+      <p className="mt-1 text-sm text-muted">
+        {t('payment.evm.sendExactly', {
+          amount: token(amount, network.token),
+          network: name,
+          standard: tokenStandards[network.chain],
+        })}
+      </p>
+      <div className="mt-4 rounded-xl border border-line bg-white/[0.02] p-4">
+        <CopyField
+          label={t('payment.evm.amountField', { token: network.token })}
+          copyLabel={t('payment.evm.amountCopy', { token: network.token })}
+          value={amount}
+          copiedMessage={t('payment.evm.amountCopied')}
+          failedMessage={t('payment.evm.amountCopyFailed')}
+        />
+        <p className="mt-2 text-xs text-muted" data-testid="token-decimals">
+          {t('payment.evm.decimals', {
+            token: network.token,
+            network: name,
+            decimals: network.tokenDecimals,
+          })}
+        </p>
+      </div>
+    </div>
+  )
+}
+
+export function WatchedNetworks({ network }: { network: OrderNetwork }) {
+  const t = useT()
+  if (network.watched.length === 0) return null
+  return (
+    <div className="rounded-xl border border-line bg-white/[0.02] p-4 text-sm" data-testid="watched-networks">
+      <p className="flex items-center gap-2 font-medium text-fg">
+        <Network className="size-4 shrink-0 text-primary" aria-hidden />
+        {t('payment.evm.watched')}
+      </p>
+      <ul className="mt-2 flex flex-wrap gap-2">
+        {network.watched.map((w) => (
+          <li
+            key={w.chain}
+            className="rounded-lg border border-line bg-background px-2.5 py-1 text-xs text-fg"
+          >
+            {w.tokens.join(', ')} · {chainNames[w.chain]}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}

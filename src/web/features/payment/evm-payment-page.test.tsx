@@ -1,0 +1,148 @@
+// @vitest-environment happy-dom
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { screen, waitFor } from '@testing-library/react'
+import { MemoryRouter, Route, Routes } from 'react-router'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import '../../test/setup-dom'
+import { makeProduct } from '../../../../tests/support/product'
+import { cart } from '../../lib/cart-store'
+import { checkout, paymentSuccess } from '../../lib/checkout-store'
+import { renderWithProviders } from '../../test/render'
+import { PaymentPage } from './payment-page'
+
+// An order paid on an EVM network: the page shows the EIP-681 QR, the amount in the token's own
+// decimals, the networks that pay it, and "confirming" naming the network. A real local HTTP
+// server answers secure_get_order_status as the shop does.
+const ORDER_ID = '0b1c2d3e-4f50-4a61-8b72-9c8d7e6f5a40'
+const ADDRESS = '0x5B38Da6a701c568545dCfcB03FcB875f56beddC4'
+const URI = `ethereum:0x55d398326f99059fF775485246999027B3197955@56/transfer?address=${ADDRESS}&uint256=25000000000000000000`
+let answer: Record<string, unknown> = {}
+let server: Server
+
+const status = (over: Record<string, unknown>) => ({
+  success: true,
+  order_id: ORDER_ID,
+  status: 'pending',
+  total: 25,
+  amount_received: 0,
+  tx_hash: null,
+  access_token: null,
+  window_ends_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+  grace_until: new Date(Date.now() + 90 * 60_000).toISOString(),
+  paid_at: null,
+  late: false,
+  detection_delayed: false,
+  sightings: { confirming: null, dropped: false, failed: [] },
+  version: '0',
+  ...over,
+})
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    res.setHeader('content-type', 'application/json')
+    if (req.url === '/rpc/secure_get_order_status') res.end(JSON.stringify(answer))
+    else res.end(JSON.stringify({ success: true }))
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const { port } = server.address() as AddressInfo
+  ;(window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+    `http://127.0.0.1:${port}/payment`,
+  )
+})
+afterAll(() => new Promise<void>((r) => server.close(() => r())))
+
+function renderPayment(locale: 'en' | 'zh' | 'ru' = 'en') {
+  renderWithProviders(
+    <MemoryRouter initialEntries={['/payment']}>
+      <Routes>
+        <Route path="/payment" element={<PaymentPage />} />
+        <Route path="/" element={<h1>Home page</h1>} />
+      </Routes>
+    </MemoryRouter>,
+    { locale },
+  )
+}
+
+describe('payment page of an order on BNB Smart Chain', () => {
+  beforeEach(() => {
+    paymentSuccess.dismiss()
+    cart.clear()
+    cart.add(makeProduct(1, { price: 25 }))
+    checkout.start({
+      email: 'buyer@example.com',
+      orderId: ORDER_ID,
+      orderSecret: 'test-secret',
+      walletAddress: ADDRESS,
+      windowEndsAt: Date.now() + 30 * 60_000,
+      total: 25,
+      trxAmount: null,
+      trxRate: null,
+      network: {
+        chain: 'bsc',
+        token: 'USDT',
+        tokenDecimals: 18,
+        amountUnits: '25000000000000000000',
+        paymentUri: URI,
+        watched: [
+          { chain: 'bsc', tokens: ['USDT', 'USDC'] },
+          { chain: 'base', tokens: ['USDC'] },
+        ],
+      },
+    })
+  })
+
+  it('the network, the exact amount in 18 decimals, the EIP-681 QR and the networks that pay it; no TRX', async () => {
+    answer = status({})
+    renderPayment()
+    expect(screen.getByRole('heading', { name: 'Amount to pay (USDT · BNB Smart Chain)' })).toBeTruthy()
+    expect(screen.getByTestId('pay-amount').textContent).toBe('$25.00')
+    expect(screen.getByText('Send exactly 25.00 USDT on BNB Smart Chain (BEP-20).')).toBeTruthy()
+    expect((screen.getByLabelText('Amount in USDT') as HTMLInputElement).value).toBe('25.00')
+    expect(screen.getByTestId('token-decimals').textContent).toMatch(
+      /^USDT has 18 decimals on BNB Smart Chain\./,
+    )
+    const qr = screen.getByRole('img', { name: `QR code of a USDT payment on BNB Smart Chain to ${ADDRESS}` })
+    expect(qr).toBeTruthy()
+    expect((screen.getByLabelText('Wallet address') as HTMLInputElement).value).toBe(ADDRESS)
+    const watched = screen.getByTestId('watched-networks')
+    expect(watched.textContent).toContain('Any of these networks pays this order:')
+    expect([...watched.querySelectorAll('li')].map((li) => li.textContent)).toEqual([
+      'USDT, USDC · BNB Smart Chain',
+      'USDC · Base',
+    ])
+    expect(screen.queryByText(/TRX/)).toBeNull()
+    expect(screen.queryByText(/TRON/)).toBeNull()
+    await waitFor(() => expect(screen.getByText('Waiting for your payment…')).toBeTruthy())
+  })
+
+  it('detected: confirming on BNB Smart Chain with the blocks still to come', async () => {
+    answer = status({
+      sightings: {
+        confirming: {
+          amount_seen: 25,
+          missing: 0,
+          block: 100,
+          head_block: 103,
+          solid_block: 88,
+          blocks_left: 12,
+          seconds_left: 9,
+          progress: 4 / 16,
+        },
+        dropped: false,
+        failed: [],
+      },
+    })
+    renderPayment()
+    await waitFor(() =>
+      expect(screen.getByText('Payment detected — confirming on BNB Smart Chain')).toBeTruthy(),
+    )
+    expect(screen.getByText(/3 of 15 blocks built on your transfer · about 9 seconds left/)).toBeTruthy()
+  })
+
+  it('in Russian the network and the token stay as wallets name them', () => {
+    answer = status({})
+    renderPayment('ru')
+    expect(screen.getByText('Отправьте ровно 25,00 USDT в сети BNB Smart Chain (BEP-20).')).toBeTruthy()
+  })
+})
