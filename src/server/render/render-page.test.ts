@@ -144,6 +144,7 @@ describe('every storefront route on the server', () => {
     '/payment': '/payment',
     '/dashboard/:token': '/dashboard/x',
     '/orders/:token': '/orders/x',
+    '/refund/:token': '/refund/x',
   }
   afterEach(() => {
     vi.restoreAllMocks()
