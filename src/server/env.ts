@@ -81,6 +81,8 @@ const envSchema = z.object({
   FOLLOWER_BATCH_BLOCKS: z.coerce.number().int().min(1).max(100).default(20),
   /** Pause between two looks at the chain when the follower has caught up. */
   FOLLOWER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /** An idle shop (nothing pending, nothing cooling down) is followed this often; 0 = every block (decision 045). */
+  FOLLOWER_IDLE_EVERY_MS: z.coerce.number().int().min(0).max(55_000).default(45_000),
   /** Sightings (decision 024): the head is watched for transfers to open orders; false turns it off. */
   SIGHTINGS: z
     .enum(['true', 'false', ''])

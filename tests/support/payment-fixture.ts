@@ -73,6 +73,10 @@ export interface FixtureOptions {
   pool?: number
   blockIntervalMs?: number
   solidifyLag?: number
+  /** Unrelated USDT transfers in every block (mainnet has ~76). Default 0. */
+  noisePerBlock?: number
+  /** Blocks come by the devchain's timer as well as by mine(). Default false. */
+  autoMine?: boolean
   /** What the follower reads through (the provider pool in its tests); default `client`. */
   follower?: (chain: Devchain, usdtContract: string) => Promise<FollowerClient>
 }
@@ -84,7 +88,8 @@ export async function createPaymentFixture(
   const lag = opts.solidifyLag ?? 3
   const chain = await createDevchain({
     priceUsd: '0.25',
-    autoMine: false,
+    autoMine: opts.autoMine ?? false,
+    noisePerBlock: opts.noisePerBlock ?? 0,
     blockIntervalMs: opts.blockIntervalMs ?? 100,
     solidifyLag: lag,
   })

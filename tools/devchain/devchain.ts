@@ -79,6 +79,11 @@ export interface TransferRequest {
   failed?: boolean | 'REVERT' | 'OUT_OF_ENERGY'
   /** TRX via_contract only: the internal transfer is marked rejected. */
   rejected?: boolean
+  /**
+   * via_contract only: the call's data does not name the recipient (a contract paying out from its
+   * own books, e.g. a withdraw() of a balance it keeps): only the receipt shows whom it paid.
+   */
+  unnamed?: boolean
 }
 
 export interface TransferResult {
@@ -209,6 +214,7 @@ const transferSchema = z.strictObject({
     .optional(),
   failed: z.union([z.boolean(), z.enum(['REVERT', 'OUT_OF_ENERGY'])]).default(false),
   rejected: z.boolean().optional(),
+  unnamed: z.boolean().optional(),
 })
 
 const dropSchema = z.strictObject({
@@ -745,7 +751,7 @@ export async function createDevchain(opts: DevchainOptions = {}): Promise<Devcha
         return send(res, 200, listEnvelope(req, url, items, page.fingerprint))
       }
       const page = chain.listTransactions(query)
-      const items = page.items.map((t) => chain.v1Transaction(t))
+      const items = page.items.map((t) => ('move' in t ? chain.v1Internal(t) : chain.v1Transaction(t)))
       return send(res, 200, listEnvelope(req, url, items, page.fingerprint))
     }
 

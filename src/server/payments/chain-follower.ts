@@ -64,6 +64,16 @@ export interface ChainFollowerOptions {
   instanceId?: string
   /** A final block did not follow the checkpoint: the follower has stopped for this chain. */
   onHalt?: (chain: ChainId, reason: string) => void
+  /**
+   * An idle shop (no pending order of this chain, no address of its family cooling down) is followed
+   * every this many ms, all blocks since the last look in one read (decision 045); 0 follows every
+   * block always. Default 0 (main.ts sets FOLLOWER_IDLE_EVERY_MS).
+   */
+  idleEveryMs?: number
+  /** The safety net under a cheaper read (decision 045): run once caught up, at most every `safetyNetEveryMs`. */
+  safetyNet?: { run(): Promise<number> }
+  /** Default 30 s. */
+  safetyNetEveryMs?: number
 }
 
 export interface FollowResult {
@@ -81,6 +91,8 @@ export interface FollowResult {
   checkpoint: number | null
   /** Block time of the newest block recorded by this pass. */
   lastBlockTime?: number
+  /** Nothing of this chain is open or cooling down: the next look may wait (idleEveryMs). */
+  idle?: boolean
 }
 
 export interface FollowerStatus {
@@ -281,6 +293,29 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     })
   }
 
+  const idleEveryMs = opts.idleEveryMs ?? 0
+  /** No pending order of this chain and no address of its family cooling down (chain time is not needed: both are rare to flip). */
+  async function isIdle(): Promise<boolean> {
+    const result = (await db.execute(sql`
+      select not exists (select 1 from orders where status = 'pending' and chain = ${chain})
+        and not exists (
+          select 1 from wallet_addresses
+          where family = ${family} and cooldown_until is not null and cooldown_until > now()
+        ) as idle`)) as unknown as { rows: { idle: boolean }[] }
+    return result.rows[0]?.idle === true
+  }
+
+  let safetyNetAt = 0
+  async function runSafetyNet(): Promise<void> {
+    if (!opts.safetyNet || Date.now() - safetyNetAt < (opts.safetyNetEveryMs ?? 30_000)) return
+    safetyNetAt = Date.now()
+    try {
+      await opts.safetyNet.run()
+    } catch (err) {
+      log.warn({ err, chain }, 'safety net pass failed; the next one tries again')
+    }
+  }
+
   async function runOnce(): Promise<FollowResult> {
     const idle = (extra: Partial<FollowResult> = {}): FollowResult => ({
       leader: true,
@@ -307,6 +342,7 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
       state = (await db.select().from(followerState).where(here))[0] as StateRow
     }
     await refreshHead()
+    const quiet = idleEveryMs > 0 && (await isIdle())
     const { fetched, more, error } = await fetchBlocks(state)
     if (error?.kind === 'reorg') {
       // Final blocks that do not follow ours: nothing is written from them until the operator looks.
@@ -316,7 +352,8 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
       return idle({ error, checkpoint: state.checkpointBlock })
     }
     behind = more || Boolean(error)
-    if (fetched.length === 0) return idle({ error, checkpoint: state.checkpointBlock })
+    if (!behind) await runSafetyNet()
+    if (fetched.length === 0) return idle({ error, checkpoint: state.checkpointBlock, idle: quiet })
     try {
       const done = await commit(state, fetched)
       for (const id of done.paid) opts.onPaid?.(id)
@@ -333,6 +370,7 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
         more: more || Boolean(error),
         error,
         checkpoint,
+        idle: quiet,
       }
     } catch (err) {
       if (err instanceof LostLeadership) {
@@ -371,6 +409,9 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     }
     failures = 0
     if (result.more) return 0
+    // Idle: one read of every block since the last look, now and then; an order placed meanwhile
+    // is followed at its next look, from the checkpoint, block by block.
+    if (result.idle) return Math.max(0, idleEveryMs - (Date.now() - began))
     if (result.blocks > 0) {
       emptyStreak = 0
       return Math.max(0, blockIntervalMs - creepMs - (Date.now() - began))
