@@ -9,12 +9,17 @@ ALTER TABLE "payments" ADD CONSTRAINT "payments_token_ck" CHECK ("payments"."tok
 DROP INDEX "payments_event_uq";--> statement-breakpoint
 CREATE UNIQUE INDEX "payments_event_uq" ON "payments" USING btree ("chain","tx_id","source","event_index");--> statement-breakpoint
 
+-- Token amounts in base units: 18-decimal tokens (USDT and USDC on BNB Smart Chain) pass int64
+-- above $9.22, so amounts are exact integers of up to 78 digits (any uint256).
+ALTER TABLE "payments" ALTER COLUMN "amount_units" TYPE numeric(78, 0);--> statement-breakpoint
+
 -- 2. Sightings, the same way.
 ALTER TABLE "payment_sightings" ADD COLUMN "chain" text DEFAULT 'tron' NOT NULL;--> statement-breakpoint
 ALTER TABLE "payment_sightings" ADD CONSTRAINT "payment_sightings_chain_ck" CHECK ("payment_sightings"."chain" in ('tron', 'ethereum', 'bsc', 'polygon', 'arbitrum', 'base'));--> statement-breakpoint
 ALTER TABLE "payment_sightings" ADD CONSTRAINT "payment_sightings_token_ck" CHECK ("payment_sightings"."token" in ('USDT', 'USDC', 'TRX'));--> statement-breakpoint
 DROP INDEX "payment_sightings_event_uq";--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_sightings_event_uq" ON "payment_sightings" USING btree ("chain","tx_id","source","event_index");--> statement-breakpoint
+ALTER TABLE "payment_sightings" ALTER COLUMN "amount_units" TYPE numeric(78, 0);--> statement-breakpoint
 
 -- 3. One follower row per chain: its lease, its checkpoint (height, block hash, block time). The
 -- id stays the key, one fixed id per chain (tron 1, ethereum 2, bsc 3, polygon 4, arbitrum 5, base 6).

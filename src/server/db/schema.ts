@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -34,6 +35,16 @@ import type { UnmatchedReason } from '../../shared/unmatched-reasons'
 /** The checks' lists: chain ids and token symbols (src/shared/chains.ts), as SQL lists. */
 const CHAIN_LIST = sql.raw(`(${chainIds.map((c) => `'${c}'`).join(', ')})`)
 const TOKEN_LIST = sql.raw(`(${tokenSymbols.map((c) => `'${c}'`).join(', ')})`)
+
+/**
+ * A token amount in base units: an exact integer of up to 78 digits (any uint256; an 18-decimal
+ * token passes int64 above $9.22), a bigint in TypeScript.
+ */
+const tokenUnits = customType<{ data: bigint; driverData: string | number | bigint }>({
+  dataType: () => 'numeric(78, 0)',
+  toDriver: (value) => value.toString(),
+  fromDriver: (value) => BigInt(value),
+})
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
 
@@ -338,7 +349,7 @@ export const payments = pgTable(
     eventIndex: integer('event_index').notNull().default(0),
     token: text('token').$type<TokenSymbol>().notNull(),
     /** Base units of the token on its chain (decimals from the chain's token table; TRX in sun). */
-    amountUnits: bigint('amount_units', { mode: 'bigint' }).notNull(),
+    amountUnits: tokenUnits('amount_units').notNull(),
     fromAddress: text('from_address').notNull(),
     toAddress: text('to_address').notNull(),
     blockNumber: bigint('block_number', { mode: 'number' }),
@@ -382,7 +393,7 @@ export const paymentSightings = pgTable(
     eventIndex: integer('event_index').notNull().default(0),
     token: text('token').$type<TokenSymbol>().notNull(),
     /** Base units of the token on its chain (decimals from the chain's token table; TRX in sun). */
-    amountUnits: bigint('amount_units', { mode: 'bigint' }).notNull(),
+    amountUnits: tokenUnits('amount_units').notNull(),
     fromAddress: text('from_address').notNull(),
     toAddress: text('to_address').notNull(),
     blockNumber: bigint('block_number', { mode: 'number' }).notNull(),

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPaymentFixture, type PaymentFixture } from '../../../tests/support/payment-fixture'
 import { testAddresses } from '../../../tests/support/test-addresses'
 import { adminSession, rpc } from '../../../tests/support/test-app'
 import { createTestDatabase, engines, type TestDatabase } from '../../../tests/support/test-db'
 import { confirmMessages } from '../../shared/order-status'
-import { followerRowId } from '../db/schema'
+import { followerRowId, paymentSightings, payments } from '../db/schema'
 import {
   addWalletAddresses,
   allPoolAddresses,
@@ -45,6 +45,49 @@ describe.each(engines)('chains at rest on %s', (engine) => {
     await expect(insertPayment('bsc', txId)).rejects.toThrow()
     const found = await rows(sql`select chain from payments where tx_id = ${txId} order by chain`)
     expect(found.map((r) => r.chain)).toEqual(['bsc', 'tron'])
+  })
+
+  it('keeps an 18-decimal amount exact, far past int64, in the ledger and in sightings', async () => {
+    // 25.01 USDT on BNB Smart Chain (18 decimals), and a uint256 near its top.
+    const amounts = [25_010_000_000_000_000_000n, 2n ** 255n + 7n]
+    for (const [i, amountUnits] of amounts.entries()) {
+      const txId = `0x${String(i).repeat(64)}`
+      await database.db.insert(payments).values({
+        chain: 'bsc',
+        txId,
+        source: 'log',
+        eventIndex: 3,
+        token: 'USDT',
+        amountUnits,
+        fromAddress: EVM[0] as string,
+        toAddress: EVM[1] as string,
+        blockTimestamp: 1,
+      })
+      const [row] = await database.db.select().from(payments).where(eq(payments.txId, txId))
+      expect(row?.amountUnits).toBe(amountUnits)
+      const [sum] = await rows(
+        sql`select sum(amount_units)::text as units from payments where tx_id = ${txId}`,
+      )
+      expect(sum?.units).toBe(amountUnits.toString())
+    }
+    const orderId = randomUUID()
+    await database.db.insert(paymentSightings).values({
+      chain: 'bsc',
+      orderId,
+      txId: `0x${'9'.repeat(64)}`,
+      source: 'log',
+      token: 'USDC',
+      amountUnits: amounts[0] as bigint,
+      fromAddress: EVM[0] as string,
+      toAddress: EVM[1] as string,
+      blockNumber: 5,
+      blockTimestamp: 1,
+    })
+    const [seen] = await database.db
+      .select()
+      .from(paymentSightings)
+      .where(eq(paymentSightings.orderId, orderId))
+    expect(seen?.amountUnits).toBe(amounts[0])
   })
 
   it('refuses a chain, token or family it does not know, and keeps TRON the default', async () => {
@@ -86,7 +129,10 @@ describe.each(engines)('chains at rest on %s', (engine) => {
   it('an order leases an address of its family only; the follower watches its family', async () => {
     const tron = testAddresses(3, `${engine}-family`)
     await addWalletAddresses(database.db, tron)
-    await addWalletAddresses(database.db, EVM, 'evm')
+    for (const address of EVM)
+      await database.db.execute(
+        sql`insert into wallet_addresses (address, family) values (${address}, 'evm')`,
+      )
     expect(new Set(await allPoolAddresses(database.db, 'evm'))).toEqual(new Set(EVM))
     expect(new Set(await allPoolAddresses(database.db, 'tron'))).toEqual(new Set(tron))
     expect(EVM).toContain(await findFreeAddress(database.db, 'evm'))

@@ -18,12 +18,7 @@ const freeNow = sql`wallets_address_free(${walletAddresses.leasedOrderId}, ${wal
  * Adds addresses that are not there yet; an address removed earlier comes back into the pool.
  * Answers how many were new or restored. Validate first (shared/wallet-addresses).
  */
-export async function addWalletAddresses(
-  db: Db,
-  addresses: readonly string[],
-  /** The addresses' family: 'evm' ones are the same address on every EVM chain (decision 037). */
-  family: ChainFamilyId = 'tron',
-): Promise<number> {
+export async function addWalletAddresses(db: Db, addresses: readonly string[]): Promise<number> {
   if (addresses.length === 0) return 0
   let changed = 0
   // Chunks keep each statement's parameter count well inside PostgreSQL's limit of 65,535.
@@ -31,7 +26,7 @@ export async function addWalletAddresses(
     const chunk = addresses.slice(i, i + 5000)
     const rows = await db
       .insert(walletAddresses)
-      .values(chunk.map((address) => ({ address, family })))
+      .values(chunk.map((address) => ({ address })))
       .onConflictDoUpdate({
         target: walletAddresses.address,
         set: { removedAt: null },
@@ -81,7 +76,7 @@ export async function leaseAddresses(
   tx: Db,
   wanted: readonly LeaseWanted[],
   startedAt: Date,
-  /** The family of the orders' chain: only its addresses are leased (migration 0028). */
+  /** The family of the orders' chain: an order leases an address it can be paid to. */
   family: ChainFamilyId = 'tron',
 ): Promise<Map<string, string>> {
   const leased = new Map<string, string>()
