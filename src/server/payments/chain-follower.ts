@@ -392,10 +392,20 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
   let creepMs = COARSE_CREEP_MS
   let emptyStreak = 0
   let began = 0
+  /**
+   * Whether the looks know when blocks are solidified. Not after a start, an explorer failure or an
+   * idle stretch: then, once caught up, looks come every RETRY_MS until one finds a block after one
+   * that found none — the block came within the last RETRY_MS — about a dozen looks, once (decision
+   * 045: the first payment after a start is paid as soon as the next ones).
+   */
+  let phaseKnown = false
+  let sawEarly = false
 
   /** The pause after a pass: backing off after explorer failures, at once while behind, else in step with the chain. */
   function pauseAfter(result: FollowResult): number {
     if (result.error) {
+      phaseKnown = false
+      sawEarly = false
       failures += 1
       // Loud at first, then once per doubling of the streak.
       if ((failures & (failures - 1)) === 0) {
@@ -411,15 +421,27 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     if (result.more) return 0
     // Idle: one read of every block since the last look, now and then; an order placed meanwhile
     // is followed at its next look, from the checkpoint, block by block.
-    if (result.idle) return Math.max(0, idleEveryMs - (Date.now() - began))
+    if (result.idle) {
+      phaseKnown = false
+      sawEarly = false
+      return Math.max(0, idleEveryMs - (Date.now() - began))
+    }
     if (result.blocks > 0) {
       emptyStreak = 0
+      if (!phaseKnown) {
+        if (!sawEarly) return RETRY_MS
+        phaseKnown = true
+        creepMs = FINE_CREEP_MS
+      }
       return Math.max(0, blockIntervalMs - creepMs - (Date.now() - began))
     }
     // The first miss after a block is the creep arriving early; later misses mean the chain (or the
     // explorer's view of it) is slow, and the normal interval applies.
     emptyStreak += 1
+    sawEarly = true
     if (emptyStreak === 1) creepMs = FINE_CREEP_MS
+    // Probing for the phase stops at two block times of misses: a stalled chain gets the normal interval.
+    if (!phaseKnown && emptyStreak * RETRY_MS <= 2 * blockIntervalMs) return RETRY_MS
     return emptyStreak === 1 ? RETRY_MS : intervalMs
   }
 

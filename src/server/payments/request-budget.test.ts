@@ -126,9 +126,21 @@ describe('the safety net: shapes the cheaper read skips (PGlite)', () => {
     expect(await ledgerOf(trx.txId)).toMatchObject([
       { source: 'internal', token: 'TRX', to_address: b.address, order_id: b.id },
     ])
-    // The transfers came before the cancel: the orders were open then, so they are paid.
-    expect(await f.status(a.id)).toMatchObject({ status: 'paid' })
-    expect(await f.status(b.id)).toMatchObject({ status: 'paid' })
+    // The block time decides, as for the follower: made while the order was open, it pays it (late);
+    // after the cancel (the devchain's clock may run ahead of the server's), it is kept against it.
+    for (const [order, sent] of [
+      [a, usdt],
+      [b, trx],
+    ] as const) {
+      const cancelledAt = new Date(String((await f.order(order.id)).cancelled_at)).getTime()
+      const [row] = await ledgerOf(sent.txId)
+      if (Number(row?.block_timestamp) <= cancelledAt) {
+        expect(row).toMatchObject({ status: 'credited' })
+        expect(await f.status(order.id)).toMatchObject({ status: 'paid' })
+      } else {
+        expect(row).toMatchObject({ status: 'unmatched', reason: 'after_cancelled' })
+      }
+    }
     // Once: another pass, and the follower reading the same blocks again, add nothing.
     expect(await sweep.run()).toBe(0)
     await f.rows(
