@@ -4,6 +4,7 @@ import { buildApp } from '../src/server/app'
 import { openDatabase } from '../src/server/db/client'
 import { seedOnce } from '../src/server/db/seed'
 import { parseEnv } from '../src/server/env'
+import { createAddressSweep } from '../src/server/payments/address-sweep'
 import { createChainFollower } from '../src/server/payments/chain-follower'
 import { createTronClient } from '../src/server/payments/tron/tron-client'
 import { createProviderPool } from '../src/server/payments/tron/tron-pool'
@@ -34,6 +35,8 @@ const NOISE = 4
 /** Mainnet: ~8.8 M transactions a day, ~305 a block, a block every 3 s (28,800 a day). */
 const MAINNET_TX_PER_BLOCK = 305
 const BLOCKS_PER_DAY = 28_800
+/** A small shop on one free key (decision 045). */
+const PAYMENTS_PER_DAY = 100
 /** Routes whose answers grow with the transactions in a block. */
 const PER_TX_ROUTES = ['getblockbylimitnext', 'gettransactioninfobyblocknum']
 
@@ -77,6 +80,8 @@ const env = parseEnv({
   TRON_API_URL: chainUrl,
   PRICE_SOURCE: 'fixed:0.25',
   LOG_LEVEL: 'silent',
+  // One free key (decision 045): 70 % of TronGrid's 100,000 a day; BENCH_PER_DAY= (empty) for no limit.
+  TRON_API_PER_DAY: process.env.BENCH_PER_DAY ?? '70000',
   // Every order comes from this one client.
   CHECKOUT_PENDING_PER_CLIENT: '100000',
   CHECKOUT_PENDING_PER_EMAIL: '100000',
@@ -110,10 +115,16 @@ await addWalletAddresses(
 )
 const mainFollower = createChainFollower({
   db: database.db,
-  client: app.services.tron,
+  chain: app.services.chains.require('tron'),
   rules: app.services.rules,
   batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
   intervalMs: env.FOLLOWER_INTERVAL_MS,
+  idleEveryMs: env.FOLLOWER_IDLE_EVERY_MS,
+  safetyNet: createAddressSweep({
+    db: database.db,
+    chain: app.services.chains.require('tron'),
+    rules: app.services.rules,
+  }),
 })
 
 async function call(name: string, payload: unknown) {
@@ -236,6 +247,7 @@ if (SIGHTING_SCENARIOS.length > 0 && app.services.sightings) {
     const started = Date.now()
     const payers = pending.splice(0, ROUNDS)
     const times: number[] = []
+    const paidTimes: number[] = []
     await Promise.all(
       payers.map(async (o) => {
         await new Promise((r) => setTimeout(r, Math.random() * 30_000))
@@ -258,6 +270,10 @@ if (SIGHTING_SCENARIOS.length > 0 && app.services.sightings) {
         }
         // The devchain produces a block at its timestamp.
         times.push(Math.max(0, Date.now() - t.block_timestamp))
+        // And paid, after the block is solidified (19 blocks later), by the follower on the same key.
+        const solidAt = t.block_timestamp + LAG * BLOCK_MS
+        const seen = await waitUntilPaid([o], started)
+        paidTimes.push(Math.max(0, (seen.get(o.id) ?? 0) - solidAt))
       }),
     )
     const minutes = (Date.now() - started) / 60_000
@@ -279,10 +295,76 @@ if (SIGHTING_SCENARIOS.length > 0 && app.services.sightings) {
       `${String(target).padStart(6)} open  n=${times.length}  median ${(quantile(times, 0.5) / 1000).toFixed(2)} s  worst ${((times[times.length - 1] ?? 0) / 1000).toFixed(2)} s  added ${((looks + receipts) / minutes).toFixed(1)} req/min: ${(looks / minutes).toFixed(1)} looks/min (${(looks / blocks).toFixed(2)} a block → ${Math.round((looks / blocks) * BLOCKS_PER_DAY).toLocaleString('en')}/day), ${receipts} receipt calls for ${ROUNDS} payments; ≈${gbPerDay.toFixed(1)} GB/day at mainnet volume  mode ${watcher.status().mode}`,
     )
     if (process.env.BENCH_VERBOSE) console.log('   ', JSON.stringify(stats.byPath))
+    // Decision 045: everything one key serves with an order open all day, follower and sightings.
+    // Block reads scale with blocks; receipts and the safety net's lists with payments (here ROUNDS
+    // in a minute or two, a mainnet shop ~100 a day); hash checks ~400 a day (022).
+    paidTimes.sort((a, b) => a - b)
+    let perBlock = 0
+    let perPayment = 0
+    for (const [route, n] of Object.entries(stats.byPath)) {
+      if (route.includes('gettransactioninfo') || route.startsWith('/v1/')) perPayment += n
+      else perBlock += n
+    }
+    const day = (perBlock / blocks) * BLOCKS_PER_DAY + (perPayment / ROUNDS) * PAYMENTS_PER_DAY + 400
+    console.log(
+      `        one key: solidified → paid median ${(quantile(paidTimes, 0.5) / 1000).toFixed(2)} s  worst ${((paidTimes[paidTimes.length - 1] ?? 0) / 1000).toFixed(2)} s; block reads ${(perBlock / blocks).toFixed(2)} a block, ${(perPayment / ROUNDS).toFixed(1)} requests a payment → ${Math.round(day).toLocaleString('en')}/day with an order open all day, ${PAYMENTS_PER_DAY} payments and 400 hash checks (budget ${env.TRON_API_PER_DAY ?? 'none'})`,
+    )
   }
   await watcher.stop()
 }
+
+// An idle shop (decision 045): no open order, no address cooling down. The follower reads every
+// block since its last look every FOLLOWER_IDLE_EVERY_MS; the watcher sends nothing.
+const IDLE_MINUTES = Number(process.env.BENCH_IDLE_MINUTES ?? 3)
+if (IDLE_MINUTES > 0) {
+  await database.db.execute(sql`update orders set status = 'cancelled' where status = 'pending'`)
+  await database.db.execute(sql`update wallet_addresses set cooldown_until = null`)
+  await database.db.execute(sql`update address_leases set cooldown_until = ended_at`)
+  // The follower notices at its next pass; count from then.
+  await new Promise((r) => setTimeout(r, 2 * BLOCK_MS))
+  await sim('/_sim/stats/reset', {})
+  const started = Date.now()
+  await new Promise((r) => setTimeout(r, IDLE_MINUTES * 60_000))
+  const stats = await sim<{ byPath: Record<string, number> }>('/_sim/stats')
+  const blocks = (Date.now() - started) / BLOCK_MS
+  const all = Object.values(stats.byPath).reduce((a, b) => a + b, 0)
+  console.log(
+    `idle shop (${IDLE_MINUTES} min, follower every ${env.FOLLOWER_IDLE_EVERY_MS / 1000} s): ${all} requests, ${(all / blocks).toFixed(3)} a block → ${Math.round((all / blocks) * BLOCKS_PER_DAY).toLocaleString('en')}/day`,
+  )
+  if (process.env.BENCH_VERBOSE) console.log('   ', JSON.stringify(stats.byPath))
+}
 await mainFollower.stop()
+
+// The first payment after a start (decision 045): a new follower takes over from the checkpoint,
+// a payment lands in the next block; solidified → paid, BENCH_RESTARTS times.
+const RESTARTS = Number(process.env.BENCH_RESTARTS ?? 3)
+if (RESTARTS > 0) {
+  const firsts: number[] = []
+  for (let i = 0; i < RESTARTS; i++) {
+    const [o] = await placeMany(1)
+    if (!o) throw new Error('no order')
+    const follower = createChainFollower({
+      db: database.db,
+      chain: app.services.chains.require('tron'),
+      rules: app.services.rules,
+      batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
+      intervalMs: env.FOLLOWER_INTERVAL_MS,
+      idleEveryMs: env.FOLLOWER_IDLE_EVERY_MS,
+    })
+    follower.start()
+    const started = Date.now()
+    const t = await sim<{ block_timestamp: number }>('/_sim/transfers', {
+      to: o.address,
+      amount: product.price.toFixed(2),
+    })
+    const seen = await waitUntilPaid([o], started)
+    firsts.push(Math.max(0, (seen.get(o.id) ?? 0) - (t.block_timestamp + LAG * BLOCK_MS)))
+    await follower.stop()
+  }
+  console.log(
+    `first payment after a start: solidified → paid ${firsts.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}`,
+  )
+}
 
 /**
  * A provider's day at mainnet volume from what it served here: requests scale with blocks (the

@@ -84,6 +84,8 @@ const envSchema = z.object({
   FOLLOWER_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** How often ready refunds are looked for on the chain (one account-list request per ready refund). */
   REFUND_WATCH_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+  /** An idle shop (nothing pending, nothing cooling down) is followed this often; 0 = every block (decision 045). */
+  FOLLOWER_IDLE_EVERY_MS: z.coerce.number().int().min(0).max(55_000).default(45_000),
   /** Sightings (decision 024): the head is watched for transfers to open orders; false turns it off. */
   SIGHTINGS: z
     .enum(['true', 'false', ''])

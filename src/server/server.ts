@@ -14,6 +14,7 @@ import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
 import { raiseAlert } from './notifications/alerts'
 import { createNotifier } from './notifications/notifier'
+import { createAddressSweep } from './payments/address-sweep'
 import { createChainFollower } from './payments/chain-follower'
 import { createRefundWatcher } from './refunds/refund-watcher'
 import { loadRenderer } from './render/render-page'
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
       rules: app.services.rules,
       batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
       intervalMs: env.FOLLOWER_INTERVAL_MS,
+      idleEveryMs: env.FOLLOWER_IDLE_EVERY_MS,
       blockIntervalMs: chain.followEveryMs ?? chain.blockIntervalMs,
       startBlock:
         chain.chain === 'tron'
@@ -95,6 +97,13 @@ async function main(): Promise<void> {
       onCommitted: () => app.services.orderWatch.notify('*'),
       instanceId,
       logger: app.log.child({ module: 'chain-follower', chain: chain.chain }),
+      // Under the follower's cheaper read: each ended order's address against the account index.
+      safetyNet: createAddressSweep({
+        db: database.db,
+        chain,
+        rules: app.services.rules,
+        logger: app.log.child({ module: 'address-sweep', chain: chain.chain }),
+      }),
       // Final blocks that do not follow ours: the chain's follower stops; the operator is told.
       onHalt: (id, reason) =>
         void raiseAlert(

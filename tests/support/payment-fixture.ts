@@ -73,10 +73,12 @@ export interface FixtureOptions {
   pool?: number
   blockIntervalMs?: number
   solidifyLag?: number
-  /** The chain produces a block every blockIntervalMs on its own clock (default: only mine()). */
+  /** The chain produces a block every blockIntervalMs on its own clock as well as by mine() (default: only mine()). */
   autoMine?: boolean
   /** The devchain's port (default: a free one). */
   chainPort?: number
+  /** Unrelated USDT transfers in every block (mainnet has ~76). Default 0. */
+  noisePerBlock?: number
   /** What the follower reads through (the provider pool in its tests); default `client`. */
   follower?: (chain: Devchain, usdtContract: string) => Promise<FollowerClient>
 }
@@ -90,6 +92,7 @@ export async function createPaymentFixture(
     priceUsd: '0.25',
     autoMine: opts.autoMine ?? false,
     ...(opts.chainPort ? { port: opts.chainPort } : {}),
+    noisePerBlock: opts.noisePerBlock ?? 0,
     blockIntervalMs: opts.blockIntervalMs ?? 100,
     solidifyLag: lag,
   })

@@ -43,6 +43,7 @@ export const transferSchema = z.strictObject({
     .optional(),
   failed: z.union([z.boolean(), z.enum(['REVERT', 'OUT_OF_ENERGY'])]).default(false),
   rejected: z.boolean().optional(),
+  unnamed: z.boolean().optional(),
 })
 
 export const dropSchema = z.strictObject({

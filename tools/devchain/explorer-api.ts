@@ -31,7 +31,7 @@ export async function handleExplorer(
       return send(res, 200, listEnvelope(req, url, items, page.fingerprint))
     }
     const page = chain.listTransactions(query)
-    const items = page.items.map((t) => chain.v1Transaction(t))
+    const items = page.items.map((t) => ('move' in t ? chain.v1Internal(t) : chain.v1Transaction(t)))
     return send(res, 200, listEnvelope(req, url, items, page.fingerprint))
   }
 

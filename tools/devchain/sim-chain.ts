@@ -21,6 +21,7 @@ const APPROVE_SELECTOR = '095ea7b3'
 // Selectors of made-up payout/router functions: only the call's shape matters to a chain follower.
 const ROUTER_SELECTOR = 'c5ebeaec'
 const PAYOUT_SELECTOR = '1e83409a'
+const WITHDRAW_SELECTOR = '2e1a7d4d'
 const CALL_NOTE = Buffer.from('call').toString('hex')
 const TOKEN_DECIMALS = 6
 const TRX_DECIMALS = 6
@@ -52,6 +53,11 @@ export interface SimInternalTransfer {
   to: string
   value: bigint
   rejected: boolean
+}
+
+export interface SimInternalRow {
+  tx: SimTransaction
+  move: SimInternalTransfer
 }
 
 /** How a contract call fails on chain: a revert, or the energy paid for ran out. */
@@ -120,6 +126,8 @@ export interface TransferInput {
   /** true is a revert; or the failure by name. */
   failed: boolean | FailureKind
   rejected?: boolean
+  /** via_contract only: the call data names no recipient. */
+  unnamed?: boolean
 }
 
 export interface ListQuery {
@@ -363,6 +371,9 @@ export class SimChain {
     if (input.rejected !== undefined && !(input.token === 'TRX' && via)) {
       throw new SimInputError('rejected applies to TRX sent by a contract (token TRX with via_contract) only')
     }
+    if (input.unnamed !== undefined && !via) {
+      throw new SimInputError('unnamed applies to transfers made by a contract (via_contract) only')
+    }
     if (input.logs !== undefined) return this.addBatch(input, from, via)
     if (input.to === undefined) throw new SimInputError('to is required: a TRON address')
     if (input.amount === undefined)
@@ -389,7 +400,9 @@ export class SimChain {
         kind: 'trigger',
         owner: from,
         contract: via,
-        data: `${PAYOUT_SELECTOR}${tronAddressToAbiWord(to)}${word(value)}`,
+        data: input.unnamed
+          ? unnamedCall(input)
+          : `${PAYOUT_SELECTOR}${tronAddressToAbiWord(to)}${word(value)}`,
       })
       tx.internals.push({
         hash: sha256Text(`${tx.txid}:internal:0`),
@@ -422,7 +435,9 @@ export class SimChain {
         kind: 'trigger',
         owner: from,
         contract: via,
-        data: `${ROUTER_SELECTOR}${tronAddressToAbiWord(to)}${word(value)}`,
+        data: input.unnamed
+          ? unnamedCall(input)
+          : `${ROUTER_SELECTOR}${tronAddressToAbiWord(to)}${word(value)}`,
       })
     } else if (method === 'transferFrom') {
       const spender = input.spender === undefined ? DEFAULT_SPENDER : requireAddress(input.spender, 'spender')
@@ -475,7 +490,11 @@ export class SimChain {
       kind: 'trigger',
       owner: from,
       contract: caller,
-      data: `${PAYOUT_SELECTOR}${word(BigInt(logs.length))}`,
+      // payout(address[] to, uint256[] values): every recipient is an ABI word of the call data.
+      data: batchPayoutCall(
+        logs.map((l) => l.to),
+        logs.map((l) => l.value),
+      ),
     })
     this.addLogs(tx, logs)
     return tx
@@ -563,15 +582,37 @@ export class SimChain {
     return paginate(rows, q, (e) => [e.tx.blockTimestamp, e.seq])
   }
 
-  listTransactions(q: ListQuery): Page<SimTransaction> {
+  /**
+   * The address's transactions, and the TRX contract code moved to or from it: TronGrid lists those
+   * internal transfers in the same list (search_internal, on by default) as items of their own.
+   */
+  listTransactions(q: ListQuery): Page<SimTransaction | SimInternalRow> {
     const head = this.headBlock()
-    const rows = [...this.txs.values()].filter((tx) => {
-      if (tx.blockNumber > head) return false
+    const rows: (SimTransaction | SimInternalRow)[] = []
+    for (const tx of this.txs.values()) {
+      if (tx.blockNumber > head) continue
       // A contract call lists its caller as owner and the contract as its counterpart.
       const to = tx.kind === 'trx' ? (tx.to ?? '') : (tx.contract ?? '')
-      return this.matches(q, tx, tx.owner, to)
-    })
-    return paginate(rows, q, (tx) => [tx.blockTimestamp, tx.seq])
+      if (this.matches(q, tx, tx.owner, to)) rows.push(tx)
+      for (const move of tx.internals) {
+        if (this.matches(q, tx, move.caller, move.to)) rows.push({ tx, move })
+      }
+    }
+    return paginate(rows, q, (r) =>
+      'move' in r ? [r.tx.blockTimestamp, r.tx.seq * 2 + 1] : [r.blockTimestamp, r.seq * 2],
+    )
+  }
+
+  /** One internal item of /v1/accounts/{address}/transactions, as TronGrid prints it. */
+  v1Internal(r: SimInternalRow) {
+    return {
+      internal_tx_id: r.move.hash,
+      data: { note: '63616c6c', rejected: r.move.rejected, call_value: { _: Number(r.move.value) } },
+      block_timestamp: r.tx.blockTimestamp,
+      to_address: tronBase58ToHex(r.move.to),
+      tx_id: r.tx.txid,
+      from_address: tronBase58ToHex(r.move.caller),
+    }
   }
 
   private matches(q: ListQuery, tx: SimTransaction, from: string, to: string): boolean {
@@ -833,4 +874,16 @@ function paginate<T>(rows: T[], q: ListQuery, key: (row: T) => SortKey): Page<T>
     items: page.map((r) => r.row),
     fingerprint: sorted.length > q.limit && last ? encodeFingerprint(last.key, q.ascending) : undefined,
   }
+}
+
+/** withdraw(uint256 ticket): a contract paying from its own books; the recipient is nowhere in the call. */
+function unnamedCall(input: TransferInput): string {
+  return `${WITHDRAW_SELECTOR}${sha256Text(`${input.to}:${input.amount}:${Math.random()}`)}`
+}
+
+/** payout(address[] to, uint256[] values), ABI-encoded. */
+function batchPayoutCall(to: string[], values: bigint[]): string {
+  const n = BigInt(to.length)
+  const head = word(64n) + word(64n + 32n * (n + 1n))
+  return `${PAYOUT_SELECTOR}${head}${word(n)}${to.map(tronAddressToAbiWord).join('')}${word(n)}${values.map(word).join('')}`
 }

@@ -62,6 +62,11 @@ export interface TransferRequest {
   failed?: boolean | 'REVERT' | 'OUT_OF_ENERGY'
   /** TRX via_contract only: the internal transfer is marked rejected. */
   rejected?: boolean
+  /**
+   * via_contract only: the call's data does not name the recipient (a contract paying out from its
+   * own books, e.g. a withdraw() of a balance it keeps): only the receipt shows whom it paid.
+   */
+  unnamed?: boolean
 }
 
 export interface TransferResult {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { sql } from 'drizzle-orm'
 import { type ChainId, familyOfChain } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { followerState } from '../db/schema'
@@ -75,6 +76,16 @@ export interface ChainFollowerOptions {
   instanceId?: string
   /** A final block did not follow the checkpoint: the follower has stopped for this chain. */
   onHalt?: (chain: ChainId, reason: string) => void
+  /**
+   * An idle shop (no pending order of this chain, no address of its family cooling down) is followed
+   * every this many ms, all blocks since the last look in one read (decision 045); 0 follows every
+   * block always. Default 0 (main.ts sets FOLLOWER_IDLE_EVERY_MS).
+   */
+  idleEveryMs?: number
+  /** The safety net under a cheaper read (decision 045): run once caught up, at most every `safetyNetEveryMs`. */
+  safetyNet?: { run(): Promise<number> }
+  /** Default 30 s. */
+  safetyNetEveryMs?: number
 }
 
 export interface FollowResult {
@@ -92,6 +103,8 @@ export interface FollowResult {
   checkpoint: number | null
   /** Block time of the newest block recorded by this pass. */
   lastBlockTime?: number
+  /** Nothing of this chain is open or cooling down: the next look may wait (idleEveryMs). */
+  idle?: boolean
 }
 
 export interface FollowerStatus {
@@ -159,7 +172,14 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
   const backoffBase = opts.backoffBaseMs ?? 1000
   const maxBackoff = opts.maxBackoffMs ?? 30_000
   const log = opts.logger ?? quietLogger
-  const pacing = createPacing({ intervalMs, blockIntervalMs, backoffBase, maxBackoff, log })
+  const pacing = createPacing({
+    intervalMs,
+    blockIntervalMs,
+    idleEveryMs: opts.idleEveryMs ?? 0,
+    backoffBase,
+    maxBackoff,
+    log,
+  })
   const headEveryMs = opts.headEveryMs ?? 30_000
   const caughtUpHeadEveryMs = opts.caughtUpHeadEveryMs ?? 300_000
   let behind = true
@@ -192,6 +212,29 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     return { fetched: read.blocks, more: read.more, error: read.error }
   }
 
+  const idleEveryMs = opts.idleEveryMs ?? 0
+  /** No pending order of this chain and no address of its family cooling down (chain time is not needed: both are rare to flip). */
+  async function isIdle(): Promise<boolean> {
+    const result = (await db.execute(sql`
+      select not exists (select 1 from orders where status = 'pending' and chain = ${chain})
+        and not exists (
+          select 1 from wallet_addresses
+          where family = ${family} and cooldown_until is not null and cooldown_until > now()
+        ) as idle`)) as unknown as { rows: { idle: boolean }[] }
+    return result.rows[0]?.idle === true
+  }
+
+  let safetyNetAt = 0
+  async function runSafetyNet(): Promise<void> {
+    if (!opts.safetyNet || Date.now() - safetyNetAt < (opts.safetyNetEveryMs ?? 30_000)) return
+    safetyNetAt = Date.now()
+    try {
+      await opts.safetyNet.run()
+    } catch (err) {
+      log.warn({ err, chain }, 'safety net pass failed; the next one tries again')
+    }
+  }
+
   async function runOnce(): Promise<FollowResult> {
     const idle = (extra: Partial<FollowResult> = {}): FollowResult => ({
       leader: true,
@@ -218,6 +261,7 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
       state = (await readRow(lease)) as StateRow
     }
     await refreshHead()
+    const quiet = idleEveryMs > 0 && (await isIdle())
     const { fetched, more, error } = await fetchBlocks(state)
     if (error?.kind === 'reorg') {
       // Final blocks that do not follow ours: nothing is written from them until the operator looks.
@@ -227,7 +271,8 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
       return idle({ error, checkpoint: state.checkpointBlock })
     }
     behind = more || Boolean(error)
-    if (fetched.length === 0) return idle({ error, checkpoint: state.checkpointBlock })
+    if (!behind) await runSafetyNet()
+    if (fetched.length === 0) return idle({ error, checkpoint: state.checkpointBlock, idle: quiet })
     try {
       const done = await commitBlocks(lease, state, fetched, rules)
       for (const id of done.paid) opts.onPaid?.(id)
@@ -244,6 +289,7 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
         more: more || Boolean(error),
         error,
         checkpoint,
+        idle: quiet,
       }
     } catch (err) {
       if (err instanceof LostLeadership) {
@@ -283,6 +329,8 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
 interface PacingOptions {
   intervalMs: number
   blockIntervalMs: number
+  /** 0: every block always (see ChainFollowerOptions.idleEveryMs). */
+  idleEveryMs: number
   backoffBase: number
   maxBackoff: number
   log: WorkerLogger
@@ -294,7 +342,14 @@ interface PacingOptions {
 // of each block's solidification, at a little over one look a block.
 // The creep is coarse until the first early look has found the phase, then fine.
 /** When the follower looks again after a pass (the poll loop's pauseAfter). */
-function createPacing({ intervalMs, blockIntervalMs, backoffBase, maxBackoff, log }: PacingOptions) {
+function createPacing({
+  intervalMs,
+  blockIntervalMs,
+  idleEveryMs,
+  backoffBase,
+  maxBackoff,
+  log,
+}: PacingOptions) {
   let failures = 0
   const COARSE_CREEP_MS = 500
   const FINE_CREEP_MS = 50
@@ -302,10 +357,20 @@ function createPacing({ intervalMs, blockIntervalMs, backoffBase, maxBackoff, lo
   let creepMs = COARSE_CREEP_MS
   let emptyStreak = 0
   let began = 0
+  /**
+   * Whether the looks know when blocks are solidified. Not after a start, an explorer failure or an
+   * idle stretch: then, once caught up, looks come every RETRY_MS until one finds a block after one
+   * that found none — the block came within the last RETRY_MS — about a dozen looks, once (decision
+   * 045: the first payment after a start is paid as soon as the next ones).
+   */
+  let phaseKnown = false
+  let sawEarly = false
 
   /** The pause after a pass: backing off after explorer failures, at once while behind, else in step with the chain. */
   function pauseAfter(result: FollowResult): number {
     if (result.error) {
+      phaseKnown = false
+      sawEarly = false
       failures += 1
       // Loud at first, then once per doubling of the streak.
       if ((failures & (failures - 1)) === 0) {
@@ -319,14 +384,29 @@ function createPacing({ intervalMs, blockIntervalMs, backoffBase, maxBackoff, lo
     }
     failures = 0
     if (result.more) return 0
+    // Idle: one read of every block since the last look, now and then; an order placed meanwhile
+    // is followed at its next look, from the checkpoint, block by block.
+    if (result.idle) {
+      phaseKnown = false
+      sawEarly = false
+      return Math.max(0, idleEveryMs - (Date.now() - began))
+    }
     if (result.blocks > 0) {
       emptyStreak = 0
+      if (!phaseKnown) {
+        if (!sawEarly) return RETRY_MS
+        phaseKnown = true
+        creepMs = FINE_CREEP_MS
+      }
       return Math.max(0, blockIntervalMs - creepMs - (Date.now() - began))
     }
     // The first miss after a block is the creep arriving early; later misses mean the chain (or the
     // explorer's view of it) is slow, and the normal interval applies.
     emptyStreak += 1
+    sawEarly = true
     if (emptyStreak === 1) creepMs = FINE_CREEP_MS
+    // Probing for the phase stops at two block times of misses: a stalled chain gets the normal interval.
+    if (!phaseKnown && emptyStreak * RETRY_MS <= 2 * blockIntervalMs) return RETRY_MS
     return emptyStreak === 1 ? RETRY_MS : intervalMs
   }
 

@@ -205,6 +205,15 @@ export interface ChainAdapter extends FinalReads {
   explorerTxUrl(txId: string): string
   createHeadReader(opts?: { now?: () => number }): HeadReader
   lookupTransaction(txId: string, opts: TransactionLookupOptions): Promise<ChainResult<TransactionView>>
+  /**
+   * The safety net (decision 045): ids of the transactions that moved an accepted token to `address`
+   * between fromMs and toMs (block time), from the provider's account index. A family whose
+   * follower reads every transfer needs none.
+   */
+  listReceived?(
+    address: string,
+    range: { fromMs: number; toMs: number },
+  ): Promise<ChainResult<{ txIds: string[] }>>
   readonly providers: ChainProvidersView
 }
 

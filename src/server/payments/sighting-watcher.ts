@@ -8,7 +8,7 @@ import { createPollLoop } from '../lib/poll-loop'
 import { METRIC_PREFIX, type Metrics } from '../metrics/metrics'
 import { openOrderAddresses } from '../orders/orders.repo'
 import type { ChainAdapter, ChainError, ChainProvidersView } from './chain'
-import { LOOK_COST, sightingPace } from './sighting-pace'
+import { FOLLOWER_PER_BLOCK, LOOK_COST, sightingPace } from './sighting-pace'
 import { type FoundSighting, recordSightings, resolveSightings } from './sighting-store'
 import { createTronHeadReader, type SightingClient } from './tron/tron-head-reader'
 
@@ -52,7 +52,8 @@ export interface SightingWatcherOptions {
   instanceId?: string
   /**
    * The follower's requests a second assumed until enough of the day has been counted to measure
-   * them; default 2.2 a block (decision 022: 1.17 looks and one receipt call a block, hash checks).
+   * them; default FOLLOWER_PER_BLOCK, 1.2 a block (decision 045: 1.17 looks, receipts only for a
+   * block paying us by contract; 2.2 under decision 022).
    */
   followerPerSecond?: number
   /** Share kept over the follower's projected day for the buyer's hash checks and reconciliation. Default 0.05. */
@@ -92,7 +93,7 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
   const { db } = opts
   const chain: ChainId = opts.chain?.chain ?? 'tron'
   const blockIntervalMs = opts.blockIntervalMs ?? opts.chain?.blockIntervalMs ?? 3000
-  const followerPerSecond = opts.followerPerSecond ?? 2.2 / (blockIntervalMs / 1000)
+  const followerPerSecond = opts.followerPerSecond ?? FOLLOWER_PER_BLOCK / (blockIntervalMs / 1000)
   const reserveShare = opts.reserveShare ?? 0.05
   const idleMs = opts.idleMs ?? 1000
   const now = opts.now ?? Date.now

@@ -1,4 +1,4 @@
-import { tronAddressFromAbiWord } from '../../../shared/tron-address'
+import { tronAddressFromAbiWord, tronBase58ToHex } from '../../../shared/tron-address'
 import type { ChainTransfer } from '../chain'
 import type { ChainBlock, ChainTxInfo } from './tron-blocks'
 
@@ -14,9 +14,51 @@ const HEX_WORD = /^[0-9a-f]{64}$/
 /** keccak256('Transfer(address,address,uint256)'). */
 const TRANSFER_EVENT_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef'
 
-/** Contract calls can emit logs or move TRX: only blocks holding one need their receipts read. */
+/** Contract calls can emit logs or move TRX: a block holding one has receipts worth reading in full (the buyer's hash, the safety net). */
 export function needsReceipts(block: ChainBlock): boolean {
   return block.transactions.some((tx) => tx.type !== 'TransferContract' && tx.type !== null)
+}
+
+/** The 20-byte hex body of each address named by a call's arguments (ABI words after the selector). */
+export function addressesInCall(data: string, bodies: Pick<ReadonlyMap<string, string>, 'has'>): string[] {
+  const found: string[] = []
+  for (let i = 8; i + 64 <= data.length; i += 64) {
+    const body = data.slice(i + 24, i + 64)
+    if (bodies.has(body)) found.push(body)
+  }
+  return found
+}
+
+/**
+ * Call data carries an address as its 20-byte hex body; decoding base58 costs a hash, so each
+ * address's body is worked out once and kept (bounded).
+ */
+export function createCallScanner(): {
+  bodiesOf(watch: ReadonlySet<string>): Map<string, string>
+} {
+  const bodies = new Map<string, string>()
+  const bodyOf = (address: string) => {
+    let body = bodies.get(address)
+    if (body === undefined) {
+      body = tronBase58ToHex(address).slice(2)
+      if (bodies.size > 200_000) bodies.clear()
+      bodies.set(address, body)
+    }
+    return body
+  }
+  return { bodiesOf: (watch) => new Map([...watch].map((address) => [bodyOf(address), address])) }
+}
+
+/**
+ * Receipts can matter for a block only where a successful contract call names one of our addresses
+ * among its arguments (a USDT transfer/transferFrom to it, a payout contract paying it, a batch
+ * payout listing it): that is where the follower reads them (decision 045). A contract that pays an
+ * address its call data does not name is recorded by the safety net (`address-sweep.ts`).
+ */
+export function receiptsMatter(block: ChainBlock, bodies: Pick<ReadonlyMap<string, string>, 'has'>): boolean {
+  return block.transactions.some(
+    (tx) => tx.contractRet === 'SUCCESS' && tx.callData && addressesInCall(tx.callData, bodies).length > 0,
+  )
 }
 
 /**

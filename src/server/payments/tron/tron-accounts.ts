@@ -62,6 +62,8 @@ export interface AccountLists {
     opts?: Trc20ListOptions,
   ): Promise<TronResult<TransferList<Trc20Transfer>>>
   listTrxIncoming(address: string, opts?: ListOptions): Promise<TronResult<TransferList<TrxTransfer>>>
+  /** TRX contract code moved to the address (the internal items of the same list). */
+  listInternalIncoming(address: string, opts?: ListOptions): Promise<TronResult<TransferList<TrxTransfer>>>
 }
 
 const TX_ID = /^[0-9a-fA-F]{64}$/
@@ -109,7 +111,44 @@ function parseTrc20(item: unknown): Trc20Transfer | null {
   }
 }
 
+const internalItemSchema = z.object({
+  internal_tx_id: z.string(),
+  tx_id: z.string().regex(TX_ID),
+  from_address: z.string(),
+  to_address: z.string(),
+  block_timestamp: z.number().int().nonnegative(),
+  data: z.object({
+    rejected: z.boolean().optional(),
+    call_value: z
+      .object({ _: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/)]) })
+      .optional(),
+  }),
+})
+
+/** TRX moved by contract code (TronGrid lists it with the address's transactions); other items are ignored. */
+function parseInternal(item: unknown): TrxTransfer | null | 'ignore' {
+  if (typeof item !== 'object' || item === null || !('internal_tx_id' in item)) return 'ignore'
+  const parsed = internalItemSchema.safeParse(item)
+  if (!parsed.success) return null
+  const row = parsed.data
+  const value = BigInt(row.data.call_value?._ ?? 0)
+  if (row.data.rejected || value <= 0n) return 'ignore'
+  const from = normalizeTronAddress(row.from_address)
+  const to = normalizeTronAddress(row.to_address)
+  if (!from || !to) return null
+  return {
+    transactionId: row.tx_id.toLowerCase(),
+    from,
+    to,
+    value,
+    blockTimestamp: row.block_timestamp,
+    blockNumber: null,
+  }
+}
+
 function parseTrx(item: unknown): TrxTransfer | null | 'ignore' {
+  // Internal TRX items share the list (search_internal): listInternalIncoming reads those.
+  if (typeof item === 'object' && item !== null && 'internal_tx_id' in item) return 'ignore'
   const parsed = transactionSchema.safeParse(item)
   if (!parsed.success) return null
   const tx = parsed.data
@@ -206,6 +245,16 @@ export function createAccountLists(
         `/v1/accounts/${requireAddress(address)}/transactions`,
         listQuery(opts),
         parseTrx,
+        true,
+        opts.urgent,
+      )
+    },
+
+    async listInternalIncoming(address, opts = {}) {
+      return listAll(
+        `/v1/accounts/${requireAddress(address)}/transactions`,
+        { ...listQuery(opts), search_internal: 'true' },
+        parseInternal,
         true,
         opts.urgent,
       )

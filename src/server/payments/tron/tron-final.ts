@@ -1,11 +1,11 @@
 import type { ChainError, FinalBlock, FinalRead, FinalReadOptions, FinalReads } from '../chain'
-import { extractTransfers, needsReceipts } from './extract-transfers'
+import { createCallScanner, extractTransfers, receiptsMatter } from './extract-transfers'
 import type { ProviderPool } from './tron-pool'
 
 // TRON's final blocks for the chain follower: solidified blocks (irreversible), read in batches
-// after the checkpoint, with the receipts of every block that holds a contract call. Its cost does
-// not depend on the number of orders or addresses: one request per batch of blocks, one per block
-// holding contract calls. A solidified block never changes, so one that does not follow the
+// after the checkpoint, with the receipts of a block only where a successful contract call names
+// one of our addresses (decision 045; before, every block holding a contract call: all of them on
+// mainnet). Its cost: one request per batch of blocks, one per block paying us by contract. A solidified block never changes, so one that does not follow the
 // checkpoint is a bad answer of the provider (the pool sets such a provider aside), not a fork.
 
 /** What the follower reads on TRON: the provider pool, or one explorer client (which ignores the pool's checks). */
@@ -17,6 +17,7 @@ export type FollowerClient = Pick<
 const malformed = (message: string): ChainError => ({ status: 'error', kind: 'malformed', message })
 
 export function createTronFinalReads(client: FollowerClient): FinalReads {
+  const scanner = createCallScanner()
   return {
     chain: 'tron',
 
@@ -42,6 +43,7 @@ export function createTronFinalReads(client: FollowerClient): FinalReads {
         }
       }
       const blocks: FinalBlock[] = []
+      const bodies = scanner.bodiesOf(opts.watch)
       for (const block of res.blocks) {
         if (blocks.length > 0 && Date.now() > opts.deadline) return { blocks, more: true }
         const ref = {
@@ -50,7 +52,7 @@ export function createTronFinalReads(client: FollowerClient): FinalReads {
           parentHash: block.parentHash,
           timestamp: block.timestamp,
         }
-        if (!needsReceipts(block)) {
+        if (!receiptsMatter(block, bodies)) {
           blocks.push({ ...ref, transfers: extractTransfers(block, null, opts.watch, client.usdtContract) })
           continue
         }

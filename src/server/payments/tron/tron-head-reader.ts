@@ -1,6 +1,6 @@
-import { tronAddressFromAbiWord, tronBase58ToHex } from '../../../shared/tron-address'
+import { tronAddressFromAbiWord } from '../../../shared/tron-address'
 import type { HeadLook, HeadReader, HeadSighting } from '../chain'
-import { extractTransfers } from './extract-transfers'
+import { addressesInCall, createCallScanner, extractTransfers } from './extract-transfers'
 import type { ChainBlock, ChainTxInfo } from './tron-client'
 import type { ProviderPool } from './tron-pool'
 
@@ -20,16 +20,6 @@ const TRANSFER_SELECTOR = 'a9059cbb'
 const TRANSFER_FROM_SELECTOR = '23b872dd'
 /** After a pause longer than this many blocks, the look starts at the head: older blocks are the follower's. */
 const MAX_BACKLOG_BLOCKS = 20
-
-/** The 40-hex body of each address named by a call's arguments (ABI words after the selector). */
-function addressesInCall(data: string, open: ReadonlyMap<string, string>): string[] {
-  const found: string[] = []
-  for (let i = 8; i + 64 <= data.length; i += 64) {
-    const body = data.slice(i + 24, i + 64)
-    if (open.has(body)) found.push(body)
-  }
-  return found
-}
 
 /** A USDT transfer or transferFrom call, or a TRX transfer, to an open address that failed on chain. */
 function failedTransfers(block: ChainBlock, open: ReadonlySet<string>, usdtContract: string): HeadSighting[] {
@@ -89,17 +79,7 @@ export function createTronHeadReader(
   /** Next head block to read, and the time of the last one read. */
   let cursor: number | null = null
   let lastBlockTime = 0
-  /** The 20-byte hex of each pool address, as call data carries it (decoding base58 costs a hash). */
-  const bodies = new Map<string, string>()
-  const bodyOf = (address: string) => {
-    let body = bodies.get(address)
-    if (body === undefined) {
-      body = tronBase58ToHex(address).slice(2)
-      if (bodies.size > 100_000) bodies.clear()
-      bodies.set(address, body)
-    }
-    return body
-  }
+  const scanner = createCallScanner()
 
   async function look(watch: ReadonlySet<string>): Promise<HeadLook> {
     let requests = 0
@@ -108,7 +88,7 @@ export function createTronHeadReader(
       lastBlockTime,
       ...rest,
     })
-    const byBody = new Map([...watch].map((address) => [bodyOf(address), address]))
+    const byBody = scanner.bodiesOf(watch)
     // Where to start: after the last block read, unless the watcher slept through more than a few
     // blocks (those are the follower's to settle in a minute anyway): then at the head.
     const behind = cursor === null ? Number.POSITIVE_INFINITY : (now() - lastBlockTime) / blockIntervalMs

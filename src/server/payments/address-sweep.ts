@@ -1,0 +1,111 @@
+import { sql } from 'drizzle-orm'
+import type { Db } from '../db/client'
+import { quietLogger, type WorkerLogger } from '../lib/logger'
+import { allPoolAddresses } from '../wallets/wallets.repo'
+import type { ChainAdapter } from './chain'
+import { readFollowerStatus } from './chain-follower'
+import type { PaymentRules } from './payment-rules'
+import { recordAndSettle } from './settle-order'
+
+// The safety net under the follower's cheaper read (decision 045). The follower reads a block's
+// receipts only where a contract call names one of our addresses; a contract that pays an address
+// its call data does not name (USDT or internal TRX) is not seen there. So each address is checked
+// against the provider's account index twice per order: once its order has ended (paid, cancelled,
+// expired: the chain's clock past the end), and once more before its cool-down ends. Any
+// transaction the index lists that the ledger lacks is read from its block, exactly as the buyer's
+// hash is, and recorded through the same ledger path: nothing is recorded twice (the ledger's key),
+// and a transfer keeps the block time that decides which order it belongs to.
+
+/** The second look comes this long (chain time) before the cool-down ends. */
+export const COOLDOWN_SWEEP_LEAD_MS = 15 * 60_000
+/** Addresses checked per pass, oldest first: bounds the requests one pass spends. */
+const LEASES_PER_PASS = 20
+
+export interface AddressSweep {
+  /** One pass; answers the number of transfers it recorded. */
+  run(): Promise<number>
+}
+
+type Row = { id: number; address: string; started: number; ended: number; cooldown: number | null }
+
+export function createAddressSweep(opts: {
+  db: Db
+  chain: Pick<ChainAdapter, 'chain' | 'family' | 'lookupTransaction' | 'listReceived'>
+  rules: PaymentRules
+  logger?: WorkerLogger
+}): AddressSweep {
+  const { db, chain, rules } = opts
+  const log = opts.logger ?? quietLogger
+  const family = chain.family
+  /** `${lease}:end` and `${lease}:cool` once looked at (per process: a restart looks again, harmlessly). */
+  const done = new Set<string>()
+
+  async function sweepOne(row: Row, toMs: number, checkpoint: number): Promise<number | null> {
+    const list = chain.listReceived
+    if (!list) return 0
+    const got = await list(row.address, { fromMs: row.started, toMs })
+    if (got.status === 'error') return null
+    let recorded = 0
+    for (const txId of got.txIds) {
+      const known = (await db.execute(sql`
+        select 1 from payments where chain = ${chain.chain} and tx_id = ${txId} and to_address = ${row.address} limit 1`)) as unknown as {
+        rows: unknown[]
+      }
+      if (known.rows.length > 0) continue
+      const watch = new Set(await allPoolAddresses(db, family))
+      const view = await chain.lookupTransaction(txId, { watch })
+      if (view.status === 'error') return null
+      // Not final yet, or beyond the follower: the follower (or the next pass) reads it.
+      if (view.state !== 'final' || view.blockNumber === null || view.blockNumber > checkpoint) continue
+      const transfers = view.blockTransfers
+      const done = await db.transaction((trx) => recordAndSettle(trx, transfers, rules))
+      const fresh = done.outcomes.filter((o) => o.kind !== 'known').length
+      recorded += fresh
+      if (fresh > 0) {
+        log.warn(
+          { chain: chain.chain, address: row.address, txId, recorded: fresh, paid: done.paid },
+          'safety net recorded transfers the follower did not see',
+        )
+      }
+    }
+    return recorded
+  }
+
+  async function run(): Promise<number> {
+    if (!chain.listReceived) return 0
+    const { checkpointBlock, checkpointTime } = await readFollowerStatus(db, chain.chain)
+    if (checkpointBlock === null || checkpointTime === null) return 0
+    const result = (await db.execute(sql`
+      select l.id, l.address,
+        (extract(epoch from l.started_at) * 1000)::float8 as started,
+        (extract(epoch from l.ended_at) * 1000)::float8 as ended,
+        (extract(epoch from l.cooldown_until) * 1000)::float8 as cooldown
+      from address_leases l
+      join wallet_addresses w on w.address = l.address and w.family = ${family}
+      where l.ended_at is not null
+        and l.ended_at <= to_timestamp(${checkpointTime} / 1000.0)
+        and (l.cooldown_until is null or l.cooldown_until > to_timestamp(${checkpointTime} / 1000.0))
+      order by l.ended_at
+      limit 500`)) as unknown as { rows: Row[] }
+    let recorded = 0
+    let looked = 0
+    for (const raw of result.rows) {
+      if (looked >= LEASES_PER_PASS) break
+      const row = { ...raw, started: Number(raw.started), ended: Number(raw.ended) }
+      const cooldown = raw.cooldown === null ? null : Number(raw.cooldown)
+      const phase = cooldown !== null && checkpointTime >= cooldown - COOLDOWN_SWEEP_LEAD_MS ? 'cool' : 'end'
+      const key = `${row.id}:${phase}`
+      if (done.has(key)) continue
+      looked += 1
+      const got = await sweepOne(row, checkpointTime, checkpointBlock)
+      if (got === null) break // the provider failed: the next pass tries again
+      recorded += got
+      done.add(key)
+      if (phase === 'cool') done.add(`${row.id}:end`)
+    }
+    if (done.size > 100_000) done.clear()
+    return recorded
+  }
+
+  return { run }
+}
