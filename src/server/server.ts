@@ -3,12 +3,15 @@ import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { ensureFirstAdmin } from './admin/admin-auth'
 import { buildApp } from './app'
-import { openDatabase } from './db/client'
+
+type App = Awaited<ReturnType<typeof buildApp>>
+
+import { type Database, openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
 import { createStatisticsKeeper } from './db/statistics'
 import { createFileTransport, createMailWorker, createSmtpTransport } from './delivery/mail-worker'
 import { createOrderLinksWorker } from './delivery/order-links-worker'
-import { EnvError, parseEnv } from './env'
+import { type Env, EnvError, parseEnv } from './env'
 import { ensureSigningKey } from './keys/licence-signing'
 import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
@@ -19,6 +22,60 @@ import { createChainFollower } from './payments/chain-follower'
 import { createRefundWatcher } from './refunds/refund-watcher'
 import { loadRenderer } from './render/render-page'
 import { createWebhookWorker } from './webhooks/delivery-worker'
+
+/** One follower per enabled chain, each on its own loop and lease (decision 037). */
+function createFollowers(app: App, env: Env, database: Database, instanceId: string) {
+  return app.services.chains.enabled().map((chain) =>
+    createChainFollower({
+      db: database.db,
+      chain,
+      rules: app.services.rules,
+      batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
+      intervalMs: env.FOLLOWER_INTERVAL_MS,
+      idleEveryMs: env.FOLLOWER_IDLE_EVERY_MS,
+      blockIntervalMs: chain.followEveryMs ?? chain.blockIntervalMs,
+      startBlock:
+        chain.chain === 'tron'
+          ? env.FOLLOWER_START_BLOCK
+          : (env.EVM_CHAINS.find((c) => c.spec.key === chain.chain)?.startBlock ?? undefined),
+      onPaid: (id) => app.services.orderPaid.emit(id),
+      onCommitted: () => app.services.orderWatch.notify('*'),
+      instanceId,
+      logger: app.log.child({ module: 'chain-follower', chain: chain.chain }),
+      // Under the follower's cheaper read: each ended order's address against the account index.
+      safetyNet: createAddressSweep({
+        db: database.db,
+        chain,
+        rules: app.services.rules,
+        logger: app.log.child({ module: 'address-sweep', chain: chain.chain }),
+      }),
+      // Final blocks that do not follow ours: the chain's follower stops; the operator is told.
+      onHalt: (id, reason) =>
+        void raiseAlert(
+          database.db,
+          'scanner_stalled',
+          `halt|${id}`,
+          `The ${id} follower stopped: ${reason}. Nothing is recorded from that chain until the server restarts.`,
+        ).catch((err) => app.log.error({ err }, 'could not raise the alert')),
+    }),
+  )
+}
+
+/** What the operator reads once the shop listens: mail, providers, address, notices, demo wallets. */
+async function logStarted(app: App, env: Env, database: Database, outbox: string): Promise<void> {
+  if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
+  const providers = env.TRON_PROVIDERS.map((p) => `${p.name} (${p.keys.length} key(s))`).join(', ')
+  app.log.info(`Following the chain through ${providers}; USDT contract ${env.USDT_CONTRACT}`)
+  const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
+  app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)
+  for (const notice of env.NOTICES) app.log.warn(notice)
+  const demoWallets = await countDemoWallets(database.db)
+  if (demoWallets > 0) {
+    app.log.warn(
+      `${demoWallets} demo wallet address(es) are in the pool: nobody holds their keys. Replace them with your own (admin Wallets tab or npm run wallets:add) before taking real payments.`,
+    )
+  }
+}
 
 async function main(): Promise<void> {
   // .env in the working directory fills in what the real environment leaves unset.
@@ -79,41 +136,7 @@ async function main(): Promise<void> {
     logger: app.log.child({ module: 'notifier' }),
   })
   app.services.orderPaid.on(() => notifier.wake())
-  // One follower per enabled chain, each on its own loop and lease (decision 037).
-  const followers = app.services.chains.enabled().map((chain) =>
-    createChainFollower({
-      db: database.db,
-      chain,
-      rules: app.services.rules,
-      batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
-      intervalMs: env.FOLLOWER_INTERVAL_MS,
-      idleEveryMs: env.FOLLOWER_IDLE_EVERY_MS,
-      blockIntervalMs: chain.followEveryMs ?? chain.blockIntervalMs,
-      startBlock:
-        chain.chain === 'tron'
-          ? env.FOLLOWER_START_BLOCK
-          : (env.EVM_CHAINS.find((c) => c.spec.key === chain.chain)?.startBlock ?? undefined),
-      onPaid: (id) => app.services.orderPaid.emit(id),
-      onCommitted: () => app.services.orderWatch.notify('*'),
-      instanceId,
-      logger: app.log.child({ module: 'chain-follower', chain: chain.chain }),
-      // Under the follower's cheaper read: each ended order's address against the account index.
-      safetyNet: createAddressSweep({
-        db: database.db,
-        chain,
-        rules: app.services.rules,
-        logger: app.log.child({ module: 'address-sweep', chain: chain.chain }),
-      }),
-      // Final blocks that do not follow ours: the chain's follower stops; the operator is told.
-      onHalt: (id, reason) =>
-        void raiseAlert(
-          database.db,
-          'scanner_stalled',
-          `halt|${id}`,
-          `The ${id} follower stopped: ${reason}. Nothing is recorded from that chain until the server restarts.`,
-        ).catch((err) => app.log.error({ err }, 'could not raise the alert')),
-    }),
-  )
+  const followers = createFollowers(app, env, database, instanceId)
 
   // Ready refunds: the chain is asked for a final transfer paying each (decision 039).
   const refundWatch = createRefundWatcher({
@@ -159,18 +182,7 @@ async function main(): Promise<void> {
   webhooks.start()
   notifier.start()
   statistics?.start()
-  if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
-  const providers = env.TRON_PROVIDERS.map((p) => `${p.name} (${p.keys.length} key(s))`).join(', ')
-  app.log.info(`Following the chain through ${providers}; USDT contract ${env.USDT_CONTRACT}`)
-  const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
-  app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)
-  for (const notice of env.NOTICES) app.log.warn(notice)
-  const demoWallets = await countDemoWallets(database.db)
-  if (demoWallets > 0) {
-    app.log.warn(
-      `${demoWallets} demo wallet address(es) are in the pool: nobody holds their keys. Replace them with your own (admin Wallets tab or npm run wallets:add) before taking real payments.`,
-    )
-  }
+  await logStarted(app, env, database, outbox)
 }
 
 main().catch((error: unknown) => {

@@ -312,3 +312,11 @@ export async function openOrderAddresses(
         : eq(orders.status, 'pending'),
     )
 }
+
+/** Whether any order of this chain is pending (the follower reads an idle chain less often). */
+export async function hasPendingOrder(db: Db, chain: ChainId): Promise<boolean> {
+  const result = (await db.execute(
+    sql`select exists (select 1 from orders where status = 'pending' and chain = ${chain}) as found`,
+  )) as unknown as { rows: { found: boolean }[] }
+  return result.rows[0]?.found === true
+}

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { sql } from 'drizzle-orm'
 import { type ChainId, familyOfChain } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { followerState } from '../db/schema'
 import { backoffDelay } from '../lib/backoff'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
-import { allPoolAddresses } from '../wallets/wallets.repo'
+import { hasPendingOrder } from '../orders/orders.repo'
+import { allPoolAddresses, hasAddressCoolingDown } from '../wallets/wallets.repo'
 import type { ChainError, FinalBlock, FinalReads } from './chain'
 import {
   commitBlocks,
@@ -213,27 +213,9 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
   }
 
   const idleEveryMs = opts.idleEveryMs ?? 0
-  /** No pending order of this chain and no address of its family cooling down (chain time is not needed: both are rare to flip). */
-  async function isIdle(): Promise<boolean> {
-    const result = (await db.execute(sql`
-      select not exists (select 1 from orders where status = 'pending' and chain = ${chain})
-        and not exists (
-          select 1 from wallet_addresses
-          where family = ${family} and cooldown_until is not null and cooldown_until > now()
-        ) as idle`)) as unknown as { rows: { idle: boolean }[] }
-    return result.rows[0]?.idle === true
-  }
-
-  let safetyNetAt = 0
-  async function runSafetyNet(): Promise<void> {
-    if (!opts.safetyNet || Date.now() - safetyNetAt < (opts.safetyNetEveryMs ?? 30_000)) return
-    safetyNetAt = Date.now()
-    try {
-      await opts.safetyNet.run()
-    } catch (err) {
-      log.warn({ err, chain }, 'safety net pass failed; the next one tries again')
-    }
-  }
+  /** No pending order of this chain and no address of its family cooling down. */
+  const isIdle = async () => !(await hasPendingOrder(db, chain)) && !(await hasAddressCoolingDown(db, family))
+  const runSafetyNet = createSafetyNetRunner(opts, log, chain)
 
   async function runOnce(): Promise<FollowResult> {
     const idle = (extra: Partial<FollowResult> = {}): FollowResult => ({
@@ -323,6 +305,24 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
       await releaseLease(lease)
     },
     runOnce,
+  }
+}
+
+/** Runs the safety net under a cheaper read (decision 045) at most every `safetyNetEveryMs`; a failure waits for the next. */
+function createSafetyNetRunner(
+  opts: ChainFollowerOptions,
+  log: WorkerLogger,
+  chain: ChainId,
+): () => Promise<void> {
+  let safetyNetAt = 0
+  return async () => {
+    if (!opts.safetyNet || Date.now() - safetyNetAt < (opts.safetyNetEveryMs ?? 30_000)) return
+    safetyNetAt = Date.now()
+    try {
+      await opts.safetyNet.run()
+    } catch (err) {
+      log.warn({ err, chain }, 'safety net pass failed; the next one tries again')
+    }
   }
 }
 

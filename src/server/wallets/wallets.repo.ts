@@ -359,3 +359,13 @@ export async function removeWalletAddresses(
     return { removed, inUse }
   })
 }
+
+/** Whether any address of the family is cooling down now (the follower reads an idle chain less often). */
+export async function hasAddressCoolingDown(db: Db, family: ChainFamilyId): Promise<boolean> {
+  const result = (await db.execute(sql`
+    select exists (
+      select 1 from wallet_addresses
+      where family = ${family} and cooldown_until is not null and cooldown_until > now()
+    ) as found`)) as unknown as { rows: { found: boolean }[] }
+  return result.rows[0]?.found === true
+}
