@@ -10,7 +10,9 @@
 //   npm run bench:memory                         (builds first when the build is stale)
 //   DATABASE_URL=postgres://... npm run bench:memory
 //   BENCH_ENGINES=pglite|postgres, BENCH_STEADY_MINUTES (10; 60 for the hour of the target),
-//   BENCH_PORT (5150), BENCH_CHECKOUTS_PER_S (2). The shop runs on the Node that runs the benchmark:
+//   BENCH_PORT (5150), BENCH_CHECKOUTS_PER_S (2), BENCH_EVM=1 (also follow two EVM chains on real
+//   Anvil nodes making a block every 2 s: BNB Smart Chain and Base, with TRON; ANVIL_PORTS_FROM).
+//   The shop runs on the Node that runs the benchmark:
 //   PATH=/path/to/node24/bin:$PATH npm run bench:memory
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -18,6 +20,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { testAddresses } from '../tests/support/test-addresses'
 import { createBenchDatabase, dropBenchDatabase, onEngines } from './support/bench-db'
+import { type BenchEvmChains, startBenchEvmChains } from './support/evm-chains'
 
 const STEADY_MINUTES = Number(process.env.BENCH_STEADY_MINUTES ?? 10)
 const PORT = Number(process.env.BENCH_PORT ?? 5150)
@@ -25,6 +28,8 @@ const CHECKOUTS_PER_S = Number(process.env.BENCH_CHECKOUTS_PER_S ?? 2)
 const PAGES_PER_CHECKOUT = 5
 const base = `http://127.0.0.1:${PORT}`
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const EVM = process.env.BENCH_EVM === '1'
+let evm: BenchEvmChains | undefined
 
 execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { stdio: 'inherit' })
 
@@ -133,6 +138,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     TRUST_PROXY: 'true',
     // Nobody pays: the chain follower only retries an explorer that is not there.
     TRON_API_URL: 'http://127.0.0.1:9',
+    ...evm?.env,
   }
   const line = (label: string, value: string) => console.log(`${kind.padEnd(9)}${label.padEnd(44)}${value}`)
   const mb = (v: number) => `${v.toFixed(0)} MB`
@@ -150,7 +156,8 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     // The pool for the steady traffic: every order holds its address, then the address cools down.
     const orders = Math.ceil(STEADY_MINUTES * 60 * CHECKOUTS_PER_S)
     const poolFile = join(dataDir, 'pool.txt')
-    writeFileSync(poolFile, testAddresses(orders + 100, `bench memory ${Date.now()}`).join('\n'))
+    const tron = testAddresses(orders + 100, `bench memory ${Date.now()}`)
+    writeFileSync(poolFile, [...tron, ...(evm?.addresses ?? [])].join('\n'))
     execFileSync(process.execPath, ['dist/server/cli.js', 'wallets:add', '--file', poolFile], {
       env,
       stdio: 'ignore',
@@ -232,7 +239,15 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')}`,
 )
-await onEngines(run)
+if (EVM) {
+  evm = await startBenchEvmChains()
+  console.log('with TRON, BNB Smart Chain and Base enabled (two Anvil nodes, a block every 2 s)')
+}
+try {
+  await onEngines(run)
+} finally {
+  await evm?.stop()
+}
 console.log(
   `load average at the end ${(await import('node:os'))
     .loadavg()

@@ -5,13 +5,22 @@
 // Each payment comes from a fresh sender, as real buyers pay from their own wallets: the shop holds
 // for review a transfer from a wallet that paid an earlier order at the same address (decision 020),
 // and the demo's few addresses are reused often.
+// A 0x… address pays on the demo's EVM node instead: `npm run pay -- <0x… address> <amount> [USDT|USDC]`
+// (scripts/lib/pay-evm.mjs).
 import { createHash, randomBytes } from 'node:crypto'
+import { payEvm } from './lib/pay-evm.mjs'
 
 const [address, amount, token = 'USDT'] = process.argv.slice(2)
+if (address?.startsWith('0x') && amount) {
+  await payEvm(address, amount, token.toUpperCase())
+  process.exit(0)
+}
 const base = process.env.DEVCHAIN_URL ?? `http://127.0.0.1:${process.env.DEVCHAIN_PORT ?? '9090'}`
 
 if (!address || !amount || !['USDT', 'TRX'].includes(token.toUpperCase())) {
-  console.error('usage: npm run pay -- <wallet address> <amount> [USDT|TRX]')
+  console.error(
+    'usage: npm run pay -- <wallet address> <amount> [USDT|TRX]   (or <0x… address> <amount> [USDT|USDC])',
+  )
   process.exit(2)
 }
 
