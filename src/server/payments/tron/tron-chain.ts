@@ -6,6 +6,7 @@ import { createTronFinalReads } from './tron-final'
 import { createTronHeadReader } from './tron-head-reader'
 import { lookupTronTransaction } from './tron-lookup'
 import type { ProviderPool } from './tron-pool'
+import { tronTransfersTo } from './tron-received'
 
 // TRON as a chain family (decision 037): USDT-TRC20 and TRX, final once solidified (about 19
 // blocks, a minute on mainnet), read through the TRON provider pool.
@@ -38,6 +39,7 @@ export function createTronChain(opts: TronChainOptions): ChainAdapter {
     explorerTxUrl,
     createHeadReader: ({ now } = {}) => createTronHeadReader(pool, { blockIntervalMs, now }),
     lookupTransaction: (txId, lookup) => lookupTronTransaction(pool, txId, lookup),
+    transfersTo: (address, token, sinceMs) => tronTransfersTo(pool, address, token, sinceMs),
     providers: pool,
   }
 }
