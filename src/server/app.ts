@@ -284,7 +284,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...discountRpcs(database),
     ...refundRpcs({
       db: database.db,
-      client: services.tron,
+      chains: services.chains,
       publicUrl: services.rules.fulfil.publicUrl,
       rules: services.rules,
       mailQueued: services.mailQueued,

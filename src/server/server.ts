@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   // Ready refunds: the chain is asked for a final transfer paying each (decision 039).
   const refundWatch = createRefundWatcher({
     db: database.db,
-    client: app.services.tron,
+    chains: app.services.chains,
     pollMs: env.REFUND_WATCH_MS,
     onSent: () => mail.wake(),
     logger: app.log.child({ module: 'refunds' }),

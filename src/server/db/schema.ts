@@ -731,8 +731,11 @@ export const refunds = pgTable(
     paymentId: integer('payment_id'),
     /** The operator's words (refund), or the transfer's unmatched reason (return). */
     reason: text('reason').notNull(),
+    /** The chain it is paid on: the order's (or the returned transfer's) by default. */
+    chain: text('chain').$type<ChainId>().notNull().default('tron'),
+    /** USDC is allowed by the check for EVM refunds; the code starts refunds in USDT and TRX only so far. */
     token: text('token').$type<'USDT' | 'TRX'>().notNull(),
-    /** Base units of the token: USDT 6 decimals, TRX in sun. */
+    /** Base units of the token at its decimals on the refund's chain (token-table.ts): TRX in sun. */
     amountUnits: bigint('amount_units', { mode: 'bigint' }).notNull(),
     /** What the amount is worth in USD micros (TRX at the order's locked rate); 0 when unknown. */
     usdMicros: bigint('usd_micros', { mode: 'bigint' }).notNull().default(sql`0`),
@@ -779,7 +782,8 @@ export const refunds = pgTable(
     index('refunds_ready_idx').on(t.readyAt).where(sql`status = 'ready'`),
     index('refunds_sent_idx').on(t.sentAt).where(sql`status = 'sent'`),
     check('refunds_kind_ck', sql`${t.kind} in ('refund', 'return')`),
-    check('refunds_token_ck', sql`${t.token} in ('USDT', 'TRX')`),
+    check('refunds_chain_ck', sql`${t.chain} in ${CHAIN_LIST}`),
+    check('refunds_token_ck', sql`${t.token} in ('USDT', 'USDC', 'TRX')`),
     check('refunds_amount_ck', sql`${t.amountUnits} > 0`),
     check('refunds_status_ck', sql`${t.status} in ('awaiting_address', 'ready', 'sent', 'cancelled')`),
   ],

@@ -155,6 +155,15 @@ export interface TransactionView {
   blockTransfers: ChainTransfer[]
 }
 
+/** A final transfer of one token to one address (refunds watch for these). */
+export interface ReceivedTransfer {
+  txId: string
+  from: string
+  /** Base units of the token. */
+  value: bigint
+  blockTimestamp: number
+}
+
 export interface TransactionLookupOptions {
   watch: ReadonlySet<string>
   /** The buyer is waiting: the read gives up when it aborts. */
@@ -214,6 +223,11 @@ export interface ChainAdapter extends FinalReads {
     address: string,
     range: { fromMs: number; toMs: number },
   ): Promise<ChainResult<{ txIds: string[] }>>
+  /**
+   * The final transfers of an accepted token to `address` (normal form) made at or after `sinceMs`,
+   * oldest first; null when the chain cannot be read or the answer would be incomplete.
+   */
+  transfersTo(address: string, token: TokenSymbol, sinceMs: number): Promise<ReceivedTransfer[] | null>
   readonly providers: ChainProvidersView
 }
 

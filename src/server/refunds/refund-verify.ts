@@ -6,10 +6,9 @@ import { refunds } from '../db/schema'
 import { queueMail } from '../delivery/order-mail.repo'
 import { disableKeysOfOrder } from '../keys/licence-state'
 import { lockOrder, setOrderStatus } from '../orders/orders.repo'
-import type { TronClient } from '../payments/tron/tron-client'
 import { recordOrderEvent } from '../webhooks/events'
 import { renderRefundSentEmail } from './refund-email'
-import { readTransaction, transfersTo } from './refund-proof'
+import { chainOf, type RefundChains, readTransaction, transfersTo } from './refund-proof'
 import { shopFrame } from './refund-requests'
 import {
   findRefund,
@@ -118,22 +117,25 @@ export async function markRefundSent(db: Db, refundId: number, proof: Proof): Pr
 /** The operator's hash: checked on the chain, with exactly what does not match. */
 export async function verifyRefundByHash(
   db: Db,
-  client: TronClient,
+  chains: RefundChains,
   refundId: number,
   rawHash: string,
   signal?: AbortSignal,
 ): Promise<SentResult> {
-  const hash = rawHash.trim().toLowerCase().replace(/^0x/, '')
   const refund = await findRefund(db, refundId)
   if (!refund) return { ok: false, error: refundMessages.refundNotFound }
   if (refund.status !== 'ready' || !refund.address || !refund.readyAt)
     return { ok: false, error: refundMessages.notReady }
+  const adapter = chainOf(chains, refund.chain)
+  if (!adapter) return { ok: false, error: refundMessages.explorerDown }
+  const hash = adapter.normalizeTxHash(rawHash)
+  if (!hash) return { ok: false, error: refundMessages.txNotFound }
   const [claimed] = await db
     .select({ id: refunds.id })
     .from(refunds)
     .where(inArray(refunds.txId, [hash]))
   if (claimed) return { ok: false, error: refundMessages.txUsed }
-  const proof = await readTransaction(client, hash, signal)
+  const proof = await readTransaction(adapter, hash, signal)
   if (proof.kind === 'error') return { ok: false, error: refundMessages.explorerDown }
   if (proof.kind === 'not_found') return { ok: false, error: refundMessages.txNotFound }
   if (proof.kind === 'not_final') return { ok: false, error: refundMessages.txNotFinal }
@@ -180,11 +182,12 @@ export async function verifyRefundByHash(
  * address, of at least its amount, made since it became ready and proving no other refund. Answers
  * the refunds marked sent.
  */
-export async function watchRefundsOnce(db: Db, client: TronClient): Promise<RefundRow[]> {
+export async function watchRefundsOnce(db: Db, chains: RefundChains): Promise<RefundRow[]> {
   const done: RefundRow[] = []
   for (const refund of await readyRefunds(db)) {
-    if (!refund.address || !refund.readyAt) continue
-    const found = await transfersTo(client, refund.address, refund.token, refund.readyAt.getTime())
+    const adapter = chainOf(chains, refund.chain)
+    if (!refund.address || !refund.readyAt || !adapter) continue
+    const found = await transfersTo(adapter, refund.address, refund.token, refund.readyAt.getTime())
     if (!found) continue
     const candidates = found.filter((t) => t.value >= refund.amountUnits)
     if (candidates.length === 0) continue

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client'
 import type { WorkerLogger } from '../lib/logger'
 import { createPollLoop, type PollLoop } from '../lib/poll-loop'
-import type { TronClient } from '../payments/tron/tron-client'
+import type { RefundChains } from './refund-proof'
 import { watchRefundsOnce } from './refund-verify'
 
 // The background look for refunds' payments: every pollMs, each ready refund's address is asked for
@@ -10,7 +10,7 @@ import { watchRefundsOnce } from './refund-verify'
 
 export function createRefundWatcher(opts: {
   db: Db
-  client: TronClient
+  chains: RefundChains
   pollMs: number
   /** Refunds were marked sent (their e-mails are in the outbox). */
   onSent: () => void
@@ -21,7 +21,7 @@ export function createRefundWatcher(opts: {
     name: 'refund watch',
     logger: opts.logger,
     pass: async () => {
-      const sent = await watchRefundsOnce(opts.db, opts.client)
+      const sent = await watchRefundsOnce(opts.db, opts.chains)
       if (sent.length > 0) {
         opts.logger.info({ refunds: sent.map((r) => r.id) }, 'refunds proven on the chain')
         opts.onSent()

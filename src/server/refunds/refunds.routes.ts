@@ -26,8 +26,8 @@ import type { Signal } from '../lib/signal'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { findOrder } from '../orders/orders.repo'
 import type { PaymentRules } from '../payments/payment-rules'
-import type { TronClient } from '../payments/tron/tron-client'
 import { defineRpc } from '../rpc'
+import type { RefundChains } from './refund-proof'
 import {
   cancelRefund,
   createRefund,
@@ -51,7 +51,8 @@ import {
 
 export interface RefundRpcDeps {
   db: Db
-  client: TronClient
+  /** The enabled chains: a refund is proven on its own. */
+  chains: RefundChains
   publicUrl: string
   rules: PaymentRules
   /** A mail went into the outbox: wakes the mail worker. */
@@ -212,7 +213,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
       handler: async (input) => {
         const result = await verifyRefundByHash(
           db,
-          deps.client,
+          deps.chains,
           input.p_refund_id,
           input.p_transaction_hash,
           AbortSignal.timeout(HASH_CHECK_DEADLINE_MS),

@@ -115,9 +115,9 @@ describe.each(engines)('refunds on %s', (engine) => {
     expect(given.body).toMatchObject({ success: true, refund: { status: 'ready', address: BUYER_WALLET } })
 
     // Nothing is sent yet: the watch finds nothing and the refund waits.
-    expect(await watchRefundsOnce(db(), f.client)).toEqual([])
+    expect(await watchRefundsOnce(db(), f.t.app.services.chains)).toEqual([])
     const paid = await operatorPays(BUYER_WALLET, o.total.toFixed(2))
-    const done = await watchRefundsOnce(db(), f.client)
+    const done = await watchRefundsOnce(db(), f.t.app.services.chains)
     expect(done.map((r) => r.id)).toEqual([id])
     expect(await refundRow(id)).toMatchObject({ status: 'sent', tx_id: paid.txId, verified_by: 'watch' })
     expect((await f.order(o.id)).status).toBe('refunded')
@@ -276,9 +276,9 @@ describe.each(engines)('refunds on %s', (engine) => {
     const ra = await startRefund(a.id, { p_full: false, p_amount: '1', p_address: NEW_BUYER })
     const rb = await startRefund(b.id, { p_full: false, p_amount: '1', p_address: NEW_BUYER })
     const first = await operatorPays(NEW_BUYER, '1')
-    const done = await watchRefundsOnce(db(), f.client)
+    const done = await watchRefundsOnce(db(), f.t.app.services.chains)
     expect(done).toHaveLength(1)
-    expect(await watchRefundsOnce(db(), f.client)).toEqual([])
+    expect(await watchRefundsOnce(db(), f.t.app.services.chains)).toEqual([])
     const states = [await refundRow(ra.refund.id), await refundRow(rb.refund.id)].map((r) => r.status).sort()
     expect(states).toEqual(['ready', 'sent'])
     // The hash of that transfer, pasted for the other one, is refused.
@@ -286,7 +286,7 @@ describe.each(engines)('refunds on %s', (engine) => {
     expect((await verify(waiting, first.txId)).body).toEqual({ success: false, error: refundMessages.txUsed })
     // A second transfer proves the other.
     await operatorPays(NEW_BUYER, '1')
-    expect((await watchRefundsOnce(db(), f.client)).map((r) => r.id)).toEqual([waiting])
+    expect((await watchRefundsOnce(db(), f.t.app.services.chains)).map((r) => r.id)).toEqual([waiting])
   })
 
   it('a refund link works once and expires', async () => {
@@ -439,7 +439,7 @@ describe.each(engines)('the return of a transfer held for review on %s', (engine
     expect((await f.order(second.id)).status).toBe('pending')
     await f.send({ to: OTHER_PAYER, amount: second.total.toFixed(2), from: OPERATOR_WALLET })
     f.chain.mine(f.lag + 1)
-    expect((await watchRefundsOnce(f.t.database.db, f.client)).map((r) => r.id)).toEqual([
+    expect((await watchRefundsOnce(f.t.database.db, f.t.app.services.chains)).map((r) => r.id)).toEqual([
       (started.body.refund as AdminRefund).id,
     ])
   })

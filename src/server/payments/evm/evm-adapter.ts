@@ -8,6 +8,7 @@ import { endpointOf } from './evm-env'
 import { evmFinalHead, evmReadFinal } from './evm-final'
 import { createEvmHeadReader } from './evm-head'
 import { evmLookupTransaction } from './evm-lookup'
+import { evmTransfersTo } from './evm-received'
 import { createEvmRpc } from './evm-rpc'
 
 // One enabled EVM chain as the shop's chain interface sees it: the family's code bound to the
@@ -90,6 +91,7 @@ export function createEvmAdapter(config: EvmChainConfig, opts: EvmAdapterOptions
     readFinal: (o) => evmReadFinal(ctx, o),
     createHeadReader: () => createEvmHeadReader(ctx),
     lookupTransaction: (txId, o) => evmLookupTransaction(ctx, txId, o),
+    transfersTo: (address, token, sinceMs) => evmTransfersTo(ctx, address, token, sinceMs),
     providers: pool,
   }
 }

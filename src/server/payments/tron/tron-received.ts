@@ -1,10 +1,13 @@
-import type { ChainResult } from '../chain'
+import type { ChainResult, ReceivedTransfer, TokenSymbol } from '../chain'
 import type { ProviderPool } from './tron-pool'
 
-// The safety net's read on TRON (decision 045): what the provider's account index says an address
-// received — USDT Transfer events of the configured contract (whoever made USDT emit them), plain
-// TRX transfers, and TRX moved by contract code — as transaction ids. Three list requests an address
-// (more only past 200 items of one kind); the transfers themselves are then read from their blocks.
+// What one TRON address received, from the provider's account index (the explorer's account lists,
+// read through the provider pool and its budget):
+// - for the safety net (decision 045): the ids of the transactions that moved USDT of the configured
+//   contract (whoever made USDT emit them), plain TRX, or TRX moved by contract code to it, in a
+//   range of block time; three list requests an address (more only past 200 items of one kind);
+// - for a refund's proof (decision 039): the final USDT or TRX transfers to it since a time, with
+//   their senders and amounts.
 
 type Lists = Pick<ProviderPool, 'listTrc20Incoming' | 'listTrxIncoming' | 'listInternalIncoming'>
 
@@ -32,4 +35,31 @@ export async function listTronReceived(
     for (const t of res.transfers) if (t.to === address) ids.add(t.transactionId)
   }
   return { status: 'success', txIds: [...ids] }
+}
+
+export type ReceivedClient = Pick<ProviderPool, 'usdtContract' | 'listTrc20Incoming' | 'listTrxIncoming'>
+
+export async function tronTransfersTo(
+  client: ReceivedClient,
+  address: string,
+  token: TokenSymbol,
+  sinceMs: number,
+): Promise<ReceivedTransfer[] | null> {
+  const opts = { minTimestamp: sinceMs, onlyConfirmed: true }
+  const oldestFirst = (a: ReceivedTransfer, b: ReceivedTransfer) => a.blockTimestamp - b.blockTimestamp
+  if (token === 'USDT') {
+    const res = await client.listTrc20Incoming(address, opts)
+    if (res.status === 'error' || !res.complete) return null
+    return res.transfers
+      .filter((t) => t.type === 'Transfer' && t.contract === client.usdtContract && t.to === address)
+      .map((t) => ({ txId: t.transactionId, from: t.from, value: t.value, blockTimestamp: t.blockTimestamp }))
+      .sort(oldestFirst)
+  }
+  if (token !== 'TRX') return []
+  const res = await client.listTrxIncoming(address, opts)
+  if (res.status === 'error' || !res.complete) return null
+  return res.transfers
+    .filter((t) => t.to === address)
+    .map((t) => ({ txId: t.transactionId, from: t.from, value: t.value, blockTimestamp: t.blockTimestamp }))
+    .sort(oldestFirst)
 }
