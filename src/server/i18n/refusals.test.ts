@@ -9,7 +9,9 @@ import { confirmMessages } from '../../shared/order-status'
 import { seedOnce } from '../db/seed'
 import { soldOutMessage } from '../keys/reservation'
 import { checkoutMessages } from '../orders/checkout-limits'
-import { localizeRefusal, refusalOf } from './refusals'
+import ru from './messages/ru.json'
+import zh from './messages/zh.json'
+import { carriedRefusal, localizeAnswer, localizeRefusal, refusal, refusalOf, refused } from './refusals'
 
 describe('the buyer-facing refusals', () => {
   it('has every English refusal the server answers, word for word', () => {
@@ -48,6 +50,40 @@ describe('the buyer-facing refusals', () => {
   })
 })
 
+describe('a refusal made by its id', () => {
+  it('goes out in English word for word as the shared texts, its id carried off the wire', () => {
+    expect(refusal('confirm.notForOrder').text).toBe(confirmMessages.notForOrder)
+    expect(refusal('confirm.explorerDown').text).toBe(confirmMessages.explorerDown)
+    expect(refusal('tooManyAttempts').text).toBe(confirmMessages.tooMany)
+    expect(refusal('tooManyAttempts').text).toBe(discountMessages.tooMany)
+    expect(refusal('checkout.tooManyAttempts').text).toBe(checkoutMessages.tooManyAttempts)
+    expect(refusal('dashboard.tooMany').text).toBe(dashboardMessages.tooMany)
+    expect(refusal('orderLinks.tooMany').text).toBe(orderLinkMessages.tooMany)
+    expect(refusal('checkout.unavailable').text).toBe(checkRuleText('unavailable'))
+    expect(refusal('checkout.soldOut', { name: 'Proxy Checker' }).text).toBe(soldOutMessage('Proxy Checker'))
+    expect(refusal('confirm.underpaid', { received: '$10.00', total: '$49.99' }).text).toBe(
+      confirmMessages.underpaid('$10.00', '$49.99'),
+    )
+    const answer = refused('dashboard.notFound')
+    expect(answer).toEqual({ success: false, error: dashboardMessages.notFound })
+    expect(JSON.parse(JSON.stringify(answer))).toEqual({ success: false, error: dashboardMessages.notFound })
+    expect(carriedRefusal(answer)?.id).toBe('dashboard.notFound')
+  })
+
+  it('is written in the buyer language by its id, not found again by its English', () => {
+    const answer = refused('confirm.underpaid', { received: '$10.00', total: '$49.99' })
+    expect(localizeAnswer(answer, 'zh')).toEqual({
+      success: false,
+      error: '目前已收到 US$10.00，共需 US$49.99。请将剩余金额发送到同一地址。',
+    })
+    // Even were its English text reworded, the id still finds the buyer's language.
+    const reworded = Object.assign(refused('confirm.held'), { error: 'Reworded in English' })
+    expect(localizeAnswer(reworded, 'ru')).toEqual({ success: false, error: ru['confirm.held'] })
+  })
+})
+
+const checkRuleText = (key: keyof typeof checkoutRuleMessages) => checkoutRuleMessages[key]
+
 describe.each(engines)('a refusal over HTTP on %s', (engine) => {
   let t: TestApp
   beforeAll(async () => {
@@ -80,6 +116,28 @@ describe.each(engines)('a refusal over HTTP on %s', (engine) => {
     expect(await check({ 'accept-language': 'ru', cookie: 'lang=en' })).toEqual({
       success: false,
       error: discountMessages.unknown,
+    })
+  })
+
+  it('never goes out in English to a zh or ru buyer', async () => {
+    const ask = async (url: string, payload: object, headers: Record<string, string>) =>
+      (await t.app.inject({ method: 'POST', url, payload, headers })).json()
+    const status = { p_order_id: '00000000-0000-4000-8000-000000000000' }
+    const dashboard = { p_access_token: 'no-such-token' }
+    for (const [headers, catalogue] of [
+      [{ 'accept-language': 'zh-CN' }, zh],
+      [{ cookie: 'lang=ru' }, ru],
+    ] as const) {
+      const unknownOrder = await ask('/rpc/secure_get_order_status', status, headers)
+      expect(unknownOrder).toEqual({ success: false, error: catalogue['confirm.unknownOrder'] })
+      expect(unknownOrder.error).not.toBe(confirmMessages.unknownOrder)
+      const noDashboard = await ask('/rpc/secure_fetch_dashboard', dashboard, headers)
+      expect(noDashboard).toEqual({ success: false, error: catalogue['dashboard.notFound'] })
+      expect(noDashboard.error).not.toBe(dashboardMessages.notFound)
+    }
+    expect(await ask('/rpc/secure_get_order_status', status, {})).toEqual({
+      success: false,
+      error: confirmMessages.unknownOrder,
     })
   })
 })

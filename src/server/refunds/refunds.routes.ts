@@ -21,6 +21,7 @@ import { adminActorOf } from '../admin/admin-auth'
 import { onSuccess } from '../audit/audit-log'
 import type { Db } from '../db/client'
 import { AppError } from '../errors'
+import { refused } from '../i18n/refusals'
 import { rateLimitKey } from '../lib/client-address'
 import type { Signal } from '../lib/signal'
 import { createWindowLimiter } from '../lib/window-limiter'
@@ -239,7 +240,7 @@ function buyerRefundRpcs(deps: RefundRpcDeps) {
         const row = REFUND_LINK_TOKEN.test(input.p_token)
           ? await findRefundByLink(db, input.p_token)
           : undefined
-        if (row?.status !== 'awaiting_address') return { success: false, error: refundMessages.linkInvalid }
+        if (row?.status !== 'awaiting_address') return refused('refunds.linkInvalid')
         failures.refund(rateLimitKey(request))
         return { success: true, refund: buyerView(row) }
       },
@@ -253,7 +254,7 @@ function buyerRefundRpcs(deps: RefundRpcDeps) {
         const row = REFUND_LINK_TOKEN.test(input.p_token)
           ? await findRefundByLink(db, input.p_token)
           : undefined
-        if (!row) return { success: false, error: refundMessages.linkInvalid }
+        if (!row) return refused('refunds.linkInvalid')
         const result = await setRefundAddress(deps, row.id, input.p_address, 'buyer')
         if (!result.ok) {
           return {
