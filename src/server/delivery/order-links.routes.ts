@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto'
 import { centsToDollars } from '../../shared/money'
 import {
+  ORDER_LINK_MINUTES,
   ORDER_LINK_TOKEN,
   openOrderLinksInputSchema,
-  orderLinkMessages,
   requestOrderLinksInputSchema,
 } from '../../shared/order-links'
 import type { Database } from '../db/client'
 import type { Env } from '../env'
 import { AppError } from '../errors'
-import { refusal, refused, requestLocale } from '../i18n/refusals'
+import { refusal, refused, requestLocale, told } from '../i18n/refusals'
 import { rateLimitKey } from '../lib/client-address'
 import type { Signal } from '../lib/signal'
 import { createWindowLimiter } from '../lib/window-limiter'
@@ -38,7 +38,7 @@ export function orderLinkRpcs(database: Database, env: Env, asked: Signal<void>)
         // and writes the mail, in the language the buyer asked in, after this answer.
         await recordOrderLinkAsk(db, input.p_email, requestLocale(request.headers))
         asked.emit()
-        return { success: true, message: orderLinkMessages.sent }
+        return told('orderLinks.sent', { minutes: ORDER_LINK_MINUTES })
       },
     }),
     defineRpc({
