@@ -1,5 +1,7 @@
 // Application errors carry a code from a closed list; one handler maps codes to HTTP statuses.
 
+import type { Refusal } from './i18n/refusals'
+
 export const errorStatus = {
   bad_request: 400,
   unauthorized: 401,
@@ -15,19 +17,23 @@ export type ErrorCode = keyof typeof errorStatus
 
 export class AppError extends Error {
   /** 429 with Retry-After (rounded up to whole seconds). */
-  static rateLimited(message: string, waitMs: number): AppError {
+  static rateLimited(message: string | Refusal, waitMs: number): AppError {
     return new AppError('rate_limited', message, {
       'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
     })
   }
 
+  /** A buyer-facing refusal made by id: the RPC layer writes it in the buyer's language. */
+  readonly refusal?: Refusal
+
   constructor(
     readonly code: ErrorCode,
-    message: string,
+    message: string | Refusal,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message)
+    super(typeof message === 'string' ? message : message.text)
     this.name = 'AppError'
+    if (typeof message !== 'string') this.refusal = message
   }
 
   get status(): number {

@@ -3,7 +3,7 @@ import type { ZodType, z } from 'zod'
 import { type CallOutcome, type RpcAudit, recordAudit } from './audit/audit-log'
 import type { Db } from './db/client'
 import { AppError } from './errors'
-import { localizeAnswer, localizeRefusal, requestLocale } from './i18n/refusals'
+import { localizeAnswer, requestLocale, translateRefusal } from './i18n/refusals'
 
 export interface RpcContext {
   request: FastifyRequest
@@ -132,8 +132,8 @@ export class RpcRegistry {
       try {
         return localizeAnswer(await run(), locale)
       } catch (error) {
-        if (!(error instanceof AppError)) throw error
-        throw new AppError(error.code, localizeRefusal(error.message, locale), error.headers)
+        if (!(error instanceof AppError) || !error.refusal) throw error
+        throw new AppError(error.code, translateRefusal(error.refusal, locale), error.headers)
       }
     })
   }

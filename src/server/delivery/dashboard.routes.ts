@@ -1,13 +1,9 @@
-import {
-  ACCESS_TOKEN,
-  dashboardMessages,
-  deactivateSeatInputSchema,
-  fetchDashboardInputSchema,
-} from '../../shared/dashboard'
+import { ACCESS_TOKEN, deactivateSeatInputSchema, fetchDashboardInputSchema } from '../../shared/dashboard'
 import { centsToDollars, microsToDollars } from '../../shared/money'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
+import { refusal, refused } from '../i18n/refusals'
 import { keysOfOrder } from '../keys/key-stock'
 import { deactivateInstance, keyIdOfOrderInstance, licencesOfOrder, licenceView } from '../keys/licences.repo'
 import { rateLimitKey } from '../lib/client-address'
@@ -32,13 +28,13 @@ export function dashboardRpcs(database: Database) {
         // parallel guesses cannot all pass a check made before any of them failed.
         const wait = failures.hit(rateLimitKey(request))
         if (wait > 0) {
-          throw AppError.rateLimited(dashboardMessages.tooMany, wait)
+          throw AppError.rateLimited(refusal('dashboard.tooMany'), wait)
         }
         const token = input.p_access_token
         const order = ACCESS_TOKEN.test(token) ? await findOrderByAccessToken(db, token) : undefined
         if (!order) {
           // The same answer for a malformed and an unknown token: it says nothing about any order.
-          return { success: false, error: dashboardMessages.notFound }
+          return refused('dashboard.notFound')
         }
         failures.refund(rateLimitKey(request))
         const keys = await keysOfOrder(db, order.id)
@@ -95,17 +91,17 @@ export function dashboardRpcs(database: Database) {
       input: deactivateSeatInputSchema,
       handler: async (input, { request }) => {
         const wait = failures.hit(rateLimitKey(request))
-        if (wait > 0) throw AppError.rateLimited(dashboardMessages.tooMany, wait)
+        if (wait > 0) throw AppError.rateLimited(refusal('dashboard.tooMany'), wait)
         const token = input.p_access_token
         const order = ACCESS_TOKEN.test(token) ? await findOrderByAccessToken(db, token) : undefined
-        if (!order) return { success: false, error: dashboardMessages.notFound }
+        if (!order) return refused('dashboard.notFound')
         failures.refund(rateLimitKey(request))
         const keyId = await keyIdOfOrderInstance(db, order.id, input.p_instance_id)
         // The buyer may free a seat of a disabled key too: it only ever gives a seat back.
         const outcome = keyId
           ? await deactivateInstance(db, { keyId }, input.p_instance_id, { allowDisabled: true, by: 'buyer' })
           : undefined
-        if (outcome?.kind !== 'deactivated') return { success: false, error: dashboardMessages.seatNotFound }
+        if (outcome?.kind !== 'deactivated') return refused('dashboard.seatNotFound')
         return { success: true }
       },
     }),

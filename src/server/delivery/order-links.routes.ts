@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto'
 import { centsToDollars } from '../../shared/money'
 import {
+  ORDER_LINK_MINUTES,
   ORDER_LINK_TOKEN,
   openOrderLinksInputSchema,
-  orderLinkMessages,
   requestOrderLinksInputSchema,
 } from '../../shared/order-links'
 import type { Database } from '../db/client'
 import type { Env } from '../env'
 import { AppError } from '../errors'
-import { requestLocale } from '../i18n/refusals'
+import { refusal, refused, requestLocale, told } from '../i18n/refusals'
 import { rateLimitKey } from '../lib/client-address'
 import type { Signal } from '../lib/signal'
 import { createWindowLimiter } from '../lib/window-limiter'
@@ -33,12 +33,12 @@ export function orderLinkRpcs(database: Database, env: Env, asked: Signal<void>)
       handler: async (input, { request }) => {
         const address = createHash('sha256').update(input.p_email.trim().toLowerCase()).digest('hex')
         const wait = Math.max(perClient.hit(rateLimitKey(request)), perAddress.hit(address))
-        if (wait > 0) throw AppError.rateLimited(orderLinkMessages.tooMany, wait)
+        if (wait > 0) throw AppError.rateLimited(refusal('orderLinks.tooMany'), wait)
         // Only the ask is recorded, the same for every address; the worker looks the orders up
         // and writes the mail, in the language the buyer asked in, after this answer.
         await recordOrderLinkAsk(db, input.p_email, requestLocale(request.headers))
         asked.emit()
-        return { success: true, message: orderLinkMessages.sent }
+        return told('orderLinks.sent', { minutes: ORDER_LINK_MINUTES })
       },
     }),
     defineRpc({
@@ -46,9 +46,9 @@ export function orderLinkRpcs(database: Database, env: Env, asked: Signal<void>)
       input: openOrderLinksInputSchema,
       handler: async (input, { request }) => {
         const wait = failures.hit(rateLimitKey(request))
-        if (wait > 0) throw AppError.rateLimited(orderLinkMessages.tooMany, wait)
+        if (wait > 0) throw AppError.rateLimited(refusal('orderLinks.tooMany'), wait)
         const opened = ORDER_LINK_TOKEN.test(input.p_token) ? await openOrderLinks(db, input.p_token) : null
-        if (!opened) return { success: false, error: orderLinkMessages.invalid }
+        if (!opened) return refused('orderLinks.invalid')
         failures.refund(rateLimitKey(request))
         return {
           success: true,

@@ -1,10 +1,10 @@
 import { asc, eq, sql } from 'drizzle-orm'
-import { messages } from '../../shared/checkout-rules'
 import type { SaveDiscountInput, DiscountCodeRow as WireRow } from '../../shared/discounts'
-import { discountAdminMessages, discountMessages } from '../../shared/discounts'
+import { discountAdminMessages } from '../../shared/discounts'
 import type { Db } from '../db/client'
 import { discountCodes, type OrderItemSnapshot } from '../db/schema'
 import { AppError, isUniqueViolation } from '../errors'
+import { type Refusal, refusal } from '../i18n/refusals'
 import { countDiscountUses, discountUsage } from '../orders/orders.repo'
 import { type DiscountCodeRow, type Evaluation, evaluateDiscount, subtotalOf } from './discount-rules'
 
@@ -35,7 +35,7 @@ export interface DiscountRequest {
 
 export type Reservation =
   | { ok: true; codeId: number; code: string; discountCents: number }
-  | { ok: false; error: string }
+  | { ok: false; error: Refusal }
 
 /**
  * Inside the transaction that places orders: locks the codes the requests name (by id, the same
@@ -66,13 +66,13 @@ export async function reserveDiscounts(
   )
   return requests.map((request) => {
     const row = byCode.get(request.code.trim().toLowerCase())
-    if (!row) return { ok: false, error: discountMessages.unknown }
+    if (!row) return { ok: false, error: refusal('discount.unknown') }
     const emailKey = `${row.id} ${request.email.trim().toLowerCase()}`
     const uses = { total: held.total.get(row.id) ?? 0, byEmail: held.byEmail.get(emailKey) ?? 0 }
     const verdict = evaluateDiscount(row, request.items, now, uses)
     if (!verdict.ok) return verdict
     if (request.claimedTotalCents !== subtotalOf(request.items) - verdict.discountCents)
-      return { ok: false, error: messages.invalidTotal }
+      return { ok: false, error: refusal('checkout.invalidTotal') }
     held.total.set(row.id, uses.total + 1)
     held.byEmail.set(emailKey, uses.byEmail + 1)
     return { ok: true, codeId: row.id, code: row.code, discountCents: verdict.discountCents }

@@ -1,7 +1,6 @@
 import {
   checkDiscountInputSchema,
   discountAdminMessages,
-  discountMessages,
   saveDiscountInputSchema,
   setDiscountDisabledInputSchema,
 } from '../../shared/discounts'
@@ -9,6 +8,7 @@ import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import { changedKeys, onSuccess } from '../audit/audit-log'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
+import { refusal, refused } from '../i18n/refusals'
 import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { priceCart } from '../orders/order-pricing'
@@ -36,11 +36,11 @@ export function discountRpcs(database: Database) {
       input: checkDiscountInputSchema,
       handler: async (input, { request }) => {
         const wait = checks.hit(rateLimitKey(request))
-        if (wait > 0) throw AppError.rateLimited(discountMessages.tooMany, wait)
+        if (wait > 0) throw AppError.rateLimited(refusal('tooManyAttempts'), wait)
         const { items, totalCents } = await priceCart(db, input.p_items)
         const found = await previewDiscount(db, { code: input.p_code, email: input.p_email, items })
-        if (!found) return { success: false, error: discountMessages.unknown }
-        if (!found.verdict.ok) return { success: false, error: found.verdict.error }
+        if (!found) return refused('discount.unknown')
+        if (!found.verdict.ok) return refused(found.verdict.error)
         return {
           success: true,
           code: found.row.code,

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { type DeliveryMode, licenseKeys, type OrderItemSnapshot, products } from '../db/schema'
 import { AppError } from '../errors'
+import { refusal } from '../i18n/refusals'
 
 // Stock reservation for stock-only products. Placing an order takes its keys out of the free stock
 // (license_keys.reserved_order_id) in the order's own transaction; cancelling or expiring the order
@@ -66,7 +67,8 @@ export async function reserveKeys(
           limit ${line.quantity}
         )
         returning id`)) as unknown as { rows: unknown[] }
-      if (result.rows.length < line.quantity) throw new AppError('conflict', soldOutMessage(line.name))
+      if (result.rows.length < line.quantity)
+        throw new AppError('conflict', refusal('checkout.soldOut', { name: line.name }))
     }
   }
 }

@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
+import { type Refusal, refusal } from '../i18n/refusals'
 import { rateLimitKey, rateLimitNetworkKey } from '../lib/client-address'
 import { ordersWithPaymentInFlight } from '../payments/payment-in-flight'
 import { holdCounts } from '../wallets/wallets.repo'
@@ -86,7 +87,7 @@ export interface CheckoutEntry {
 
 /** Admitted (refusal null) or refused; an admitted browser may keep the address of the order it gave back. */
 export interface Admission {
-  refusal: string | null
+  refusal: Refusal | null
   handover?: string
   /** The browser's earlier order has a payment in flight: it was kept, and this one gets its own address. */
   earlierInFlight?: boolean
@@ -142,9 +143,9 @@ export async function admitCheckouts(
     const byClient = held.get(clientKey) ?? 0
     const byEmail = held.get(emailKey) ?? 0
     if (byClient >= limits.maxPendingPerClient || byEmail >= limits.maxPendingPerEmail)
-      return { refusal: checkoutMessages.tooManyPending }
+      return { refusal: refusal('checkout.tooManyPending') }
     if (!keeps(entry) && !guard.admit(entry.client.networkKey))
-      return { refusal: checkoutMessages.networkBusy }
+      return { refusal: refusal('checkout.networkBusy') }
     held.set(clientKey, byClient + 1)
     held.set(emailKey, byEmail + 1)
     const giveBack = giveBacks.get(entry.client.browserKey)

@@ -1,9 +1,10 @@
 import { inArray } from 'drizzle-orm'
-import { type CreateOrderInput, messages } from '../../shared/checkout'
+import type { CreateOrderInput } from '../../shared/checkout'
 import { dollarsToCents } from '../../shared/money'
 import type { Db } from '../db/client'
 import { type OrderItemSnapshot, products } from '../db/schema'
 import { AppError } from '../errors'
+import { refused } from '../i18n/refusals'
 import type { PlaceOutcome, PlaceRequest } from './place-order'
 
 // Pricing an order: every price comes from the catalogue in the database, never from the buyer. A
@@ -41,7 +42,7 @@ export async function priceRequests(
     const mismatch = !request.input.p_discount_code && claimed !== last.totalCents
     if (last.totalCents <= 0 || claimed === null || mismatch) {
       priced.pop()
-      settle(index, { ok: true, answer: { success: false, error: messages.invalidTotal } })
+      settle(index, { ok: true, answer: refused('checkout.invalidTotal') })
     }
   }
   return priced

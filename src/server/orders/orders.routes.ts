@@ -1,8 +1,9 @@
-import { cancelOrderInputSchema, createOrderInputSchema, messages } from '../../shared/checkout'
+import { cancelOrderInputSchema, createOrderInputSchema } from '../../shared/checkout'
 import { emptyPayloadSchema } from '../../shared/rpc'
 import type { Database } from '../db/client'
 import type { Env } from '../env'
 import { AppError } from '../errors'
+import { refusal, refused } from '../i18n/refusals'
 import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
 import type { ChainRegistry } from '../payments/chain-registry'
@@ -12,7 +13,7 @@ import type { PaymentDelay } from '../payments/payments-health'
 import type { TrxPriceSource } from '../pricing/trx-price'
 import { defineRpc } from '../rpc'
 import { findFreeAddress } from '../wallets/wallets.repo'
-import { checkoutClient, checkoutMessages } from './checkout-limits'
+import { checkoutClient } from './checkout-limits'
 import { createOrderPlacer } from './order-batcher'
 import { orderSecretMatches } from './order-secret'
 import { cancelPendingOrder, findOrder } from './orders.repo'
@@ -62,11 +63,9 @@ export function ordersRpcs(
       name: 'secure_get_wallet_address',
       input: emptyPayloadSchema,
       handler: async () => {
-        if (await delay.refuseCheckouts()) return { success: false, error: messages.unavailable }
+        if (await delay.refuseCheckouts()) return refused('checkout.unavailable')
         const address = await findFreeAddress(db)
-        return address
-          ? { success: true, wallet_address: address }
-          : { success: false, error: messages.unavailable }
+        return address ? { success: true, wallet_address: address } : refused('checkout.unavailable')
       },
     }),
     defineRpc({
@@ -74,9 +73,9 @@ export function ordersRpcs(
       input: createOrderInputSchema,
       handler: async (input, { request, reply }) => {
         const wait = creations.hit(rateLimitKey(request))
-        if (wait > 0) throw AppError.rateLimited(checkoutMessages.tooManyAttempts, wait)
+        if (wait > 0) throw AppError.rateLimited(refusal('checkout.tooManyAttempts'), wait)
         // The operator's choice while payment detection lags: no new orders rather than a warning.
-        if (await delay.refuseCheckouts()) return { success: false, error: messages.unavailable }
+        if (await delay.refuseCheckouts()) return refused('checkout.unavailable')
         const header = request.headers['idempotency-key']
         const key =
           input.p_idempotency_key ?? (typeof header === 'string' && header !== '' ? header : undefined)
@@ -108,9 +107,7 @@ export function ordersRpcs(
         const order = await findOrder(db, input.p_order_id)
         const allowed = order && (!order.secretHash || orderSecretMatches(order, input.p_order_secret))
         const cancelled = allowed ? await cancelPendingOrder(db, input.p_order_id, rules.cooldownMs) : false
-        return cancelled
-          ? { success: true }
-          : { success: false, error: 'This order can no longer be cancelled' }
+        return cancelled ? { success: true } : refused('checkout.notCancellable')
       },
     }),
   ]

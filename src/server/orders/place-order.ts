@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { eq, inArray, sql } from 'drizzle-orm'
 import { type ChainId, chainFamilies, familyOfChain } from '../../shared/chains'
-import { type CreateOrderAnswer, type CreateOrderInput, messages } from '../../shared/checkout'
+import type { CreateOrderAnswer, CreateOrderInput } from '../../shared/checkout'
 import { centsToDollars, dollarsToCents } from '../../shared/money'
 import { formatRateE8, formatSun, usdCentsToSun } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
 import { reserveDiscounts } from '../discounts/discounts.repo'
 import { AppError, isUniqueViolation } from '../errors'
+import { refused } from '../i18n/refusals'
 import { reserveKeys } from '../keys/reservation'
 import type { RateResult } from '../pricing/trx-price'
 import { leaseAddresses } from '../wallets/wallets.repo'
@@ -219,19 +220,19 @@ async function insertOrders(
         withLimits,
         now,
       )
-      const refused = new Set<number>()
+      const turnedDown = new Set<number>()
       limited.forEach((p, i) => {
         const admission = admissions[i]
         if (admission?.handover) handovers.set(p.index, admission.handover)
         if (admission?.earlierInFlight) earlierInFlight.add(p.index)
         if (!admission?.refusal) return
-        refused.add(p.index)
+        turnedDown.add(p.index)
         answers.push({
           index: p.index,
-          outcome: { ok: true, answer: { success: false, error: admission.refusal } },
+          outcome: { ok: true, answer: refused(admission.refusal) },
         })
       })
-      admitted = prepared.filter((p) => !refused.has(p.index))
+      admitted = prepared.filter((p) => !turnedDown.has(p.index))
     }
     // Discount codes: checked and their uses counted under the codes' row locks, in request order.
     const discounts = new Map<number, { codeId: number; code: string; discountCents: number }>()
@@ -247,17 +248,17 @@ async function insertOrders(
         })),
         now,
       )
-      const refused = new Set<number>()
+      const turnedDown = new Set<number>()
       withCode.forEach((p, i) => {
         const reservation = reservations[i]
         if (reservation?.ok) discounts.set(p.index, reservation)
         else {
-          refused.add(p.index)
-          const error = reservation?.error ?? messages.createFailed
-          answers.push({ index: p.index, outcome: { ok: true, answer: { success: false, error } } })
+          turnedDown.add(p.index)
+          const answer = refused(reservation?.error ?? 'checkout.createFailed')
+          answers.push({ index: p.index, outcome: { ok: true, answer } })
         }
       })
-      admitted = admitted.filter((p) => !refused.has(p.index))
+      admitted = admitted.filter((p) => !turnedDown.has(p.index))
     }
     // The lease history starts when the order does: transfers from then on are the order's. An
     // order leases an address of its network's family (an EVM address serves every EVM chain).
@@ -287,7 +288,7 @@ async function insertOrders(
       if (leased.has(p.id)) return true
       answers.push({
         index: p.index,
-        outcome: { ok: true, answer: { success: false, error: messages.unavailable } },
+        outcome: { ok: true, answer: refused('checkout.unavailable') },
       })
       return false
     })
@@ -386,7 +387,7 @@ async function replay(
   if (order.email !== input.p_email) {
     throw new AppError('conflict', 'This idempotency key was already used for another order')
   }
-  if (order.status !== 'pending') return { success: false, error: messages.createFailed }
+  if (order.status !== 'pending') return refused('checkout.createFailed')
   const secret = derivedOrderSecret(key, order)
   // Orders placed before secrets were derived (migration 0015) hold a random one no retry can
   // answer again: the retry's secret replaces it, as it did then.

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto'
 import { familyOfChain } from '../../shared/chains'
 import { centsToDollars, formatUsd, microsToDollars } from '../../shared/money'
 import {
-  confirmMessages,
   confirmTransactionInputSchema,
   isPaidStatus,
   orderStatusInputSchema,
@@ -11,6 +10,7 @@ import {
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
+import { refusal, refused } from '../i18n/refusals'
 import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { limitedOrderStatus, orderSecretMatches } from '../orders/order-secret'
@@ -65,7 +65,7 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
 
   async function statusOf(orderId: string, secret: string | undefined) {
     const order = await findOrder(db, orderId)
-    if (!order) return { success: false as const, error: confirmMessages.unknownOrder }
+    if (!order) return refused('confirm.unknownOrder')
     if (!orderSecretMatches(order, secret)) return limitedOrderStatus(order)
     const paid = isPaidStatus(order.status)
     const answer = {
@@ -111,21 +111,21 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
       input: confirmTransactionInputSchema,
       handler: async (input, { request }) => {
         const wait = confirmLimiter.hit(rateLimitKey(request))
-        if (wait > 0) throw AppError.rateLimited(confirmMessages.tooMany, wait)
+        if (wait > 0) throw AppError.rateLimited(refusal('tooManyAttempts'), wait)
         const order = await findOrder(db, input.p_order_id)
-        if (!order) return { success: false, error: confirmMessages.unknownOrder }
+        if (!order) return refused('confirm.unknownOrder')
         // The chain the buyer says they paid on (default the order's): one of its family's, enabled.
         const chainId = input.p_chain ?? order.chain
         const chain = chains.get(chainId)
         if (!chain || familyOfChain[chainId] !== familyOfChain[order.chain])
-          return { success: false, error: confirmMessages.notForOrder }
+          return refused('confirm.notForOrder')
         const hash = chain.normalizeTxHash(input.p_transaction_hash)
-        if (!hash) return { success: false, error: confirmMessages.notFound }
+        if (!hash) return refused('confirm.notFound')
 
         // An explorer that paused us for longer than the buyer can wait: say so now. The follower
         // keeps watching the order either way.
         if (chain.providers.pausedUntil() > Date.now() + CONFIRM_EXPLORER_DEADLINE_MS) {
-          return { success: false, error: confirmMessages.explorerDown }
+          return refused('confirm.explorerDown')
         }
         // The server asks the chain itself; p_amount and p_timestamp are never trusted.
         const result = await confirmTransfersOfTransaction(
@@ -136,27 +136,24 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
           opts.rules,
           AbortSignal.timeout(CONFIRM_EXPLORER_DEADLINE_MS),
         )
-        if (result.kind === 'refused') return { success: false, error: confirmMessages[result.reason] }
+        if (result.kind === 'refused') return refused(`confirm.${result.reason}`)
         for (const id of result.paid) opts.onPaid?.(id)
-        if (result.held) return { success: false, error: confirmMessages.held }
+        if (result.held) return refused('confirm.held')
         const now = (await findOrder(db, order.id)) ?? order
         if (isPaidStatus(now.status) && now.accessToken) {
           // Asking again about a transfer that paid this order answers as before.
           if (await paysOrder(db, hash, order.id, chain.chain))
             return paidAnswer(now, hash, input.p_order_secret)
-          return { success: false, error: confirmMessages.notAwaiting }
+          return refused('confirm.notAwaiting')
         }
         if (result.creditedHere) {
-          return {
-            success: false,
-            error: confirmMessages.underpaid(
-              formatUsd(microsToDollars(receivedMicros(now))),
-              formatUsd(centsToDollars(now.totalCents)),
-            ),
-          }
+          return refused('confirm.underpaid', {
+            received: formatUsd(microsToDollars(receivedMicros(now))),
+            total: formatUsd(centsToDollars(now.totalCents)),
+          })
         }
-        if (result.reachedOrder) return { success: false, error: confirmMessages.notAwaiting }
-        return { success: false, error: confirmMessages.notForOrder }
+        if (result.reachedOrder) return refused('confirm.notAwaiting')
+        return refused('confirm.notForOrder')
       },
     }),
   ]

@@ -21,6 +21,7 @@ import { adminActorOf } from '../admin/admin-auth'
 import { onSuccess } from '../audit/audit-log'
 import type { Db } from '../db/client'
 import { AppError } from '../errors'
+import { refusal, refused } from '../i18n/refusals'
 import { rateLimitKey } from '../lib/client-address'
 import type { Signal } from '../lib/signal'
 import { createWindowLimiter } from '../lib/window-limiter'
@@ -236,11 +237,11 @@ function buyerRefundRpcs(deps: RefundRpcDeps) {
       input: openRefundInputSchema,
       handler: async (input, { request }) => {
         const wait = failures.hit(rateLimitKey(request))
-        if (wait > 0) throw AppError.rateLimited(refundMessages.tooMany, wait)
+        if (wait > 0) throw AppError.rateLimited(refusal('tooManyRequests'), wait)
         const row = REFUND_LINK_TOKEN.test(input.p_token)
           ? await findRefundByLink(db, input.p_token)
           : undefined
-        if (row?.status !== 'awaiting_address') return { success: false, error: refundMessages.linkInvalid }
+        if (row?.status !== 'awaiting_address') return refused('refunds.linkInvalid')
         failures.refund(rateLimitKey(request))
         return { success: true, refund: buyerView(row) }
       },
@@ -250,18 +251,17 @@ function buyerRefundRpcs(deps: RefundRpcDeps) {
       input: submitRefundAddressInputSchema,
       handler: async (input, { request }) => {
         const wait = failures.hit(rateLimitKey(request))
-        if (wait > 0) throw AppError.rateLimited(refundMessages.tooMany, wait)
+        if (wait > 0) throw AppError.rateLimited(refusal('tooManyRequests'), wait)
         const row = REFUND_LINK_TOKEN.test(input.p_token)
           ? await findRefundByLink(db, input.p_token)
           : undefined
-        if (!row) return { success: false, error: refundMessages.linkInvalid }
+        if (!row) return refused('refunds.linkInvalid')
         const result = await setRefundAddress(deps, row.id, input.p_address, 'buyer')
         if (!result.ok) {
-          return {
-            success: false,
-            error:
-              result.error === refundMessages.notAwaitingAddress ? refundMessages.linkInvalid : result.error,
-          }
+          // The buyer's refusals by id; an address taken meanwhile reads as a used link.
+          if (result.error === refundMessages.ourAddress) return refused('refunds.ourAddress')
+          if (result.error === refundMessages.notAwaitingAddress) return refused('refunds.linkInvalid')
+          return { success: false, error: result.error }
         }
         failures.refund(rateLimitKey(request))
         return { success: true, refund: buyerView(result.refund) }

@@ -5,7 +5,6 @@ import { type I18n, setupI18n } from '@lingui/core'
 import { Trans, useLingui } from '@lingui/react'
 import { type ReactElement, useMemo } from 'react'
 import type { TokenSymbol } from '../../shared/chains'
-import { messages as checkoutMessages } from '../../shared/checkout-rules'
 import { defaultLocale, isLocale, type Locale, localeTags } from '../../shared/locale'
 import type adminEn from './messages/admin/en.json'
 import type buyEn from './messages/buy/en.json'
@@ -181,17 +180,3 @@ export const Msg = Trans as (props: {
   values?: Record<string, string | number | ReactElement>
   components?: Record<string, ReactElement>
 }) => ReactElement
-
-// Texts the shared rules write in English (src/shared), shown by the browser in the buyer's language.
-const sharedTexts: Record<string, MessageId> = {
-  [checkoutMessages.invalidTotal]: 'checkout.invalidTotal',
-  [checkoutMessages.unavailable]: 'checkout.unavailable',
-  [checkoutMessages.createFailed]: 'checkout.createFailed',
-  [checkoutMessages.expired]: 'checkout.expired',
-}
-
-/** A shared rule's English text in the language shown; any other text (the server's own words) as it is. */
-export function knownMessage(t: Translate, text: string): string {
-  const id = sharedTexts[text]
-  return id ? t(id) : text
-}

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router'
 import { createOrderInputSchema } from '../../../shared/checkout'
 import { centsToDollars } from '../../../shared/money'
 import { type NetworkOption, networkOptions } from '../../../shared/networks'
-import { knownMessage, useLocale, useT } from '../../i18n/i18n'
+import { useLocale, useT } from '../../i18n/i18n'
 import { cartTotalCents, useCartItems } from '../../lib/cart-store'
 import { checkout, useCheckout } from '../../lib/checkout-store'
 import { useSchemaForm } from '../../lib/form'
@@ -103,7 +103,7 @@ export function CheckoutPage() {
           // A network failure has already shown the default connection toast.
           if (err instanceof RpcError && err.network) return
           toast.error(
-            err instanceof CheckoutError ? knownMessage(t, err.message) : t('checkout.createFailed'),
+            err instanceof CheckoutError ? (err.id ? t(err.id) : err.message) : t('checkout.createFailed'),
             {
               id: 'checkout-error',
             },

@@ -7,11 +7,23 @@ import {
 } from '../../../../shared/checkout'
 import type { Locale } from '../../../../shared/locale'
 import type { NetworkOption } from '../../../../shared/networks'
+import type { MessageId } from '../../../i18n/i18n'
 import type { CartItem } from '../../../lib/cart-store'
 import type { OrderNetwork } from '../../../lib/checkout-store'
 import { callRpc, RpcError } from '../../../lib/rpc-client'
 
-export class CheckoutError extends Error {}
+/**
+ * A checkout refused: by the server, its `error` already in the buyer's language; or by the page
+ * itself, by the id of its text.
+ */
+export class CheckoutError extends Error {
+  constructor(
+    message: string,
+    readonly id?: MessageId,
+  ) {
+    super(message)
+  }
+}
 
 export interface CreateOrderInput {
   email: string
@@ -75,7 +87,7 @@ export async function createOrder(input: CreateOrderInput): Promise<PlacedOrder>
     // 400: a refused payload; 409: a product sold out meanwhile (its name is in the message).
     if (error instanceof RpcError && (error.status === 400 || error.status === 409))
       throw new CheckoutError(error.message)
-    throw new CheckoutError(messages.createFailed)
+    throw new CheckoutError(messages.createFailed, 'checkout.createFailed')
   }
   if (!answer.success) throw new CheckoutError(answer.error)
   return answer
@@ -86,11 +98,11 @@ async function offeredAddress(): Promise<string> {
     const answer = walletAddressAnswerSchema.parse(
       await callRpc('secure_get_wallet_address', {}, { idempotent: true }),
     )
-    if (!answer.success) throw new CheckoutError(messages.unavailable)
+    if (!answer.success) throw new CheckoutError(messages.unavailable, 'checkout.unavailable')
     return answer.wallet_address
   } catch (error) {
     // A network failure has already shown the default connection toast.
     if (error instanceof CheckoutError || (error instanceof RpcError && error.network)) throw error
-    throw new CheckoutError(messages.unavailable)
+    throw new CheckoutError(messages.unavailable, 'checkout.unavailable')
   }
 }
