@@ -137,6 +137,10 @@ async function main(): Promise<void> {
   })
   app.services.orderPaid.on(() => notifier.wake())
   const followers = createFollowers(app, env, database, instanceId)
+  // An order placed in this process: an idle follower looks at once rather than at its idle pace.
+  app.services.orderPlaced.on(() => {
+    for (const follower of followers) follower.wake()
+  })
 
   // Ready refunds: the chain is asked for a final transfer paying each (decision 039).
   const refundWatch = createRefundWatcher({

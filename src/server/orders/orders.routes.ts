@@ -28,6 +28,8 @@ export function ordersRpcs(
   prices: TrxPriceSource,
   delay: PaymentDelay,
   chains: ChainRegistry,
+  /** After an order is placed (an idle follower looks again at once). */
+  onPlaced: () => void = () => {},
 ) {
   const { db } = database
   const placeOptions = {
@@ -88,6 +90,7 @@ export function ordersRpcs(
           client,
         )
         if (!answer.success || !answer.chain || !answer.token) return answer
+        onPlaced()
         const network = orderNetwork(chains, {
           chain: answer.chain,
           token: answer.token,

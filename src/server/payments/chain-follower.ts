@@ -126,6 +126,8 @@ export interface ChainFollower {
   readonly chain: ChainId
   /** Why this follower stopped reading (a block that did not follow the checkpoint); null while it reads. */
   halted(): string | null
+  /** Cuts the pause short: an order was placed, so an idle chain is followed block by block again. */
+  wake(): void
 }
 
 export async function readFollowerStatus(db: Db, chain: ChainId = 'tron'): Promise<FollowerStatus> {
@@ -212,7 +214,6 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     return { fetched: read.blocks, more: read.more, error: read.error }
   }
 
-  const idleEveryMs = opts.idleEveryMs ?? 0
   /** No pending order of this chain and no address of its family cooling down. */
   const isIdle = async () => !(await hasPendingOrder(db, chain)) && !(await hasAddressCoolingDown(db, family))
   const runSafetyNet = createSafetyNetRunner(opts, log, chain)
@@ -243,7 +244,7 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
       state = (await readRow(lease)) as StateRow
     }
     await refreshHead()
-    const quiet = idleEveryMs > 0 && (await isIdle())
+    const quiet = (opts.idleEveryMs ?? 0) > 0 && (await isIdle())
     const { fetched, more, error } = await fetchBlocks(state)
     if (error?.kind === 'reorg') {
       // Final blocks that do not follow ours: nothing is written from them until the operator looks.
@@ -299,6 +300,7 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     instanceId,
     chain,
     halted: () => halt,
+    wake: () => loop.wake(),
     start: loop.start,
     async stop() {
       await loop.stop()
