@@ -6,8 +6,7 @@ import { createTronFinalReads } from './tron-final'
 import { createTronHeadReader } from './tron-head-reader'
 import { lookupTronTransaction } from './tron-lookup'
 import type { ProviderPool } from './tron-pool'
-import { listTronReceived } from './tron-received'
-import { tronTransfersTo } from './tron-received'
+import { listTronReceived, tronTransfersTo } from './tron-received'
 
 // TRON as a chain family (decision 037): USDT-TRC20 and TRX, final once solidified (about 19
 // blocks, a minute on mainnet), read through the TRON provider pool.

@@ -80,7 +80,7 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
         await callRpc('secure_submit_refund_address', {
           p_token: token,
           p_address: address,
-          p_network: 'TRON',
+          p_network: refund.network,
         }),
       )
       if (!answer.success) throw new Error(answer.error)
