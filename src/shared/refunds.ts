@@ -183,6 +183,8 @@ export interface AdminRefund {
   payment_id: number | null
   reason: string
   token: RefundToken
+  /** The name of the network it is paid on ("TRON", "BNB Smart Chain"). */
+  network: string
   /** Decimal string in the token ("12.5"). */
   amount: string
   status: RefundStatusName

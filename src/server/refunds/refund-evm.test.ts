@@ -87,7 +87,14 @@ describe.each(engines)('a refund on BNB Smart Chain (%s)', (engine) => {
     expect(await f.status(o.id)).toMatchObject({ status: 'refunded' })
     const listed = await admin('secure_fetch_refunds', { p_order_id: o.id })
     expect(listed.body.refunds).toMatchObject([
-      { id, status: 'sent', amount: o.total.toFixed(2), tx_amount: o.total.toFixed(2), verified_by: 'watch' },
+      {
+        id,
+        network: 'BNB Smart Chain',
+        status: 'sent',
+        amount: o.total.toFixed(2),
+        tx_amount: o.total.toFixed(2),
+        verified_by: 'watch',
+      },
     ])
   }, 180_000)
 })

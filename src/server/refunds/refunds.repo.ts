@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, desc, eq, gt, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm'
 import type { ChainId } from '../../shared/chains'
+import { chainNames } from '../../shared/networks'
 import {
   type AdminRefund,
   type DashboardRefund,
@@ -168,6 +169,7 @@ export function toAdminRefund(row: RefundRow): AdminRefund {
     payment_id: row.paymentId,
     reason: row.reason,
     token: row.token,
+    network: chainNames[row.chain],
     amount: formatRefundUnits(row, row.amountUnits),
     status: row.status,
     address: row.address,
