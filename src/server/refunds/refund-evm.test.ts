@@ -85,6 +85,11 @@ describe.each(engines)('a refund on BNB Smart Chain (%s)', (engine) => {
     const sent = await watchRefundsOnce(f.t.database.db, f.t.app.services.chains)
     expect(sent.map((r) => [r.id, r.status, r.txId, r.txAmountUnits])).toEqual([[id, 'sent', paid, due]])
     expect(await f.status(o.id)).toMatchObject({ status: 'refunded' })
+    // The buyer's e-mail names the network and the amount at its decimals.
+    const [mail] = await f.rows(sql`select text_body from mail_outbox where kind = ${`refund_sent:${id}`}`)
+    expect(mail?.text_body).toContain(
+      `${o.total.toFixed(2)} USDT was sent to ${f.buyer} on the BNB Smart Chain network.`,
+    )
     const listed = await admin('secure_fetch_refunds', { p_order_id: o.id })
     expect(listed.body.refunds).toMatchObject([
       {

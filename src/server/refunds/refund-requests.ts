@@ -1,4 +1,5 @@
 import { type ChainId, stablecoins, type TokenSymbol } from '../../shared/chains'
+import { chainNames } from '../../shared/networks'
 import { isPaidStatus } from '../../shared/order-status'
 import {
   badAddressFor,
@@ -85,6 +86,7 @@ async function mailLink(tx: Db, deps: RefundDeps, refund: RefundRow, token: stri
     locale: refund.locale,
     amount: formatRefundUnits(refund, refund.amountUnits),
     token: refund.token,
+    network: chainNames[refund.chain],
     order: refund.kind === 'refund' && refund.orderId ? refund.orderId.slice(0, 8) : null,
     link: `${deps.publicUrl.replace(/\/+$/, '')}/refund/${token}`,
   })

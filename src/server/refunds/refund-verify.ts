@@ -1,4 +1,5 @@
 import { inArray } from 'drizzle-orm'
+import { chainNames } from '../../shared/networks'
 import { fillMessage, refundMessages } from '../../shared/refunds'
 import type { Db } from '../db/client'
 import { refunds } from '../db/schema'
@@ -92,6 +93,7 @@ export async function markRefundSent(db: Db, refundId: number, proof: Proof): Pr
           locale: sent.locale,
           amount: formatRefundUnits(sent, sent.amountUnits),
           token: sent.token,
+          network: chainNames[sent.chain],
           order: sent.kind === 'refund' && sent.orderId ? sent.orderId.slice(0, 8) : null,
           address: sent.address as string,
           txUrl,
