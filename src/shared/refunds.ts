@@ -1,19 +1,23 @@
 import { z } from 'zod'
 import { rowIdSchema } from './bounds'
+import { type ChainId, familyOfChain } from './chains'
 import { orderIdSchema } from './checkout'
+import { looksLikeEvmAddress, normalizeEvmAddress } from './evm-address'
+import { chainNames } from './networks'
 import { adminKeyField } from './rpc'
 import { isValidTronAddress } from './tron-address'
 
 // Refunds of paid orders and returns of unmatched transfers (decision 039): the operator pays from
-// their own wallet, the shop proves the transfer on the chain. Amounts are base units of the token
-// (USDT 6 decimals, TRX in sun: 6 decimals too) and travel as decimal strings.
+// their own wallet, the shop proves the transfer on the chain, in the chain and token the buyer paid
+// with. Amounts are base units of the token at its decimals on that chain (the token table: USDT is 6
+// on TRON, 18 on BNB Smart Chain; TRX in sun) and travel as decimal strings.
 
-export const refundTokens = ['USDT', 'TRX'] as const
+export const refundTokens = ['USDT', 'USDC', 'TRX'] as const
 export type RefundToken = (typeof refundTokens)[number]
 export const refundStatuses = ['awaiting_address', 'ready', 'sent', 'cancelled'] as const
 export type RefundStatusName = (typeof refundStatuses)[number]
-/** The networks a refund can be paid on (the shop follows TRON). */
-export const refundNetworks = ['TRON'] as const
+/** The networks a refund can be paid on: each chain by the name a buyer knows it by. */
+export const refundNetworks = Object.values(chainNames) as [string, ...string[]]
 
 /** The buyer's link: 256 random bits, URL-safe; it works until an address is given, for this long. */
 export const REFUND_LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/
@@ -32,12 +36,39 @@ export function parseTokenAmount(text: string): bigint | null {
 }
 
 /** 12500000n → "12.5" (trailing zeros trimmed, at least 2 decimals): what a wallet is typed with. */
-export function formatTokenUnits(units: bigint): string {
+export function formatTokenUnits(units: bigint, decimals = DECIMALS): string {
+  const unit = 10n ** BigInt(decimals)
   const sign = units < 0n ? '-' : ''
   const abs = units < 0n ? -units : units
-  let fraction = (abs % UNIT).toString().padStart(DECIMALS, '0').replace(/0+$/, '')
+  let fraction = (abs % unit).toString().padStart(decimals, '0').replace(/0+$/, '')
   if (fraction.length < 2) fraction = fraction.padEnd(2, '0')
-  return `${sign}${abs / UNIT}.${fraction}`
+  return `${sign}${abs / unit}.${fraction}`
+}
+
+/** Micro-units (6 decimals: micro-dollars, sun) as base units at `decimals`; exact, rounded down below 6. */
+export function microsToUnits(micros: bigint, decimals: number): bigint {
+  return decimals >= DECIMALS
+    ? micros * 10n ** BigInt(decimals - DECIMALS)
+    : micros / 10n ** BigInt(DECIMALS - decimals)
+}
+
+/** Base units at `decimals` as micro-units, rounded up (a part of a micro counts as a whole one). */
+export function unitsToMicrosUp(units: bigint, decimals: number): bigint {
+  if (decimals <= DECIMALS) return units * 10n ** BigInt(DECIMALS - decimals)
+  const unit = 10n ** BigInt(decimals - DECIMALS)
+  return (units + unit - 1n) / unit
+}
+
+/** The address in the form a refund on this chain keeps (EIP-55 on EVM chains), or null when it is not one. */
+export function refundAddressFor(chain: ChainId, address: string): string | null {
+  const text = address.trim()
+  if (familyOfChain[chain] === 'evm') return normalizeEvmAddress(text)
+  return isValidTronAddress(text) ? text : null
+}
+
+/** The refusal for an address that is not one of the chain's family. */
+export function badAddressFor(chain: ChainId): string {
+  return familyOfChain[chain] === 'evm' ? refundMessages.badEvmAddress : refundMessages.badAddress
 }
 
 export const refundMessages = {
@@ -49,10 +80,11 @@ export const refundMessages = {
   tooMuch: 'The amount is more than what is left to refund in {token} ({left})',
   badAmount: 'Enter an amount in {token} with at most 6 decimals',
   notUnmatched: 'Only a transfer that pays no order can be returned',
-  notOnTron: 'Only a USDT or TRX transfer on TRON can be returned for now',
   alreadyReturned: 'This transfer is already being returned',
   ourAddress: "This is one of the shop's own addresses: a refund must go to the buyer's wallet",
   badAddress: 'Enter a TRON address (it starts with T, 34 characters)',
+  badEvmAddress: 'Enter an address that starts with 0x and has 40 hex digits after it',
+  badAnyAddress: 'Enter a TRON address (T…, 34 characters) or an address that starts with 0x (42 characters)',
   notAwaitingAddress: 'This refund already has its address',
   notReady: 'This refund is not waiting for a payment',
   notCancellable: 'A refund that was sent cannot be cancelled',
@@ -82,7 +114,7 @@ export const refundAddressSchema = z
   .string()
   .trim()
   .max(100)
-  .refine((v) => isValidTronAddress(v), refundMessages.badAddress)
+  .refine((v) => isValidTronAddress(v) || looksLikeEvmAddress(v), refundMessages.badAnyAddress)
 
 export const createRefundInputSchema = z
   .object({
@@ -151,6 +183,8 @@ export interface AdminRefund {
   payment_id: number | null
   reason: string
   token: RefundToken
+  /** The name of the network it is paid on ("TRON", "BNB Smart Chain"). */
+  network: string
   /** Decimal string in the token ("12.5"). */
   amount: string
   status: RefundStatusName

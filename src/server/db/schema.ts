@@ -28,6 +28,7 @@ import {
 import type { Locale } from '../../shared/locale'
 import type { ProductTranslations } from '../../shared/localize'
 import { orderStatusValues } from '../../shared/order-statuses'
+import type { RefundToken } from '../../shared/refunds'
 import type { UnmatchedReason } from '../../shared/unmatched-reasons'
 
 // The TypeScript schema is the source of truth: `npm run db:generate` writes the SQL
@@ -733,10 +734,10 @@ export const refunds = pgTable(
     reason: text('reason').notNull(),
     /** The chain it is paid on: the order's (or the returned transfer's) by default. */
     chain: text('chain').$type<ChainId>().notNull().default('tron'),
-    /** USDC is allowed by the check for EVM refunds; the code starts refunds in USDT and TRX only so far. */
-    token: text('token').$type<'USDT' | 'TRX'>().notNull(),
+    /** The token the buyer paid with (the ledger row): USDT or USDC, or TRX on TRON. */
+    token: text('token').$type<RefundToken>().notNull(),
     /** Base units of the token at its decimals on the refund's chain (token-table.ts): TRX in sun. */
-    amountUnits: bigint('amount_units', { mode: 'bigint' }).notNull(),
+    amountUnits: tokenUnits('amount_units').notNull(),
     /** What the amount is worth in USD micros (TRX at the order's locked rate); 0 when unknown. */
     usdMicros: bigint('usd_micros', { mode: 'bigint' }).notNull().default(sql`0`),
     /** A refund that leaves the order fully refunded disables its keys, unless the operator unticked it. */
@@ -763,7 +764,7 @@ export const refunds = pgTable(
     /** The transaction that proves it, as the chain gave it. */
     txId: text('tx_id'),
     txFrom: text('tx_from'),
-    txAmountUnits: bigint('tx_amount_units', { mode: 'bigint' }),
+    txAmountUnits: tokenUnits('tx_amount_units'),
     txBlockTimestamp: bigint('tx_block_timestamp', { mode: 'number' }),
     /** 'watch' (found on the chain) or 'hash' (the operator's hash, checked). */
     verifiedBy: text('verified_by').$type<'watch' | 'hash'>(),

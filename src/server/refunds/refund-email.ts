@@ -37,14 +37,14 @@ function page(
 }
 
 export function renderRefundLinkEmail(
-  input: Frame & { amount: string; token: string; order: string | null; link: string },
+  input: Frame & { amount: string; token: string; network: string; order: string | null; link: string },
 ) {
   const t = emailTranslator(input.locale)
   const subject = t('refund.subject', { shop: input.shop })
   const intro = input.order
     ? t('refund.intro', { shop: input.shop, amount: input.amount, token: input.token, order: input.order })
     : t('refund.introReturn', { shop: input.shop, amount: input.amount, token: input.token })
-  const ask = t('refund.ask', { hours: REFUND_LINK_HOURS })
+  const ask = t('refund.ask', { hours: REFUND_LINK_HOURS, network: input.network })
   const note = t('refund.note')
   const text = [intro, '', ask, input.link, '', note].join('\n')
   const html = page(
@@ -59,11 +59,23 @@ export function renderRefundLinkEmail(
 }
 
 export function renderRefundSentEmail(
-  input: Frame & { amount: string; token: string; order: string | null; address: string; txUrl: string },
+  input: Frame & {
+    amount: string
+    token: string
+    network: string
+    order: string | null
+    address: string
+    txUrl: string
+  },
 ) {
   const t = emailTranslator(input.locale)
   const subject = t('refundSent.subject', { shop: input.shop })
-  const intro = t('refundSent.intro', { amount: input.amount, token: input.token, address: input.address })
+  const intro = t('refundSent.intro', {
+    amount: input.amount,
+    token: input.token,
+    address: input.address,
+    network: input.network,
+  })
   const lines = input.order ? [intro, t('refundSent.order', { order: input.order })] : [intro]
   const text = [...lines, '', t('refundSent.tx'), input.txUrl].join('\n')
   const html = page(

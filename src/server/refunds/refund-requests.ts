@@ -1,10 +1,16 @@
+import { type ChainId, stablecoins, type TokenSymbol } from '../../shared/chains'
+import { chainNames } from '../../shared/networks'
 import { isPaidStatus } from '../../shared/order-status'
 import {
+  badAddressFor,
   type CreateRefundInput,
   fillMessage,
   formatTokenUnits,
+  microsToUnits,
   parseTokenAmount,
+  refundAddressFor,
   refundMessages,
+  unitsToMicrosUp,
 } from '../../shared/refunds'
 import { mergeSiteContent } from '../../shared/site-content'
 import { sunToUsdMicros } from '../../shared/trx'
@@ -15,10 +21,12 @@ import { queueMail } from '../delivery/order-mail.repo'
 import { findOrder, lockOrder, type OrderRow } from '../orders/orders.repo'
 import { lockPayment, paymentsOfOrder, reviewHeldOrder } from '../payments/payment-admin'
 import type { PaymentRules } from '../payments/payment-rules'
+import { tableToken } from '../payments/token-table'
 import { allPoolAddresses } from '../wallets/wallets.repo'
 import { renderRefundLinkEmail } from './refund-email'
 import {
   findRefundByRequestKey,
+  formatRefundUnits,
   insertRefund,
   lockRefund,
   newRefundLink,
@@ -42,9 +50,23 @@ export type RefundResult = { ok: true; refund: RefundRow; mailed: boolean } | { 
 
 const refused = (error: string): RefundResult => ({ ok: false, error })
 
-/** A refund must go to the buyer: never to an address of our own pool. */
+/** A refund must go to the buyer: never to an address of our own pool (EVM addresses in any case). */
 async function isOurAddress(db: Db, address: string): Promise<boolean> {
-  return (await allPoolAddresses(db)).includes(address)
+  const wanted = address.toLowerCase()
+  return (await allPoolAddresses(db)).some((a) => a.toLowerCase() === wanted)
+}
+
+/** The operator's address for a refund on this chain: in its stored form, or the refusal. */
+async function operatorAddress(
+  db: Db,
+  chain: ChainId,
+  given: string | undefined,
+): Promise<{ address: string | null } | { error: string }> {
+  if (!given) return { address: null }
+  const address = refundAddressFor(chain, given)
+  if (!address) return { error: badAddressFor(chain) }
+  if (await isOurAddress(db, address)) return { error: refundMessages.ourAddress }
+  return { address }
 }
 
 export async function shopFrame(db: Db) {
@@ -62,8 +84,9 @@ async function mailLink(tx: Db, deps: RefundDeps, refund: RefundRow, token: stri
   const mail = renderRefundLinkEmail({
     ...frame,
     locale: refund.locale,
-    amount: formatTokenUnits(refund.amountUnits),
+    amount: formatRefundUnits(refund, refund.amountUnits),
     token: refund.token,
+    network: chainNames[refund.chain],
     order: refund.kind === 'refund' && refund.orderId ? refund.orderId.slice(0, 8) : null,
     link: `${deps.publicUrl.replace(/\/+$/, '')}/refund/${token}`,
   })
@@ -77,19 +100,23 @@ async function mailLink(tx: Db, deps: RefundDeps, refund: RefundRow, token: stri
   })
 }
 
-function usdMicrosOf(order: OrderRow | undefined, token: 'USDT' | 'TRX', units: bigint): bigint {
-  if (token === 'USDT') return units
-  return order?.trxRateE8 ? sunToUsdMicros(units, order.trxRateE8) : 0n
+/** What an amount of a token on a chain is worth in USD micros (TRX at the order's locked rate). */
+function usdMicrosOf(order: OrderRow | undefined, chain: ChainId, token: TokenSymbol, units: bigint): bigint {
+  if (token === 'TRX') return order?.trxRateE8 ? sunToUsdMicros(units, order.trxRateE8) : 0n
+  const row = tableToken(chain, token)
+  return row ? unitsToMicrosUp(units, row.decimals) : 0n
 }
 
-/** A refund of a paid order: all that is left to refund in the token, or a part. */
+/**
+ * A refund of a paid order: all that is left to refund in stablecoins (or in TRX), or a part. The
+ * order's stablecoins are counted in micro-dollars; the refund is paid on the chain and in the token
+ * the buyer paid with (the ledger row), in that token's base units at its decimals.
+ */
 export async function createRefund(
   deps: RefundDeps,
   input: CreateRefundInput,
   actor: string,
 ): Promise<RefundResult> {
-  if (input.p_address && (await isOurAddress(deps.db, input.p_address)))
-    return refused(refundMessages.ourAddress)
   return deps.db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.p_order_id)
     if (!order) return refused(refundMessages.orderNotFound)
@@ -97,36 +124,45 @@ export async function createRefund(
     const again = await findRefundByRequestKey(tx, input.p_request_key)
     if (again) return { ok: true, refund: again, mailed: false }
     if (!isPaidStatus(order.status)) return refused(refundMessages.notPaid)
-    const token = input.p_token
-    const received = token === 'USDT' ? order.amountReceivedUnits : order.trxReceivedSun
-    if (received <= 0n) return refused(fillMessage(refundMessages.nothingInToken, { token }))
+    const stable = input.p_token !== 'TRX'
+    const nothing = refused(fillMessage(refundMessages.nothingInToken, { token: input.p_token }))
+    const received = stable ? order.amountReceivedUnits : order.trxReceivedSun
+    if (received <= 0n) return nothing
+    const payer = (await paymentsOfOrder(tx, order.id)).find(
+      (p) => p.status === 'credited' && (stable ? stablecoins.has(p.token) : p.token === 'TRX'),
+    )
+    const chain = payer?.chain ?? order.chain
+    const token = stable ? (payer?.token ?? input.p_token) : 'TRX'
+    const tokenRow = tableToken(chain, token)
+    if (!tokenRow) return nothing
     const held = await refundedOfOrder(tx, order.id)
-    const left = received - (token === 'USDT' ? held.usdt : held.trx)
-    const amount = input.p_full ? left : parseTokenAmount(input.p_amount ?? '')
-    if (amount === null) return refused(fillMessage(refundMessages.badAmount, { token }))
-    if (amount <= 0n || amount > left)
+    const left = received - (stable ? held.stable : held.trx)
+    const micros = input.p_full ? left : parseTokenAmount(input.p_amount ?? '')
+    if (micros === null) return refused(fillMessage(refundMessages.badAmount, { token }))
+    if (micros <= 0n || micros > left)
       return refused(
         fillMessage(refundMessages.tooMuch, { token, left: formatTokenUnits(left > 0n ? left : 0n) }),
       )
-    const payer = (await paymentsOfOrder(tx, order.id)).find(
-      (p) => p.status === 'credited' && p.token === token,
-    )
+    const given = await operatorAddress(tx, chain, input.p_address)
+    if ('error' in given) return refused(given.error)
+    const amount = microsToUnits(micros, tokenRow.decimals)
     const now = new Date()
-    const link = input.p_address ? null : newRefundLink(now)
+    const link = given.address ? null : newRefundLink(now)
     const refund = await insertRefund(tx, {
       kind: 'refund',
       orderId: order.id,
       reason: input.p_reason,
+      chain,
       token,
       amountUnits: amount,
-      usdMicros: usdMicrosOf(order, token, amount),
+      usdMicros: stable ? micros : usdMicrosOf(order, chain, token, amount),
       disableKeys: input.p_disable_keys,
       email: order.email,
       locale: order.locale,
-      status: input.p_address ? 'ready' : 'awaiting_address',
-      address: input.p_address ?? null,
-      addressSource: input.p_address ? 'operator' : null,
-      readyAt: input.p_address ? now : null,
+      status: given.address ? 'ready' : 'awaiting_address',
+      address: given.address,
+      addressSource: given.address ? 'operator' : null,
+      readyAt: given.address ? now : null,
       suggestedAddress: payer?.from_address ?? null,
       linkTokenHash: link?.linkTokenHash ?? null,
       linkExpiresAt: link?.linkExpiresAt ?? null,
@@ -144,36 +180,35 @@ export async function createReturn(
   input: { p_payment_id: number; p_request_key: string; p_address?: string },
   actor: string,
 ): Promise<RefundResult> {
-  if (input.p_address && (await isOurAddress(deps.db, input.p_address)))
-    return refused(refundMessages.ourAddress)
   const result = await deps.db.transaction(async (tx): Promise<RefundResult & { held?: string | null }> => {
     const payment = await lockPayment(tx, input.p_payment_id)
     if (!payment) return refused(refundMessages.paymentNotFound)
     const again = await findRefundByRequestKey(tx, input.p_request_key)
     if (again) return { ok: true, refund: again, mailed: false }
     if (payment.status !== 'unmatched') return refused(refundMessages.notUnmatched)
-    // Refunds are proven on TRON only so far (decision 039).
-    if (payment.chain !== 'tron' || payment.token === 'USDC') return refused(refundMessages.notOnTron)
     if ((await returnedPayments(tx, [payment.id])).size > 0) return refused(refundMessages.alreadyReturned)
     const order = payment.orderId ? await findOrder(tx, payment.orderId) : undefined
-    if (!input.p_address && !order) return refused(refundMessages.noEmail)
+    const given = await operatorAddress(tx, payment.chain, input.p_address)
+    if ('error' in given) return refused(given.error)
+    if (!given.address && !order) return refused(refundMessages.noEmail)
     const now = new Date()
-    const link = input.p_address ? null : newRefundLink(now)
+    const link = given.address ? null : newRefundLink(now)
     const refund = await insertRefund(tx, {
       kind: 'return',
       orderId: payment.orderId,
       paymentId: payment.id,
       reason: payment.reason ?? 'unassigned',
+      chain: payment.chain,
       token: payment.token,
       amountUnits: payment.amountUnits,
-      usdMicros: usdMicrosOf(order, payment.token, payment.amountUnits),
+      usdMicros: usdMicrosOf(order, payment.chain, payment.token, payment.amountUnits),
       disableKeys: false,
       email: order?.email ?? null,
       locale: order?.locale ?? 'en',
-      status: input.p_address ? 'ready' : 'awaiting_address',
-      address: input.p_address ?? null,
-      addressSource: input.p_address ? 'operator' : null,
-      readyAt: input.p_address ? now : null,
+      status: given.address ? 'ready' : 'awaiting_address',
+      address: given.address,
+      addressSource: given.address ? 'operator' : null,
+      readyAt: given.address ? now : null,
       suggestedAddress: payment.fromAddress,
       linkTokenHash: link?.linkTokenHash ?? null,
       linkExpiresAt: link?.linkExpiresAt ?? null,
@@ -195,14 +230,15 @@ export async function setRefundAddress(
   address: string,
   source: 'buyer' | 'operator',
 ): Promise<RefundResult> {
-  if (await isOurAddress(deps.db, address)) return refused(refundMessages.ourAddress)
   return deps.db.transaction(async (tx) => {
     const refund = await lockRefund(tx, refundId)
     if (!refund) return refused(refundMessages.refundNotFound)
     if (refund.status !== 'awaiting_address') return refused(refundMessages.notAwaitingAddress)
+    const given = await operatorAddress(tx, refund.chain, address)
+    if ('error' in given) return refused(given.error)
     const now = new Date()
     const updated = await updateRefund(tx, refund.id, {
-      address,
+      address: given.address,
       addressSource: source,
       status: 'ready',
       readyAt: now,

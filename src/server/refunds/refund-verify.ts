@@ -1,17 +1,19 @@
 import { inArray } from 'drizzle-orm'
-import { explorerTxUrl } from '../../shared/dashboard'
-import { fillMessage, formatTokenUnits, refundMessages } from '../../shared/refunds'
+import { chainNames } from '../../shared/networks'
+import { fillMessage, refundMessages } from '../../shared/refunds'
 import type { Db } from '../db/client'
 import { refunds } from '../db/schema'
 import { queueMail } from '../delivery/order-mail.repo'
 import { disableKeysOfOrder } from '../keys/licence-state'
 import { lockOrder, setOrderStatus } from '../orders/orders.repo'
+import { explorerTxUrlOf } from '../payments/order-payment'
 import { recordOrderEvent } from '../webhooks/events'
 import { renderRefundSentEmail } from './refund-email'
 import { chainOf, type RefundChains, readTransaction, transfersTo } from './refund-proof'
 import { shopFrame } from './refund-requests'
 import {
   findRefund,
+  formatRefundUnits,
   keepsKeysOf,
   type RefundRow,
   readyRefunds,
@@ -65,7 +67,7 @@ export async function markRefundSent(db: Db, refundId: number, proof: Proof): Pr
       if (!sent) return { ok: false, error: refundMessages.notReady }
       if (order && refund.kind === 'refund') {
         const paidBack = await sentOfOrder(tx, order.id)
-        const whole = paidBack.usdt >= order.amountReceivedUnits && paidBack.trx >= order.trxReceivedSun
+        const whole = paidBack.stable >= order.amountReceivedUnits && paidBack.trx >= order.trxReceivedSun
         await setOrderStatus(tx, order.id, whole ? 'refunded' : 'partially_refunded')
         // A fully refunded order's keys stop working, unless the operator unticked it on a refund of it.
         const keysDisabled = whole && (await keepsKeysOf(tx, order.id)) === false
@@ -75,7 +77,7 @@ export async function markRefundSent(db: Db, refundId: number, proof: Proof): Pr
             id: sent.id,
             token: sent.token,
             amount_units: sent.amountUnits.toString(),
-            amount: formatTokenUnits(sent.amountUnits),
+            amount: formatRefundUnits(sent, sent.amountUnits),
             address: sent.address,
             tx_id: proof.txId,
             reason: sent.reason,
@@ -85,12 +87,13 @@ export async function markRefundSent(db: Db, refundId: number, proof: Proof): Pr
         })
       }
       if (sent.email) {
-        const txUrl = explorerTxUrl(proof.txId)
+        const txUrl = explorerTxUrlOf(sent.chain, proof.txId)
         const mail = renderRefundSentEmail({
           ...(await shopFrame(tx)),
           locale: sent.locale,
-          amount: formatTokenUnits(sent.amountUnits),
+          amount: formatRefundUnits(sent, sent.amountUnits),
           token: sent.token,
+          network: chainNames[sent.chain],
           order: sent.kind === 'refund' && sent.orderId ? sent.orderId.slice(0, 8) : null,
           address: sent.address as string,
           txUrl,
@@ -157,8 +160,8 @@ export async function verifyRefundByHash(
     return {
       ok: false,
       error: fillMessage(refundMessages.txTooLittle, {
-        sent: formatTokenUnits(sent),
-        amount: formatTokenUnits(refund.amountUnits),
+        sent: formatRefundUnits(refund, sent),
+        amount: formatRefundUnits(refund, refund.amountUnits),
         token,
       }),
     }

@@ -1,18 +1,28 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm'
-import { explorerTxUrl } from '../../shared/dashboard'
+import { and, desc, eq, gt, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm'
+import type { ChainId } from '../../shared/chains'
+import { chainNames } from '../../shared/networks'
 import {
   type AdminRefund,
   type DashboardRefund,
   formatTokenUnits,
   REFUND_LINK_HOURS,
+  type RefundToken,
+  unitsToMicrosUp,
 } from '../../shared/refunds'
 import type { Db } from '../db/client'
 import { refunds } from '../db/schema'
+import { explorerTxUrlOf } from '../payments/order-payment'
+import { decimalsOf } from '../payments/token-table'
 
 // The refunds module's table: one row per refund or return, its state and its proof.
 
 export type RefundRow = typeof refunds.$inferSelect
+
+/** A refund's amount (or any amount of its token) as a wallet is typed with, at the token's decimals on its chain. */
+export function formatRefundUnits(row: Pick<RefundRow, 'chain' | 'token'>, units: bigint): string {
+  return formatTokenUnits(units, decimalsOf(row.chain, row.token))
+}
 
 const HOUR = 3_600_000
 
@@ -71,26 +81,43 @@ export async function readyRefunds(db: Db, limit = 100): Promise<RefundRow[]> {
   return db.select().from(refunds).where(eq(refunds.status, 'ready')).orderBy(refunds.readyAt).limit(limit)
 }
 
-/** Base units an order's refunds hold in a token (all but cancelled ones), for what is left to refund. */
-export async function refundedOfOrder(tx: Db, orderId: string): Promise<{ usdt: bigint; trx: bigint }> {
-  const rows = await tx
-    .select({ token: refunds.token, units: sql<string>`sum(${refunds.amountUnits})::text` })
-    .from(refunds)
-    .where(and(eq(refunds.orderId, orderId), eq(refunds.kind, 'refund'), ne(refunds.status, 'cancelled')))
-    .groupBy(refunds.token)
-  const of = (token: string) => BigInt(rows.find((r) => r.token === token)?.units ?? '0')
-  return { usdt: of('USDT'), trx: of('TRX') }
+/** An order's refund sums by chain and token: stablecoins in micro-dollars (each at its decimals), TRX in sun. */
+export interface OrderRefundSums {
+  stable: bigint
+  trx: bigint
 }
 
-/** Base units an order's sent refunds paid back, per token. */
-export async function sentOfOrder(tx: Db, orderId: string): Promise<{ usdt: bigint; trx: bigint }> {
+function sumsOf(rows: readonly { chain: ChainId; token: RefundToken; units: string }[]): OrderRefundSums {
+  const sums = { stable: 0n, trx: 0n }
+  for (const r of rows) {
+    const units = BigInt(r.units)
+    if (r.token === 'TRX') sums.trx += units
+    else sums.stable += unitsToMicrosUp(units, decimalsOf(r.chain, r.token))
+  }
+  return sums
+}
+
+async function orderSums(tx: Db, orderId: string, status: SQL): Promise<OrderRefundSums> {
   const rows = await tx
-    .select({ token: refunds.token, units: sql<string>`sum(${refunds.amountUnits})::text` })
+    .select({
+      chain: refunds.chain,
+      token: refunds.token,
+      units: sql<string>`sum(${refunds.amountUnits})::text`,
+    })
     .from(refunds)
-    .where(and(eq(refunds.orderId, orderId), eq(refunds.kind, 'refund'), eq(refunds.status, 'sent')))
-    .groupBy(refunds.token)
-  const of = (token: string) => BigInt(rows.find((r) => r.token === token)?.units ?? '0')
-  return { usdt: of('USDT'), trx: of('TRX') }
+    .where(and(eq(refunds.orderId, orderId), eq(refunds.kind, 'refund'), status))
+    .groupBy(refunds.chain, refunds.token)
+  return sumsOf(rows)
+}
+
+/** What an order's refunds hold (all but cancelled ones), for what is left to refund. */
+export function refundedOfOrder(tx: Db, orderId: string): Promise<OrderRefundSums> {
+  return orderSums(tx, orderId, ne(refunds.status, 'cancelled'))
+}
+
+/** What an order's sent refunds paid back. */
+export function sentOfOrder(tx: Db, orderId: string): Promise<OrderRefundSums> {
+  return orderSums(tx, orderId, eq(refunds.status, 'sent'))
 }
 
 /** The transfers (payments.id) among these being returned or returned already. */
@@ -142,7 +169,8 @@ export function toAdminRefund(row: RefundRow): AdminRefund {
     payment_id: row.paymentId,
     reason: row.reason,
     token: row.token,
-    amount: formatTokenUnits(row.amountUnits),
+    network: chainNames[row.chain],
+    amount: formatRefundUnits(row, row.amountUnits),
     status: row.status,
     address: row.address,
     address_source: row.addressSource,
@@ -155,9 +183,9 @@ export function toAdminRefund(row: RefundRow): AdminRefund {
     sent_at: row.sentAt?.toISOString() ?? null,
     cancelled_at: row.cancelledAt?.toISOString() ?? null,
     tx_id: row.txId,
-    tx_url: row.txId ? explorerTxUrl(row.txId) : null,
+    tx_url: row.txId ? explorerTxUrlOf(row.chain, row.txId) : null,
     tx_from: row.txFrom,
-    tx_amount: row.txAmountUnits === null ? null : formatTokenUnits(row.txAmountUnits),
+    tx_amount: row.txAmountUnits === null ? null : formatRefundUnits(row, row.txAmountUnits),
     verified_by: row.verifiedBy,
     created_by: row.createdBy,
     created_at: row.createdAt.toISOString(),
@@ -172,12 +200,12 @@ export async function dashboardRefunds(db: Db, orderId: string): Promise<Dashboa
     .where(and(eq(refunds.orderId, orderId), eq(refunds.kind, 'refund'), ne(refunds.status, 'cancelled')))
     .orderBy(refunds.id)
   return rows.map((r) => ({
-    amount: formatTokenUnits(r.amountUnits),
+    amount: formatRefundUnits(r, r.amountUnits),
     token: r.token,
     status: r.status,
     address: r.address,
     sent_at: r.sentAt?.toISOString() ?? null,
-    tx_url: r.txId ? explorerTxUrl(r.txId) : null,
+    tx_url: r.txId ? explorerTxUrlOf(r.chain, r.txId) : null,
   }))
 }
 
@@ -186,7 +214,7 @@ export async function refundsPage(db: Db, after: number, limit: number): Promise
   return db.select().from(refunds).where(gt(refunds.id, after)).orderBy(refunds.id).limit(limit)
 }
 
-/** Base units the sent refunds of these orders paid back, per order and token (the CSV export). */
+/** What the sent refunds of these orders paid back, per order: stablecoins in micro-dollars, TRX in sun (the CSV export). */
 export async function sentRefundsOfOrders(
   db: Db,
   orderIds: readonly string[],
@@ -195,6 +223,7 @@ export async function sentRefundsOfOrders(
   const rows = await db
     .select({
       orderId: refunds.orderId,
+      chain: refunds.chain,
       token: refunds.token,
       units: sql<string>`sum(${refunds.amountUnits})::text`,
     })
@@ -202,12 +231,14 @@ export async function sentRefundsOfOrders(
     .where(
       and(inArray(refunds.orderId, [...orderIds]), eq(refunds.kind, 'refund'), eq(refunds.status, 'sent')),
     )
-    .groupBy(refunds.orderId, refunds.token)
+    .groupBy(refunds.orderId, refunds.chain, refunds.token)
   const byOrder = new Map<string, { usdt: bigint; trx: bigint }>()
   for (const r of rows) {
     const sums = byOrder.get(r.orderId as string) ?? { usdt: 0n, trx: 0n }
-    if (r.token === 'USDT') sums.usdt += BigInt(r.units)
-    else sums.trx += BigInt(r.units)
+    const one = sumsOf([r])
+    // usdt: every stablecoin in micro-dollars (the export's column).
+    sums.usdt += one.stable
+    sums.trx += one.trx
     byOrder.set(r.orderId as string, sums)
   }
   return byOrder

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { orderIdSchema } from '../../shared/checkout'
-import { explorerTxUrl } from '../../shared/dashboard'
+import { chainNames } from '../../shared/networks'
 import { isPaidStatus } from '../../shared/order-status'
 import {
   type BuyerRefund,
@@ -26,6 +26,7 @@ import { rateLimitKey } from '../lib/client-address'
 import type { Signal } from '../lib/signal'
 import { createWindowLimiter } from '../lib/window-limiter'
 import { findOrder } from '../orders/orders.repo'
+import { explorerTxUrlOf } from '../payments/order-payment'
 import type { PaymentRules } from '../payments/payment-rules'
 import { defineRpc } from '../rpc'
 import type { RefundChains } from './refund-proof'
@@ -40,6 +41,7 @@ import {
 import { verifyRefundByHash } from './refund-verify'
 import {
   findRefundByLink,
+  formatRefundUnits,
   listRefunds,
   type RefundRow,
   refundedOfOrder,
@@ -70,14 +72,14 @@ function answer(result: RefundResult, mailQueued: Signal<void>) {
 
 function buyerView(row: RefundRow): BuyerRefund {
   return {
-    amount: formatTokenUnits(row.amountUnits),
+    amount: formatRefundUnits(row, row.amountUnits),
     token: row.token,
-    network: 'TRON',
+    network: chainNames[row.chain],
     status: row.status,
     order_ref: row.kind === 'refund' && row.orderId ? row.orderId.slice(0, 8) : null,
     suggested_address: row.suggestedAddress,
     address: row.address,
-    tx_url: row.txId ? explorerTxUrl(row.txId) : null,
+    tx_url: row.txId ? explorerTxUrlOf(row.chain, row.txId) : null,
     link_expires_at: row.linkExpiresAt?.toISOString() ?? null,
   }
 }
@@ -114,7 +116,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
         return {
           success: true,
           paid: isPaidStatus(order.status),
-          usdt: left(order.amountReceivedUnits, held.usdt),
+          usdt: left(order.amountReceivedUnits, held.stable),
           trx: left(order.trxReceivedSun, held.trx),
         }
       },

@@ -12,8 +12,8 @@ import { useFormat, useT } from '../../i18n/i18n'
 import { useSchemaForm } from '../../lib/form'
 import { callRpc, RpcError } from '../../lib/rpc-client'
 
-// The page a refund e-mail's one-time link opens: the buyer names the TRON address to be paid on,
-// sees it again to confirm, and sends it; the link is spent then. The payer's own sending address is
+// The page a refund e-mail's one-time link opens: the buyer names the address to be paid on, on the
+// network they paid on, sees it again to confirm, and sends it; the link is spent then. The payer's own sending address is
 // offered as a suggestion only, with a warning about exchange deposit addresses.
 
 export function RefundPage() {
@@ -80,7 +80,7 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
         await callRpc('secure_submit_refund_address', {
           p_token: token,
           p_address: address,
-          p_network: 'TRON',
+          p_network: refund.network,
         }),
       )
       if (!answer.success) throw new Error(answer.error)
@@ -91,7 +91,12 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
     schema: formSchema,
     initial: { p_address: '' },
     // The one rule of the field, in the page's language.
-    errors: { '*': t('refundPage.badAddress') },
+    errors: {
+      '*':
+        refund.network === 'TRON'
+          ? t('refundPage.badAddress')
+          : t('refundPage.badEvmAddress', { network: refund.network }),
+    },
     onValid: ({ p_address }) => setConfirming(p_address),
   })
 
@@ -120,8 +125,8 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
       </div>
       <p className="mt-4 text-sm leading-relaxed text-muted">
         {refund.order_ref
-          ? t('refundPage.intro', { amount, order: refund.order_ref })
-          : t('refundPage.introReturn', { amount })}
+          ? t('refundPage.intro', { amount, order: refund.order_ref, network: refund.network })
+          : t('refundPage.introReturn', { amount, network: refund.network })}
       </p>
 
       {confirming === null ? (
@@ -132,12 +137,12 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
           <div>
             <span className="text-sm font-medium text-fg">{t('refundPage.network')}</span>
             <p className="mt-1.5 rounded-xl border border-line bg-background px-3.5 py-2.5 text-sm text-fg">
-              {t('refundPage.networkTron')}
+              {refund.network}
             </p>
           </div>
           <div className="flex flex-col gap-1.5">
             <label htmlFor="refund-address" className="text-sm font-medium text-fg">
-              {t('refundPage.address')}
+              {t('refundPage.address', { network: refund.network })}
             </label>
             <input
               id="refund-address"
@@ -185,7 +190,7 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
             {t('refundPage.confirmTitle')}
           </h2>
           <p className="text-sm text-muted">
-            {t('refundPage.confirmText', { amount, network: t('refundPage.networkTron') })}
+            {t('refundPage.confirmText', { amount, network: refund.network })}
           </p>
           <p
             className="rounded-xl border border-line bg-background px-3.5 py-3 font-mono text-base break-all text-fg"

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { type RefundToken, refundFormSchema } from '../../../../shared/refunds'
+import { refundFormSchema } from '../../../../shared/refunds'
 import { Button } from '../../../components/ui/button'
 import { useFormat, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
@@ -69,7 +69,7 @@ function RefundForm({
   const start = useStartRefund()
   // One key per form: a second click of the same form finds the refund the first one started.
   const [requestKey] = useState(() => crypto.randomUUID())
-  const firstToken: RefundToken = left.usdt !== '0.00' ? 'USDT' : 'TRX'
+  const firstToken: 'USDT' | 'TRX' = left.usdt !== '0.00' ? 'USDT' : 'TRX'
   const form = useSchemaForm({
     schema: formSchema,
     initial: {
@@ -116,7 +116,7 @@ function RefundForm({
         <select
           className={inputClass}
           value={v.p_token}
-          onChange={(e) => form.set('p_token', e.target.value as RefundToken)}
+          onChange={(e) => form.set('p_token', e.target.value as typeof firstToken)}
         >
           {(['USDT', 'TRX'] as const)
             .filter((k) => (k === 'USDT' ? left.usdt : left.trx) !== '0.00')

@@ -35,7 +35,7 @@ export function RefundCard({ refund }: { refund: AdminRefund }) {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <span className="font-semibold text-fg">
           {t(refund.kind === 'refund' ? 'admin.refund.kind.refund' : 'admin.refund.kind.return')}:{' '}
-          {token(refund.amount, refund.token)}
+          {token(refund.amount, refund.token)} · {refund.network}
         </span>
         <span className={`rounded-md px-2 py-0.5 text-xs font-semibold ${stateTone[refund.status]}`}>
           {t(`admin.refund.state.${refund.status}`)}
@@ -155,7 +155,9 @@ function PayFromWallet({ refund, address }: { refund: AdminRefund; address: stri
   return (
     <div className="mt-3 rounded-xl border border-sky-500/30 bg-sky-500/5 p-3 sm:p-4">
       <h4 className="font-semibold text-fg">{t('admin.refund.payTitle')}</h4>
-      <p className="mt-1 text-xs text-muted">{t('admin.refund.payHint', { token: refund.token })}</p>
+      <p className="mt-1 text-xs text-muted">
+        {t('admin.refund.payHint', { token: refund.token, network: refund.network })}
+      </p>
       <div className="mt-3 flex flex-col gap-4 sm:flex-row sm:items-start">
         <div className="self-center rounded-xl bg-white p-2 sm:self-start">
           <QRCodeSVG value={address} size={144} title={t('admin.refund.qrTitle')} />

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { AdminRefund, FetchRefundsAnswer } from '../../../../../shared/refunds'
+import type { AdminRefund, FetchRefundsAnswer, RefundToken } from '../../../../../shared/refunds'
 import { type AdminMessageId, useT } from '../../../../i18n/i18n'
 import { toast } from '../../../../lib/toast'
 import { adminKeys, read, write } from '../../api/admin-api'
@@ -56,7 +56,7 @@ function useRefundWrite<I>(name: string, payloadOf: (input: I) => object, done?:
 
 export interface StartRefund {
   orderId: string
-  token: 'USDT' | 'TRX'
+  token: RefundToken
   full: boolean
   amount: string
   reason: string
