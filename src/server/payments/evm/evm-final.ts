@@ -1,5 +1,6 @@
 import type { Address } from 'viem'
 import type { BlockRef, ChainError, ChainResult, FinalBlock, FinalRead, FinalReadOptions } from '../chain'
+import type { AnswerProblem, ProviderHandle } from '../provider-types'
 import {
   blockHeaders,
   type Counter,
@@ -47,6 +48,24 @@ type RangeRead =
       headers: Map<string, EvmHeader>
     }
 
+/**
+ * A provider with no final block after the checkpoint may be behind the chain: behind another
+ * provider's known head it is a fault (the next one is asked); silent for a few looks it is doubtful
+ * (the next one is asked, and its answer kept only if nobody does better), as on TRON.
+ */
+function lagging(ctx: EvmContext, p: ProviderHandle, checkpoint: number): AnswerProblem {
+  const best = ctx.pool.bestHead()
+  if (best !== null && best > checkpoint)
+    return { fault: `has no final block after ${checkpoint} yet (another has ${best})` }
+  const staleAfterMs = Math.max(6_000, 3 * ctx.config.pollMs)
+  if (Date.now() - p.freshAt <= staleAfterMs) return null
+  p.freshAt = Date.now()
+  return {
+    fault: `no final block after ${checkpoint} for ${Math.round(staleAfterMs / 1000)} s`,
+    doubtful: true,
+  }
+}
+
 export async function evmReadFinal(ctx: EvmContext, opts: FinalReadOptions): Promise<FinalRead> {
   const { checkpoint } = opts
   const recipients = [...opts.watch] as Address[]
@@ -90,8 +109,10 @@ export async function evmReadFinal(ctx: EvmContext, opts: FinalReadOptions): Pro
         headers: headers.headers,
       }
     },
-    (answer) => {
-      if (answer.empty || checkpoint.hash === null) return null
+    (answer, p) => {
+      if (answer.empty) return lagging(ctx, p, checkpoint.number)
+      p.freshAt = Date.now()
+      if (checkpoint.hash === null) return null
       if (answer.first.parentHash.toLowerCase() === checkpoint.hash.toLowerCase()) {
         agreed = true
         return null

@@ -159,6 +159,28 @@ describe('EVM providers', () => {
     expect(limited.received.length).toBe(asked)
   })
 
+  it('asks the next provider when the first lags behind the chain another one has seen', async () => {
+    const frozen = await anvil.client.getBlockNumber()
+    // The laggard stopped at the current head: it answers every call, but never a newer block.
+    const laggard = await proxy(anvil, (req, answer) =>
+      req.method === 'eth_blockNumber' ? { body: { ...answer, result: `0x${frozen.toString(16)}` } } : null,
+    )
+    closers.push(laggard.close)
+    const adapter = polygon({
+      EVM_POLYGON_PROVIDER_1_URL: laggard.url,
+      EVM_POLYGON_PROVIDER_1_NAME: 'laggard',
+      EVM_POLYGON_PROVIDER_2_URL: anvil.url,
+    })
+    const start = await adapter.finalHead()
+    if (start.status === 'error') throw new Error(start.message)
+    const sent = await payments(2)
+    // The follower's periodic look at every provider's head (the lag figure) finds the newer chain.
+    await adapter.providers.refreshHeads(0)
+    expect(await readAll(adapter, start)).toEqual(sent)
+    expect(adapter.providers.health()[0]).toMatchObject({ name: 'laggard' })
+    expect(adapter.providers.health()[0]?.lastError?.message).toMatch(/has no final block after \d+ yet/)
+  })
+
   it('sets aside a provider whose blocks do not follow the checkpoint while another one’s do', async () => {
     const liar = await proxy(anvil, (req, answer) => {
       if (req.method !== 'eth_getBlockByNumber' || !answer.result) return null
