@@ -78,8 +78,11 @@ export interface AppServices {
   health: ShopHealth
   /** An order became paid in this process (server.ts wakes the mail worker on it). */
   orderPaid: Signal<string>
-  /** Orders were placed in this process (server.ts wakes an idle chain follower on it, decision 045). */
-  orderPlaced: Signal<void>
+  /**
+   * A buyer wants to pay in this process: an order placed, or a checkout refused while detection
+   * lags (server.ts wakes an idle chain follower on it, decision 045).
+   */
+  checkoutAsked: Signal<void>
   /** A buyer asked to have their orders e-mailed (server.ts wakes the order-links worker on it). */
   orderLinksAsked: Signal<void>
   /** A request queued an e-mail (a refund's): wakes the mail worker. */
@@ -194,7 +197,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     rules: paymentRulesOf(env),
     health: createShopHealth(database.db, tron),
     orderPaid: createSignal<string>(),
-    orderPlaced: createSignal<void>(),
+    checkoutAsked: createSignal<void>(),
     orderLinksAsked: createSignal<void>(),
     mailQueued: createSignal<void>(),
     webhookQueued: createSignal<void>(),
@@ -266,7 +269,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...contentRpcs(services.content),
     ...contentAdminRpcs(services.content),
     ...ordersRpcs(database, env, services.rules, services.prices, paymentDelay, services.chains, () =>
-      services.orderPlaced.emit(),
+      services.checkoutAsked.emit(),
     ),
     ...dashboardRpcs(database),
     ...orderLinkRpcs(database, env, services.orderLinksAsked),

@@ -28,8 +28,11 @@ export function ordersRpcs(
   prices: TrxPriceSource,
   delay: PaymentDelay,
   chains: ChainRegistry,
-  /** After an order is placed (an idle follower looks again at once). */
-  onPlaced: () => void = () => {},
+  /**
+   * A buyer wants to pay: an order was placed, or a checkout was refused while detection lags. An
+   * idle follower looks again at once rather than at its idle pace.
+   */
+  onCheckout: () => void = () => {},
 ) {
   const { db } = database
   const placeOptions = {
@@ -65,7 +68,10 @@ export function ordersRpcs(
       name: 'secure_get_wallet_address',
       input: emptyPayloadSchema,
       handler: async () => {
-        if (await delay.refuseCheckouts()) return refused('checkout.unavailable')
+        if (await delay.refuseCheckouts()) {
+          onCheckout()
+          return refused('checkout.unavailable')
+        }
         const address = await findFreeAddress(db)
         return address ? { success: true, wallet_address: address } : refused('checkout.unavailable')
       },
@@ -77,7 +83,10 @@ export function ordersRpcs(
         const wait = creations.hit(rateLimitKey(request))
         if (wait > 0) throw AppError.rateLimited(refusal('checkout.tooManyAttempts'), wait)
         // The operator's choice while payment detection lags: no new orders rather than a warning.
-        if (await delay.refuseCheckouts()) return refused('checkout.unavailable')
+        if (await delay.refuseCheckouts()) {
+          onCheckout()
+          return refused('checkout.unavailable')
+        }
         const header = request.headers['idempotency-key']
         const key =
           input.p_idempotency_key ?? (typeof header === 'string' && header !== '' ? header : undefined)
@@ -90,7 +99,7 @@ export function ordersRpcs(
           client,
         )
         if (!answer.success || !answer.chain || !answer.token) return answer
-        onPlaced()
+        onCheckout()
         const network = orderNetwork(chains, {
           chain: answer.chain,
           token: answer.token,

@@ -126,7 +126,10 @@ export interface ChainFollower {
   readonly chain: ChainId
   /** Why this follower stopped reading (a block that did not follow the checkpoint); null while it reads. */
   halted(): string | null
-  /** Cuts the pause short: an order was placed, so an idle chain is followed block by block again. */
+  /**
+   * Cuts the pause short (a buyer wants to pay: an idle chain is followed block by block again); at
+   * most once a block time, so a crowd of buyers costs no more requests than following does.
+   */
   wake(): void
 }
 
@@ -300,13 +303,37 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     instanceId,
     chain,
     halted: () => halt,
-    wake: () => loop.wake(),
+    wake: createWaker(loop, pacing, blockIntervalMs),
     start: loop.start,
     async stop() {
       await loop.stop()
       await releaseLease(lease)
     },
     runOnce,
+  }
+}
+
+/**
+ * The follower's wake: cuts its pause short (an idle pause of tens of seconds), no sooner than a
+ * block time after its last pass began, and once for any number of calls meanwhile: a crowd of
+ * buyers costs at most one extra look a block, as following does.
+ */
+function createWaker(
+  loop: { wake(): void },
+  pacing: { sinceBegan(): number },
+  blockIntervalMs: number,
+): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null
+  return () => {
+    if (timer) return
+    timer = setTimeout(
+      () => {
+        timer = null
+        loop.wake()
+      },
+      Math.max(0, blockIntervalMs - pacing.sinceBegan()),
+    )
+    timer.unref?.()
   }
 }
 
@@ -417,6 +444,8 @@ function createPacing({
     passBegins: () => {
       began = Date.now()
     },
+    /** Time since the last pass began, ms. */
+    sinceBegan: () => Date.now() - began,
     pauseAfter,
   }
 }
