@@ -45,10 +45,40 @@ function precompress(): Plugin {
   }
 }
 
+/**
+ * The server-rendering bundle is only ever read by the server, which keeps its source in memory for
+ * as long as it runs: whitespace and comments out, every non-ASCII character escaped, so V8 holds it
+ * as one byte a character (a single "—" or "中" makes all of it two bytes a character). About 1.9 MB
+ * less in the idle shop (decision 046). Names stay as they are.
+ */
+function compactServerRendering(): Plugin {
+  return {
+    name: 'stablecart-compact-ssr',
+    apply: 'build',
+    // `vite build --ssr` builds in the environment named client, with build.ssr set.
+    applyToEnvironment: (environment) => Boolean(environment.config.build.ssr),
+    // On the finished chunks: what a renderChunk hook returned did not reach the files (Vite 8.3).
+    async generateBundle(_options, bundle) {
+      const { transform } = await import('esbuild')
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue
+        const out = await transform(chunk.code, {
+          format: 'esm',
+          target: 'node22',
+          charset: 'ascii',
+          minifyWhitespace: true,
+          legalComments: 'none',
+        })
+        chunk.code = out.code
+      }
+    },
+  }
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/web',
   publicDir: 'public',
-  plugins: [messagesPlugin(), react(), tailwindcss(), precompress()],
+  plugins: [messagesPlugin(), react(), tailwindcss(), precompress(), compactServerRendering()],
   // The server-rendering bundle carries React with it: the server's runtime dependencies don't.
   ssr: { noExternal: true },
   build: isSsrBuild

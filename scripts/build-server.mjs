@@ -1,17 +1,36 @@
 // Bundles the server (our code, drizzle-orm and zod; other packages stay external) into
 // dist/server, and writes the empty database cluster the embedded database starts from.
 import { readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { build } from 'esbuild'
 
 // Packages stay external (node_modules), except these, bundled into the server's files: they are
 // ES modules of many small files, and Node 24 reads a package's package.json again for every file
 // it resolves; drizzle-orm's is 179 KB, which cost 0.6 s of CPU on every start (decision 034).
-const BUNDLED = new Set(['drizzle-orm', 'zod'])
+// viem's index re-exports hundreds of modules: imported whole it added 29 MB to a process, bundled
+// only what the EVM family calls is loaded (decision 046). @noble/hashes and @scure/base go with it
+// so that viem's own copy of @noble/hashes (another major version) is the one it gets.
+const BUNDLED = new Set(['drizzle-orm', 'zod', 'viem', '@noble/hashes', '@scure/base'])
 const { dependencies } = JSON.parse(readFileSync('package.json', 'utf8'))
 const external = Object.keys(dependencies)
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`])
+
+// drizzle-orm's PGlite driver imports PGlite only to open a database itself, which the server never
+// asks it to (it hands drizzle the proxy to the database's thread): in its place, a stand-in with the
+// type ids drizzle reads, so PGlite's JavaScript is not loaded on the main thread (decision 046).
+// The database's thread, backups and restores import PGlite from our own files and get the real one.
+const drizzlePgliteStandIn = {
+  name: 'drizzle-pglite-stand-in',
+  setup(build) {
+    build.onResolve({ filter: /^@electric-sql\/pglite$/ }, (args) =>
+      /[\\/]node_modules[\\/]drizzle-orm[\\/]/.test(args.importer)
+        ? { path: fileURLToPath(new URL('../src/server/db/drizzle-pglite-stand-in.ts', import.meta.url)) }
+        : undefined,
+    )
+  },
+}
 
 await build({
   // The embedded database's worker thread is its own file next to main.js (see db/pglite-proxy.ts).
@@ -31,7 +50,16 @@ await build({
   target: 'node22',
   external,
   sourcemap: true,
+  // Whitespace and comments out, every non-ASCII character escaped: V8 keeps a script's source for
+  // as long as the script lives, two bytes a character if a single one is outside Latin-1 (a "—" in
+  // a comment is enough). Names stay, so stack traces still name the functions; the source map
+  // gives lines (decision 046).
+  minifyWhitespace: true,
+  charset: 'ascii',
+  // Bundled packages' licence comments go to server.js.LEGAL.txt (and the like) beside the bundle.
+  legalComments: 'external',
   logLevel: 'warning',
+  plugins: [drizzlePgliteStandIn],
 })
 
 // The empty cluster a first start unpacks instead of running PGlite's initdb, which needs about

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { Db } from '../db/client'
 import { mailOutbox } from '../db/schema'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
@@ -31,12 +31,32 @@ export interface MailTransport {
   close(): void
 }
 
+/**
+ * nodemailer is loaded with the first mail, not with the server: it is about 6 MB of an idle
+ * shop's memory, and a shop sends mail only when something sells (decision 046).
+ */
+function lazyTransporter(options: Parameters<typeof import('nodemailer').createTransport>[0]): {
+  get(): Promise<Transporter>
+  close(): void
+} {
+  let made: Promise<Transporter> | undefined
+  return {
+    get: () => {
+      made ??= import('nodemailer').then((nodemailer) => nodemailer.default.createTransport(options))
+      return made
+    },
+    close: () => {
+      made?.then((transporter) => transporter.close()).catch(() => {})
+    },
+  }
+}
+
 export function createSmtpTransport(url: string): MailTransport {
-  const transporter = nodemailer.createTransport(url)
+  const transporter = lazyTransporter(url)
   return {
     kind: 'smtp',
     async send(mail) {
-      const info = await transporter.sendMail(mail)
+      const info = await (await transporter.get()).sendMail(mail)
       return { reference: String(info.messageId ?? mail.messageId) }
     },
     close: () => transporter.close(),
@@ -50,11 +70,11 @@ export function createSmtpTransport(url: string): MailTransport {
  * half-written .eml.
  */
 export function createFileTransport(dir: string): MailTransport {
-  const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' })
+  const transporter = lazyTransporter({ streamTransport: true, buffer: true, newline: 'windows' })
   return {
     kind: 'file',
     async send(mail) {
-      const info = await transporter.sendMail(mail)
+      const info = await (await transporter.get()).sendMail(mail)
       await mkdir(dir, { recursive: true })
       const path = join(dir, emlFileName(mail.messageId))
       const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`
