@@ -10,6 +10,7 @@
 //   npm run bench:memory                         (builds first when the build is stale)
 //   DATABASE_URL=postgres://... npm run bench:memory
 //   BENCH_ENGINES=pglite|postgres, BENCH_STEADY_MINUTES (10; 60 for the hour of the target),
+//   BENCH_IDLE_MINUTES (0: also wait this long idle after the restart, sampling every 5 s),
 //   BENCH_PORT (5150), BENCH_CHECKOUTS_PER_S (2), BENCH_EVM=1 (also follow two EVM chains on real
 //   Anvil nodes making a block every 2 s: BNB Smart Chain and Base, with TRON; ANVIL_PORTS_FROM).
 //   The shop runs on the Node that runs the benchmark:
@@ -23,6 +24,7 @@ import { createBenchDatabase, dropBenchDatabase, onEngines } from './support/ben
 import { type BenchEvmChains, startBenchEvmChains } from './support/evm-chains'
 
 const STEADY_MINUTES = Number(process.env.BENCH_STEADY_MINUTES ?? 10)
+const IDLE_MINUTES = Number(process.env.BENCH_IDLE_MINUTES ?? 0)
 const PORT = Number(process.env.BENCH_PORT ?? 5150)
 const CHECKOUTS_PER_S = Number(process.env.BENCH_CHECKOUTS_PER_S ?? 2)
 const PAGES_PER_CHECKOUT = 5
@@ -185,6 +187,16 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     shops.push(pid)
     await sleep(10_000)
     line('idle 10 s after the restart', mb(memory(pid).rss))
+    if (IDLE_MINUTES > 0) {
+      // Followers and sighting watchers keep reading while nobody buys: what that costs over time.
+      let highestIdle = 0
+      for (const end = performance.now() + IDLE_MINUTES * 60_000; performance.now() < end; ) {
+        await sleep(5_000)
+        highestIdle = Math.max(highestIdle, memory(pid).rss)
+      }
+      line(`idle ${IDLE_MINUTES} min after the restart: now`, mb(memory(pid).rss))
+      line(`  highest over those ${IDLE_MINUTES} min`, mb(highestIdle))
+    }
 
     // 3. Steady traffic.
     const products = (
