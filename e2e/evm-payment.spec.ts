@@ -1,12 +1,11 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { E2E_PORT } from '../playwright.config'
 import type { Anvil } from '../tests/support/evm/anvil'
 import { spawnAnvil } from '../tests/support/evm/anvil'
 import { accounts, deployStablecoin, mint, transfer, USDT_18 } from '../tests/support/evm/tokens'
 import { ownShopForThisFile } from './support/own-shop'
+import { shoot } from './support/screens'
 import { adminLogin } from './support/shop'
-import { expect, type Page, test } from './support/test'
+import { expect, test } from './support/test'
 
 // A buyer pays with USDT on BNB Smart Chain, in Chromium, on a real EVM node: Anvil with chain id
 // 56 and a block every 2 s, an 18-decimal USDT deployed on it, the shop following it at a depth of
@@ -17,7 +16,6 @@ import { expect, type Page, test } from './support/test'
 const PORT = E2E_PORT + 2
 const PASSWORD = 'evm-e2e-Password-1'
 const DEPTH = 12
-const shots = join('..', 'coord', 'shots', 'chains-ui')
 const env: Record<string, string> = {
   ADMIN_PASSWORD: PASSWORD,
   PAYMENT_WINDOW_MINUTES: '10',
@@ -56,21 +54,6 @@ ownShopForThisFile(PORT, env, 'evm')
 test.afterAll(async () => {
   await anvil?.stop()
 })
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(shots, { recursive: true })
-  for (const [width, height] of [
-    [375, 812],
-    [1440, 900],
-  ] as const) {
-    await page.setViewportSize({ width, height })
-    await page.evaluate(async () => {
-      await document.fonts.ready
-      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
-    })
-    await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: true })
-  }
-}
 
 test('the operator adds EVM addresses to the pool', async ({ page }) => {
   await adminLogin(page, PASSWORD)
@@ -138,6 +121,32 @@ test('a buyer picks USDT on BNB Smart Chain, pays on the node, sees confirming a
   await expect(page.getByTestId('payment-detected')).toContainText(/of \d+ blocks built on your transfer/)
   await shoot(page, 'payment-evm-confirming-en')
   await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible({ timeout: 60_000 })
+})
+
+test('a refund of the BNB Smart Chain order is paid on that network, and the operator is told so', async ({
+  page,
+}) => {
+  await adminLogin(page, PASSWORD)
+  await page.getByRole('searchbox', { name: 'Search orders' }).fill('evm-buyer@example.com')
+  const row = page.getByRole('row').filter({ hasText: 'evm-buyer@example.com' })
+  await row.getByRole('button').first().click()
+  const detail = page.getByRole('dialog', { name: 'Order details' })
+  await detail.getByRole('button', { name: 'Refund…' }).click()
+  await detail.getByLabel('Reason').fill('Bought the wrong plan')
+  await detail.getByRole('button', { name: 'Start refund' }).click()
+  await expect(detail.getByText("Waiting for the buyer's address")).toBeVisible()
+  // The buyer wrote back with an address; the operator enters it (a TRON one is refused).
+  await detail.getByLabel('Address the buyer sent you').fill('TLyqzVGLV1srkB7dToTAEqgDSfPtXRJZYH')
+  await detail.getByRole('button', { name: 'Use this address' }).click()
+  await expect(
+    detail.getByText('Enter an address that starts with 0x and has 40 hex digits after it'),
+  ).toBeVisible()
+  await detail.getByLabel('Address the buyer sent you').fill(buyerWallet)
+  await detail.getByRole('button', { name: 'Use this address' }).click()
+  await expect(detail.getByText('Ready: pay it from your wallet')).toBeVisible()
+  await expect(detail.getByTestId('refund-network')).toHaveText('BNB Smart Chain (BEP-20)')
+  await expect(detail.getByRole('textbox', { name: 'Address' })).toHaveValue(buyerWallet)
+  await shoot(page, 'refund-admin-ready-evm')
 })
 
 test('the Chain tab shows each enabled chain on its own line with its depth and recorded height', async ({

@@ -107,6 +107,7 @@ test('the operator starts a refund, the buyer names the address, the paid refund
   // The operator sees what to pay, as text and QR.
   await expect(detail.getByText('Ready: pay it from your wallet')).toBeVisible({ timeout: 15_000 })
   await expect(detail.getByTestId('refund-amount')).toHaveText('49.99 USDT')
+  await expect(detail.getByTestId('refund-network')).toHaveText('TRON (TRC-20)')
   await expect(detail.getByRole('textbox', { name: 'Address' })).toHaveValue(own)
   await expect(detail.getByRole('img', { name: 'QR code of the refund address' })).toBeVisible()
   await shoot(page, 'refund-admin-ready')

@@ -32,6 +32,15 @@ export const tokenStandards: Record<ChainId, string> = {
   base: 'ERC-20',
 }
 
+/**
+ * A network by its name with the token standard of a token on it ("TRON (TRC-20)", "BNB Smart Chain
+ * (BEP-20)"); a native coin (TRX) has none, and a name that is not a known network stays as it is.
+ */
+export function networkWithStandard(network: string, token: TokenSymbol): string {
+  const chain = (Object.keys(chainNames) as ChainId[]).find((c) => chainNames[c] === network)
+  return chain && token !== 'TRX' ? `${network} (${tokenStandards[chain]})` : network
+}
+
 export const paymentNetworkSchema = z.object({
   chain: chainIdSchema,
   family: z.enum(chainFamilies),

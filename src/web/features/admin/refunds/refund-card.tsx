@@ -1,5 +1,6 @@
 import { QRCodeSVG } from 'qrcode.react'
 import { useState } from 'react'
+import { networkWithStandard } from '../../../../shared/networks'
 import {
   type AdminRefund,
   setRefundAddressInputSchema,
@@ -83,11 +84,18 @@ function AwaitingAddress({ refund }: { refund: AdminRefund }) {
   const orderFmt = useOrderFormat()
   const setAddress = useSetRefundAddress()
   const resend = useResendRefundLink()
+  const [refusal, setRefusal] = useState<string | null>(null)
   const form = useSchemaForm({
     schema: addressFormSchema,
     initial: { p_address: '' },
     labels: { p_address: t('admin.refund.enterAddress') },
-    onValid: ({ p_address }) => setAddress.mutate({ id: refund.id, address: p_address }),
+    onValid: ({ p_address }) => {
+      setRefusal(null)
+      setAddress.mutate(
+        { id: refund.id, address: p_address },
+        { onError: (error) => setRefusal(error.message || t('admin.requestFailed')) },
+      )
+    },
   })
   return (
     <div className="mt-3 space-y-3">
@@ -106,7 +114,7 @@ function AwaitingAddress({ refund }: { refund: AdminRefund }) {
       )}
       <form {...form.formProps} className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="min-w-0 flex-1">
-          <Field label={t('admin.refund.enterAddress')} error={form.errors.p_address}>
+          <Field label={t('admin.refund.enterAddress')} error={form.errors.p_address ?? refusal ?? undefined}>
             <TextInput
               className="font-mono"
               value={form.values.p_address}
@@ -171,7 +179,9 @@ function PayFromWallet({ refund, address }: { refund: AdminRefund; address: stri
           </div>
           <div>
             <dt className="text-xs font-medium text-muted">{t('admin.refund.network')}</dt>
-            <dd className="text-sm text-fg">TRON (TRC20)</dd>
+            <dd className="text-sm text-fg" data-testid="refund-network">
+              {networkWithStandard(refund.network, refund.token)}
+            </dd>
           </div>
           <CopyField
             label={t('admin.refund.address')}

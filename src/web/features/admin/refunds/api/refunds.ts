@@ -40,12 +40,21 @@ export function useRefundable(orderId: string) {
   })
 }
 
-function useRefundWrite<I>(name: string, payloadOf: (input: I) => object, done?: AdminMessageId) {
+/**
+ * A refund step. `done` is the toast of its success; `nextToField`: its refusal is shown next to the
+ * form's field by the caller (onError), not as a toast.
+ */
+function useRefundWrite<I>(
+  name: string,
+  payloadOf: (input: I) => object,
+  done?: AdminMessageId,
+  { nextToField = false } = {},
+) {
   const t = useT()
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: async (input: I) => accepted(await write<RefundAnswer>(name, payloadOf(input))),
-    meta: { failure: 'admin.requestFailed' },
+    meta: { failure: 'admin.requestFailed', ...(nextToField ? { toast: false } : {}) },
     onSuccess: () => {
       if (done) toast.success(t(done))
     },
@@ -94,11 +103,14 @@ export function useStartReturn() {
   )
 }
 
+/** The address the buyer sent the operator: a refusal (not an address of the refund's network) shows next to the field. */
 export function useSetRefundAddress() {
-  return useRefundWrite<{ id: number; address: string }>('secure_set_refund_address', (v) => ({
-    p_refund_id: v.id,
-    p_address: v.address,
-  }))
+  return useRefundWrite<{ id: number; address: string }>(
+    'secure_set_refund_address',
+    (v) => ({ p_refund_id: v.id, p_address: v.address }),
+    undefined,
+    { nextToField: true },
+  )
 }
 
 export function useResendRefundLink() {
