@@ -73,11 +73,16 @@ test('a buyer picks USDT on BNB Smart Chain, pays on the node, sees confirming a
 }) => {
   test.setTimeout(180_000)
   await page.goto('/')
+  // The storefront says what it takes: every network, not TRON's words alone.
+  await expect(page.getByText('Instant delivery · USDT on 2 networks')).toBeVisible()
+  await expect(page.getByText('We accept USDT · TRON, USDT · BNB Smart Chain')).toBeVisible()
+  await expect(page.getByText('USDT-TRC20/TRX', { exact: false })).toHaveCount(0)
+  await shoot(page, 'storefront-several-networks')
   const cards = page.getByRole('article').filter({ has: page.getByRole('button', { name: 'Add to Cart' }) })
   await cards.first().getByRole('button', { name: 'Add to Cart' }).click()
   for (const lang of ['zh', 'ru'] as const) {
     await page.goto(`/checkout?lang=${lang}`)
-    await page.getByText('USDT · BNB Smart Chain').click()
+    await page.getByTestId('network-choice').getByText('USDT · BNB Smart Chain').click()
     await shoot(page, `checkout-network-${lang}`)
   }
   await page.goto('/checkout?lang=en')

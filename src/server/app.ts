@@ -37,7 +37,7 @@ import { type ChainRegistry, createChainRegistry } from './payments/chain-regist
 import { buildChains } from './payments/chains'
 import { chainsRpcs } from './payments/chains.routes'
 import { registerFollowerGauges } from './payments/follower-gauges'
-import { networksRpcs } from './payments/networks.routes'
+import { networksRpcs, paymentNetworks } from './payments/networks.routes'
 import { createOrderWatch, type OrderWatch } from './payments/order-watch'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
 import { paymentsRpcs } from './payments/payments.routes'
@@ -381,6 +381,8 @@ async function registerWeb(app: FastifyInstance, root: string, services: AppServ
     })
   }
   const pages = createPageCache()
+  // The enabled chains are set when the shop starts: every page says the same of what it accepts.
+  const storefrontNetworks = paymentNetworks(services.chains).networks
   const sendPage = async (request: FastifyRequest, reply: FastifyReply, html: string) => {
     const [products, content] = await Promise.all([
       productsForSale(services.catalog, services.database.db),
@@ -406,7 +408,11 @@ async function registerWeb(app: FastifyInstance, root: string, services: AppServ
     const { body, encoding } = pages.get(
       [html, products, content],
       `${locale} ${htmlEncoding(acceptEncoding) ?? ''} ${path}`,
-      () => compressHtml(renderPage(html, renderer, { path, products, content, locale }), acceptEncoding),
+      () =>
+        compressHtml(
+          renderPage(html, renderer, { path, products, content, locale, networks: storefrontNetworks }),
+          acceptEncoding,
+        ),
     )
     reply
       .type('text/html; charset=utf-8')

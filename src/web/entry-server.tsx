@@ -16,6 +16,7 @@ import buyZh from './i18n/messages/buy/zh.json'
 import en from './i18n/messages/shop/en.json'
 import ru from './i18n/messages/shop/ru.json'
 import zh from './i18n/messages/shop/zh.json'
+import { networksKeys } from './lib/api/get-networks'
 import { productKeys } from './lib/api/get-products'
 import { siteContentKeys } from './lib/api/get-site-content'
 
@@ -33,6 +34,7 @@ export function render(data: ServerData & { locale: Locale }): string {
   const i18n = activateWith(createI18n(), data.locale, catalogs[data.locale])
   queryClient.setQueryData(productKeys.all, data.products)
   queryClient.setQueryData(siteContentKeys.all, data.content)
+  queryClient.setQueryData(networksKeys.all, data.networks)
   return renderToString(
     <StrictMode>
       <AppShell queryClient={queryClient} i18n={i18n}>

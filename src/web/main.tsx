@@ -6,6 +6,7 @@ import { applyReloadRules } from './app/checkout-watch'
 import { AppRoutes } from './app/routes'
 import { SERVER_DATA_ID, type ServerData } from './app/server-data'
 import { activate, documentLocale, shopI18n, warmUpIntl } from './i18n/i18n'
+import { networksKeys } from './lib/api/get-networks'
 import { productKeys } from './lib/api/get-products'
 import { siteContentKeys } from './lib/api/get-site-content'
 import './styles.css'
@@ -37,6 +38,7 @@ const prepared = nextTask()
     if (data) {
       queryClient.setQueryData(productKeys.all, data.products)
       queryClient.setQueryData(siteContentKeys.all, data.content)
+      if (data.networks?.length) queryClient.setQueryData(networksKeys.all, data.networks)
     }
     // The reload rules run before the router reads the address bar (they may change it).
     applyReloadRules()

@@ -7,7 +7,7 @@ import { refusal, refused } from '../i18n/refusals'
 import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
 import type { ChainRegistry } from '../payments/chain-registry'
-import { chooseNetwork, offeredNetworks, orderNetwork } from '../payments/order-network'
+import { chooseNetwork, orderNetwork } from '../payments/order-network'
 import type { PaymentRules } from '../payments/payment-rules'
 import type { PaymentDelay } from '../payments/payments-health'
 import type { TrxPriceSource } from '../pricing/trx-price'
@@ -58,12 +58,6 @@ export function ordersRpcs(
   // Each creation leases an address for window + grace: one client may start only so many a minute.
   const creations = createWindowLimiter({ limit: env.CHECKOUT_CREATIONS_PER_MINUTE, windowMs: MINUTE })
   return [
-    defineRpc({
-      // The networks and tokens checkout offers (the network picker).
-      name: 'fetch_networks',
-      input: emptyPayloadSchema,
-      handler: async () => ({ success: true, networks: offeredNetworks(chains) }),
-    }),
     defineRpc({
       name: 'secure_get_wallet_address',
       input: emptyPayloadSchema,

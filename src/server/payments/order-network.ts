@@ -1,4 +1,5 @@
 import { type ChainId, familyOfChain, stablecoins, type TokenSymbol } from '../../shared/chains'
+import { chainNames } from '../../shared/networks'
 import type { ChainAdapter } from './chain'
 import type { ChainRegistry } from './chain-registry'
 
@@ -18,24 +19,15 @@ export interface OrderNetwork {
   watched: { chain: ChainId; tokens: TokenSymbol[] }[]
 }
 
-const CHAIN_NAMES: Record<ChainId, string> = {
-  tron: 'TRON',
-  ethereum: 'Ethereum',
-  bsc: 'BNB Smart Chain',
-  polygon: 'Polygon PoS',
-  arbitrum: 'Arbitrum One',
-  base: 'Base',
-}
-
 /** The buyer's choice, or why it is refused (a network the shop does not take, a token not on it). */
 export function chooseNetwork(chains: ChainRegistry, chain?: ChainId, token?: TokenSymbol): NetworkChoice {
   const id = chain ?? 'tron'
   const adapter = chains.get(id)
-  if (!adapter) return { ok: false, error: `Payments on ${CHAIN_NAMES[id]} are not accepted by this shop` }
+  if (!adapter) return { ok: false, error: `Payments on ${chainNames[id]} are not accepted by this shop` }
   const stable = adapter.tokens.filter((t) => stablecoins.has(t.symbol))
   const picked = token ?? stable[0]?.symbol
   if (!picked || !adapter.tokens.some((t) => t.symbol === picked)) {
-    return { ok: false, error: `${token ?? 'That token'} is not accepted on ${CHAIN_NAMES[id]}` }
+    return { ok: false, error: `${token ?? 'That token'} is not accepted on ${chainNames[id]}` }
   }
   return { ok: true, chain: id, token: picked }
 }
@@ -67,29 +59,4 @@ export function orderNetwork(
       tokens: c.tokens.filter((t) => family === 'tron' || stablecoins.has(t.symbol)).map((t) => t.symbol),
     })),
   }
-}
-
-/** A network the buyer may pick at checkout (fetch_networks). */
-export interface OfferedNetwork {
-  chain: ChainId
-  name: string
-  family: 'tron' | 'evm'
-  tokens: { symbol: TokenSymbol; decimals: number }[]
-  /** Blocks before a payment is final ("confirming N of M"), and the chain's block time. */
-  confirmations: number | null
-  block_ms: number
-}
-
-/** The enabled networks and the stablecoins each takes, TRON first: what checkout offers. */
-export function offeredNetworks(chains: ChainRegistry): OfferedNetwork[] {
-  return chains.enabled().map((c) => ({
-    chain: c.chain,
-    name: CHAIN_NAMES[c.chain],
-    family: c.family,
-    tokens: c.tokens
-      .filter((t) => stablecoins.has(t.symbol))
-      .map((t) => ({ symbol: t.symbol, decimals: t.decimals })),
-    confirmations: c.confirmation.kind === 'depth' ? c.confirmation.blocks : null,
-    block_ms: c.blockIntervalMs,
-  }))
 }

@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { makeProduct } from '../../../tests/support/product'
 import { locales } from '../../shared/locale'
+import type { PaymentNetwork } from '../../shared/networks'
 import type { Product } from '../../shared/product'
 import { defaultSiteContent } from '../../shared/site-content-defaults'
 import { storefrontPaths } from '../../web/app/routes'
@@ -32,6 +33,14 @@ const product = (id: number, name: string, extra: Partial<Product> = {}): Produc
 
 const products = [product(1, 'Proxy Manager'), product(2, 'Free Checker', { is_free: true, price: 0 })]
 const content = defaultSiteContent
+const tronOnly: PaymentNetwork[] = [
+  { chain: 'tron', family: 'tron', tokens: [{ symbol: 'USDT', decimals: 6 }], confirmations: null },
+]
+const withEvm: PaymentNetwork[] = [
+  ...tronOnly,
+  { chain: 'bsc', family: 'evm', tokens: [{ symbol: 'USDT', decimals: 18 }], confirmations: 15 },
+  { chain: 'base', family: 'evm', tokens: [{ symbol: 'USDC', decimals: 6 }], confirmations: 20 },
+]
 
 const serverData = (html: string) => {
   const match = /<script type="application\/json" id="server-data">(.*?)<\/script>/s.exec(html)
@@ -40,7 +49,13 @@ const serverData = (html: string) => {
 
 describe('renderPage', () => {
   it('renders the listing with the hero, every product and the data the browser hydrates with', () => {
-    const html = renderPage(template, renderer, { path: '/', products, content, locale: 'en' })
+    const html = renderPage(template, renderer, {
+      path: '/',
+      products,
+      content,
+      networks: tronOnly,
+      locale: 'en',
+    })
     expect(html).toContain(`<h1`)
     expect(html).toContain(content.hero.title)
     expect(html).toContain('Proxy Manager')
@@ -49,19 +64,69 @@ describe('renderPage', () => {
     expect(html).toContain(`<title>${content.meta.title}</title>`)
     expect(html).toContain(`<meta name="description" content="${content.hero.subtitle}" />`)
     expect(html).toContain('--theme-primary:#26a17b')
-    expect(serverData(html)).toEqual({ path: '/', products, content })
+    expect(serverData(html)).toEqual({ path: '/', products, content, networks: tronOnly })
+  })
+
+  it("says what the shop accepts: TRON's words with TRON alone, every network with more", () => {
+    const tron = renderPage(template, renderer, {
+      path: '/product/1',
+      products,
+      content,
+      networks: tronOnly,
+      locale: 'en',
+    })
+    expect(tron).toContain('USDT-TRC20/TRX accepted')
+    expect(tron).toContain('We accept USDT-TRC20/TRX')
+    const several = renderPage(template, renderer, {
+      path: '/product/1',
+      products,
+      content,
+      networks: withEvm,
+      locale: 'en',
+    })
+    expect(several).not.toContain('USDT-TRC20/TRX accepted')
+    expect(several).not.toContain('We accept USDT-TRC20/TRX')
+    expect(several).toContain('USDT/USDC accepted on 3 networks')
+    expect(several).toContain('We accept USDT · TRON, USDT · BNB Smart Chain, USDC · Base')
+    expect(serverData(several).networks).toEqual(withEvm)
+    const home = renderPage(template, renderer, {
+      path: '/',
+      products,
+      content,
+      networks: withEvm,
+      locale: 'zh',
+    })
+    expect(home).toContain('即时交付 · 3 个网络上的 USDT/USDC')
   })
 
   it('renders the page in the language asked for, with <html lang>', () => {
-    const zh = renderPage(template, renderer, { path: '/', products, content, locale: 'zh' })
+    const zh = renderPage(template, renderer, {
+      path: '/',
+      products,
+      content,
+      networks: tronOnly,
+      locale: 'zh',
+    })
     expect(zh).toMatch(/<html lang="zh-CN"/)
     expect(zh).toContain('查看产品')
     expect(zh).not.toContain('View Products')
-    const ru = renderPage(template, renderer, { path: '/product/1', products, content, locale: 'ru' })
+    const ru = renderPage(template, renderer, {
+      path: '/product/1',
+      products,
+      content,
+      networks: tronOnly,
+      locale: 'ru',
+    })
     expect(ru).toMatch(/<html lang="ru"/)
     expect(ru).toContain('Назад к товарам')
     expect(ru).toContain('49,99')
-    const en = renderPage(template, renderer, { path: '/', products, content, locale: 'en' })
+    const en = renderPage(template, renderer, {
+      path: '/',
+      products,
+      content,
+      networks: tronOnly,
+      locale: 'en',
+    })
     expect(en).toMatch(/<html lang="en"/)
     expect(en).toContain('View Products')
     expect(en).toContain('$49.99')
@@ -73,6 +138,7 @@ describe('renderPage', () => {
     ]
     const zh = renderPage(template, renderer, {
       path: '/product/1',
+      networks: tronOnly,
       products: translated,
       content,
       locale: 'zh',
@@ -82,6 +148,7 @@ describe('renderPage', () => {
     expect(zh).toContain('<meta name="description" content="管理代理" />')
     const ru = renderPage(template, renderer, {
       path: '/product/1',
+      networks: tronOnly,
       products: translated,
       content,
       locale: 'ru',
@@ -90,7 +157,13 @@ describe('renderPage', () => {
   })
 
   it("renders a product page with the product's name as title and its description", () => {
-    const html = renderPage(template, renderer, { path: '/product/1', products, content, locale: 'en' })
+    const html = renderPage(template, renderer, {
+      path: '/product/1',
+      products,
+      content,
+      networks: tronOnly,
+      locale: 'en',
+    })
     expect(html).toMatch(/<h1[^>]*>Proxy Manager<\/h1>/)
     expect(html).toContain(`<title>Proxy Manager — ${content.meta.title}</title>`)
     expect(html).toContain('<meta name="description" content="About Proxy Manager" />')
@@ -99,7 +172,13 @@ describe('renderPage', () => {
 
   it('leaves unknown products and browser-only pages to the browser, with the shop head', () => {
     for (const path of ['/product/999', '/cart', '/checkout', '/payment', '/admin', '/dashboard/x']) {
-      const html = renderPage(template, renderer, { path, products, content, locale: 'en' })
+      const html = renderPage(template, renderer, {
+        path,
+        products,
+        content,
+        networks: tronOnly,
+        locale: 'en',
+      })
       expect(html).toContain('<div id="root"></div>')
       expect(serverData(html)).toBeNull()
       expect(html).toContain(`<title>${content.meta.title}</title>`)
@@ -110,6 +189,7 @@ describe('renderPage', () => {
     const evil = '</script><script>alert(1)</script><img src=x onerror=alert(2)>'
     const html = renderPage(template, renderer, {
       path: '/product/1',
+      networks: tronOnly,
       products: [product(1, evil, { description: evil })],
       content: { ...content, meta: { title: `"${evil}` } },
       locale: 'en',
@@ -120,7 +200,13 @@ describe('renderPage', () => {
   })
 
   it('without the rendering bundle serves the shell with the shop head', () => {
-    const html = renderPage(template, undefined, { path: '/', products, content, locale: 'en' })
+    const html = renderPage(template, undefined, {
+      path: '/',
+      products,
+      content,
+      networks: tronOnly,
+      locale: 'en',
+    })
     expect(html).toContain('<div id="root"></div>')
     expect(html).toContain(`<title>${content.meta.title}</title>`)
   })
@@ -163,7 +249,7 @@ describe('every storefront route on the server', () => {
       const rendered = Object.values(examples).filter((path) => renderer.serverRenderedPaths.test(path))
       expect(rendered).toEqual(['/', '/products', '/product/1', '/support'])
       for (const path of rendered) {
-        const html = renderPage(template, renderer, { path, products, content, locale })
+        const html = renderPage(template, renderer, { path, products, content, networks: tronOnly, locale })
         expect(serverData(html), path).not.toBeNull()
         expect(clientRenderFallbacks(html), path).toEqual([])
         expect(html, path).toContain('<h1')
@@ -174,7 +260,13 @@ describe('every storefront route on the server', () => {
 })
 
 describe('compressHtml', () => {
-  const page = renderPage(template, renderer, { path: '/', products, content, locale: 'en' })
+  const page = renderPage(template, renderer, {
+    path: '/',
+    products,
+    content,
+    networks: tronOnly,
+    locale: 'en',
+  })
 
   it('answers brotli, then gzip, as the browser asks', () => {
     const br = compressHtml(page, 'gzip, deflate, br, zstd')

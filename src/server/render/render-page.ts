@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { type Locale, localeTags } from '../../shared/locale'
 import { localizeContent, localizeProduct } from '../../shared/localize'
+import type { PaymentNetwork } from '../../shared/networks'
 import type { Product } from '../../shared/product'
 import type { SiteContent } from '../../shared/site-content'
 
@@ -12,7 +13,13 @@ import type { SiteContent } from '../../shared/site-content'
 
 interface Renderer {
   serverRenderedPaths: RegExp
-  render(data: { path: string; products: Product[]; content: SiteContent; locale: Locale }): string
+  render(data: {
+    path: string
+    products: Product[]
+    content: SiteContent
+    networks: PaymentNetwork[]
+    locale: Locale
+  }): string
   themeStyle(theme: SiteContent['theme']): string
 }
 
@@ -45,6 +52,8 @@ export interface PageInput {
   content: SiteContent
   /** The language the page is written in (chosen per request, see shared/locale.ts). */
   locale: Locale
+  /** The enabled networks, as secure_get_payment_networks answers them (the pages say what they accept). */
+  networks: PaymentNetwork[]
 }
 
 /**
@@ -53,7 +62,7 @@ export interface PageInput {
  * root that the browser renders.
  */
 export function renderPage(template: string, renderer: Renderer | undefined, input: PageInput): string {
-  const { path, products, locale } = input
+  const { path, products, locale, networks } = input
   const content = localizeContent(input.content, locale)
   const productMatch = /^\/product\/(\d+)$/.exec(path)
   const listed = productMatch ? products.find((p) => p.id === Number(productMatch[1])) : undefined
@@ -76,8 +85,8 @@ export function renderPage(template: string, renderer: Renderer | undefined, inp
   if (!renderer) return html
   // A product id the catalogue doesn't have goes back to the catalogue in the browser.
   if (!renderer.serverRenderedPaths.test(path) || (productMatch && !product)) return html
-  const body = renderer.render({ path, products, content: input.content, locale })
-  const data = `<script type="application/json" id="server-data">${scriptJson({ path, products, content: input.content })}</script>`
+  const body = renderer.render({ path, products, content: input.content, networks, locale })
+  const data = `<script type="application/json" id="server-data">${scriptJson({ path, products, content: input.content, networks })}</script>`
   return html.replace('<div id="root"></div>', `<div id="root">${body}</div>${data}`)
 }
 

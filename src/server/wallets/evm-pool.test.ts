@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../../tests/support/test-addresses'
 import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
+import { networkOptions, paymentNetworksAnswerSchema } from '../../shared/networks'
 import { seedOnce } from '../db/seed'
 
 // EVM addresses in the pool beside TRON ones: added by the admin over HTTP (checksum checked, each
@@ -33,30 +34,35 @@ describe.each(engines)('EVM addresses in the pool (%s)', (engine) => {
   const add = (p_addresses: string) => rpc(t.app, 'secure_add_wallet_addresses', { p_addresses }, headers)
 
   it('offers the enabled networks and their stablecoins, TRON first', async () => {
-    expect((await rpc(t.app, 'fetch_networks')).body).toEqual({
-      success: true,
-      networks: [
-        {
-          chain: 'tron',
-          name: 'TRON',
-          family: 'tron',
-          tokens: [{ symbol: 'USDT', decimals: 6 }],
-          confirmations: null,
-          block_ms: 3000,
-        },
-        {
-          chain: 'bsc',
-          name: 'BNB Smart Chain',
-          family: 'evm',
-          tokens: [
-            { symbol: 'USDT', decimals: 18 },
-            { symbol: 'USDC', decimals: 18 },
-          ],
-          confirmations: 15,
-          block_ms: 750,
-        },
-      ],
-    })
+    const { networks } = paymentNetworksAnswerSchema.parse(
+      (await rpc(t.app, 'secure_get_payment_networks')).body,
+    )
+    expect(networks).toEqual([
+      {
+        chain: 'tron',
+        family: 'tron',
+        tokens: [
+          { symbol: 'USDT', decimals: 6 },
+          { symbol: 'TRX', decimals: 6 },
+        ],
+        confirmations: null,
+      },
+      {
+        chain: 'bsc',
+        family: 'evm',
+        tokens: [
+          { symbol: 'USDT', decimals: 18 },
+          { symbol: 'USDC', decimals: 18 },
+        ],
+        confirmations: 15,
+      },
+    ])
+    // The checkout's choices: each network's stablecoins (TRX stays an alternative on TRON's page).
+    expect(networkOptions(networks)).toEqual([
+      { chain: 'tron', token: 'USDT' },
+      { chain: 'bsc', token: 'USDT' },
+      { chain: 'bsc', token: 'USDC' },
+    ])
   })
 
   it('refuses a batch with a bad line, naming a checksum typo as such; adds nothing', async () => {

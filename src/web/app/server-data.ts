@@ -1,3 +1,4 @@
+import type { PaymentNetwork } from '../../shared/networks'
 import type { Product } from '../../shared/product'
 import type { SiteContent } from '../../shared/site-content'
 
@@ -7,6 +8,8 @@ export interface ServerData {
   path: string
   products: Product[]
   content: SiteContent
+  /** The enabled networks and their tokens (secure_get_payment_networks). */
+  networks: PaymentNetwork[]
 }
 
 export const SERVER_DATA_ID = 'server-data'

@@ -1,4 +1,5 @@
 import { getAddress } from 'viem'
+import { chainNames } from '../../../shared/networks'
 
 // The EVM chains the shop can follow, and the stablecoins it accepts on each: one table, in code.
 // An operator enables a chain and names its providers (evm-env.ts); the contracts are not theirs to
@@ -59,7 +60,7 @@ const explorer = (base: string) => ({
 export const EVM_CHAINS: readonly EvmChainSpec[] = [
   {
     key: 'ethereum',
-    name: 'Ethereum',
+    name: chainNames.ethereum,
     chainId: 1,
     blockTimeMs: 12_000,
     defaultConfirmations: 12,
@@ -72,7 +73,7 @@ export const EVM_CHAINS: readonly EvmChainSpec[] = [
   },
   {
     key: 'bsc',
-    name: 'BNB Smart Chain',
+    name: chainNames.bsc,
     chainId: 56,
     blockTimeMs: 750,
     defaultConfirmations: 15,
@@ -85,7 +86,7 @@ export const EVM_CHAINS: readonly EvmChainSpec[] = [
   },
   {
     key: 'polygon',
-    name: 'Polygon PoS',
+    name: chainNames.polygon,
     chainId: 137,
     blockTimeMs: 2_000,
     defaultConfirmations: 64,
@@ -98,7 +99,7 @@ export const EVM_CHAINS: readonly EvmChainSpec[] = [
   },
   {
     key: 'arbitrum',
-    name: 'Arbitrum One',
+    name: chainNames.arbitrum,
     chainId: 42161,
     blockTimeMs: 250,
     defaultConfirmations: 40,
@@ -111,7 +112,7 @@ export const EVM_CHAINS: readonly EvmChainSpec[] = [
   },
   {
     key: 'base',
-    name: 'Base',
+    name: chainNames.base,
     chainId: 8453,
     blockTimeMs: 2_000,
     defaultConfirmations: 10,

@@ -1,6 +1,7 @@
 import { Mail } from 'lucide-react'
 import { Link } from 'react-router'
 import { useT } from '../../i18n/i18n'
+import { useAcceptedNetworks } from '../../lib/api/get-networks'
 import { useSiteContent } from '../../lib/api/get-site-content'
 import { EmailAddress } from '../ui/email-address'
 import { Logo } from './logo'
@@ -28,6 +29,7 @@ const socials = [
 
 export function Footer() {
   const t = useT()
+  const accepted = useAcceptedNetworks()
   const { content } = useSiteContent()
   const year = new Date().getFullYear()
   return (
@@ -35,7 +37,9 @@ export function Footer() {
       <div className="mx-auto grid max-w-7xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-[2fr_1fr_1fr]">
         <div className="max-w-sm">
           <Logo mainText={content.logo.mainText} subText={content.logo.subText} />
-          <p className="mt-4 text-sm leading-relaxed text-muted">{t('footer.about')}</p>
+          <p className="mt-4 text-sm leading-relaxed text-muted">
+            {accepted ? t('footer.about.several', accepted) : t('footer.about')}
+          </p>
           <div className="mt-5 flex gap-2">
             {socials.map((s) => (
               <a
@@ -79,7 +83,9 @@ export function Footer() {
               <EmailAddress email={content.support.email} className="min-w-0" />
             </a>
           )}
-          <p className="mt-3 text-sm text-muted">{t('footer.accept')}</p>
+          <p className="mt-3 text-sm text-muted">
+            {accepted ? t('footer.accept.several', accepted) : t('footer.accept')}
+          </p>
         </div>
       </div>
       <div className="border-t border-line py-5 text-center text-xs text-muted">

@@ -4,11 +4,13 @@ import { centsToDollars } from '../../../shared/money'
 import { Button, buttonStyles } from '../../components/ui/button'
 import { ProductImage } from '../../components/ui/product-media'
 import { useFormat, useT } from '../../i18n/i18n'
+import { useAcceptedNetworks } from '../../lib/api/get-networks'
 import { type CartItem, cart, cartTotalCents, MAX_QUANTITY, useCartItems } from '../../lib/cart-store'
 import { useCatalogSync } from '../../lib/use-catalog-sync'
 
 export function CartPage() {
   const t = useT()
+  const accepted = useAcceptedNetworks()
   const { usd } = useFormat()
   const lines = useCartItems()
   const navigate = useNavigate()
@@ -72,7 +74,8 @@ export function CartPage() {
             {t('cart.proceed')} <ArrowRight className="size-4" aria-hidden />
           </Button>
           <p className="mt-4 flex items-center justify-center gap-2 text-xs text-muted">
-            <Lock className="size-3.5" aria-hidden /> {t('order.securePayment')}
+            <Lock className="size-3.5" aria-hidden />{' '}
+            {accepted ? t('checkout.network.secure') : t('order.securePayment')}
           </p>
         </aside>
       </div>

@@ -6,6 +6,7 @@ import { ProductPrice } from '../../components/ui/price'
 import { ProductImage, VideoEmbed } from '../../components/ui/product-media'
 import { FeatureList, ProductActionLabel } from '../../components/ui/product-parts'
 import { useT } from '../../i18n/i18n'
+import { useAcceptedNetworks } from '../../lib/api/get-networks'
 import { useProducts } from '../../lib/api/get-products'
 import { runProductAction } from '../../lib/product-action'
 
@@ -13,6 +14,7 @@ const ID_PATTERN = /^[1-9]\d{0,9}$/
 
 export function ProductPage() {
   const t = useT()
+  const accepted = useAcceptedNetworks()
   const { id = '' } = useParams()
   const navigate = useNavigate()
   const products = useProducts()
@@ -86,7 +88,8 @@ export function ProductPage() {
                 <Zap className="size-4 text-primary" aria-hidden /> {t('product.secure.instant')}
               </li>
               <li className="flex items-center gap-3">
-                <Wallet className="size-4 text-primary" aria-hidden /> {t('product.secure.accepted')}
+                <Wallet className="size-4 text-primary" aria-hidden />{' '}
+                {accepted ? t('product.secure.accepted.several', accepted) : t('product.secure.accepted')}
               </li>
               <li className="flex items-center gap-3">
                 <Headphones className="size-4 text-primary" aria-hidden /> {t('product.secure.support')}

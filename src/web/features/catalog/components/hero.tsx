@@ -2,9 +2,11 @@ import { ArrowDown, ShieldCheck, Zap } from 'lucide-react'
 import type { SiteContent } from '../../../../shared/site-content'
 import { buttonStyles } from '../../../components/ui/button'
 import { useT } from '../../../i18n/i18n'
+import { useAcceptedNetworks } from '../../../lib/api/get-networks'
 
 export function Hero({ hero }: { hero: SiteContent['hero'] }) {
   const t = useT()
+  const accepted = useAcceptedNetworks()
   return (
     <section className="relative isolate overflow-hidden border-b border-line">
       {/* An <img>, not a CSS url(): the merchant's URL never becomes CSS. */}
@@ -23,7 +25,8 @@ export function Hero({ hero }: { hero: SiteContent['hero'] }) {
       <div className="mx-auto max-w-7xl px-4 py-20 sm:px-6 sm:py-28 lg:py-32">
         <div className="max-w-2xl">
           <p className="inline-flex items-center gap-2 rounded-full border border-primary/30 bg-primary/10 px-3 py-1 text-xs font-semibold text-primary">
-            <Zap className="size-3.5" aria-hidden /> {t('hero.badge')}
+            <Zap className="size-3.5" aria-hidden />{' '}
+            {accepted ? t('hero.badge.several', accepted) : t('hero.badge')}
           </p>
           {/* Chinese breaks at its punctuation rather than inside a word (软件), and anywhere only if it must. */}
           <h1 className="mt-5 text-4xl font-extrabold tracking-tight text-balance break-keep text-fg [overflow-wrap:anywhere] sm:text-5xl lg:text-6xl">

@@ -1,0 +1,51 @@
+import { useQuery } from '@tanstack/react-query'
+import {
+  networkOptions,
+  optionLabel,
+  type PaymentNetwork,
+  paymentNetworksAnswerSchema,
+} from '../../../shared/networks'
+import { callRpc } from '../rpc-client'
+
+// The networks and tokens this shop takes: the checkout's choice, and what the storefront says it
+// accepts. The server puts them beside a server-rendered page (entry-server.tsx, main.tsx); otherwise
+// they are asked once a visit. A failed answer leaves TRON alone, as a shop that takes nothing else
+// has it.
+
+export const networksKeys = { all: ['payment-networks'] as const }
+
+export const TRON_ONLY: PaymentNetwork[] = [
+  { chain: 'tron', family: 'tron', tokens: [{ symbol: 'USDT', decimals: 6 }], confirmations: null },
+]
+
+export function usePaymentNetworks(): PaymentNetwork[] {
+  const query = useQuery({
+    queryKey: networksKeys.all,
+    queryFn: async () => {
+      const answer = paymentNetworksAnswerSchema.safeParse(
+        await callRpc('secure_get_payment_networks', {}, { idempotent: true, quiet: true }),
+      )
+      return answer.success && answer.data.networks.length > 0 ? answer.data.networks : TRON_ONLY
+    },
+    staleTime: 5 * 60_000,
+    refetchOnWindowFocus: false,
+    retry: false,
+  })
+  return query.data ?? TRON_ONLY
+}
+
+/**
+ * What the storefront says it accepts. With TRON alone, null: the pages keep their words
+ * ("USDT-TRC20/TRX"). With more, the stablecoins ("USDT/USDC"), how many networks take them, and
+ * each choice by name ("USDT · TRON, USDT · BNB Smart Chain, USDC · Base").
+ */
+export function useAcceptedNetworks(): { tokens: string; count: number; networks: string } | null {
+  const networks = usePaymentNetworks()
+  const options = networkOptions(networks)
+  if (networks.length < 2) return null
+  return {
+    tokens: [...new Set(options.map((o) => o.token))].join('/'),
+    count: networks.length,
+    networks: options.map(optionLabel).join(', '),
+  }
+}
