@@ -195,7 +195,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     prices: createTrxPriceSource({ source: env.PRICE_SOURCE, baseUrl: env.PRICE_API_URL }),
     tron,
     rules: paymentRulesOf(env),
-    health: createShopHealth(database.db, tron),
+    health: createShopHealth(database.db, tron, () => chains.enabled().map((c) => c.family)),
     orderPaid: createSignal<string>(),
     checkoutAsked: createSignal<void>(),
     orderLinksAsked: createSignal<void>(),

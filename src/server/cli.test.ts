@@ -49,3 +49,22 @@ describe('npm run wallets:add', () => {
     expect(missing.out).toMatch(/Cannot read .*nope\.txt: ENOENT/)
   }, 120_000)
 })
+
+describe('npm run follower:reset', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stablecart-cli-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('refuses a chain or block it does not know, and a chain the shop has not followed', async () => {
+    for (const args of [
+      ['solana', '5'],
+      ['bsc', '12abc'],
+    ]) {
+      const bad = await cli(['follower:reset', ...args], dir)
+      expect(bad.code, args.join(' ')).toBe(1)
+      expect(bad.out).toContain('Usage: follower:reset <chain> <block>')
+    }
+    const never = await cli(['follower:reset', 'bsc', '100'], dir)
+    expect(never.code).toBe(1)
+    expect(never.out).toContain('The shop has not followed bsc yet')
+  }, 120_000)
+})

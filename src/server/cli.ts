@@ -1,11 +1,13 @@
 // Operator commands that run against the configured database: `node dist/server/cli.js <command>`.
 import { readFile } from 'node:fs/promises'
+import { chainIdSchema } from '../shared/chains'
 import { parseWalletAddressLines } from '../shared/wallet-addresses'
 import { resetTwoFactor } from './admin/two-factor'
 import { openDatabase } from './db/client'
 import { EnvError, parseEnv } from './env'
 import { addKeyStock, parseKeyLines } from './keys/key-stock'
 import { loadDotEnv } from './lib/dotenv'
+import { readChainAgainFrom } from './payments/follower-lease'
 import { formatReport, reconcile } from './payments/reconcile'
 import { createProviderPool } from './payments/tron/tron-pool'
 import { addWalletAddresses } from './wallets/wallets.repo'
@@ -82,6 +84,21 @@ export const commands: Record<string, Command> = {
     console.log(
       `Two-factor login switched off for ${reset} admin account(s); set it up again on the Security tab.`,
     )
+  },
+  /**
+   * npm run follower:reset -- <chain> <block>, the shop stopped: after a chain's follower stopped at
+   * a reorganisation deeper than its depth (decision 042), the chain is read again from <block>.
+   */
+  'follower:reset': async (args, { database }) => {
+    const usage =
+      'Usage: follower:reset <chain> <block> (chain: tron, ethereum, bsc, polygon, arbitrum, base)'
+    const chain = chainIdSchema.safeParse(args[0])
+    const block = Number(args[1])
+    if (!chain.success || !/^\d+$/.test(args[1] ?? '') || !Number.isSafeInteger(block) || block < 1)
+      throw new Error(usage)
+    if (!(await readChainAgainFrom(database.db, chain.data, block)))
+      throw new Error(`The shop has not followed ${chain.data} yet: nothing to reset`)
+    console.log(`${chain.data} is read again from block ${block} when the shop starts.`)
   },
   /** npm run keys:add -- <productId> < keys.txt (one key per line) */
   'keys:add': async (args, { database }) => {

@@ -55,7 +55,7 @@ function createFollowers(app: App, env: Env, database: Database, instanceId: str
           database.db,
           'scanner_stalled',
           `halt|${id}`,
-          `The ${id} follower stopped: ${reason}. Nothing is recorded from that chain until the server restarts.`,
+          `The ${id} follower stopped: ${reason}. Nothing is recorded from that chain until you act (the admin's Chain tab says what to do: check the payments recorded near that block on the chain's explorer, then with the shop stopped run npm run follower:reset -- ${id} <block> with a block from before the reorganisation).`,
         ).catch((err) => app.log.error({ err }, 'could not raise the alert')),
     }),
   )

@@ -29,6 +29,12 @@ export interface ChainOverview {
   per_day: number | null
   /** Since when every provider has failed (ISO); null while one answers. */
   failing_since: string | null
+  /**
+   * The chain's follower stopped: a final block does not follow the block the shop recorded last
+   * (a reorganisation deeper than the depth). Nothing is recorded from the chain until the operator
+   * acts; null while it follows.
+   */
+  halted: { reason: string; since: string } | null
   providers: ChainProviderSummary[]
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { dateTimeSchema, rowIdSchema } from './bounds'
+import type { ChainFamilyId } from './chains'
 import { MAX_ACTIVATION_LIMIT, MAX_VALIDITY_DAYS } from './licences'
 import type { orderStatusValues } from './order-statuses'
 import { adminKeyField } from './rpc'
@@ -144,13 +145,20 @@ export interface SalesStock {
   licence_validity_days: number | null
 }
 
-export interface SalesHealth {
+/** One family's part of the address pool: an order leases an address of its chain's family. */
+export interface SalesPool {
+  family: ChainFamilyId
   addresses: { total: number; free: number; leased: number; cooling_down: number }
-  /** Orders per hour placed over the last 7 days. */
+  /** Orders of the family's chains per hour placed over the last 7 days. */
   leases_per_hour: number
-  /** Hours until no address is free at that rate; null when nothing was ordered. */
+  /** Hours until no address of the family is free at that rate; null when nothing was ordered. */
   pool_dry_in_hours: number | null
   pool_warning: boolean
+}
+
+export interface SalesHealth {
+  /** Each family that has addresses or an enabled chain; TRON first (a TRON-only shop: TRON alone). */
+  pools: SalesPool[]
   unmatched_transfers: number
   mails_failing: number
   /** Seconds the chain follower is behind the chain; null when unknown. */

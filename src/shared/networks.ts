@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import {
+  type ChainFamilyId,
   type ChainId,
   chainFamilies,
   chainIdSchema,
@@ -20,6 +21,12 @@ export const chainNames: Record<ChainId, string> = {
   polygon: 'Polygon PoS',
   arbitrum: 'Arbitrum One',
   base: 'Base',
+}
+
+/** A part of the address pool, by family: an EVM address serves every EVM chain (the same in every language). */
+export const familyNames: Record<ChainFamilyId, string> = {
+  tron: 'TRON',
+  evm: 'EVM',
 }
 
 /** The token standard wallets show next to the token on each network. */

@@ -234,22 +234,27 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
 const POOL_WARNING_HOURS = 24
 
 /**
- * The health block, from the shop's health (payments-health.ts): the address pool and its forecast
+ * The health block, from the shop's health (payments-health.ts): each family's address pool and its forecast
  * over the 7 days before `now`, unmatched transfers, failing mails, follower lag.
  */
 async function shopHealth(health: ShopHealth, now: Date): Promise<SalesHealth> {
-  const [pool, unmatched, lag, mails] = await Promise.all([
-    health.addressPool(now),
+  const [pools, unmatched, lag, mails] = await Promise.all([
+    health.addressPools(now),
     health.unmatchedTransfers(),
     health.blocksBehindSeconds(),
     health.mailFailing(),
   ])
-  const dryIn = pool.hoursToDry
   return {
-    addresses: { total: pool.total, free: pool.free, leased: pool.leased, cooling_down: pool.cooling },
-    leases_per_hour: Math.round(pool.ordersPerHour * 100) / 100,
-    pool_dry_in_hours: dryIn === null ? null : Math.round(dryIn * 10) / 10,
-    pool_warning: pool.total === 0 || (dryIn !== null && dryIn < POOL_WARNING_HOURS),
+    pools: pools.map((pool) => {
+      const dryIn = pool.hoursToDry
+      return {
+        family: pool.family,
+        addresses: { total: pool.total, free: pool.free, leased: pool.leased, cooling_down: pool.cooling },
+        leases_per_hour: Math.round(pool.ordersPerHour * 100) / 100,
+        pool_dry_in_hours: dryIn === null ? null : Math.round(dryIn * 10) / 10,
+        pool_warning: pool.total === 0 || (dryIn !== null && dryIn < POOL_WARNING_HOURS),
+      }
+    }),
     unmatched_transfers: unmatched,
     mails_failing: mails.count,
     follower_lag_seconds: lag,

@@ -264,11 +264,16 @@ describe.each(engines)('sales figures on %s', (engine) => {
     })
     expect(d.conversion).toEqual({ created: 5, paid: 3, rate: 0.6 })
     expect(d.health).toEqual({
-      addresses: { total: 3, free: 2, leased: 1, cooling_down: 0 },
-      // 4 orders in the last 7 days = 4/168 an hour; 2 free addresses last 84 hours at that rate.
-      leases_per_hour: 0.02,
-      pool_dry_in_hours: 84,
-      pool_warning: false,
+      pools: [
+        {
+          family: 'tron',
+          addresses: { total: 3, free: 2, leased: 1, cooling_down: 0 },
+          // 4 orders in the last 7 days = 4/168 an hour; 2 free addresses last 84 hours at that rate.
+          leases_per_hour: 0.02,
+          pool_dry_in_hours: 84,
+          pool_warning: false,
+        },
+      ],
       unmatched_transfers: 1,
       // The failed one; the pending one refused twice is a hiccup the retries take care of.
       mails_failing: 1,
@@ -308,22 +313,30 @@ describe.each(engines)('sales figures on %s', (engine) => {
       now: NOW,
       health: {
         ...t.app.services.health,
-        addressPool: async () => ({
-          total: 10,
-          free: 0,
-          leased: 7,
-          cooling: 3,
-          ordersPerHour: 2,
-          hoursToDry: 0,
-        }),
+        addressPools: async () => [
+          {
+            family: 'tron',
+            total: 10,
+            free: 0,
+            leased: 7,
+            cooling: 3,
+            ordersPerHour: 2,
+            hoursToDry: 0,
+          },
+        ],
         unmatchedTransfers: async () => 4,
         blocksBehindSeconds: async () => 12,
       },
     })
     expect(d.health).toMatchObject({
-      addresses: { total: 10, free: 0, leased: 7, cooling_down: 3 },
-      pool_dry_in_hours: 0,
-      pool_warning: true,
+      pools: [
+        {
+          family: 'tron',
+          addresses: { total: 10, free: 0, leased: 7, cooling_down: 3 },
+          pool_dry_in_hours: 0,
+          pool_warning: true,
+        },
+      ],
       unmatched_transfers: 4,
       follower_lag_seconds: 12,
     })

@@ -319,6 +319,10 @@ export const followerState = pgTable(
     headBlock: bigint('head_block', { mode: 'number' }),
     leader: text('leader'),
     leaderUntil: timestamp('leader_until', { withTimezone: true }),
+    /** Why the follower stopped (a final block that does not follow the checkpoint); null while it reads. */
+    haltedReason: text('halted_reason'),
+    /** When it first stopped for that reason; cleared with haltedReason once a block is recorded again. */
+    haltedAt: timestamp('halted_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -1,8 +1,9 @@
 import { count, eq, type SQL } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
+import type { ChainFamilyId } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { mailOutbox, orders, payments, webhookDeliveries } from '../db/schema'
-import { countAddressStates } from '../wallets/wallets.repo'
+import { type AddressStates, countAddressStates } from '../wallets/wallets.repo'
 import { METRIC_PREFIX, type Metrics } from './metrics'
 
 /**
@@ -21,16 +22,19 @@ export function registerShopGauges(metrics: Metrics, db: Db): void {
     rows(orders, eq(orders.status, 'pending')),
   )
 
-  // One query per scrape for the three address gauges.
-  let states: Promise<{ free: number; leased: number; cooling: number }> | undefined
-  const addressState = (key: 'free' | 'leased' | 'cooling') => async () => {
+  // One query per scrape for the address gauges: the pool's totals, and the free ones per family
+  // (an order leases an address of its chain's family, so one family can run out alone).
+  let states: Promise<Record<ChainFamilyId, AddressStates>> | undefined
+  const readStates = () => {
     states ??= countAddressStates(db).finally(() => {
       setTimeout(() => {
         states = undefined
       }, 0)
     })
-    return (await states)[key]
+    return states
   }
+  const addressState = (key: keyof AddressStates) => async () =>
+    Object.values(await readStates()).reduce((sum, s) => sum + s[key], 0)
   metrics.gauge(
     name('wallet_addresses_free'),
     'Wallet addresses a new order could take now',
@@ -41,6 +45,12 @@ export function registerShopGauges(metrics: Metrics, db: Db): void {
     name('wallet_addresses_cooling'),
     'Wallet addresses resting after their last order before another may take them',
     addressState('cooling'),
+  )
+  metrics.labeledGauge(
+    name('wallet_addresses_free_by_family'),
+    'Wallet addresses a new order of the family (tron, evm) could take now',
+    'family',
+    async () => Object.entries(await readStates()).map(([label, s]) => ({ label, value: s.free })),
   )
 
   metrics.gauge(

@@ -178,14 +178,17 @@ describe.each(engines)('operator notifications on %s', (engine) => {
   it('health: pool below 20 % free, failing mail and a stalled chain follower each alert once', async () => {
     const probe: ShopHealth = {
       ...t.app.services.health,
-      addressPool: async () => ({
-        free: 1,
-        leased: 9,
-        cooling: 0,
-        total: 10,
-        ordersPerHour: 0,
-        hoursToDry: null,
-      }),
+      addressPools: async () => [
+        {
+          family: 'tron',
+          free: 1,
+          leased: 9,
+          cooling: 0,
+          total: 10,
+          ordersPerHour: 0,
+          hoursToDry: null,
+        },
+      ],
       followerLagSeconds: async () => 900,
       providers: async () => ({ failingSince: null, list: [] }),
     }
@@ -232,14 +235,17 @@ describe.each(engines)('operator notifications on %s', (engine) => {
     })
     const probe: ShopHealth = {
       ...t.app.services.health,
-      addressPool: async () => ({
-        free: 10,
-        leased: 0,
-        cooling: 0,
-        total: 10,
-        ordersPerHour: 0,
-        hoursToDry: null,
-      }),
+      addressPools: async () => [
+        {
+          family: 'tron',
+          free: 10,
+          leased: 0,
+          cooling: 0,
+          total: 10,
+          ordersPerHour: 0,
+          hoursToDry: null,
+        },
+      ],
       followerLagSeconds: async () => 30,
       providers: async () => ({
         failingSince: Date.now() - 90_000,
@@ -294,20 +300,24 @@ describe.each(engines)('operator notifications on %s', (engine) => {
       ...t.app.services.health,
       providers: async () => ({ failingSince: null, list: [] }),
     }
-    expect(await health.addressPool()).toEqual({
-      free: 7,
-      leased: 3,
-      cooling: 0,
-      total: 10,
-      ordersPerHour: 3 / (7 * 24),
-      hoursToDry: 7 / (3 / (7 * 24)),
-    })
+    // A TRON-only shop: TRON's pool alone, as before.
+    expect(await health.addressPools()).toEqual([
+      {
+        family: 'tron',
+        free: 7,
+        leased: 3,
+        cooling: 0,
+        total: 10,
+        ordersPerHour: 3 / (7 * 24),
+        hoursToDry: 7 / (3 / (7 * 24)),
+      },
+    ])
     expect(await checkHealth(t.database.db, health)).toEqual([])
     // Six addresses cooling down after their orders: one of ten is free.
     await t.database.db.execute(sql`
       update wallet_addresses set cooldown_until = now() + interval '1 hour'
       where address in (select address from wallet_addresses where leased_order_id is null limit 6)`)
-    expect(await health.addressPool()).toMatchObject({ free: 1, cooling: 6, total: 10 })
+    expect(await health.addressPools()).toMatchObject([{ family: 'tron', free: 1, cooling: 6, total: 10 }])
     expect(await checkHealth(t.database.db, health)).toEqual(['pool_low'])
   })
 })

@@ -1,3 +1,4 @@
+import { familyNames } from '../../shared/networks'
 import type { Db } from '../db/client'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
@@ -25,8 +26,11 @@ export async function checkHealth(
   // In a transaction of its own, so the advisory lock in raiseAlert holds until the row is written.
   const raise = (kind: Parameters<typeof raiseAlert>[1], subject: string, text: string) =>
     db.transaction((tx) => raiseAlert(tx, kind, subject, text))
-  const pool = await health.addressPool()
-  if (pool.total > 0) {
+  // Each family's part of the pool on its own: an order leases an address of its chain's family,
+  // so plenty of TRON addresses do not help an EVM checkout. A TRON-only shop's alert reads as before.
+  const pools = await health.addressPools()
+  for (const pool of pools) {
+    if (pool.total === 0) continue
     const share = pool.free / pool.total
     const dryWithinDay = pool.hoursToDry !== null && pool.hoursToDry < 24
     if (share < POOL_LOW_SHARE || dryWithinDay) {
@@ -34,9 +38,12 @@ export async function checkHealth(
         share < POOL_LOW_SHARE
           ? `${pool.free} of ${pool.total} addresses free (${Math.round(share * 100)} %)`
           : `${pool.free} of ${pool.total} free, forecast to run out in about ${Math.max(1, Math.round(pool.hoursToDry ?? 0))} h`
-      if (
-        await raise('pool_low', 'pool', `Address pool running low: ${why}. Add addresses on the Wallets tab.`)
-      )
+      const named = pools.length > 1
+      const what = named ? `${familyNames[pool.family]} address pool` : 'Address pool'
+      const add = named ? `Add ${familyNames[pool.family]} addresses` : 'Add addresses'
+      // 'pool': the subject TRON's alert was always stored under (one an hour per subject).
+      const subject = pool.family === 'tron' ? 'pool' : `pool|${pool.family}`
+      if (await raise('pool_low', subject, `${what} running low: ${why}. ${add} on the Wallets tab.`))
         raised.push('pool_low')
     }
   }

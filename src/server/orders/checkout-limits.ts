@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { type ChainFamilyId, chainFamilies, familyOfChain } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
 import { type Refusal, refusal } from '../i18n/refusals'
@@ -14,7 +15,9 @@ import { cancelOrder } from './orders.repo'
 // and a browser that starts a new checkout gives back the order it started before and keeps its
 // address, unless a payment to that order is in flight (decision 041). Many visitors must not be able to either (the pool guard, decision 021): the addresses a
 // network's unpaid orders hold or cool are limited, and once the free part of the pool is down to
-// the reserve, only a network holding none may take one.
+// the reserve, only a network holding none may take one. The pool is counted per family: an order
+// leases an address of its chain's family, so the free addresses and the reserve it is weighed
+// against are that family's (a shop with TRON addresses to spare can still run out of EVM ones).
 
 export const checkoutMessages = {
   tooManyPending:
@@ -83,6 +86,8 @@ export function checkoutClient(
 export interface CheckoutEntry {
   client: CheckoutClient
   email: string
+  /** The family of the order's chain, whose part of the pool it leases from (default TRON). */
+  family?: ChainFamilyId
 }
 
 /** Admitted (refusal null) or refused; an admitted browser may keep the address of the order it gave back. */
@@ -127,14 +132,20 @@ export async function admitCheckouts(
   // A browser that keeps the address it had from the same client takes nothing from the pool. From
   // another client it is weighed like any other request: otherwise one network could take over, by
   // their cookies, the addresses other networks took from the reserve, and those take more.
+  // The address it keeps must be of the new order's family, or the new order leases another.
+  const familyOf = (entry: CheckoutEntry) => entry.family ?? 'tron'
   const keeps = (entry: CheckoutEntry) => {
     const giveBack = giveBacks.get(entry.client.browserKey)
-    return giveBack?.address !== undefined && giveBack.clientKey === entry.client.clientKey
+    return (
+      giveBack?.address !== undefined &&
+      giveBack.clientKey === entry.client.clientKey &&
+      giveBack.family === familyOf(entry)
+    )
   }
   const guard = await poolGuard(
     tx,
     entries.map((e) => e.client.networkKey),
-    entries.filter((e) => !keeps(e)).length,
+    entries.filter((e) => !keeps(e)).map(familyOf),
     limits,
   )
   return entries.map((entry, i) => {
@@ -144,7 +155,7 @@ export async function admitCheckouts(
     const byEmail = held.get(emailKey) ?? 0
     if (byClient >= limits.maxPendingPerClient || byEmail >= limits.maxPendingPerEmail)
       return { refusal: refusal('checkout.tooManyPending') }
-    if (!keeps(entry) && !guard.admit(entry.client.networkKey))
+    if (!keeps(entry) && !guard.admit(entry.client.networkKey, familyOf(entry)))
       return { refusal: refusal('checkout.networkBusy') }
     held.set(clientKey, byClient + 1)
     held.set(emailKey, byEmail + 1)
@@ -171,6 +182,8 @@ interface GiveBack {
   address?: string
   /** The client that placed that order. */
   clientKey?: string | null
+  /** The family of that order's chain (its address is of that family). */
+  family?: ChainFamilyId
   /** An earlier order was kept: a payment to it is in flight (decision 041). */
   keptInFlight: boolean
 }
@@ -197,6 +210,7 @@ async function giveBackEarlier(
       browserKey: orders.browserKey,
       clientKey: orders.clientKey,
       walletAddress: orders.walletAddress,
+      chain: orders.chain,
       received: sql<boolean>`(${orders.amountReceivedUnits} > 0 or ${orders.trxReceivedSun} > 0)`,
     })
     .from(orders)
@@ -207,7 +221,7 @@ async function giveBackEarlier(
     tx,
     earlier.map((o) => o.id),
   )
-  for (const { id, browserKey, clientKey, walletAddress, received } of earlier) {
+  for (const { id, browserKey, clientKey, walletAddress, chain, received } of earlier) {
     if (!browserKey) continue
     const giveBack = giveBacks.get(browserKey) ?? { keptInFlight: false }
     giveBacks.set(browserKey, giveBack)
@@ -218,44 +232,52 @@ async function giveBackEarlier(
     await cancelOrder(tx, id, 'buyer', now, limits.cooldownMs)
     giveBack.address = walletAddress
     giveBack.clientKey = clientKey
+    giveBack.family = familyOfChain[chain]
   }
   return giveBacks
 }
 
 /**
- * The pool guard: whether a network may take a free address, counting those admitted before it.
- * Near the reserve the counts are read again under one lock for the whole pool, so two batches
+ * The pool guard: whether a network may take a free address of a family, counting those admitted
+ * before it. `wanted` is the family of each entry that takes an address from the pool. Near a
+ * family's reserve its counts are read again under one lock for that family's pool, so two batches
  * placed side by side (PostgreSQL) cannot both take the last addresses outside it.
  */
 async function poolGuard(
   tx: Db,
   networks: readonly string[],
-  wanted: number,
+  wanted: readonly ChainFamilyId[],
   limits: CheckoutLimits,
-): Promise<{ admit(network: string): boolean }> {
-  let counts = await holdCounts(tx, networks, { withPool: false })
+): Promise<{ admit(network: string, family: ChainFamilyId): boolean }> {
+  let { held } = await holdCounts(tx, networks, { withPool: false })
   const reserveOf = (pool: number) => Math.floor((pool * limits.reservePercent) / 100)
   // Networks holding none pass whatever the reserve: only a batch with a network that holds some
-  // (or comes twice) needs the free count, and near the reserve the exact one.
-  const holding =
-    new Set(networks).size < networks.length || networks.some((n) => (counts.held.get(n) ?? 0) > 0)
+  // (or comes twice) needs the free counts, and near a reserve the exact ones.
+  const holding = new Set(networks).size < networks.length || networks.some((n) => (held.get(n) ?? 0) > 0)
+  const pools = new Map<ChainFamilyId, { free: number; reserve: number }>()
   if (holding && limits.reservePercent > 0) {
-    counts = await holdCounts(tx, networks, { withPool: true })
-    if (counts.free - wanted <= reserveOf(counts.pool)) {
-      await advisoryLocks(tx, ['wallets reserve'])
-      counts = await holdCounts(tx, networks, { withPool: true })
+    // The families in one fixed order, so two transactions take their reserve locks in the same order.
+    for (const family of chainFamilies.filter((f) => wanted.includes(f))) {
+      let counts = await holdCounts(tx, networks, { withPool: true, family })
+      const taking = wanted.filter((f) => f === family).length
+      if (counts.free - taking <= reserveOf(counts.pool)) {
+        await advisoryLocks(tx, [`wallets reserve ${family}`])
+        counts = await holdCounts(tx, networks, { withPool: true, family })
+      }
+      held = counts.held
+      pools.set(family, { free: counts.free, reserve: reserveOf(counts.pool) })
     }
   }
-  const reserve = reserveOf(counts.pool)
-  let free = counts.free
   return {
-    admit(network) {
-      const held = counts.held.get(network) ?? 0
-      if (held >= limits.maxHeldPerNetwork) return false
+    admit(network, family) {
+      const pool = pools.get(family) ?? { free: 0, reserve: 0 }
+      const n = held.get(network) ?? 0
+      if (n >= limits.maxHeldPerNetwork) return false
       // With nothing free at all the lease answers, as it does for everyone.
-      if (held > 0 && free > 0 && free <= reserve) return false
-      counts.held.set(network, held + 1)
-      free--
+      if (n > 0 && pool.free > 0 && pool.free <= pool.reserve) return false
+      held.set(network, n + 1)
+      pool.free--
+      pools.set(family, pool)
       return true
     },
   }

@@ -216,7 +216,11 @@ async function insertOrders(
       const limited = prepared.filter((p) => p.request.client)
       const admissions = await admitCheckouts(
         tx,
-        limited.map((p) => ({ client: p.request.client as CheckoutClient, email: p.request.input.p_email })),
+        limited.map((p) => ({
+          client: p.request.client as CheckoutClient,
+          email: p.request.input.p_email,
+          family: familyOfChain[p.request.input.p_chain ?? 'tron'],
+        })),
         withLimits,
         now,
       )

@@ -15,6 +15,7 @@ import {
   ofChain,
   raiseSolidHead,
   readRow,
+  recordHalt,
   releaseLease,
   renewLease,
   type StateRow,
@@ -115,6 +116,8 @@ export interface FollowerStatus {
   lagBlocks: number | null
   leader: string | null
   leaderUntil: Date | null
+  /** The follower stopped at a block that does not follow its checkpoint: why, and since when. */
+  halted: { reason: string; since: Date } | null
 }
 
 export interface ChainFollower {
@@ -135,6 +138,7 @@ export interface ChainFollower {
 
 export async function readFollowerStatus(db: Db, chain: ChainId = 'tron'): Promise<FollowerStatus> {
   const [row] = await db.select().from(followerState).where(ofChain(chain))
+  const halted = row?.haltedReason ? { reason: row.haltedReason, since: row.haltedAt ?? row.updatedAt } : null
   if (!row || row.checkpointBlock < 0) {
     return {
       checkpointBlock: null,
@@ -143,6 +147,7 @@ export async function readFollowerStatus(db: Db, chain: ChainId = 'tron'): Promi
       lagBlocks: null,
       leader: row?.leader ?? null,
       leaderUntil: row?.leaderUntil ?? null,
+      halted,
     }
   }
   return {
@@ -152,6 +157,7 @@ export async function readFollowerStatus(db: Db, chain: ChainId = 'tron'): Promi
     lagBlocks: row.solidHead === null ? null : Math.max(0, row.solidHead - row.checkpointBlock),
     leader: row.leader,
     leaderUntil: row.leaderUntil,
+    halted,
   }
 }
 
@@ -251,9 +257,10 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
     const { fetched, more, error } = await fetchBlocks(state)
     if (error?.kind === 'reorg') {
       // Final blocks that do not follow ours: nothing is written from them until the operator looks.
+      // The stop is written to the chain's row, so every process's Chain tab shows it.
       halt = error.message
       log.error({ chain, checkpoint: state.checkpointBlock, reason: halt }, 'chain follower stopped')
-      opts.onHalt?.(chain, halt)
+      await recordHalt(lease, halt).then(() => opts.onHalt?.(chain, error.message))
       return idle({ error, checkpoint: state.checkpointBlock })
     }
     behind = more || Boolean(error)

@@ -37,6 +37,7 @@ export async function chainOverview(db: Db, adapter: ChainAdapter, now = Date.no
     requests_today: budget.usedToday,
     per_day: budget.perDay,
     failing_since: failing ? new Date(failing).toISOString() : null,
+    halted: status.halted && { reason: status.halted.reason, since: status.halted.since.toISOString() },
     providers: health.map((h) => ({
       name: h.name,
       host: hostOf(h.url),

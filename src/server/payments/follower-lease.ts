@@ -76,6 +76,41 @@ export async function raiseSolidHead(ref: LeaseRef, number: number): Promise<voi
     .where(rowOf(ref))
 }
 
+/**
+ * The follower stopped: a final block does not follow the checkpoint. Kept on the row (the first
+ * time it stopped stays) until a block is recorded again.
+ */
+export async function recordHalt(ref: LeaseRef, reason: string): Promise<void> {
+  await ref.db
+    .update(followerState)
+    .set({ haltedReason: reason, haltedAt: sql`coalesce(${followerState.haltedAt}, now())` })
+    .where(rowOf(ref))
+}
+
+/**
+ * The operator's way on after the follower stopped (decision 042): the chain is read again from
+ * `fromBlock`, without checking that block's parent (the recorded block is no longer on the chain).
+ * Transfers already in the ledger are not recorded twice. Run with the shop stopped: a running
+ * follower keeps its stop until it restarts. Answers whether the chain had a row.
+ */
+export async function readChainAgainFrom(db: Db, chain: ChainId, fromBlock: number): Promise<boolean> {
+  const rows = await db
+    .update(followerState)
+    .set({
+      checkpointBlock: fromBlock - 1,
+      checkpointBlockId: null,
+      checkpointTime: 0,
+      haltedReason: null,
+      haltedAt: null,
+      leader: null,
+      leaderUntil: null,
+      updatedAt: new Date(),
+    })
+    .where(ofChain(chain))
+    .returning({ id: followerState.id })
+  return rows.length > 0
+}
+
 /** A new database starts at the configured block or at the final head. */
 export async function startCheckpoint(
   ref: LeaseRef,
@@ -129,6 +164,8 @@ export async function commitBlocks(
         solidHead: sql`greatest(coalesce(${followerState.solidHead}, 0), ${last.number})`,
         leaderUntil: leaseEnd(ref),
         updatedAt: new Date(),
+        haltedReason: null,
+        haltedAt: null,
       })
       .where(and(ours(ref), eq(followerState.checkpointBlock, state.checkpointBlock)))
       .returning({ id: followerState.id })

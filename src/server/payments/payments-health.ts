@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
-import type { ChainId } from '../../shared/chains'
+import { type ChainFamilyId, type ChainId, chainFamilies, familyOfChain } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { followerState, orders, payments } from '../db/schema'
 import { type FailingMails, failingMails } from '../delivery/order-mail.repo'
@@ -16,20 +16,25 @@ import type { ProviderHealth, ProviderPool } from './tron/tron-pool'
 // admin's sales view (sales.repo.ts) both read it.
 
 export interface AddressPoolHealth {
+  /** The family this part of the pool serves: an order leases an address of its chain's family. */
+  family: ChainFamilyId
   /** Free to lease now (wallets' countAddressStates: neither leased nor cooling down). */
   free: number
   leased: number
   cooling: number
   total: number
-  /** Orders placed per hour over the last week (each leases an address). */
+  /** Orders of the family's chains placed per hour over the last week (each leases an address). */
   ordersPerHour: number
   /** Hours until none is free at the last week's pace of orders; null while no order came. */
   hoursToDry: number | null
 }
 
 export interface ShopHealth {
-  /** The pool now, and its forecast from the week before `now` (default: now). */
-  addressPool(now?: Date): Promise<AddressPoolHealth>
+  /**
+   * The pool now, and its forecast from the week before `now` (default: now), for each family that
+   * has addresses or an enabled chain (TRON always); TRON first.
+   */
+  addressPools(now?: Date): Promise<AddressPoolHealth[]>
   /** Order and operator e-mails failing (delivery's failingMails). */
   mailFailing(): Promise<FailingMails>
   /** Transfers to our addresses that no order was credited with, waiting for the operator. */
@@ -42,23 +47,40 @@ export interface ShopHealth {
   providers(): Promise<{ failingSince: number | null; list: ProviderHealth[] }>
 }
 
-/** Addresses free now, leased and cooling down, and hours until none is free at the last week's pace. */
-async function addressPoolHealth(db: Db, now: Date): Promise<AddressPoolHealth> {
+/**
+ * Per family: addresses free now, leased and cooling down, and hours until none is free at the last
+ * week's pace of that family's orders. `enabled`: the families of the enabled chains.
+ */
+async function addressPoolHealth(
+  db: Db,
+  now: Date,
+  enabled: readonly ChainFamilyId[],
+): Promise<AddressPoolHealth[]> {
   const states = await countAddressStates(db)
-  const [week] = (
+  const week = (
     (await db.execute(
-      sql`select count(*)::int as n from ${orders}
+      sql`select chain, count(*)::int as n from ${orders}
           where created_at > ${now.toISOString()}::timestamptz - interval '7 days'
-            and created_at <= ${now.toISOString()}::timestamptz`,
-    )) as unknown as { rows: { n: number }[] }
+            and created_at <= ${now.toISOString()}::timestamptz
+          group by chain`,
+    )) as unknown as { rows: { chain: ChainId; n: number }[] }
   ).rows
-  const perHour = (week?.n ?? 0) / (7 * 24)
-  return {
-    ...states,
-    total: states.free + states.leased + states.cooling,
-    ordersPerHour: perHour,
-    hoursToDry: perHour > 0 ? states.free / perHour : null,
-  }
+  return chainFamilies.flatMap((family) => {
+    const s = states[family]
+    const total = s.free + s.leased + s.cooling
+    if (family !== 'tron' && total === 0 && !enabled.includes(family)) return []
+    const placed = week.filter((r) => familyOfChain[r.chain] === family).reduce((n, r) => n + Number(r.n), 0)
+    const perHour = placed / (7 * 24)
+    return [
+      {
+        family,
+        ...s,
+        total,
+        ordersPerHour: perHour,
+        hoursToDry: perHour > 0 ? s.free / perHour : null,
+      },
+    ]
+  })
 }
 
 async function unmatchedTransferCount(db: Db): Promise<number> {
@@ -102,9 +124,11 @@ export type PaymentDelay = ReturnType<typeof createPaymentDelay>
 export function createShopHealth(
   db: Db,
   providers: Pick<ProviderPool, 'refreshHeads' | 'failingSince' | 'health'>,
+  /** The families of the enabled chains (TRON's pool is shown always). */
+  families: () => readonly ChainFamilyId[] = () => ['tron'],
 ): ShopHealth {
   return {
-    addressPool: (now = new Date()) => addressPoolHealth(db, now),
+    addressPools: (now = new Date()) => addressPoolHealth(db, now, families()),
     mailFailing: () => failingMails(db),
     unmatchedTransfers: () => unmatchedTransferCount(db),
     followerLagSeconds: () => followerLagSeconds(db),

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
-import type { ChainFamilyId } from '../../shared/chains'
+import { type ChainFamilyId, chainFamilies } from '../../shared/chains'
 import type { WalletLine } from '../../shared/wallet-addresses'
 import type { Db } from '../db/client'
 import { addressLeases, orders, walletAddresses } from '../db/schema'
@@ -155,25 +155,26 @@ export async function noteAddressUse(tx: Db, address: string, at: Date): Promise
 }
 
 export interface HoldCounts {
-  /** Addresses each holder keeps leased, or cooling after an unpaid order. */
+  /** Addresses each holder keeps leased, or cooling after an unpaid order (every family). */
   held: Map<string, number>
-  /** Addresses free to lease now (0 unless asked for). */
+  /** Addresses of the family free to lease now (0 unless asked for). */
   free: number
-  /** Addresses in the pool, removed ones left out (0 unless asked for). */
+  /** Addresses of the family in the pool, removed ones left out (0 unless asked for). */
   pool: number
 }
 
 /**
- * What the checkout's pool guard weighs: the SQL function wallets_hold_counts (migrations 0017, 0027).
- * The free and pool counts read every row of the pool: ask for them only when they decide something.
+ * What the checkout's pool guard weighs: the SQL function wallets_hold_counts (migrations 0017, 0027,
+ * 0035). The free and pool counts are the family's (an order leases an address of its chain's
+ * family) and read every row of it: ask for them only when they decide something.
  */
 export async function holdCounts(
   tx: Db,
   holders: readonly string[],
-  { withPool }: { withPool: boolean },
+  { withPool, family = 'tron' }: { withPool: boolean; family?: ChainFamilyId },
 ): Promise<HoldCounts> {
   const result = (await tx.execute(
-    sql`select kind, key, n from wallets_hold_counts(${JSON.stringify([...new Set(holders)])}::jsonb, ${withPool})`,
+    sql`select kind, key, n from wallets_hold_counts(${JSON.stringify([...new Set(holders)])}::jsonb, ${withPool}, ${family})`,
   )) as unknown as { rows: { kind: string; key: string | null; n: number }[] }
   const counts: HoldCounts = { held: new Map(), free: 0, pool: 0 }
   for (const row of result.rows) {
@@ -304,23 +305,37 @@ export async function listWalletAddresses(db: Db): Promise<WalletAddressRow[]> {
   }))
 }
 
+export interface AddressStates {
+  free: number
+  leased: number
+  cooling: number
+}
+
 /**
- * The pool's free, leased and cooling-down addresses, for the health figures (the admin's sales view,
- * the operator's alerts, the metrics). Free is the count the checkout's pool guard weighs (the SQL
- * function wallets_hold_counts), read in the same statement as the leased count.
+ * Each family's free, leased and cooling-down addresses, for the health figures (the admin's sales
+ * view, the operator's alerts, the metrics); a family without addresses counts zeros. Free is the
+ * count the checkout's pool guard weighs (the SQL function wallets_hold_counts), read in the same
+ * statement as the leased count.
  */
-export async function countAddressStates(db: Db): Promise<{ free: number; leased: number; cooling: number }> {
+export async function countAddressStates(db: Db): Promise<Record<ChainFamilyId, AddressStates>> {
   const result = (await db.execute(sql`
-    select kind, n from wallets_hold_counts('[]'::jsonb, true)
+    select kind, key, n from wallets_hold_counts('[]'::jsonb, true)
     union all
-    select 'leased', count(*)::int from ${walletAddresses}
-    where ${walletAddresses.leasedOrderId} is not null and ${walletAddresses.removedAt} is null`)) as unknown as {
-    rows: { kind: string; n: number }[]
+    select 'leased', ${walletAddresses.family}, count(*)::int from ${walletAddresses}
+    where ${walletAddresses.leasedOrderId} is not null and ${walletAddresses.removedAt} is null
+    group by ${walletAddresses.family}`)) as unknown as {
+    rows: { kind: string; key: string; n: number }[]
   }
-  const n = (kind: string) => Number(result.rows.find((r) => r.kind === kind)?.n ?? 0)
-  const free = n('free')
-  const leased = n('leased')
-  return { free, leased, cooling: Math.max(0, n('pool') - free - leased) }
+  const ofFamily = (family: ChainFamilyId): AddressStates => {
+    const n = (kind: string) => Number(result.rows.find((r) => r.kind === kind && r.key === family)?.n ?? 0)
+    const free = n('free')
+    const leased = n('leased')
+    return { free, leased, cooling: Math.max(0, n('pool') - free - leased) }
+  }
+  return Object.fromEntries(chainFamilies.map((f) => [f, ofFamily(f)])) as Record<
+    ChainFamilyId,
+    AddressStates
+  >
 }
 
 /**

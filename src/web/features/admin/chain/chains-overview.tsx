@@ -10,6 +10,7 @@ import { useChains } from './api/providers'
 function ChainCard({ chain }: { chain: ChainOverview }) {
   const t = useT()
   const { number, dateTime } = useFormat()
+  const halted = chain.halted
   const down = chain.failing_since !== null
   const behind =
     chain.lag_blocks !== null && chain.confirmations !== null && chain.lag_blocks > chain.confirmations * 4
@@ -23,17 +24,39 @@ function ChainCard({ chain }: { chain: ChainOverview }) {
         <h3 className="font-semibold text-fg">{chainNames[chain.chain]}</h3>
         <span
           className={`rounded-full px-2.5 py-1 text-xs font-semibold ${
-            down
+            halted || down
               ? 'bg-red-500/15 text-red-300'
               : behind
                 ? 'bg-amber-500/15 text-amber-300'
                 : 'bg-emerald-500/15 text-emerald-300'
           }`}
         >
-          {down ? t('admin.chains.down') : behind ? t('admin.chains.behind') : t('admin.chains.following')}
+          {halted
+            ? t('admin.chains.halted')
+            : down
+              ? t('admin.chains.down')
+              : behind
+                ? t('admin.chains.behind')
+                : t('admin.chains.following')}
         </span>
       </div>
-      {down && chain.failing_since && (
+      {halted && (
+        <div
+          role="alert"
+          className="flex flex-col gap-1.5 rounded-xl border border-red-500/40 bg-red-500/10 p-3 text-sm"
+        >
+          <p className="font-semibold break-words text-red-200">
+            {t('admin.chains.haltedSince', { since: dateTime(halted.since), reason: halted.reason })}
+          </p>
+          <p className="text-fg">{t('admin.chains.haltedWhy', { block: chain.recorded ?? '—' })}</p>
+          <p className="text-fg">{t('admin.chains.haltedWhat', { block: chain.recorded ?? '—' })}</p>
+          <pre className="overflow-x-auto rounded-lg border border-line bg-black/30 px-3 py-2 font-mono text-xs text-fg">
+            <code>{t('admin.chains.resetCommand', { chain: chain.chain })}</code>
+          </pre>
+        </div>
+      )}
+      {/* Stopped says more than "providers down" (its own block refused them): one message, not two. */}
+      {!halted && down && chain.failing_since && (
         <p role="alert" className="text-sm text-red-300">
           {t('admin.chains.failingSince', { since: dateTime(chain.failing_since) })}
         </p>
@@ -88,12 +111,12 @@ function ChainCard({ chain }: { chain: ChainOverview }) {
   )
 }
 
-/** Shown when the shop takes more than one chain. */
+/** Shown when the shop takes more than one chain, or when a chain's follower has stopped. */
 export function ChainsOverview() {
   const t = useT()
   const chains = useChains()
   const list = chains.data?.chains ?? []
-  if (list.length < 2) return null
+  if (list.length < 2 && !list.some((c) => c.halted)) return null
   return (
     <Panel title={t('admin.chains.title')}>
       <ul className="flex flex-col divide-y divide-line">

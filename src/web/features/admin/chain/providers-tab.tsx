@@ -1,3 +1,4 @@
+import { chainNames } from '../../../../shared/networks'
 import type { ProviderAnswer } from '../../../../shared/providers'
 import { Button } from '../../../components/ui/button'
 import { type MessageId, type Translate, useFormat, useT } from '../../../i18n/i18n'
@@ -119,10 +120,14 @@ export function ChainTab() {
   const providers = useProviders()
   const follower = providers.data?.follower
   const sightings = providers.data?.sightings
+  // With other chains enabled this panel is one chain's (TRON's, the default): it says so.
+  const only = (providers.data?.enabled_chains.length ?? 1) < 2
+  const chain = chainNames[providers.data?.chain ?? 'tron']
   return (
     <div className="flex flex-col gap-6">
       <ChainsOverview />
-      <Panel title={t('admin.chain.title')}>
+      <Panel title={only ? t('admin.chain.title') : t('admin.chain.titleOf', { chain })}>
+        {!only && <p className="mb-2 text-sm text-muted">{t('admin.chain.introOf', { chain })}</p>}
         <p className="mb-2 text-sm text-muted">{t('admin.chain.intro')}</p>
         {follower && (
           <p className="mb-2 text-sm text-fg">

@@ -1,6 +1,7 @@
 import { AlertTriangle, Download } from 'lucide-react'
-import { lazy, Suspense } from 'react'
-import type { SalesTotals } from '../../../../shared/cockpit'
+import { Fragment, lazy, Suspense } from 'react'
+import type { SalesPool, SalesTotals } from '../../../../shared/cockpit'
+import { familyNames } from '../../../../shared/networks'
 import { buttonStyles } from '../../../components/ui/button'
 import { type Formatters, Msg, type Translate, useFormat, useT } from '../../../i18n/i18n'
 import { exportUrl } from '../api/export-url'
@@ -58,6 +59,29 @@ function lagText(t: Translate, seconds: number | null): string {
   if (seconds === null) return '—'
   if (seconds < 90) return t('admin.seconds', { seconds: Math.round(seconds) })
   return t('admin.minutes', { minutes: Math.round(seconds / 60) })
+}
+
+/** A family's forecast line; `named` when the shop has more than one family's pool. */
+function PoolForecast({ pool, named }: { pool: SalesPool; named: boolean }) {
+  const t = useT()
+  const { number } = useFormat()
+  const family = familyNames[pool.family]
+  const text =
+    pool.addresses.total === 0
+      ? named
+        ? t('admin.sales.noFamilyAddresses', { family })
+        : t('admin.sales.noAddresses')
+      : forecastText(t, number, pool.pool_dry_in_hours, pool.leases_per_hour)
+  return (
+    <p
+      role={pool.pool_warning ? 'alert' : undefined}
+      data-testid={`pool-forecast-${pool.family}`}
+      className={`mt-4 flex items-start gap-2 text-sm ${pool.pool_warning ? 'text-amber-200' : 'text-muted'}`}
+    >
+      {pool.pool_warning && <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />}
+      {named && pool.addresses.total > 0 ? t('admin.sales.familyForecast', { family, text }) : text}
+    </p>
+  )
 }
 
 function forecastText(
@@ -161,13 +185,24 @@ export function SalesTab() {
 
         <Panel title={t('admin.sales.health')}>
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-            <Figure
-              label={t('admin.sales.freeAddresses')}
-              value={health.addresses.free}
-              warn={health.pool_warning}
-            />
-            <Figure label={t('admin.sales.leased')} value={health.addresses.leased} />
-            <Figure label={t('admin.sales.coolingDown')} value={health.addresses.cooling_down} />
+            {health.pools.map((pool) => {
+              // One family (a TRON-only shop): the figures read as they always did.
+              const named = (label: string) =>
+                health.pools.length > 1
+                  ? t('admin.sales.ofFamily', { label, family: familyNames[pool.family] })
+                  : label
+              return (
+                <Fragment key={pool.family}>
+                  <Figure
+                    label={named(t('admin.sales.freeAddresses'))}
+                    value={pool.addresses.free}
+                    warn={pool.pool_warning}
+                  />
+                  <Figure label={named(t('admin.sales.leased'))} value={pool.addresses.leased} />
+                  <Figure label={named(t('admin.sales.coolingDown'))} value={pool.addresses.cooling_down} />
+                </Fragment>
+              )
+            })}
             <Figure
               label={t('admin.sales.unmatched')}
               value={health.unmatched_transfers}
@@ -180,15 +215,9 @@ export function SalesTab() {
             />
             <Figure label={t('admin.sales.followerLag')} value={lagText(t, health.follower_lag_seconds)} />
           </dl>
-          <p
-            role={health.pool_warning ? 'alert' : undefined}
-            className={`mt-4 flex items-start gap-2 text-sm ${health.pool_warning ? 'text-amber-200' : 'text-muted'}`}
-          >
-            {health.pool_warning && <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />}
-            {health.addresses.total === 0
-              ? t('admin.sales.noAddresses')
-              : forecastText(t, number, health.pool_dry_in_hours, health.leases_per_hour)}
-          </p>
+          {health.pools.map((pool) => (
+            <PoolForecast key={pool.family} pool={pool} named={health.pools.length > 1} />
+          ))}
         </Panel>
       </div>
 
