@@ -49,7 +49,7 @@ export function ReconcilePanel() {
               id="reconcile-chain"
               value={period.chain}
               onChange={(e) => change({ chain: e.target.value as ChainId })}
-              className={`${inputClass} sm:w-56`}
+              className={`${inputClass} h-10.5 sm:w-56`}
             >
               {enabled.map((chain) => (
                 <option key={chain} value={chain}>
