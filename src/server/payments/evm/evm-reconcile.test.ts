@@ -73,10 +73,31 @@ describe.each(engines)('reconciliation of EVM chains (%s)', (engine) => {
       baseOrder.address,
       units(baseOrder.total, 6),
     )
-    await f.finalise('bsc')
-    await f.finalise('base')
-    expect(await f.status(bscOrder.id)).toMatchObject({ status: 'paid' })
-    expect(await f.status(baseOrder.id)).toMatchObject({ status: 'paid' })
+    for (const [chain, order] of [
+      ['bsc', bscOrder],
+      ['base', baseOrder],
+    ] as const) {
+      // A follower pass can fail on a loaded machine (a timeout): it is run again until the order is paid.
+      const passes: unknown[] = []
+      for (let i = 0; i < 10 && (await f.status(order.id)).status !== 'paid'; i++) {
+        passes.push(...(await f.finalise(chain)).filter((r) => r.error).map((r) => r.error))
+      }
+      if ((await f.status(order.id)).status === 'paid') continue
+      // Not paid: what the shop recorded, for the failure's message.
+      const why = {
+        chain,
+        passes,
+        order: await f.rows(
+          sql`select chain, token, wallet_address, created_at from orders where id = ${order.id}`,
+        ),
+        payments: await f.rows(
+          sql`select chain, token, to_address, status, reason, block_timestamp from payments`,
+        ),
+        follower: await f.rows(sql`select * from follower_state`),
+        head: String(await f.nodes[chain].anvil.client.getBlockNumber()),
+      }
+      throw new Error(`order on ${chain} not paid: ${JSON.stringify(why)}`)
+    }
   }, 180_000)
   afterAll(async () => {
     await f?.close()
