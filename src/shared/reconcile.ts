@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { dateTimeSchema } from './bounds'
-import { type ChainId, chainIdSchema, type TokenSymbol } from './chains'
+import { type ChainId, chainIdSchema, familyOfChain, type TokenSymbol } from './chains'
+import { looksLikeEvmAddress } from './evm-address'
 import { adminKeyField } from './rpc'
+import { isValidTronAddress } from './tron-address'
 
 // The admin's reconciliation view of one chain: per address and token, chain vs ledger for a period.
 
@@ -12,10 +14,22 @@ export const reconcileInputSchema = z
     p_to: dateTimeSchema.optional(),
     /** The chain reconciled: one the shop takes (default TRON). */
     p_chain: chainIdSchema.optional(),
-    /** Also ask the chain what this address (one of the chain's) received. */
+    /** Also ask the chain what this address (one of the chain's family) received. */
     p_chain_address: z.string().trim().max(64).optional(),
   })
   .strict()
+  .superRefine((input, ctx) => {
+    const address = input.p_chain_address
+    if (address === undefined) return
+    const evm = familyOfChain[input.p_chain ?? 'tron'] === 'evm'
+    if (evm ? !looksLikeEvmAddress(address) : !isValidTronAddress(address)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['p_chain_address'],
+        message: evm ? 'must be an EVM address' : 'must be a TRON address',
+      })
+    }
+  })
 
 export interface ReconcileRowAnswer {
   /** The chain reconciled, as on every row. */

@@ -233,8 +233,20 @@ describe.each(engines)('reconciliation of EVM chains (%s)', (engine) => {
     for (const [payload, error] of [
       [{ p_chain: 'solana' }, 'p_chain:'],
       [{ p_chain: 'polygon' }, 'p_chain: the shop does not take payments on Polygon PoS'],
-      [{ p_chain: 'bsc', p_chain_address: tron }, 'p_chain_address: must be a BNB Smart Chain address'],
-      [{ p_chain_address: 'TNotAnAddress' }, 'p_chain_address: must be a TRON address'],
+      [{ p_chain: 'bsc', p_chain_address: tron }, 'p_chain_address: must be an EVM address'],
+      [
+        { p_chain: 'bsc', p_chain_address: bscOrder.address.replace('0x', '0X') },
+        'p_chain_address: must be an EVM address',
+      ],
+      // A mixed-case address whose checksum does not match: a typo.
+      [
+        {
+          p_chain: 'bsc',
+          p_chain_address: `0x${bscOrder.address.slice(2, 41)}${bscOrder.address.at(-1) === 'a' ? 'B' : 'a'}`,
+        },
+        'p_chain_address: must be a BNB Smart Chain address',
+      ],
+      [{ p_chain_address: bscOrder.address }, 'p_chain_address: must be a TRON address'],
     ] as const) {
       const res = await admin({ ...period(), ...payload })
       expect(res.status, JSON.stringify(payload)).toBe(400)
