@@ -83,5 +83,5 @@ describe('npm run reconcile', () => {
     )
     expect(wrong.out).toContain(`${tronAddress} is not a BNB Smart Chain address`)
     expect(wrong.code).toBe(1)
-  }, 120_000)
+  }, 300_000)
 })
