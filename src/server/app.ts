@@ -287,7 +287,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...adminRpcs(services),
     ...adminLicenceRpcs(services, services.licenceSigner),
     ...cockpitRpcs(services),
-    ...reconcileRpcs(database, services.tron),
+    ...reconcileRpcs(database, services.chains),
     ...settingsRpcs(database.db, env),
     ...discountRpcs(database),
     ...refundRpcs({

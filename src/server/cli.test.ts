@@ -7,10 +7,10 @@ import { testAddresses } from '../../tests/support/test-addresses'
 
 // The operator's CLI as the operator runs it: a process, its arguments, its standard input.
 
-function cli(args: string[], dataDir: string, stdin?: string) {
+function cli(args: string[], dataDir: string, stdin?: string, env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; out: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
-      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     let out = ''
@@ -67,4 +67,40 @@ describe('npm run follower:reset', () => {
     expect(never.code).toBe(1)
     expect(never.out).toContain('The shop has not followed bsc yet')
   }, 120_000)
+})
+
+describe('npm run reconcile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'stablecart-cli-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  // BNB Smart Chain enabled; its provider is never asked with --ledger-only.
+  const bsc = { EVM_BSC_ENABLED: 'true', EVM_BSC_PROVIDER_1_URL: 'http://127.0.0.1:9' }
+
+  it('reconciles one chain a run: TRON by default, another with --chain, and names a chain it cannot take', async () => {
+    const tron = await cli(['reconcile', '--ledger-only'], dir)
+    expect(tron.out).toContain('Reconciliation of TRON')
+    expect(tron.out).toContain('TIES OUT')
+    expect(tron.code).toBe(0)
+
+    const evm = await cli(['reconcile', '--chain', 'bsc', '--ledger-only'], dir, '', bsc)
+    expect(evm.out).toContain('Reconciliation of BNB Smart Chain')
+    expect(evm.code).toBe(0)
+
+    const disabled = await cli(['reconcile', '--chain', 'polygon', '--ledger-only'], dir, '', bsc)
+    expect(disabled.out).toContain('--chain polygon is not enabled in this shop (enabled: tron, bsc)')
+    expect(disabled.code).toBe(1)
+
+    const unknown = await cli(['reconcile', '--chain', 'solana'], dir)
+    expect(unknown.out).toContain('--chain needs one of tron, ethereum, bsc, polygon, arbitrum, base')
+    expect(unknown.code).toBe(1)
+
+    const [tronAddress] = testAddresses(1, 'cli-reconcile')
+    const wrong = await cli(
+      ['reconcile', '--chain', 'bsc', '--ledger-only', tronAddress as string],
+      dir,
+      '',
+      bsc,
+    )
+    expect(wrong.out).toContain(`${tronAddress} is not a BNB Smart Chain address`)
+    expect(wrong.code).toBe(1)
+  }, 300_000)
 })

@@ -1,12 +1,15 @@
 // Operator commands that run against the configured database: `node dist/server/cli.js <command>`.
 import { readFile } from 'node:fs/promises'
-import { chainIdSchema } from '../shared/chains'
+import { type ChainId, chainIdSchema, chainIds } from '../shared/chains'
+import { chainNames } from '../shared/networks'
 import { parseWalletAddressLines } from '../shared/wallet-addresses'
 import { resetTwoFactor } from './admin/two-factor'
 import { openDatabase } from './db/client'
 import { EnvError, parseEnv } from './env'
 import { addKeyStock, parseKeyLines } from './keys/key-stock'
 import { loadDotEnv } from './lib/dotenv'
+import { createChainRegistry } from './payments/chain-registry'
+import { buildChains } from './payments/chains'
 import { readChainAgainFrom } from './payments/follower-lease'
 import { formatReport, reconcile } from './payments/reconcile'
 import { createProviderPool } from './payments/tron/tron-pool'
@@ -38,6 +41,16 @@ function periodOf(args: string[]): { fromMs: number; toMs: number; rest: string[
   return { fromMs, toMs, rest }
 }
 
+/** --chain <id> (default tron). */
+function chainOf(args: string[]): { chain: ChainId; rest: string[] } {
+  const at = args.indexOf('--chain')
+  if (at === -1) return { chain: 'tron', rest: args }
+  const value = args[at + 1] ?? ''
+  const parsed = chainIdSchema.safeParse(value)
+  if (!parsed.success) throw new Error(`--chain needs one of ${chainIds.join(', ')}`)
+  return { chain: parsed.data, rest: [...args.slice(0, at), ...args.slice(at + 2)] }
+}
+
 export const commands: Record<string, Command> = {
   migrate: async () => {
     console.log('Migrations applied.')
@@ -58,20 +71,41 @@ export const commands: Record<string, Command> = {
     console.log(`Added ${added} wallet address(es); ${parsed.addresses.length - added} already present.`)
   },
   /**
-   * npm run reconcile -- [--from 2026-11-01] [--to 2026-11-23] [--ledger-only] [address...]
-   * Exits 1 when the figures do not tie out.
+   * npm run reconcile -- [--chain bsc] [--from 2026-11-01] [--to 2026-11-23] [--ledger-only] [address...]
+   * One chain a run (default tron). Exits 1 when the figures do not tie out.
    */
   reconcile: async (args, { database, env }) => {
     const { fromMs, toMs, rest } = periodOf(args)
-    const ledgerOnly = rest.includes('--ledger-only')
-    const addresses = rest.filter((a) => !a.startsWith('--'))
-    const client = ledgerOnly
-      ? undefined
-      : createProviderPool({ providers: env.TRON_PROVIDERS, usdtContract: env.USDT_CONTRACT, maxPages: 50 })
+    const { chain, rest: left } = chainOf(rest)
+    const ledgerOnly = left.includes('--ledger-only')
+    const chains = createChainRegistry(
+      buildChains(env, {
+        tron: createProviderPool({
+          providers: env.TRON_PROVIDERS,
+          usdtContract: env.USDT_CONTRACT,
+          maxPages: 50,
+        }),
+        fetch,
+        onSetAside: (name, provider, reason) => console.error(`${name}: ${provider} set aside: ${reason}`),
+      }),
+    )
+    const adapter = chains.get(chain)
+    if (!adapter) {
+      const enabled = chains.enabled().map((c) => c.chain)
+      throw new Error(`--chain ${chain} is not enabled in this shop (enabled: ${enabled.join(', ')})`)
+    }
+    const addresses = left
+      .filter((a) => !a.startsWith('--'))
+      .map((a) => {
+        const address = adapter.normalizeAddress(a)
+        if (!address) throw new Error(`${a} is not a ${chainNames[chain]} address`)
+        return address
+      })
     const report = await reconcile(database.db, {
       fromMs,
       toMs,
-      client,
+      chain,
+      adapter: ledgerOnly ? undefined : adapter,
       addresses: addresses.length > 0 ? addresses : undefined,
     })
     console.log(formatReport(report))

@@ -1,30 +1,44 @@
 import { z } from 'zod'
 import { dateTimeSchema } from './bounds'
-import type { TokenSymbol } from './chains'
+import { type ChainId, chainIdSchema, familyOfChain, type TokenSymbol } from './chains'
+import { looksLikeEvmAddress } from './evm-address'
 import { adminKeyField } from './rpc'
 import { isValidTronAddress } from './tron-address'
 
-// The admin's reconciliation view: per address and token, chain vs ledger for a period.
+// The admin's reconciliation view of one chain: per address and token, chain vs ledger for a period.
 
 export const reconcileInputSchema = z
   .object({
     ...adminKeyField,
     p_from: dateTimeSchema.optional(),
     p_to: dateTimeSchema.optional(),
-    /** Also ask the explorer what this address received (two requests). */
-    p_chain_address: z
-      .string()
-      .trim()
-      .max(64)
-      .refine(isValidTronAddress, 'must be a TRON address')
-      .optional(),
+    /** The chain reconciled: one the shop takes (default TRON). */
+    p_chain: chainIdSchema.optional(),
+    /** Also ask the chain what this address (one of the chain's family) received. */
+    p_chain_address: z.string().trim().max(64).optional(),
   })
   .strict()
+  .superRefine((input, ctx) => {
+    const address = input.p_chain_address
+    if (address === undefined) return
+    const evm = familyOfChain[input.p_chain ?? 'tron'] === 'evm'
+    if (evm ? !looksLikeEvmAddress(address) : !isValidTronAddress(address)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['p_chain_address'],
+        message: evm ? 'must be an EVM address' : 'must be a TRON address',
+      })
+    }
+  })
 
 export interface ReconcileRowAnswer {
+  /** The chain reconciled, as on every row. */
+  network: ChainId
   address: string
   token: TokenSymbol
-  /** Decimal strings with 6 decimals; chain is null unless the chain was asked. */
+  /** The token's decimals on that chain (the token table): 18 for BNB Smart Chain's USDT and USDC. */
+  decimals: number
+  /** Exact decimal strings with the token's decimals; chain is null unless the chain was asked. */
   chain: string | null
   chain_count: number | null
   ledger: string
@@ -36,10 +50,15 @@ export interface ReconcileRowAnswer {
 
 export interface ReconcileAnswer {
   success: true
+  /** The chain reconciled, and every chain the shop takes (the page offers a choice when several). */
+  network: ChainId
+  enabled_chains: ChainId[]
   from: string
   to: string
   rows: ReconcileRowAnswer[]
+  /** Recorded vs credited: stablecoins in dollars with 6 decimals (token 'USDT'), TRX in TRX. */
   order_mismatches: { order_id: string; token: string; recorded: string; credited: string }[]
-  chain_errors: { address: string; message: string }[]
+  /** narrow: the period takes more requests than one check may send; a shorter one can be checked. */
+  chain_errors: { address: string; message: string; narrow: boolean }[]
   ties: boolean
 }

@@ -164,6 +164,34 @@ export interface ReceivedTransfer {
   blockTimestamp: number
 }
 
+/** A final transfer of an accepted token to one of the addresses asked, in a period (reconciliation). */
+export interface PeriodTransfer extends ReceivedTransfer {
+  token: TokenSymbol
+  /** The address it was sent to (normal form). */
+  to: string
+}
+
+/**
+ * What addresses received in a period, from the chain's side (reconciliation): the final transfers
+ * of the accepted tokens, by their own contracts only (a counterfeit with the same symbol never
+ * counts), with block time in [fromMs, toMs).
+ */
+export interface ReceivedInPeriod {
+  transfers: PeriodTransfer[]
+  /** Addresses that could not be read completely, with why; none of their transfers is listed. */
+  unread: {
+    address: string
+    message: string
+    /** The period needs more requests than one check may send: a shorter one can be read. */
+    narrow: boolean
+  }[]
+  /**
+   * Ledger sources this read cannot see (TRON's account lists hold no TRX moved by contract code,
+   * 'internal'): the ledger's rows of these sources are left out of the comparison.
+   */
+  unlisted: readonly Exclude<TransferSource, 'legacy'>[]
+}
+
 export interface TransactionLookupOptions {
   watch: ReadonlySet<string>
   /** The buyer is waiting: the read gives up when it aborts. */
@@ -228,6 +256,17 @@ export interface ChainAdapter extends FinalReads {
    * oldest first; null when the chain cannot be read or the answer would be incomplete.
    */
   transfersTo(address: string, token: TokenSymbol, sinceMs: number): Promise<ReceivedTransfer[] | null>
+  /**
+   * Reconciliation's chain side (decision 047): the final transfers of the accepted tokens to these
+   * addresses (normal form) with block time in [fromMs, toMs), through the chain's provider pool.
+   * TRON asks the explorer's account index (an index the follower never reads); EVM reads the
+   * tokens' Transfer logs over the blocks of the period. A period that would take more requests
+   * than one check may send answers every address unread with narrow: true, before asking.
+   */
+  receivedInPeriod(
+    addresses: readonly string[],
+    range: { fromMs: number; toMs: number },
+  ): Promise<ReceivedInPeriod>
   readonly providers: ChainProvidersView
 }
 

@@ -1,21 +1,26 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm'
 import type { ChainId, TokenSymbol } from '../../shared/chains'
+import { chainNames } from '../../shared/networks'
 import type { Db } from '../db/client'
 import { orders, payments } from '../db/schema'
 import { allPoolAddresses } from '../wallets/wallets.repo'
-import { stableUnitsToMicros } from './chain'
+import { type ChainAdapter, type ReceivedInPeriod, stableUnitsToMicros } from './chain'
 import { decimalsOf } from './token-table'
-import type { TronClient } from './tron/tron-client'
 
-// Reconciliation: for a period, per address and token, what the chain says our addresses received,
-// what the ledger holds, how much of it is credited to orders and how much sits unmatched, and
-// whether the orders' recorded amounts agree with the ledger. Chain figures come from the explorer's
-// per-account history (an independent index, not the blocks the follower read), so a transfer the
-// follower missed shows up as a difference.
+// Reconciliation of one chain: for a period, per address and token, what the chain says our
+// addresses received, what the ledger holds, how much of it is credited to orders and how much sits
+// unmatched, and whether the orders' recorded amounts agree with the ledger. The chain side is the
+// chain adapter's receivedInPeriod (decision 047): TRON's explorer account index, an EVM chain's
+// Transfer logs of the accepted tokens over the period's blocks; a transfer the follower missed (or
+// a ledger row lost) shows up as a difference. Amounts are base units of each token at its decimals
+// on the chain (the token table).
 
 export interface ReconcileRow {
+  chain: ChainId
   address: string
   token: TokenSymbol
+  /** The token's decimals on the chain (the token table): the amounts are base units of it. */
+  decimals: number
   /** Base units; null when the chain was not asked (ledger-only view) or did not answer. */
   chainUnits: bigint | null
   chainCount: number | null
@@ -28,38 +33,48 @@ export interface ReconcileRow {
 }
 
 export interface ReconcileReport {
+  chain: ChainId
   fromMs: number
   toMs: number
   rows: ReconcileRow[]
   /** Orders whose recorded amounts differ from what the ledger credits to them. */
   orderMismatches: { orderId: string; token: TokenSymbol; recorded: bigint; credited: bigint }[]
-  /** Addresses the explorer could not be asked about (errors), when the chain was asked. */
-  chainErrors: { address: string; message: string }[]
+  /** Addresses the chain could not be asked about, when it was asked (narrow: the period is too long). */
+  chainErrors: { address: string; message: string; narrow: boolean }[]
   ties: boolean
 }
+
+/** What reconciliation needs of a chain: its adapter. */
+export type ReconcileChain = Pick<ChainAdapter, 'chain' | 'family' | 'tokens' | 'receivedInPeriod'>
 
 export interface ReconcileOptions {
   fromMs: number
   toMs: number
-  /** Only these addresses; default every address ever in the pool. */
+  /** Only these addresses (the chain's normal form); default every address of its family ever in the pool. */
   addresses?: readonly string[]
-  /** Ask the explorer for each address's history (two requests per address; TRON only). */
-  client?: TronClient
-  /** The chain whose ledger rows are reconciled; default TRON. */
+  /** The chain whose ledger rows are reconciled; default the adapter's, else TRON. */
   chain?: ChainId
+  /** Also ask this chain what the addresses received. */
+  adapter?: ReconcileChain
 }
 
+type Key = string
+const keyOf = (address: string, token: string): Key => `${address}|${token}`
+
 export async function reconcile(db: Db, opts: ReconcileOptions): Promise<ReconcileReport> {
-  const addresses = opts.addresses ? [...opts.addresses] : await allPoolAddresses(db)
-  const key = (address: string, token: string) => `${address}|${token}`
-  const rows = new Map<string, ReconcileRow>()
+  const chain = opts.adapter?.chain ?? opts.chain ?? 'tron'
+  if (opts.adapter && opts.chain && opts.chain !== opts.adapter.chain)
+    throw new TypeError(`reconcile: chain ${opts.chain} asked through the ${opts.adapter.chain} adapter`)
+  const rows = new Map<Key, ReconcileRow>()
   const row = (address: string, token: TokenSymbol) => {
-    const k = key(address, token)
+    const k = keyOf(address, token)
     let r = rows.get(k)
     if (!r) {
       r = {
+        chain,
         address,
         token,
+        decimals: decimalsOf(chain, token),
         chainUnits: null,
         chainCount: null,
         ledgerUnits: 0n,
@@ -73,25 +88,26 @@ export async function reconcile(db: Db, opts: ReconcileOptions): Promise<Reconci
     return r
   }
 
-  // Ledger side, grouped in the database.
-  const chain = opts.chain ?? 'tron'
-  const conditions = [
+  // Ledger side, grouped in the database (by source too: the chain side may not list every source).
+  const inPeriod = [
     eq(payments.chain, chain),
     gte(payments.blockTimestamp, opts.fromMs),
     lt(payments.blockTimestamp, opts.toMs),
   ]
-  if (opts.addresses) conditions.push(inArray(payments.toAddress, [...opts.addresses]))
+  if (opts.addresses) inPeriod.push(inArray(payments.toAddress, [...opts.addresses]))
   const ledger = await db
     .select({
       address: payments.toAddress,
       token: payments.token,
       status: payments.status,
+      source: payments.source,
       units: sql<string>`sum(${payments.amountUnits})::text`,
       count: sql<number>`count(*)::int`,
     })
     .from(payments)
-    .where(and(...conditions))
-    .groupBy(payments.toAddress, payments.token, payments.status)
+    .where(and(...inPeriod))
+    .groupBy(payments.toAddress, payments.token, payments.status, payments.source)
+  const bySource = new Map<Key, Map<string, bigint>>()
   for (const l of ledger) {
     const r = row(l.address, l.token)
     const units = BigInt(l.units)
@@ -99,60 +115,77 @@ export async function reconcile(db: Db, opts: ReconcileOptions): Promise<Reconci
     r.ledgerCount += l.count
     if (l.status === 'credited') r.creditedUnits += units
     else r.unmatchedUnits += units
+    const sources = bySource.get(keyOf(l.address, l.token)) ?? new Map<string, bigint>()
+    sources.set(l.source, (sources.get(l.source) ?? 0n) + units)
+    bySource.set(keyOf(l.address, l.token), sources)
   }
 
-  // Chain side, from the explorer's account history.
-  const chainErrors: ReconcileReport['chainErrors'] = []
-  if (opts.client && chain === 'tron') {
-    const client = opts.client
-    for (const address of addresses) {
-      const range = { minTimestamp: opts.fromMs, maxTimestamp: opts.toMs - 1 }
-      const usdt = await client.listTrc20Incoming(address, range)
-      const trx = await client.listTrxIncoming(address, range)
-      if (usdt.status === 'error' || trx.status === 'error') {
-        const failed = usdt.status === 'error' ? usdt : trx.status === 'error' ? trx : null
-        chainErrors.push({ address, message: failed?.message ?? 'explorer error' })
-        continue
-      }
-      if (!usdt.complete || !trx.complete) {
-        chainErrors.push({
-          address,
-          message: 'more history than one look can page through; narrow the period',
-        })
-        continue
-      }
-      const u = row(address, 'USDT')
-      const genuine = usdt.transfers.filter(
-        (t) => t.contract === client.usdtContract && t.type === 'Transfer' && t.to === address,
-      )
-      u.chainUnits = genuine.reduce((sum, t) => sum + t.value, 0n)
-      u.chainCount = genuine.length
-      const t = row(address, 'TRX')
-      const incoming = trx.transfers.filter((x) => x.to === address)
-      t.chainUnits = incoming.reduce((sum, x) => sum + x.value, 0n)
-      t.chainCount = incoming.length
-    }
-  }
-
-  // The TRX history lists plain transfers only; TRX sent by contract code is in the ledger alone.
-  const internal = await db
-    .select({ address: payments.toAddress, units: sql<string>`sum(${payments.amountUnits})::text` })
-    .from(payments)
-    .where(and(...conditions, sql`${payments.source} = 'internal'`))
-    .groupBy(payments.toAddress)
-  const internalBy = new Map(internal.map((i) => [i.address, BigInt(i.units)]))
+  // Chain side, from the chain's adapter.
+  const asked = opts.adapter ? await askChain(db, opts.adapter, opts, row) : null
+  const chainErrors = asked?.unread ?? []
+  const unlisted = asked?.unlisted ?? []
 
   for (const r of rows.values()) {
     const split = r.creditedUnits + r.unmatchedUnits === r.ledgerUnits
-    const fromChain =
-      r.chainUnits === null
-        ? true
-        : r.chainUnits === r.ledgerUnits - (r.token === 'TRX' ? (internalBy.get(r.address) ?? 0n) : 0n)
+    // The ledger's rows of sources the chain side cannot see are not compared (TRON: internal TRX).
+    let unseen = 0n
+    for (const source of unlisted) unseen += bySource.get(keyOf(r.address, r.token))?.get(source) ?? 0n
+    const fromChain = r.chainUnits === null ? true : r.chainUnits === r.ledgerUnits - unseen
     r.ties = split && fromChain
   }
 
-  // Each order's recorded amounts against its credited ledger rows (on any chain): stablecoins in
-  // micro-dollars at each token's decimals (reported as USDT), TRX in sun.
+  const orderMismatches = await orderMismatchesIn(db, chain, opts)
+
+  const sorted = [...rows.values()].sort(
+    (a, b) => a.address.localeCompare(b.address) || a.token.localeCompare(b.token),
+  )
+  return {
+    chain,
+    fromMs: opts.fromMs,
+    toMs: opts.toMs,
+    rows: sorted,
+    orderMismatches,
+    chainErrors,
+    ties: sorted.every((r) => r.ties) && orderMismatches.length === 0 && chainErrors.length === 0,
+  }
+}
+
+/** The chain side: what the adapter says the addresses received, into their rows. */
+async function askChain(
+  db: Db,
+  adapter: ReconcileChain,
+  opts: ReconcileOptions,
+  row: (address: string, token: TokenSymbol) => ReconcileRow,
+): Promise<Pick<ReceivedInPeriod, 'unread' | 'unlisted'>> {
+  const addresses = opts.addresses ? [...opts.addresses] : await allPoolAddresses(db, adapter.family)
+  const read = await adapter.receivedInPeriod(addresses, { fromMs: opts.fromMs, toMs: opts.toMs })
+  const failed = new Set(read.unread.map((u) => u.address))
+  for (const address of addresses) {
+    if (failed.has(address)) continue
+    for (const token of adapter.tokens) {
+      const r = row(address, token.symbol)
+      r.chainUnits = 0n
+      r.chainCount = 0
+    }
+  }
+  for (const t of read.transfers) {
+    const r = row(t.to, t.token)
+    r.chainUnits = (r.chainUnits ?? 0n) + t.value
+    r.chainCount = (r.chainCount ?? 0) + 1
+  }
+  return read
+}
+
+/**
+ * Each order credited in the period on the chain: its recorded amounts against its credited ledger
+ * rows on any chain (an EVM order may be paid on another chain of its family): stablecoins in
+ * micro-dollars at each token's decimals on its chain (reported as USDT), TRX in sun.
+ */
+async function orderMismatchesIn(
+  db: Db,
+  chain: ChainId,
+  opts: { fromMs: number; toMs: number },
+): Promise<ReconcileReport['orderMismatches']> {
   const period = sql`select order_id from ${payments}
     where chain = ${chain} and status = 'credited'
       and block_timestamp >= ${opts.fromMs} and block_timestamp < ${opts.toMs}`
@@ -174,46 +207,38 @@ export async function reconcile(db: Db, opts: ReconcileOptions): Promise<Reconci
     else c.stable += stableUnitsToMicros(BigInt(r.units), decimalsOf(r.chain, r.token))
     credited.set(r.order_id, c)
   }
-  const orderMismatches: ReconcileReport['orderMismatches'] = []
+  const mismatches: ReconcileReport['orderMismatches'] = []
   for (const m of recorded.rows) {
-    if (orderMismatches.length >= 500) break
+    if (mismatches.length >= 500) break
     const c = credited.get(m.order_id) ?? { stable: 0n, trx: 0n }
     if (BigInt(m.stable) !== c.stable)
-      orderMismatches.push({
+      mismatches.push({
         orderId: m.order_id,
         token: 'USDT',
         recorded: BigInt(m.stable),
         credited: c.stable,
       })
     if (BigInt(m.trx) !== c.trx)
-      orderMismatches.push({ orderId: m.order_id, token: 'TRX', recorded: BigInt(m.trx), credited: c.trx })
+      mismatches.push({ orderId: m.order_id, token: 'TRX', recorded: BigInt(m.trx), credited: c.trx })
   }
 
-  const sorted = [...rows.values()].sort(
-    (a, b) => a.address.localeCompare(b.address) || a.token.localeCompare(b.token),
-  )
-  return {
-    fromMs: opts.fromMs,
-    toMs: opts.toMs,
-    rows: sorted,
-    orderMismatches,
-    chainErrors,
-    ties: sorted.every((r) => r.ties) && orderMismatches.length === 0 && chainErrors.length === 0,
-  }
+  return mismatches
 }
 
-/** Base units as a decimal string with 6 decimals (USDT and TRX both have 6). */
-export function formatUnits(units: bigint): string {
+/** Base units as an exact decimal string with `decimals` decimals (default 6: micro-dollars, sun). */
+export function formatUnits(units: bigint, decimals = 6): string {
   const negative = units < 0n
   const abs = negative ? -units : units
-  return `${negative ? '-' : ''}${abs / 1_000_000n}.${(abs % 1_000_000n).toString().padStart(6, '0')}`
+  const unit = 10n ** BigInt(decimals)
+  const fraction = decimals > 0 ? `.${(abs % unit).toString().padStart(decimals, '0')}` : ''
+  return `${negative ? '-' : ''}${abs / unit}${fraction}`
 }
 
 /** The report as text for the terminal. */
 export function formatReport(report: ReconcileReport): string {
   const lines: string[] = []
   lines.push(
-    `Reconciliation ${new Date(report.fromMs).toISOString()} .. ${new Date(report.toMs).toISOString()}`,
+    `Reconciliation of ${chainNames[report.chain]} ${new Date(report.fromMs).toISOString()} .. ${new Date(report.toMs).toISOString()}`,
   )
   const header = ['address', 'token', 'chain', 'ledger', 'credited', 'unmatched', 'ties']
   const table = report.rows
@@ -221,10 +246,10 @@ export function formatReport(report: ReconcileReport): string {
     .map((r) => [
       r.address,
       r.token,
-      r.chainUnits === null ? '-' : `${formatUnits(r.chainUnits)} (${r.chainCount})`,
-      `${formatUnits(r.ledgerUnits)} (${r.ledgerCount})`,
-      formatUnits(r.creditedUnits),
-      formatUnits(r.unmatchedUnits),
+      r.chainUnits === null ? '-' : `${formatUnits(r.chainUnits, r.decimals)} (${r.chainCount})`,
+      `${formatUnits(r.ledgerUnits, r.decimals)} (${r.ledgerCount})`,
+      formatUnits(r.creditedUnits, r.decimals),
+      formatUnits(r.unmatchedUnits, r.decimals),
       r.ties ? 'yes' : 'NO',
     ])
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => (t[i] ?? '').length)))
@@ -234,7 +259,7 @@ export function formatReport(report: ReconcileReport): string {
   if (table.length === 0) lines.push('(no transfers in this period)')
   for (const m of report.orderMismatches) {
     lines.push(
-      `order ${m.orderId}: recorded ${formatUnits(m.recorded)} ${m.token}, ledger credits ${formatUnits(m.credited)}`,
+      `order ${m.orderId}: recorded ${formatUnits(m.recorded)} ${m.token === 'TRX' ? 'TRX' : 'USD'}, ledger credits ${formatUnits(m.credited)}`,
     )
   }
   for (const e of report.chainErrors) lines.push(`could not check ${e.address} on the chain: ${e.message}`)

@@ -188,7 +188,7 @@ describe.each(engines)('paths to paid on %s', (engine) => {
       fromMs: Date.now() - 3_600_000,
       toMs: Date.now() + 3_600_000,
       addresses: [o.address],
-      client: f.client,
+      adapter: f.t.app.services.chains.require('tron'),
     })
     expect(before.ties).toBe(false)
     expect(before.rows.find((r) => r.token === 'USDT')).toMatchObject({
@@ -201,7 +201,7 @@ describe.each(engines)('paths to paid on %s', (engine) => {
       fromMs: Date.now() - 3_600_000,
       toMs: Date.now() + 3_600_000,
       addresses: [o.address],
-      client: f.client,
+      adapter: f.t.app.services.chains.require('tron'),
     })
     expect(after.ties).toBe(true)
     expect(formatReport(after)).toContain('TIES OUT')

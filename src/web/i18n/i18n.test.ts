@@ -65,6 +65,9 @@ describe('messages', () => {
     expect(formatters('ru').token(1234.5, 'USDT')).toBe('1\u00a0234,50\u00a0USDT')
     // A decimal string is formatted digit for digit, past what a float holds.
     expect(formatters('en').token('12345678901.000001', 'TRX')).toBe('12,345,678,901.000001\u00a0TRX')
+    // An 18-decimal token keeps its last digit; trailing zeros go down to cents.
+    expect(formatters('en').token('1.000000000000000001', 'USDT', 18)).toBe('1.000000000000000001\u00a0USDT')
+    expect(formatters('ru').token('12.500000000000000000', 'USDC', 18)).toBe('12,50\u00a0USDC')
     expect(formatters('ru').rate('0.2451')).toBe('0,2451\u00a0$')
     expect(formatters('en').rate('0.25')).toBe('$0.25')
   })

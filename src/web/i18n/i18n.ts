@@ -131,8 +131,18 @@ export function formatters(locale: Locale) {
         maximumFractionDigits: 6,
       }),
   )
-  // Token amounts keep every decimal the chain gave (TRON's tokens have 6) and show at least cents.
-  const token = once(() => new Intl.NumberFormat(tag, { minimumFractionDigits: 2, maximumFractionDigits: 6 }))
+  // Token amounts keep every decimal the chain gave (TRON's tokens have 6, BNB Smart Chain's 18) and
+  // show at least cents.
+  const tokenFormats = new Map<number, Intl.NumberFormat>()
+  const token = (decimals: number) => {
+    let format = tokenFormats.get(decimals)
+    if (!format) {
+      const digits = Math.min(100, Math.max(2, decimals))
+      format = new Intl.NumberFormat(tag, { minimumFractionDigits: 2, maximumFractionDigits: digits })
+      tokenFormats.set(decimals, format)
+    }
+    return format
+  }
   const dateTime = once(() => new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }))
   const date = once(() => new Intl.DateTimeFormat(tag, { dateStyle: 'medium' }))
   const time = once(() => new Intl.DateTimeFormat(tag, { timeStyle: 'medium' }))
@@ -140,12 +150,13 @@ export function formatters(locale: Locale) {
     /** Dollars as the answers carry them, e.g. 49.99 → "$49.99", "US$49.99", "49,99 $". */
     usd: (dollars: number) => usd().format(dollars),
     /**
-     * An amount of USDT or TRX with its symbol, as the answers carry it (a number or a decimal string,
-     * formatted digit for digit), e.g. "199.96" → "199.96 TRX", "199,96 TRX"; 1234.5 → "1,234.50 USDT".
+     * An amount of a token with its symbol, as the answers carry it (a number or a decimal string,
+     * formatted digit for digit, up to the token's decimals, default 6), e.g. "199.96" → "199.96 TRX",
+     * "199,96 TRX"; 1234.5 → "1,234.50 USDT"; ("1.000000000000000001", …, 18) keeps the last digit.
      */
-    token: (amount: number | string, symbol: TokenSymbol) =>
+    token: (amount: number | string, symbol: TokenSymbol, decimals = 6) =>
       // Intl formats a decimal string digit for digit (no rounding through a float).
-      `${token().format(amount as Intl.StringNumericLiteral)}\u00a0${symbol}`,
+      `${token(decimals).format(amount as Intl.StringNumericLiteral)}\u00a0${symbol}`,
     /** A price per token in dollars, to the rate's last digit (at least cents), e.g. "$0.2451". */
     rate: (dollars: number | string) => usdRate().format(dollars as Intl.StringNumericLiteral),
     number: (value: number, options?: Intl.NumberFormatOptions) =>

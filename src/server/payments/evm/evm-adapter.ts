@@ -8,6 +8,7 @@ import { endpointOf } from './evm-env'
 import { evmFinalHead, evmReadFinal } from './evm-final'
 import { createEvmHeadReader } from './evm-head'
 import { evmLookupTransaction } from './evm-lookup'
+import { evmReceivedInPeriod } from './evm-period'
 import { evmTransfersTo } from './evm-received'
 import { createEvmRpc } from './evm-rpc'
 
@@ -92,6 +93,7 @@ export function createEvmAdapter(config: EvmChainConfig, opts: EvmAdapterOptions
     createHeadReader: () => createEvmHeadReader(ctx),
     lookupTransaction: (txId, o) => evmLookupTransaction(ctx, txId, o),
     transfersTo: (address, token, sinceMs) => evmTransfersTo(ctx, address, token, sinceMs),
+    receivedInPeriod: (addresses, range) => evmReceivedInPeriod(ctx, addresses, range),
     providers: pool,
   }
 }

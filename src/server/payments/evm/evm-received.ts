@@ -68,7 +68,7 @@ export async function evmTransfersTo(
 }
 
 /** The first block in [0, top] whose time is at or after `sinceMs`; null when none is yet. */
-async function firstBlockAtOrAfter(
+export async function firstBlockAtOrAfter(
   ctx: EvmContext,
   client: EvmKeyClient,
   top: number,

@@ -1,4 +1,4 @@
-import type { ChainResult, ReceivedTransfer, TokenSymbol } from '../chain'
+import type { ChainResult, PeriodTransfer, ReceivedInPeriod, ReceivedTransfer, TokenSymbol } from '../chain'
 import type { ProviderPool } from './tron-pool'
 
 // What one TRON address received, from the provider's account index (the explorer's account lists,
@@ -7,7 +7,10 @@ import type { ProviderPool } from './tron-pool'
 //   contract (whoever made USDT emit them), plain TRX, or TRX moved by contract code to it, in a
 //   range of block time; three list requests an address (more only past 200 items of one kind);
 // - for a refund's proof (decision 039): the final USDT or TRX transfers to it since a time, with
-//   their senders and amounts.
+//   their senders and amounts;
+// - for reconciliation: the USDT (of the configured contract only) and plain TRX transfers to each
+//   address in a period, two list requests an address. The account lists hold no TRX moved by
+//   contract code, so reconciliation leaves the ledger's internal rows out of the comparison.
 
 type Lists = Pick<ProviderPool, 'listTrc20Incoming' | 'listTrxIncoming' | 'listInternalIncoming'>
 
@@ -62,4 +65,50 @@ export async function tronTransfersTo(
     .filter((t) => t.to === address)
     .map((t) => ({ txId: t.transactionId, from: t.from, value: t.value, blockTimestamp: t.blockTimestamp }))
     .sort(oldestFirst)
+}
+
+/** More items than one look pages through (the explorer's lists go newest first). */
+const TOO_MUCH_HISTORY = 'more history than one look can page through; narrow the period'
+
+export async function tronReceivedInPeriod(
+  client: ReceivedClient,
+  addresses: readonly string[],
+  range: { fromMs: number; toMs: number },
+): Promise<ReceivedInPeriod> {
+  const answer: ReceivedInPeriod = { transfers: [], unread: [], unlisted: ['internal'] }
+  const opts = { minTimestamp: range.fromMs, maxTimestamp: range.toMs - 1 }
+  for (const address of addresses) {
+    const unread = (message: string, narrow = false) => answer.unread.push({ address, message, narrow })
+    const usdt = await client.listTrc20Incoming(address, opts)
+    if (usdt.status === 'error') {
+      unread(usdt.message)
+      continue
+    }
+    const trx = await client.listTrxIncoming(address, opts)
+    if (trx.status === 'error') {
+      unread(trx.message)
+      continue
+    }
+    if (!usdt.complete || !trx.complete) {
+      unread(TOO_MUCH_HISTORY, true)
+      continue
+    }
+    const of = (
+      token: TokenSymbol,
+      t: { transactionId: string; from: string; value: bigint; blockTimestamp: number },
+    ): PeriodTransfer => ({
+      token,
+      to: address,
+      txId: t.transactionId,
+      from: t.from,
+      value: t.value,
+      blockTimestamp: t.blockTimestamp,
+    })
+    for (const t of usdt.transfers) {
+      if (t.contract === client.usdtContract && t.type === 'Transfer' && t.to === address)
+        answer.transfers.push(of('USDT', t))
+    }
+    for (const t of trx.transfers) if (t.to === address) answer.transfers.push(of('TRX', t))
+  }
+  return answer
 }

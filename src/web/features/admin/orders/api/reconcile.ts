@@ -1,12 +1,15 @@
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
+import type { ChainId } from '../../../../../shared/chains'
 import type { ReconcileAnswer } from '../../../../../shared/reconcile'
 import { callRpc } from '../../../../lib/rpc-client'
 
-// Reconciliation: the ledger view for a period, and one address checked against the chain.
+// Reconciliation of one chain: the ledger view for a period, and one address checked against the chain.
 
 export interface ReconcilePeriod {
   from: string
   to: string
+  /** The chain reconciled; TRON when the shop takes no other. */
+  chain: ChainId
 }
 
 export const reconcileKeys = {
@@ -17,12 +20,23 @@ export const reconcileKeys = {
 const fetchReconcile = (period: ReconcilePeriod, chainAddress?: string) =>
   callRpc<ReconcileAnswer>(
     'secure_reconcile',
-    { p_from: period.from, p_to: period.to, ...(chainAddress ? { p_chain_address: chainAddress } : {}) },
+    {
+      p_from: period.from,
+      p_to: period.to,
+      // TRON is the default: a TRON-only shop asks exactly as before.
+      ...(period.chain === 'tron' ? {} : { p_chain: period.chain }),
+      ...(chainAddress ? { p_chain_address: chainAddress } : {}),
+    },
     { idempotent: true },
   )
 
 export function useReconcile(period: ReconcilePeriod) {
-  return useQuery({ queryKey: reconcileKeys.period(period), queryFn: () => fetchReconcile(period) })
+  // The previous answer stays while another chain or period loads (the network choice stays shown).
+  return useQuery({
+    queryKey: reconcileKeys.period(period),
+    queryFn: () => fetchReconcile(period),
+    placeholderData: keepPreviousData,
+  })
 }
 
 export function useChainCheck(period: ReconcilePeriod) {
