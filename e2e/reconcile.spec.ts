@@ -16,7 +16,8 @@ import { expect, type Page, test } from './support/test'
 const PORT = E2E_PORT + 2
 const PASSWORD = 'reconcile-e2e-Password-1'
 const DEPTH = 2
-const shots = join('..', 'coord', 'shots', 'reconcile')
+// The panel alone, into the git-ignored screenshots/ folder beside every other spec's.
+const shots = 'screenshots'
 const env: Record<string, string> = {
   ADMIN_PASSWORD: PASSWORD,
   PAYMENT_WINDOW_MINUTES: '10',
@@ -66,7 +67,7 @@ async function shoot(page: Page, name: string, title?: string) {
     })
     const panel = panelOf(page, title)
     await panel.scrollIntoViewIfNeeded()
-    await panel.screenshot({ path: join(shots, `${name}-${width}.png`) })
+    await panel.screenshot({ path: join(shots, `reconcile-${name}-${width}.png`) })
   }
   await page.setViewportSize({ width: 1280, height: 720 })
 }
