@@ -1,6 +1,7 @@
 import type { Address } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Anvil, spawnAnvil } from '../../../../tests/support/evm/anvil'
+import { bscAdapterOn } from '../../../../tests/support/evm/bsc-adapter'
 import {
   accounts,
   deployStablecoin,
@@ -9,9 +10,6 @@ import {
   USDC_18,
   USDT_18,
 } from '../../../../tests/support/evm/tokens'
-import type { ChainAdapter } from '../chain'
-import { createEvmAdapter } from './evm-adapter'
-import { parseEvmEnv } from './evm-env'
 import { MAX_RANGES } from './evm-received'
 
 // What one address received since a time on an EVM chain (refunds' watch), against a real node:
@@ -20,19 +18,8 @@ import { MAX_RANGES } from './evm-received'
 
 const DEPTH = 3
 
-function adapterFor(anvil: Anvil, tokens: object[], maxBlocks: number): ChainAdapter {
-  const { chains, errors } = parseEvmEnv({
-    EVM_BSC_ENABLED: 'true',
-    EVM_BSC_PROVIDER_1_URL: anvil.url,
-    EVM_BSC_PROVIDER_1_MAX_BLOCKS: String(maxBlocks),
-    EVM_BSC_CONFIRMATIONS: String(DEPTH),
-    EVM_BSC_TOKENS: JSON.stringify(tokens),
-  })
-  expect(errors).toEqual([])
-  const config = chains.find((c) => c.spec.key === 'bsc')
-  if (!config) throw new Error('no bsc')
-  return createEvmAdapter(config, { coolingBaseMs: 1, maxCoolingMs: 1 })
-}
+const adapterFor = (anvil: Anvil, tokens: object[], maxBlocks: number) =>
+  bscAdapterOn(anvil, tokens, maxBlocks, DEPTH)
 
 describe('EVM transfers to an address since a time (Anvil)', () => {
   let anvil: Anvil
