@@ -17,8 +17,9 @@ function precompress(): Plugin {
   return {
     name: 'stablecart-precompress',
     apply: 'build',
-    // The server-rendering build (--ssr) writes elsewhere and is never sent to browsers.
-    applyToEnvironment: (environment) => environment.name === 'client',
+    // The server-rendering build (--ssr) writes elsewhere and is never sent to browsers; `vite build
+    // --ssr` builds in the environment named client, with build.ssr set.
+    applyToEnvironment: (environment) => environment.name === 'client' && !environment.config.build.ssr,
     closeBundle() {
       const walk = (dir: string): string[] =>
         readdirSync(dir).flatMap((name) => {
