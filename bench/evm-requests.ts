@@ -9,9 +9,9 @@
 
 import { randomBytes } from 'node:crypto'
 import { getAddress } from 'viem'
-import { EVM_CHAINS } from '../src/server/payments/evm/chains'
-import { createEvmAdapter } from '../src/server/payments/evm/evm-adapter'
-import { parseEvmEnv } from '../src/server/payments/evm/evm-env'
+import { EVM_CHAINS } from '../src/server/chains/evm/chains'
+import { createEvmAdapter } from '../src/server/chains/evm/evm-adapter'
+import { parseEvmEnv } from '../src/server/chains/evm/evm-env'
 import { spawnAnvil } from '../tests/support/evm/anvil'
 import { accounts, deployStablecoin, mint, transfer, USDT_18 } from '../tests/support/evm/tokens'
 

@@ -17,6 +17,15 @@ import { cockpitRpcs } from './admin/cockpit.routes'
 import { registerExportRoutes } from './admin/export.routes'
 import { catalogRpcs, productsForSale } from './catalog/catalog.routes'
 import { type CatalogService, createCatalogService } from './catalog/catalog.service'
+import { type ChainRegistry, createChainRegistry } from './chains/chain-registry'
+import { buildChains } from './chains/families'
+import { registerFollowerGauges } from './chains/follower-gauges'
+import {
+  createSightingWatcher,
+  registerSightingGauges,
+  type SightingWatcher,
+} from './chains/sighting-watcher'
+import { createProviderPool, type ProviderPool, registerProviderGauges } from './chains/tron/tron-pool'
 import { contentAdminRpcs, contentRpcs } from './content/content.routes'
 import { type ContentService, createContentService } from './content/content.service'
 import type { Database } from './db/client'
@@ -33,10 +42,7 @@ import { createSignal, type Signal } from './lib/signal'
 import { createMetrics, type Metrics, registerMetricsRoutes } from './metrics/metrics'
 import { registerShopGauges } from './metrics/shop-gauges'
 import { ordersRpcs } from './orders/orders.routes'
-import { type ChainRegistry, createChainRegistry } from './payments/chain-registry'
-import { buildChains } from './payments/chains'
 import { chainsRpcs } from './payments/chains.routes'
-import { registerFollowerGauges } from './payments/follower-gauges'
 import { networksRpcs, paymentNetworks } from './payments/networks.routes'
 import { createOrderWatch, type OrderWatch } from './payments/order-watch'
 import { type PaymentRules, percentToBasisPoints, toleranceToMicros } from './payments/payment-rules'
@@ -44,13 +50,7 @@ import { paymentsRpcs } from './payments/payments.routes'
 import { createPaymentDelay, createShopHealth, type ShopHealth } from './payments/payments-health'
 import { providersRpcs } from './payments/providers.routes'
 import { reconcileRpcs } from './payments/reconcile.routes'
-import {
-  createSightingWatcher,
-  registerSightingGauges,
-  type SightingWatcher,
-} from './payments/sighting-watcher'
 import { sightingsRpcs } from './payments/sightings.routes'
-import { createProviderPool, type ProviderPool, registerProviderGauges } from './payments/tron/tron-pool'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { refundRpcs } from './refunds/refunds.routes'
 import { compressHtml, createPageCache, htmlEncoding, loadRenderer, renderPage } from './render/render-page'

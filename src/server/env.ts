@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { type EvmChainConfig, parseEvmEnv } from './payments/evm/evm-env'
+import { type EvmChainConfig, parseEvmEnv } from './chains/evm/evm-env'
 
 // The only reader of process.env. A bad value stops the process with a message naming the variable.
 

@@ -6,6 +6,8 @@ import { buildApp } from './app'
 
 type App = Awaited<ReturnType<typeof buildApp>>
 
+import { createAddressSweep } from './chains/address-sweep'
+import { createChainFollower } from './chains/chain-follower'
 import { type Database, openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
 import { createStatisticsKeeper } from './db/statistics'
@@ -17,8 +19,6 @@ import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
 import { raiseAlert } from './notifications/alerts'
 import { createNotifier } from './notifications/notifier'
-import { createAddressSweep } from './payments/address-sweep'
-import { createChainFollower } from './payments/chain-follower'
 import { createRefundWatcher } from './refunds/refund-watcher'
 import { loadRenderer } from './render/render-page'
 import { createWebhookWorker } from './webhooks/delivery-worker'

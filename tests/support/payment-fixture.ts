@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm'
-import { seedOnce } from '../../src/server/db/seed'
 import {
   type ChainFollower,
   createChainFollower,
   type FollowerClient,
   type FollowResult,
-} from '../../src/server/payments/chain-follower'
-import { createTronClient, type TronClient } from '../../src/server/payments/tron/tron-client'
+} from '../../src/server/chains/chain-follower'
+import { createTronClient, type TronClient } from '../../src/server/chains/tron/tron-client'
+import { seedOnce } from '../../src/server/db/seed'
 import { addWalletAddresses } from '../../src/server/wallets/wallets.repo'
 import { createDevchain, type Devchain, type TransferRequest } from '../../tools/devchain/devchain'
 import { testAddresses } from './test-addresses'

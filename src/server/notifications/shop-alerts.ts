@@ -1,11 +1,11 @@
 import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { formatCents, microsToDollars } from '../../shared/money'
 import { formatSun } from '../../shared/trx'
+import { stableUnitsToMicros } from '../chains/chain'
+import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import type { OrderItemSnapshot } from '../db/schema'
 import type { LowStock } from '../keys/low-stock'
-import { stableUnitsToMicros } from '../payments/chain'
-import { decimalsOf } from '../payments/token-table'
 import { raiseAlert } from './alerts'
 
 // The operator alerts a change in the shop raises, each written out once. The flow that makes the

@@ -1,10 +1,10 @@
 import type { ChainOverview, ChainsAnswer } from '../../shared/chain-overview'
 import { adminOnlyPayloadSchema } from '../../shared/rpc'
+import type { ChainAdapter } from '../chains/chain'
+import { readFollowerStatus } from '../chains/chain-follower'
+import type { ChainRegistry } from '../chains/chain-registry'
 import type { Db } from '../db/client'
 import { defineRpc } from '../rpc'
-import type { ChainAdapter } from './chain'
-import { readFollowerStatus } from './chain-follower'
-import type { ChainRegistry } from './chain-registry'
 
 // The admin's Chain tab: every enabled chain with its providers, the final head they report, how
 // far the shop has recorded, the lag and the day's requests. Each chain follows on its own, so

@@ -6,6 +6,10 @@ import { testAddresses } from '../../../tests/support/test-addresses'
 import { adminSession, rpc } from '../../../tests/support/test-app'
 import { createTestDatabase, engines, type TestDatabase } from '../../../tests/support/test-db'
 import { confirmMessages } from '../../shared/order-status'
+import { stableUnitsToMicros } from '../chains/chain'
+import { readFollowerStatus } from '../chains/chain-follower'
+import { createChainRegistry } from '../chains/chain-registry'
+import { decimalsOf, TOKEN_TABLE } from '../chains/token-table'
 import { followerRowId, paymentSightings, payments } from '../db/schema'
 import {
   addWalletAddresses,
@@ -13,10 +17,6 @@ import {
   findFreeAddress,
   leaseAddresses,
 } from '../wallets/wallets.repo'
-import { stableUnitsToMicros } from './chain'
-import { readFollowerStatus } from './chain-follower'
-import { createChainRegistry } from './chain-registry'
-import { decimalsOf, TOKEN_TABLE } from './token-table'
 
 // Several chains at rest (decision 037, migration 0028): every ledger, sighting and follower row
 // names its chain, checked; the ledger's key includes it; the pool leases by family.

@@ -1,13 +1,13 @@
 import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm'
 import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { isPaidStatus } from '../../shared/order-status'
+import { type ChainTransfer, stableUnitsToMicros } from '../chains/chain'
+import { decimalsOf, tableToken } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { orders, payments, type UnmatchedReason } from '../db/schema'
 import { alertUnmatchedPayment } from '../notifications/shop-alerts'
 import { leaseAt, noteAddressUse } from '../wallets/wallets.repo'
 import { recordUnmatchedPayment } from '../webhooks/events'
-import { type ChainTransfer, stableUnitsToMicros } from './chain'
-import { decimalsOf, tableToken } from './token-table'
 
 // The ledger: every genuine transfer into one of our addresses is stored once, keyed by transaction
 // id, source and index, and lands in exactly one place: a payment of the order that held the address

@@ -1,7 +1,7 @@
 import type { PaymentNetworksAnswer } from '../../shared/networks'
 import { emptyPayloadSchema } from '../../shared/rpc'
+import type { ChainRegistry } from '../chains/chain-registry'
 import { defineRpc } from '../rpc'
-import type { ChainRegistry } from './chain-registry'
 
 // The networks and tokens this shop takes, for the checkout's choice: every enabled chain, TRON first.
 

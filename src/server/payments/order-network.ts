@@ -1,7 +1,7 @@
 import { type ChainId, familyOfChain, stablecoins, type TokenSymbol } from '../../shared/chains'
 import { chainNames } from '../../shared/networks'
-import type { ChainAdapter } from './chain'
-import type { ChainRegistry } from './chain-registry'
+import type { ChainAdapter } from '../chains/chain'
+import type { ChainRegistry } from '../chains/chain-registry'
 
 // The network and token a buyer chooses at checkout, checked against the chains this shop has
 // enabled, and what the payment page shows for it: the amount in the token's own decimals, the

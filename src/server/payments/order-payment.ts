@@ -2,10 +2,10 @@ import { and, eq } from 'drizzle-orm'
 import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { explorerTxUrl as tronExplorerTxUrl } from '../../shared/dashboard'
 import { unitsToDecimal } from '../../shared/networks'
+import type { ChainRegistry } from '../chains/chain-registry'
+import { type EvmChainKey, evmChain } from '../chains/evm/chains'
 import type { Db } from '../db/client'
 import { payments } from '../db/schema'
-import type { ChainRegistry } from './chain-registry'
-import { type EvmChainKey, evmChain } from './evm/chains'
 
 // How an order's payment is named wherever it is shown (e-mail, dashboard, admin, CSV, webhooks):
 // the chain and token of the transaction that paid it, and that chain's explorer page. An EVM

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm'
 import type { AdminPayment } from '../../shared/admin'
 import { unitsToDecimal } from '../../shared/networks'
+import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { payments } from '../db/schema'
 import { lockOrder } from '../orders/orders.repo'
@@ -8,7 +9,6 @@ import { creditUnmatched, decideHeld } from './ledger'
 import { explorerTxUrlOf } from './order-payment'
 import type { PaymentRules } from './payment-rules'
 import { settleOrder } from './settle-order'
-import { decimalsOf } from './token-table'
 
 // The operator's side of the ledger: transfers as the admin panel shows them, and the operator's
 // decisions on them (assigning an unmatched transfer to an order, releasing or refusing a held one),

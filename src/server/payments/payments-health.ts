@@ -1,13 +1,13 @@
 import { eq, sql } from 'drizzle-orm'
 import { type ChainFamilyId, type ChainId, chainFamilies, familyOfChain } from '../../shared/chains'
+import { readFollowerStatus } from '../chains/chain-follower'
+import type { ProviderHealth, ProviderPool } from '../chains/tron/tron-pool'
 import type { Db } from '../db/client'
 import { followerState, orders, payments } from '../db/schema'
 import { type FailingMails, failingMails } from '../delivery/order-mail.repo'
 import { cachedValue } from '../lib/cached-value'
 import { loadSettings } from '../settings/settings'
 import { countAddressStates } from '../wallets/wallets.repo'
-import { readFollowerStatus } from './chain-follower'
-import type { ProviderHealth, ProviderPool } from './tron/tron-pool'
 
 // The shop's health, in one interface the app runs (ShopHealth, built by createShopHealth): the
 // address pool as leases and cool-downs leave it, unmatched transfers waiting in the ledger, how far

@@ -6,14 +6,14 @@ import {
   type ProviderTestAnswer,
   testProviderInputSchema,
 } from '../../shared/providers'
+import { readFollowerStatus } from '../chains/chain-follower'
+import type { ChainRegistry } from '../chains/chain-registry'
+import type { ProviderHealth } from '../chains/provider-failover'
+import type { SightingWatcher } from '../chains/sighting-watcher'
 import type { Db } from '../db/client'
 import { AppError } from '../errors'
 import { defineRpc } from '../rpc'
-import { readFollowerStatus } from './chain-follower'
-import type { ChainRegistry } from './chain-registry'
 import { followerLagSeconds } from './payments-health'
-import type { ProviderHealth } from './provider-failover'
-import type { SightingWatcher } from './sighting-watcher'
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null)
 

@@ -1,9 +1,9 @@
 import { chainNames } from '../../shared/networks'
 import { type ReconcileAnswer, reconcileInputSchema } from '../../shared/reconcile'
+import type { ChainRegistry } from '../chains/chain-registry'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
 import { defineRpc } from '../rpc'
-import type { ChainRegistry } from './chain-registry'
 import { formatUnits, reconcile } from './reconcile'
 
 const DAY_MS = 86_400_000

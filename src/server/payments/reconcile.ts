@@ -1,11 +1,11 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm'
 import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { chainNames } from '../../shared/networks'
+import { type ChainAdapter, type ReceivedInPeriod, stableUnitsToMicros } from '../chains/chain'
+import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { orders, payments } from '../db/schema'
 import { allPoolAddresses } from '../wallets/wallets.repo'
-import { type ChainAdapter, type ReceivedInPeriod, stableUnitsToMicros } from './chain'
-import { decimalsOf } from './token-table'
 
 // Reconciliation of one chain: for a period, per address and token, what the chain says our
 // addresses received, what the ledger holds, how much of it is credited to orders and how much sits

@@ -4,8 +4,8 @@ import { createPaymentFixture, type PaymentFixture } from '../../../tests/suppor
 import { adminSession, rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
-import { createSightingWatcher, type SightingWatcher, sightingPace } from './sighting-watcher'
-import { createProviderPool } from './tron/tron-pool'
+import { createSightingWatcher, type SightingWatcher, sightingPace } from '../chains/sighting-watcher'
+import { createProviderPool } from '../chains/tron/tron-pool'
 
 const PAYOUT = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL'
 

@@ -2,12 +2,12 @@ import { and, desc, eq, inArray } from 'drizzle-orm'
 import { microsToDollars } from '../../shared/money'
 import type { OrderSightings } from '../../shared/order-status'
 import { receivedUsdMicros } from '../../shared/trx'
+import { stableUnitsToMicros } from '../chains/chain'
+import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { followerState, paymentSightings } from '../db/schema'
 import type { OrderRow } from '../orders/orders.repo'
-import { stableUnitsToMicros } from './chain'
 import { acceptedShortfallMicros, type PaymentRules } from './payment-rules'
-import { decimalsOf } from './token-table'
 
 // What the buyer's payment page and the admin read about an order's sightings (decision 024): the
 // amount seen in the head and not yet solidified, how far its block is from being solidified (from

@@ -9,9 +9,9 @@ import {
   transfer,
   USDT_18,
 } from '../../../tests/support/evm/tokens'
-import { createChainRegistry } from '../payments/chain-registry'
-import { createEvmAdapter } from '../payments/evm/evm-adapter'
-import { parseEvmEnv } from '../payments/evm/evm-env'
+import { createChainRegistry } from '../chains/chain-registry'
+import { createEvmAdapter } from '../chains/evm/evm-adapter'
+import { parseEvmEnv } from '../chains/evm/evm-env'
 import { chainOf, readTransaction, transfersTo } from './refund-proof'
 
 // The refunds' chain reads on an EVM chain (Anvil as BNB Smart Chain): a refund's transaction is read

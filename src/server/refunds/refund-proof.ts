@@ -1,5 +1,5 @@
-import type { ChainAdapter, ChainId, ReceivedTransfer, TokenSymbol } from '../payments/chain'
-import type { ChainRegistry } from '../payments/chain-registry'
+import type { ChainAdapter, ChainId, ReceivedTransfer, TokenSymbol } from '../chains/chain'
+import type { ChainRegistry } from '../chains/chain-registry'
 
 // Every chain read the refunds module makes, in one place, through the chain interface (decision
 // 037) of the refund's chain: (a) what one transaction moved, with its success and finality

@@ -10,10 +10,10 @@ import {
   type RefundToken,
   unitsToMicrosUp,
 } from '../../shared/refunds'
+import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { refunds } from '../db/schema'
 import { explorerTxUrlOf } from '../payments/order-payment'
-import { decimalsOf } from '../payments/token-table'
 
 // The refunds module's table: one row per refund or return, its state and its proof.
 

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto'
 import { and, eq, sql } from 'drizzle-orm'
 import { formatCents, microsToDollars } from '../../shared/money'
 import type { WebhookEvent } from '../../shared/webhooks'
+import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { licenseKeys, orders, payments, webhookDeliveries, webhookEndpoints } from '../db/schema'
 import type { LowStock } from '../keys/low-stock'
 import type { UnmatchedTransfer } from '../notifications/shop-alerts'
 import { explorerTxUrlOf } from '../payments/order-payment'
-import { decimalsOf } from '../payments/token-table'
 
 // Writing webhook events: one outbox row per enabled endpoint that subscribed to the event, in the
 // caller's transaction, so the event exists exactly when the change it reports has committed. The

@@ -1,7 +1,7 @@
 import { expect } from 'vitest'
-import type { ChainAdapter } from '../../../src/server/payments/chain'
-import { createEvmAdapter } from '../../../src/server/payments/evm/evm-adapter'
-import { parseEvmEnv } from '../../../src/server/payments/evm/evm-env'
+import type { ChainAdapter } from '../../../src/server/chains/chain'
+import { createEvmAdapter } from '../../../src/server/chains/evm/evm-adapter'
+import { parseEvmEnv } from '../../../src/server/chains/evm/evm-env'
 import type { Anvil } from './anvil'
 
 // A BNB Smart Chain adapter on one Anvil node, from the settings an operator writes: the node as its

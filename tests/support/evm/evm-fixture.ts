@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import { type Address, getAddress, type Hash } from 'viem'
-import { seedOnce } from '../../../src/server/db/seed'
 import {
   type ChainFollower,
   createChainFollower,
   type FollowResult,
-} from '../../../src/server/payments/chain-follower'
+} from '../../../src/server/chains/chain-follower'
+import { seedOnce } from '../../../src/server/db/seed'
 import { addWalletAddresses } from '../../../src/server/wallets/wallets.repo'
 import type { ChainId } from '../../../src/shared/chains'
 import { testAddresses } from '../test-addresses'

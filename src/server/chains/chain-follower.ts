@@ -6,6 +6,7 @@ import { backoffDelay } from '../lib/backoff'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
 import { hasPendingOrder } from '../orders/orders.repo'
+import type { PaymentRules } from '../payments/payment-rules'
 import { allPoolAddresses, hasAddressCoolingDown } from '../wallets/wallets.repo'
 import type { ChainError, FinalBlock, FinalReads } from './chain'
 import {
@@ -22,7 +23,6 @@ import {
   startCheckpoint,
   takeLease,
 } from './follower-lease'
-import type { PaymentRules } from './payment-rules'
 import { createTronFinalReads, type FollowerClient } from './tron/tron-final'
 
 // A chain follower: one per enabled chain, each on its own loop and its own lease row in

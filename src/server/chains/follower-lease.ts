@@ -4,9 +4,9 @@ import type { Db } from '../db/client'
 import { followerRowId, followerState } from '../db/schema'
 import type { WorkerLogger } from '../lib/logger'
 import { expireOrdersBefore } from '../orders/orders.repo'
+import type { PaymentRules } from '../payments/payment-rules'
+import { recordAndSettle } from '../payments/settle-order'
 import type { ChainError, FinalBlock, FinalReads } from './chain'
-import type { PaymentRules } from './payment-rules'
-import { recordAndSettle } from './settle-order'
 
 // A chain follower's row in follower_state (chain-follower.ts): who leads the chain (the lease,
 // taken, renewed and handed over here) and where it has read to (the checkpoint, moved here in one

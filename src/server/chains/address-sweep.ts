@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
+import type { PaymentRules } from '../payments/payment-rules'
+import { recordAndSettle } from '../payments/settle-order'
 import { allPoolAddresses } from '../wallets/wallets.repo'
 import type { ChainAdapter } from './chain'
 import { readFollowerStatus } from './chain-follower'
-import type { PaymentRules } from './payment-rules'
-import { recordAndSettle } from './settle-order'
 
 // The safety net under the follower's cheaper read (decision 045). The follower reads a block's
 // receipts only where a contract call names one of our addresses; a contract that pays an address
