@@ -1,4 +1,11 @@
-import type { ChainResult, PeriodTransfer, ReceivedInPeriod, ReceivedTransfer, TokenSymbol } from '../chain'
+import type {
+  AccountItem,
+  ChainResult,
+  PeriodTransfer,
+  ReceivedInPeriod,
+  ReceivedTransfer,
+  TokenSymbol,
+} from '../chain'
 import type { ProviderPool } from './tron-pool'
 
 // What one TRON address received, from the provider's account index (the explorer's account lists,
@@ -38,6 +45,39 @@ export async function listTronReceived(
     for (const t of res.transfers) if (t.to === address) ids.add(t.transactionId)
   }
   return { status: 'success', txIds: [...ids] }
+}
+
+/**
+ * The account reads (decision 054): what reached the address in a range of block time, final or
+ * not yet, in two list requests: the configured USDT contract's transfers (whoever made it emit
+ * them), and the address's transactions with the TRX contract code moved to it (the same list).
+ */
+export async function readTronAccount(
+  pool: Pick<ProviderPool, 'listTrc20Incoming' | 'listTrxAndInternalIncoming'>,
+  address: string,
+  range: { fromMs: number; toMs?: number },
+): Promise<ChainResult<{ items: AccountItem[] }>> {
+  const opts = { minTimestamp: range.fromMs, maxTimestamp: range.toMs, onlyConfirmed: false }
+  const found = new Map<string, number>()
+  for (const list of [
+    () => pool.listTrc20Incoming(address, opts),
+    () => pool.listTrxAndInternalIncoming(address, opts),
+  ]) {
+    const res = await list()
+    if (res.status === 'error') return res
+    if (!res.complete) {
+      return {
+        status: 'error',
+        kind: 'malformed',
+        message: `more history for ${address} than one read pages through`,
+      }
+    }
+    // An approval names a spender, not a payee.
+    for (const t of res.transfers)
+      if (t.to === address && (!('type' in t) || t.type === 'Transfer'))
+        found.set(t.transactionId, t.blockTimestamp)
+  }
+  return { status: 'success', items: [...found].map(([txId, blockTimestamp]) => ({ txId, blockTimestamp })) }
 }
 
 export type ReceivedClient = Pick<ProviderPool, 'usdtContract' | 'listTrc20Incoming' | 'listTrxIncoming'>
