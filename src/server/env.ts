@@ -86,6 +86,21 @@ const envSchema = z.object({
   REFUND_WATCH_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
   /** An idle shop (nothing pending, nothing cooling down) is followed this often; 0 = every block (decision 045). */
   FOLLOWER_IDLE_EVERY_MS: z.coerce.number().int().min(0).max(55_000).default(45_000),
+  /**
+   * The account reads (decision 054): an open order's address is read every
+   * ACCOUNT_READ_OPEN_EVERY_MS until its day's share ACCOUNT_READ_OPEN_PER_DAY (requests) would be
+   * spent, then the share is spread over the open orders; every pool address at least every
+   * ACCOUNT_READ_IDLE_EVERY_MS; the reads (and decision 045's net) run at most every ACCOUNT_READ_TICK_MS.
+   */
+  ACCOUNT_READ_OPEN_EVERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  ACCOUNT_READ_OPEN_PER_DAY: z.coerce.number().int().min(100).max(10_000_000).default(17_280),
+  ACCOUNT_READ_IDLE_EVERY_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(7 * 86_400_000)
+    .default(86_400_000),
+  ACCOUNT_READ_TICK_MS: z.coerce.number().int().min(50).max(60_000).default(5_000),
   /** Sightings (decision 024): the head is watched for transfers to open orders; false turns it off. */
   SIGHTINGS: z
     .enum(['true', 'false', ''])

@@ -19,9 +19,29 @@ import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
 import { raiseAlert } from './notifications/alerts'
 import { createNotifier } from './notifications/notifier'
+import { createAccountReads } from './chains/tron/account-reads'
 import { createRefundWatcher } from './refunds/refund-watcher'
 import { loadRenderer } from './render/render-page'
 import { createWebhookWorker } from './webhooks/delivery-worker'
+
+/** Both nets in one pass of the follower: a failure of the first still lets the second run. */
+function joinNets(...nets: { run(): Promise<number> }[]): { run(): Promise<number> } {
+  return {
+    async run() {
+      let recorded = 0
+      let failure: unknown = null
+      for (const net of nets) {
+        try {
+          recorded += await net.run()
+        } catch (err) {
+          failure ??= err
+        }
+      }
+      if (failure) throw failure
+      return recorded
+    },
+  }
+}
 
 /** One follower per enabled chain, each on its own loop and lease (decision 037). */
 function createFollowers(app: App, env: Env, database: Database, instanceId: string) {
@@ -42,13 +62,30 @@ function createFollowers(app: App, env: Env, database: Database, instanceId: str
       onCommitted: () => app.services.orderWatch.notify('*'),
       instanceId,
       logger: app.log.child({ module: 'chain-follower', chain: chain.chain }),
-      // Under the follower's cheaper read: each ended order's address against the account index.
-      safetyNet: createAddressSweep({
-        db: database.db,
-        chain,
-        rules: app.services.rules,
-        logger: app.log.child({ module: 'address-sweep', chain: chain.chain }),
-      }),
+      // Under the follower's cheaper read: each ended order's address against the account index
+      // (decision 045), and every pool address read on its pace (decision 054).
+      safetyNet: joinNets(
+        createAddressSweep({
+          db: database.db,
+          chain,
+          rules: app.services.rules,
+          logger: app.log.child({ module: 'address-sweep', chain: chain.chain }),
+        }),
+        createAccountReads({
+          db: database.db,
+          chain,
+          rules: app.services.rules,
+          pace: {
+            openEveryMs: env.ACCOUNT_READ_OPEN_EVERY_MS,
+            openPerDay: env.ACCOUNT_READ_OPEN_PER_DAY,
+            idleEveryMs: env.ACCOUNT_READ_IDLE_EVERY_MS,
+          },
+          onPaid: (id) => app.services.orderPaid.emit(id),
+          onCommitted: () => app.services.orderWatch.notify('*'),
+          logger: app.log.child({ module: 'account-reads', chain: chain.chain }),
+        }),
+      ),
+      safetyNetEveryMs: env.ACCOUNT_READ_TICK_MS,
       // Final blocks that do not follow ours: the chain's follower stops; the operator is told.
       onHalt: (id, reason) =>
         void raiseAlert(

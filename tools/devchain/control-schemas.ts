@@ -44,6 +44,18 @@ export const transferSchema = z.strictObject({
   failed: z.union([z.boolean(), z.enum(['REVERT', 'OUT_OF_ENERGY'])]).default(false),
   rejected: z.boolean().optional(),
   unnamed: z.boolean().optional(),
+  swap_trx: z
+    .array(
+      z.strictObject({
+        to: z.string(),
+        amount: z.union([z.string(), z.number()], {
+          error: 'amount must be a decimal string such as "12.5"',
+        }),
+      }),
+    )
+    .min(1)
+    .max(16)
+    .optional(),
 })
 
 export const dropSchema = z.strictObject({

@@ -22,6 +22,7 @@ const APPROVE_SELECTOR = '095ea7b3'
 const ROUTER_SELECTOR = 'c5ebeaec'
 const PAYOUT_SELECTOR = '1e83409a'
 const WITHDRAW_SELECTOR = '2e1a7d4d'
+const SWAP_SELECTOR = '38ed1739'
 const CALL_NOTE = Buffer.from('call').toString('hex')
 const TOKEN_DECIMALS = 6
 const TRX_DECIMALS = 6
@@ -128,6 +129,8 @@ export interface TransferInput {
   rejected?: boolean
   /** via_contract only: the call data names no recipient. */
   unnamed?: boolean
+  /** USDT via_contract with unnamed only: internal TRX legs of the same call, a swap-like payout. */
+  swap_trx?: { to: string; amount: string | number }[]
 }
 
 export interface ListQuery {
@@ -374,6 +377,9 @@ export class SimChain {
     if (input.unnamed !== undefined && !via) {
       throw new SimInputError('unnamed applies to transfers made by a contract (via_contract) only')
     }
+    if (input.swap_trx !== undefined && !(via && input.unnamed && input.token === 'USDT')) {
+      throw new SimInputError('swap_trx applies to a USDT payout by a contract with unnamed: true only')
+    }
     if (input.logs !== undefined) return this.addBatch(input, from, via)
     if (input.to === undefined) throw new SimInputError('to is required: a TRON address')
     if (input.amount === undefined)
@@ -435,10 +441,25 @@ export class SimChain {
         kind: 'trigger',
         owner: from,
         contract: via,
-        data: input.unnamed
-          ? unnamedCall(input)
-          : `${ROUTER_SELECTOR}${tronAddressToAbiWord(to)}${word(value)}`,
+        data: input.swap_trx
+          ? swapCall(value)
+          : input.unnamed
+            ? unnamedCall(input)
+            : `${ROUTER_SELECTOR}${tronAddressToAbiWord(to)}${word(value)}`,
       })
+      // The swap's inner legs: TRX moved by the contract's code, in the receipt only.
+      for (const [i, leg] of (input.swap_trx ?? []).entries()) {
+        const trx = parseTokenAmount(leg.amount, TRX_DECIMALS)
+        if (trx <= 0n || trx > INT64_MAX)
+          throw new SimInputError('a TRX amount must be above 0 and fit in int64 sun')
+        tx.internals.push({
+          hash: sha256Text(`${tx.txid}:internal:${i}`),
+          caller: via,
+          to: requireAddress(leg.to, 'swap_trx.to'),
+          value: trx,
+          rejected: input.failed !== false,
+        })
+      }
     } else if (method === 'transferFrom') {
       const spender = input.spender === undefined ? DEFAULT_SPENDER : requireAddress(input.spender, 'spender')
       tx = this.submit(input, {
@@ -879,6 +900,11 @@ function paginate<T>(rows: T[], q: ListQuery, key: (row: T) => SortKey): Page<T>
 /** withdraw(uint256 ticket): a contract paying from its own books; the recipient is nowhere in the call. */
 function unnamedCall(input: TransferInput): string {
   return `${WITHDRAW_SELECTOR}${sha256Text(`${input.to}:${input.amount}:${Math.random()}`)}`
+}
+
+/** swapExactTokensForTokens-like (uint256 amountIn, uint256 amountOutMin, uint256 deadline): no address in it. */
+function swapCall(value: bigint): string {
+  return `${SWAP_SELECTOR}${word(value)}${word(0n)}${word(BigInt(Math.floor(Date.now() / 1000) + 600))}`
 }
 
 /** payout(address[] to, uint256[] values), ABI-encoded. */

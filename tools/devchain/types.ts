@@ -67,6 +67,12 @@ export interface TransferRequest {
    * own books, e.g. a withdraw() of a balance it keeps): only the receipt shows whom it paid.
    */
   unnamed?: boolean
+  /**
+   * USDT via_contract with unnamed only: a swap-like payout. The same call also moves TRX by contract
+   * code (internal transfers) to each of these, as a swap router's inner legs do; its data names
+   * none of the recipients (amounts and a deadline only).
+   */
+  swap_trx?: { to: string; amount: string | number }[]
 }
 
 export interface TransferResult {

@@ -28,6 +28,32 @@ export interface AddressSweep {
 
 type Row = { id: number; address: string; started: number; ended: number; cooldown: number | null }
 
+/**
+ * One transaction an account list names for `address`: nothing when the ledger has it; else read
+ * from its block as the buyer's hash is and recorded through the ledger's one path (its key makes it
+ * once; the block time decides the order). 'later' when it is not final or beyond the follower's
+ * checkpoint; null when the provider failed.
+ */
+export async function recordListedTransaction(
+  db: Db,
+  chain: Pick<ChainAdapter, 'chain' | 'family' | 'lookupTransaction'>,
+  rules: PaymentRules,
+  at: { address: string; txId: string; checkpoint: number },
+): Promise<{ recorded: number; paid: string[] } | 'later' | null> {
+  const known = (await db.execute(sql`
+    select 1 from payments where chain = ${chain.chain} and tx_id = ${at.txId} and to_address = ${at.address} limit 1`)) as unknown as {
+    rows: unknown[]
+  }
+  if (known.rows.length > 0) return { recorded: 0, paid: [] }
+  const watch = new Set(await allPoolAddresses(db, chain.family))
+  const view = await chain.lookupTransaction(at.txId, { watch })
+  if (view.status === 'error') return null
+  if (view.state !== 'final' || view.blockNumber === null || view.blockNumber > at.checkpoint) return 'later'
+  const transfers = view.blockTransfers
+  const done = await db.transaction((trx) => recordAndSettle(trx, transfers, rules))
+  return { recorded: done.outcomes.filter((o) => o.kind !== 'known').length, paid: done.paid }
+}
+
 export function createAddressSweep(opts: {
   db: Db
   chain: Pick<ChainAdapter, 'chain' | 'family' | 'lookupTransaction' | 'listReceived'>
@@ -47,23 +73,14 @@ export function createAddressSweep(opts: {
     if (got.status === 'error') return null
     let recorded = 0
     for (const txId of got.txIds) {
-      const known = (await db.execute(sql`
-        select 1 from payments where chain = ${chain.chain} and tx_id = ${txId} and to_address = ${row.address} limit 1`)) as unknown as {
-        rows: unknown[]
-      }
-      if (known.rows.length > 0) continue
-      const watch = new Set(await allPoolAddresses(db, family))
-      const view = await chain.lookupTransaction(txId, { watch })
-      if (view.status === 'error') return null
+      const done = await recordListedTransaction(db, chain, rules, { address: row.address, txId, checkpoint })
+      if (done === null) return null
       // Not final yet, or beyond the follower: the follower (or the next pass) reads it.
-      if (view.state !== 'final' || view.blockNumber === null || view.blockNumber > checkpoint) continue
-      const transfers = view.blockTransfers
-      const done = await db.transaction((trx) => recordAndSettle(trx, transfers, rules))
-      const fresh = done.outcomes.filter((o) => o.kind !== 'known').length
-      recorded += fresh
-      if (fresh > 0) {
+      if (done === 'later') continue
+      recorded += done.recorded
+      if (done.recorded > 0) {
         log.warn(
-          { chain: chain.chain, address: row.address, txId, recorded: fresh, paid: done.paid },
+          { chain: chain.chain, address: row.address, txId, recorded: done.recorded, paid: done.paid },
           'safety net recorded transfers the follower did not see',
         )
       }

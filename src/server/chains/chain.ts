@@ -219,6 +219,12 @@ export interface FinalReads {
 }
 
 /** One enabled chain: what its family implements, bound to the operator's settings for it. */
+/** One transaction an account read found paying the address (decision 054). */
+export interface AccountItem {
+  txId: string
+  blockTimestamp: number
+}
+
 export interface ChainAdapter extends FinalReads {
   readonly family: ChainFamilyId
   /** The accepted tokens (one table in code per chain, with where each contract comes from). */
@@ -251,6 +257,15 @@ export interface ChainAdapter extends FinalReads {
     address: string,
     range: { fromMs: number; toMs: number },
   ): Promise<ChainResult<{ txIds: string[] }>>
+  /**
+   * The account reads (decision 054): the transactions that moved the accepted stablecoin, plain
+   * TRX or TRX moved by contract code to `address` with block time in [fromMs, toMs], final or not
+   * yet, each with its block time. A family whose follower reads every transfer needs none.
+   */
+  readAccount?(
+    address: string,
+    range: { fromMs: number; toMs?: number },
+  ): Promise<ChainResult<{ items: AccountItem[] }>>
   /**
    * The final transfers of an accepted token to `address` (normal form) made at or after `sinceMs`,
    * oldest first; null when the chain cannot be read or the answer would be incomplete.

@@ -299,6 +299,27 @@ export const addressLeases = pgTable(
   (t) => [
     index('address_leases_address_started_idx').on(t.address, t.startedAt),
     index('address_leases_order_idx').on(t.orderId),
+    index('address_leases_open_idx').on(t.address).where(sql`ended_at is null`),
+  ],
+)
+
+/**
+ * The account reads (decision 054): how far (block time) each pool address's account lists have
+ * been read into the ledger, and when. Stored so that a restart neither reads again nor misses.
+ */
+export const accountReads = pgTable(
+  'account_reads',
+  {
+    chain: text('chain').$type<ChainId>().notNull(),
+    address: text('address').notNull(),
+    /** Every transfer to the address with block time up to here is in the ledger. */
+    readTo: timestamp('read_to', { withTimezone: true }).notNull(),
+    /** When that read was made (the server's clock): the pace's measure. */
+    readAt: timestamp('read_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chain, t.address] }),
+    index('account_reads_read_at_idx').on(t.chain, t.readAt),
   ],
 )
 

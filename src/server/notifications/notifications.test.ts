@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { allAlertsOn } from '../../../tests/support/alerts'
 import { startReceiver } from '../../../tests/support/http-receiver'
 import { testAddresses } from '../../../tests/support/test-addresses'
 import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
@@ -20,17 +21,7 @@ import { drainTelegram } from './telegram'
 
 const PASSWORD = 'alerts-admin-password'
 const TOKEN = '4242:telegram-test-token-abcdefghijkl'
-const allOn = {
-  order_paid: true,
-  payment_unmatched: true,
-  stock_low: true,
-  pool_low: true,
-  mail_failing: true,
-  scanner_stalled: true,
-  providers_down: true,
-  provider_quota: true,
-  provider_set_aside: true,
-}
+const allOn = allAlertsOn
 
 describe.each(engines)('operator notifications on %s', (engine) => {
   let t: TestApp

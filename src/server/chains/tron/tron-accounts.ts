@@ -64,6 +64,11 @@ export interface AccountLists {
   listTrxIncoming(address: string, opts?: ListOptions): Promise<TronResult<TransferList<TrxTransfer>>>
   /** TRX contract code moved to the address (the internal items of the same list). */
   listInternalIncoming(address: string, opts?: ListOptions): Promise<TronResult<TransferList<TrxTransfer>>>
+  /** Plain TRX and TRX moved by contract code, from one read of the list (decision 054). */
+  listTrxAndInternalIncoming(
+    address: string,
+    opts?: ListOptions,
+  ): Promise<TronResult<TransferList<TrxTransfer>>>
 }
 
 const TX_ID = /^[0-9a-fA-F]{64}$/
@@ -255,6 +260,19 @@ export function createAccountLists(
         `/v1/accounts/${requireAddress(address)}/transactions`,
         { ...listQuery(opts), search_internal: 'true' },
         parseInternal,
+        true,
+        opts.urgent,
+      )
+    },
+
+    async listTrxAndInternalIncoming(address, opts = {}) {
+      return listAll(
+        `/v1/accounts/${requireAddress(address)}/transactions`,
+        { ...listQuery(opts), search_internal: 'true' },
+        (item) => {
+          const internal = parseInternal(item)
+          return internal === 'ignore' ? parseTrx(item) : internal
+        },
         true,
         opts.urgent,
       )

@@ -6,7 +6,7 @@ import { createTronFinalReads } from './tron-final'
 import { createTronHeadReader } from './tron-head-reader'
 import { lookupTronTransaction } from './tron-lookup'
 import type { ProviderPool } from './tron-pool'
-import { listTronReceived, tronReceivedInPeriod, tronTransfersTo } from './tron-received'
+import { listTronReceived, readTronAccount, tronReceivedInPeriod, tronTransfersTo } from './tron-received'
 
 // TRON as a chain family (decision 037): USDT-TRC20 and TRX, final once solidified (about 19
 // blocks, a minute on mainnet), read through the TRON provider pool.
@@ -40,6 +40,7 @@ export function createTronChain(opts: TronChainOptions): ChainAdapter {
     createHeadReader: ({ now } = {}) => createTronHeadReader(pool, { blockIntervalMs, now }),
     lookupTransaction: (txId, lookup) => lookupTronTransaction(pool, txId, lookup),
     listReceived: (address, range) => listTronReceived(pool, address, range),
+    readAccount: (address, range) => readTronAccount(pool, address, range),
     transfersTo: (address, token, sinceMs) => tronTransfersTo(pool, address, token, sinceMs),
     receivedInPeriod: (addresses, range) => tronReceivedInPeriod(pool, addresses, range),
     providers: pool,

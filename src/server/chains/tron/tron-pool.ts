@@ -115,6 +115,7 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
     listTrc20Incoming: (address, opts) => route((c) => c.listTrc20Incoming(address, opts)),
     listTrxIncoming: (address, opts) => route((c) => c.listTrxIncoming(address, opts)),
     listInternalIncoming: (address, opts) => route((c) => c.listInternalIncoming(address, opts)),
+    listTrxAndInternalIncoming: (address, opts) => route((c) => c.listTrxAndInternalIncoming(address, opts)),
     getTransactionInfo: (txid, opts) =>
       route((c) => c.getTransactionInfo(txid, opts), undefined, { signal: opts?.signal }),
 

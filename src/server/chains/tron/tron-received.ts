@@ -1,4 +1,13 @@
-import type { ChainResult, PeriodTransfer, ReceivedInPeriod, ReceivedTransfer, TokenSymbol } from '../chain'
+import type {
+  AccountItem,
+  ChainResult,
+  PeriodTransfer,
+  ReceivedInPeriod,
+  ReceivedTransfer,
+  TokenSymbol,
+} from '../chain'
+import type { TransferList } from './tron-accounts'
+import type { TronResult } from './tron-http'
 import type { ProviderPool } from './tron-pool'
 
 // What one TRON address received, from the provider's account index (the explorer's account lists,
@@ -14,18 +23,15 @@ import type { ProviderPool } from './tron-pool'
 
 type Lists = Pick<ProviderPool, 'listTrc20Incoming' | 'listTrxIncoming' | 'listInternalIncoming'>
 
-export async function listTronReceived(
-  pool: Lists,
+type Listed = { to: string; transactionId: string; blockTimestamp: number; type?: string }
+
+/** The transactions these lists name as paying `address` (an approval names a spender, not a payee), with their block times. */
+async function collectListed(
   address: string,
-  range: { fromMs: number; toMs: number },
-): Promise<ChainResult<{ txIds: string[] }>> {
-  const opts = { minTimestamp: range.fromMs, maxTimestamp: range.toMs }
-  const ids = new Set<string>()
-  for (const list of [
-    () => pool.listTrc20Incoming(address, opts),
-    () => pool.listTrxIncoming(address, opts),
-    () => pool.listInternalIncoming(address, opts),
-  ]) {
+  lists: (() => Promise<TronResult<TransferList<Listed>>>)[],
+): Promise<ChainResult<{ items: AccountItem[] }>> {
+  const found = new Map<string, number>()
+  for (const list of lists) {
     const res = await list()
     if (res.status === 'error') return res
     if (!res.complete) {
@@ -35,9 +41,43 @@ export async function listTronReceived(
         message: `more history for ${address} than one look pages through`,
       }
     }
-    for (const t of res.transfers) if (t.to === address) ids.add(t.transactionId)
+    for (const t of res.transfers) {
+      if (t.to === address && (t.type === undefined || t.type === 'Transfer'))
+        found.set(t.transactionId, t.blockTimestamp)
+    }
   }
-  return { status: 'success', txIds: [...ids] }
+  return { status: 'success', items: [...found].map(([txId, blockTimestamp]) => ({ txId, blockTimestamp })) }
+}
+
+export async function listTronReceived(
+  pool: Lists,
+  address: string,
+  range: { fromMs: number; toMs: number },
+): Promise<ChainResult<{ txIds: string[] }>> {
+  const opts = { minTimestamp: range.fromMs, maxTimestamp: range.toMs }
+  const got = await collectListed(address, [
+    () => pool.listTrc20Incoming(address, opts),
+    () => pool.listTrxIncoming(address, opts),
+    () => pool.listInternalIncoming(address, opts),
+  ])
+  return got.status === 'error' ? got : { status: 'success', txIds: got.items.map((i) => i.txId) }
+}
+
+/**
+ * The account reads (decision 054): what reached the address since a block time, final or not
+ * yet, in two list requests: the configured USDT contract's transfers (whoever made it emit them),
+ * and the address's transactions with the TRX contract code moved to it (the same list).
+ */
+export function readTronAccount(
+  pool: Pick<ProviderPool, 'listTrc20Incoming' | 'listTrxAndInternalIncoming'>,
+  address: string,
+  range: { fromMs: number; toMs?: number },
+): Promise<ChainResult<{ items: AccountItem[] }>> {
+  const opts = { minTimestamp: range.fromMs, maxTimestamp: range.toMs, onlyConfirmed: false }
+  return collectListed(address, [
+    () => pool.listTrc20Incoming(address, opts),
+    () => pool.listTrxAndInternalIncoming(address, opts),
+  ])
 }
 
 export type ReceivedClient = Pick<ProviderPool, 'usdtContract' | 'listTrc20Incoming' | 'listTrxIncoming'>

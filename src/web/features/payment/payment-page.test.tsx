@@ -7,6 +7,7 @@ import { makeProduct } from '../../../../tests/support/product'
 import { CheckoutWatch } from '../../app/checkout-watch'
 import { cart } from '../../lib/cart-store'
 import { checkout, paymentSuccess } from '../../lib/checkout-store'
+import { storageKeys } from '../../lib/storage'
 import { renderWithProviders } from '../../test/render'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { PaymentPage } from './payment-page'
@@ -134,6 +135,38 @@ describe('payment page', () => {
     expect(screen.getByTestId('earlier-payment-confirming').textContent).toMatch(
       /^Ваш предыдущий платёж подтверждается; у этого нового заказа свой адрес\./,
     )
+  })
+
+  it('several minutes with nothing seen: the transaction-hash form opens and says why, in every language', async () => {
+    answerStatus(status({}))
+    renderPayment()
+    await waitFor(() => expect(screen.getByText('Waiting for your payment…')).toBeTruthy())
+    expect(screen.queryByTestId('tx-hash-nudge')).toBeNull()
+    cleanup()
+    // The order was placed six minutes ago (the checkout as the browser stored it).
+    const stored = JSON.parse(localStorage.getItem(storageKeys.checkout) as string)
+    localStorage.setItem(
+      storageKeys.checkout,
+      JSON.stringify({ ...stored, startTime: Date.now() - 6 * 60_000 }),
+    )
+    checkout.reload()
+    const texts = {
+      en: /^Nothing has been seen on the chain yet\. If you have already sent the payment, enter its transaction hash/,
+      zh: /^链上尚未看到付款。如果您已经付款，请输入交易哈希/,
+      ru: /^Платёж в сети пока не виден\. Если вы уже отправили его, введите хеш транзакции/,
+    }
+    for (const locale of ['en', 'zh', 'ru'] as const) {
+      renderPayment(locale)
+      await waitFor(() => expect(screen.getByTestId('tx-hash-nudge').textContent).toMatch(texts[locale]))
+      expect(screen.getByTestId('tx-hash-nudge').closest('details')?.open).toBe(true)
+      cleanup()
+    }
+    // A transfer seen at the head is no reason to point at the form.
+    answerStatus(status({ sightings: { confirming: confirming(), dropped: false, failed: [] } }))
+    renderPayment()
+    await waitFor(() => expect(rpc.callsTo('secure_get_order_status').length).toBeGreaterThan(0))
+    await waitFor(() => expect(screen.getByRole('progressbar')).toBeTruthy())
+    expect(screen.queryByTestId('tx-hash-nudge')).toBeNull()
   })
 
   it('in Russian: USDT, TRX and the rate as Russian writes them; the copied TRX amount stays as wallets read it', async () => {

@@ -24,6 +24,8 @@ import { EarlierPaymentNotice } from './components/sighting-status'
 import { TxHashForm } from './components/tx-hash-form'
 
 const REDIRECT_AFTER_PAID_MS = 3_000
+/** After this long with nothing seen, the page points the buyer at the transaction-hash form. */
+const NUDGE_AFTER_MS = 5 * 60_000
 
 export function PaymentPage() {
   const t = useT()
@@ -84,6 +86,18 @@ export function PaymentPage() {
     paymentConfirming.set(isConfirming ? state.orderId : null)
     return () => paymentConfirming.set(null)
   }, [isConfirming, state.orderId])
+
+  // Several minutes with nothing seen: the hash form opens (it records a payment at once, even one a
+  // contract made that the shop's reads find only later).
+  const nothingSeen =
+    !paid && data?.status === 'pending' && (data.amount_received ?? 0) === 0 && !isConfirming
+  const nudgeAt = (state.startTime ?? Date.now()) + NUDGE_AFTER_MS
+  const [waitedLong, setWaitedLong] = useState(() => Date.now() >= nudgeAt)
+  useEffect(() => {
+    if (waitedLong) return
+    const timer = window.setTimeout(() => setWaitedLong(true), Math.max(0, nudgeAt - Date.now()))
+    return () => window.clearTimeout(timer)
+  }, [nudgeAt, waitedLong])
 
   // A failed check says so and the watch goes on.
   useEffect(() => {
@@ -149,7 +163,13 @@ export function PaymentPage() {
 
           <PaymentTips email={state.email} network={network} />
 
-          {!paid && <TxHashForm orderId={state.orderId} onConfirmed={() => void status.refetch()} />}
+          {!paid && (
+            <TxHashForm
+              orderId={state.orderId}
+              onConfirmed={() => void status.refetch()}
+              nudge={waitedLong && nothingSeen}
+            />
+          )}
 
           <Button
             variant="secondary"

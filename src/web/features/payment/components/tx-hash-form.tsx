@@ -9,8 +9,20 @@ import { useConfirmTransaction } from '../api/payment-mutations'
 /** The hash rule of the confirm call itself. */
 const txHashFormSchema = confirmTransactionInputSchema.pick({ p_transaction_hash: true })
 
-/** The fallback: the buyer names their transaction and the server checks it on chain itself. */
-export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfirmed: () => void }) {
+/**
+ * The fallback: the buyer names their transaction and the server checks it on chain itself. With
+ * `nudge` (several minutes with nothing seen) it opens and says why: a payment routed through a
+ * contract can take the shop minutes to find (decision 054), the hash records it at once.
+ */
+export function TxHashForm({
+  orderId,
+  onConfirmed,
+  nudge = false,
+}: {
+  orderId: string
+  onConfirmed: () => void
+  nudge?: boolean
+}) {
   const t = useT()
   const confirm = useConfirmTransaction(orderId)
   const busy = confirm.isPending
@@ -31,10 +43,18 @@ export function TxHashForm({ orderId, onConfirmed }: { orderId: string; onConfir
   const error = form.errors.p_transaction_hash ?? refusal
 
   return (
-    <details className="group rounded-xl border border-line bg-white/[0.02] px-4 py-3">
+    <details
+      open={nudge || undefined}
+      className={`group rounded-xl border px-4 py-3 ${nudge ? 'border-primary/40 bg-primary/[0.04]' : 'border-line bg-white/[0.02]'}`}
+    >
       <summary className="cursor-pointer text-sm font-medium text-fg marker:text-muted">
         {t('txHash.summary')}
       </summary>
+      {nudge && (
+        <p data-testid="tx-hash-nudge" className="mt-2 text-sm text-muted">
+          {t('txHash.nudge')}
+        </p>
+      )}
       <form {...form.formProps} className="mt-3 space-y-2">
         <label htmlFor="tx-hash" className="sr-only">
           {t('txHash.label')}
