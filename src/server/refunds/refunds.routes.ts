@@ -37,6 +37,7 @@ import {
   type RefundResult,
   resendRefundLink,
   setRefundAddress,
+  stableTokenOfOrder,
 } from './refund-requests'
 import { verifyRefundByHash } from './refund-verify'
 import {
@@ -116,6 +117,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
         return {
           success: true,
           paid: isPaidStatus(order.status),
+          stable_token: await stableTokenOfOrder(db, order),
           usdt: left(order.amountReceivedUnits, held.stable),
           trx: left(order.trxReceivedSun, held.trx),
         }
@@ -258,6 +260,10 @@ function buyerRefundRpcs(deps: RefundRpcDeps) {
           ? await findRefundByLink(db, input.p_token)
           : undefined
         if (!row) return refused('refunds.linkInvalid')
+        // The page sends the network it showed: an address meant for another network is refused.
+        const network = chainNames[row.chain]
+        if (input.p_network !== network)
+          return refused('refunds.wrongNetwork', { network, given: input.p_network })
         const result = await setRefundAddress(deps, row.id, input.p_address, 'buyer')
         if (!result.ok) {
           // The buyer's refusals by id; an address taken meanwhile reads as a used link.

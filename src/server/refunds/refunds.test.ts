@@ -367,6 +367,42 @@ describe.each(engines)('refunds on %s', (engine) => {
     expect((await f.rows(sql`select count(*)::int as n from refunds`))[0]?.n).toBe(before)
   })
 
+  it('a token the order was not paid in is refused in words, never swapped for the one it was', async () => {
+    const o = await paidOrder()
+    const refundable = await admin('secure_fetch_refundable', { p_order_id: o.id })
+    expect(refundable.body).toMatchObject({ success: true, stable_token: 'USDT' })
+    const before = await f.rows(sql`select count(*)::int as n from refunds where order_id = ${o.id}`)
+    const usdc = await startRefund(o.id, { p_token: 'USDC' })
+    expect(usdc).toEqual({ success: false, error: 'The order received nothing in USDC' })
+    expect(await f.rows(sql`select count(*)::int as n from refunds where order_id = ${o.id}`)).toEqual(before)
+    expect((await admin('secure_fetch_refundable', { p_order_id: o.id })).body).toEqual(refundable.body)
+    // The token it was paid in still works.
+    expect((await startRefund(o.id, { p_full: false, p_amount: '1' })).refund.token).toBe('USDT')
+  })
+
+  it("the buyer's address is refused for a network other than the refund's own, and nothing is stored", async () => {
+    const o = await paidOrder()
+    const { refund } = await startRefund(o.id, { p_full: false, p_amount: '1' })
+    const token = await linkOf(refund.id)
+    const submit = (p_address: string, p_network: string) =>
+      rpc(f.t.app, 'secure_submit_refund_address', { p_token: token, p_address, p_network })
+    expect((await submit(BUYER_WALLET, 'BNB Smart Chain')).body).toEqual({
+      success: false,
+      error: 'This refund is paid on TRON, not on BNB Smart Chain',
+    })
+    const ru = await rpc(
+      f.t.app,
+      'secure_submit_refund_address',
+      { p_token: token, p_address: BUYER_WALLET, p_network: 'Base' },
+      { cookie: 'lang=ru' },
+    )
+    expect(ru.body).toEqual({ success: false, error: 'Этот возврат выплачивается в сети TRON, а не Base' })
+    expect(await refundRow(refund.id)).toMatchObject({ status: 'awaiting_address', address: null })
+    // The link still works on its own network.
+    expect((await submit(BUYER_WALLET, 'TRON')).body).toMatchObject({ success: true })
+    expect((await refundRow(refund.id)).address).toBe(BUYER_WALLET)
+  })
+
   it('returns an overpayment to the address the buyer names', async () => {
     const o = await paidOrder()
     const over = await f.pay({ to: o.address, amount: '3', from: PAYER })
