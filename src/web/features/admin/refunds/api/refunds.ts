@@ -1,5 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { AdminRefund, FetchRefundsAnswer, RefundableAnswer, RefundToken } from '../../../../../shared/refunds'
+import type {
+  AdminRefund,
+  FetchRefundsAnswer,
+  RefundableAnswer,
+  RefundToken,
+} from '../../../../../shared/refunds'
 import { type AdminMessageId, useT } from '../../../../i18n/i18n'
 import { toast } from '../../../../lib/toast'
 import { adminKeys, read, write } from '../../api/admin-api'
