@@ -41,6 +41,10 @@ export function createTronChain(opts: TronChainOptions): ChainAdapter {
     lookupTransaction: (txId, lookup) => lookupTronTransaction(pool, txId, lookup),
     listReceived: (address, range) => listTronReceived(pool, address, range),
     transfersTo: (address, token, sinceMs) => tronTransfersTo(pool, address, token, sinceMs),
+    headTime: async () => {
+      const head = await pool.getHead()
+      return head.status === 'success' ? head.timestamp : null
+    },
     receivedInPeriod: (addresses, range) => tronReceivedInPeriod(pool, addresses, range),
     providers: pool,
   }
