@@ -1,8 +1,5 @@
 import { sql } from 'drizzle-orm'
 import { buildApp } from '../src/server/app'
-import { openDatabase } from '../src/server/db/client'
-import { seedOnce } from '../src/server/db/seed'
-import { parseEnv } from '../src/server/env'
 import { createChainFollower } from '../src/server/chains/chain-follower'
 import { LOOK_COST } from '../src/server/chains/sighting-pace'
 import {
@@ -10,6 +7,9 @@ import {
   DEFAULT_ACCOUNT_READ_PACE,
   openReadEveryMs,
 } from '../src/server/chains/tron/account-reads'
+import { openDatabase } from '../src/server/db/client'
+import { seedOnce } from '../src/server/db/seed'
+import { parseEnv } from '../src/server/env'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { testAddresses } from '../tests/support/test-addresses'
 import { createDevchain } from '../tools/devchain/devchain'

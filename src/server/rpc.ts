@@ -112,29 +112,41 @@ export class RpcRegistry {
         throw new AppError('method_not_allowed', 'Use POST for RPC calls', { allow: 'POST' })
       },
     })
-    app.post<{ Params: { name: string } }>('/rpc/:name', async (request, reply) => {
-      const def = this.calls.get(request.params.name)
-      if (!def) throw new AppError('not_found', `Unknown call ${request.params.name.slice(0, 64)}`)
-      const body = request.body ?? {}
-      if (typeof body !== 'object' || Array.isArray(body)) {
-        throw new AppError('bad_request', 'Invalid request: the body must be a JSON object')
-      }
-      const ctx: RpcContext = { request, reply }
-      if (def.admin) await this.adminGuard(ctx)
-      const parsed = def.input.safeParse(body)
-      if (!parsed.success) throw new AppError('bad_request', describeZodError(parsed.error))
-      reply.header('cache-control', 'no-store')
-      const run = () => (def.audit ? this.audited(def, parsed.data, ctx) : def.handler(parsed.data, ctx))
-      if (def.admin) return run()
-      // A buyer reads the refusals in the shop's language (the admin's calls stay English).
-      const locale = requestLocale(request.headers)
-      if (locale === 'en') return run()
-      try {
-        return localizeAnswer(await run(), locale)
-      } catch (error) {
-        if (!(error instanceof AppError) || !error.refusal) throw error
-        throw new AppError(error.code, translateRefusal(error.refusal, locale), error.headers)
-      }
-    })
+    // An admin call's guard (session, origin, browser) answers first, before the body is even
+    // parsed: without a session every admin call is a 401 and cross-site a 403, whatever the payload
+    // holds (malformed JSON, a NUL character, a wrong field). Only headers are read here.
+    const guardAdminCall = async (
+      request: FastifyRequest<{ Params: { name: string } }>,
+      reply: FastifyReply,
+    ) => {
+      if (this.calls.get(request.params.name)?.admin) await this.adminGuard({ request, reply })
+    }
+    app.post<{ Params: { name: string } }>(
+      '/rpc/:name',
+      { onRequest: guardAdminCall },
+      async (request, reply) => {
+        const def = this.calls.get(request.params.name)
+        if (!def) throw new AppError('not_found', `Unknown call ${request.params.name.slice(0, 64)}`)
+        const body = request.body ?? {}
+        if (typeof body !== 'object' || Array.isArray(body)) {
+          throw new AppError('bad_request', 'Invalid request: the body must be a JSON object')
+        }
+        const ctx: RpcContext = { request, reply }
+        const parsed = def.input.safeParse(body)
+        if (!parsed.success) throw new AppError('bad_request', describeZodError(parsed.error))
+        reply.header('cache-control', 'no-store')
+        const run = () => (def.audit ? this.audited(def, parsed.data, ctx) : def.handler(parsed.data, ctx))
+        if (def.admin) return run()
+        // A buyer reads the refusals in the shop's language (the admin's calls stay English).
+        const locale = requestLocale(request.headers)
+        if (locale === 'en') return run()
+        try {
+          return localizeAnswer(await run(), locale)
+        } catch (error) {
+          if (!(error instanceof AppError) || !error.refusal) throw error
+          throw new AppError(error.code, translateRefusal(error.refusal, locale), error.headers)
+        }
+      },
+    )
   }
 }

@@ -81,6 +81,7 @@ export const refundMessages = {
   badAmount: 'Enter an amount in {token} with at most 6 decimals',
   notUnmatched: 'Only a transfer that pays no order can be returned',
   alreadyReturned: 'This transfer is already being returned',
+  wrongNetwork: 'This refund is paid on {network}, not on {given}',
   ourAddress: "This is one of the shop's own addresses: a refund must go to the buyer's wallet",
   badAddress: 'Enter a TRON address (it starts with T, 34 characters)',
   badEvmAddress: 'Enter an address that starts with 0x and has 40 hex digits after it',
@@ -215,6 +216,9 @@ export interface FetchRefundsAnswer {
 /** What is left to refund of an order, per token (decimal strings). */
 export interface RefundableAnswer {
   success: true
+  paid: boolean
+  /** The stablecoin the buyer paid with (the refund goes back in it); `usdt` is what is left of it. */
+  stable_token: 'USDT' | 'USDC'
   usdt: string
   trx: string
 }

@@ -1,4 +1,6 @@
 import type { ChainFamilyId, ChainId } from '../../shared/chains'
+import { chainNames } from '../../shared/networks'
+import { AppError } from '../errors'
 import type { ChainAdapter } from './chain'
 
 // The enabled chains of this shop, built once at start (app.ts) from the configuration: TRON
@@ -33,4 +35,19 @@ export function createChainRegistry(adapters: readonly ChainAdapter[]): ChainReg
     },
     ofFamily: (family) => list.filter((a) => a.family === family),
   }
+}
+
+/**
+ * The enabled chain an admin call names in `p_chain` (TRON when it names none), or the one answer
+ * for a chain the shop does not take: a 400 naming the field and the chain by its name.
+ */
+export function chainOfCall(chains: ChainRegistry, id: ChainId = 'tron'): ChainAdapter {
+  const adapter = chains.get(id)
+  if (!adapter) {
+    throw new AppError(
+      'bad_request',
+      `Invalid request: p_chain: the shop does not take payments on ${chainNames[id]}`,
+    )
+  }
+  return adapter
 }

@@ -272,6 +272,11 @@ export interface ChainAdapter extends FinalReads {
    */
   transfersTo(address: string, token: TokenSymbol, sinceMs: number): Promise<ReceivedTransfer[] | null>
   /**
+   * The chain's own clock: its newest (head, not final) block's time, ms; null when no provider
+   * answers. What "now" means on the chain, whatever this server's clock says (refunds, decision 060).
+   */
+  headTime(): Promise<number | null>
+  /**
    * Reconciliation's chain side (decision 047): the final transfers of the accepted tokens to these
    * addresses (normal form) with block time in [fromMs, toMs), through the chain's provider pool.
    * TRON asks the explorer's account index (an index the follower never reads); EVM reads the

@@ -784,6 +784,11 @@ export const refunds = pgTable(
     /** The admin form's key: a second click of the same form finds the same refund. */
     requestKey: uuid('request_key').notNull(),
     readyAt: timestamp('ready_at', { withTimezone: true }),
+    /**
+     * The chain's own time at ready (its head block's time then): transfers count from after it, not
+     * from this server's clock. Null until read (at ready, else the watch's next look).
+     */
+    readyChainAt: timestamp('ready_chain_at', { withTimezone: true }),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     /** The transaction that proves it, as the chain gave it. */

@@ -216,10 +216,15 @@ describe.each(engines)('calls that name a chain on %s', (engine) => {
     const named = await rpc(f.t.app, 'secure_fetch_providers', { p_chain: 'tron' }, session)
     expect(named.body.providers).toHaveLength(providers.length)
     const bsc = await rpc(f.t.app, 'secure_fetch_providers', { p_chain: 'bsc' }, session)
-    expect(bsc.status).toBe(404)
-    expect(bsc.body.error).toBe('The shop does not take payments on bsc')
+    // One answer for a chain the shop does not take, on every call that names one (reconcile's too).
+    const notTaken = 'Invalid request: p_chain: the shop does not take payments on BNB Smart Chain'
+    expect(bsc.status).toBe(400)
+    expect(bsc.body.error).toBe(notTaken)
+    const reconciled = await rpc(f.t.app, 'secure_reconcile', { p_chain: 'bsc' }, session)
+    expect([reconciled.status, reconciled.body.error]).toEqual([400, notTaken])
     const test = await rpc(f.t.app, 'secure_test_provider', { p_chain: 'base', p_name: 'x' }, session)
-    expect(test.status).toBe(404)
+    expect(test.status).toBe(400)
+    expect(test.body.error).toBe('Invalid request: p_chain: the shop does not take payments on Base')
     expect((await rpc(f.t.app, 'secure_fetch_providers', { p_chain: 'mars' }, session)).status).toBe(400)
   })
 })

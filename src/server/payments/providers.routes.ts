@@ -7,7 +7,7 @@ import {
   testProviderInputSchema,
 } from '../../shared/providers'
 import { readFollowerStatus } from '../chains/chain-follower'
-import type { ChainRegistry } from '../chains/chain-registry'
+import { type ChainRegistry, chainOfCall } from '../chains/chain-registry'
 import type { ProviderHealth } from '../chains/provider-failover'
 import type { SightingWatcher } from '../chains/sighting-watcher'
 import type { Db } from '../db/client'
@@ -40,11 +40,7 @@ function answerOf(h: ProviderHealth): ProviderAnswer {
 
 /** The admin's chain page: every provider's health, and a test of one, for each enabled chain. */
 export function providersRpcs(db: Db, chains: ChainRegistry, watchers: readonly SightingWatcher[] = []) {
-  const chainOf = (id: ChainId = 'tron') => {
-    const chain = chains.get(id)
-    if (!chain) throw new AppError('not_found', `The shop does not take payments on ${id}`)
-    return chain
-  }
+  const chainOf = (id?: ChainId) => chainOfCall(chains, id)
   return [
     defineRpc({
       name: 'secure_fetch_providers',

@@ -1,6 +1,6 @@
 import { chainNames } from '../../shared/networks'
 import { type ReconcileAnswer, reconcileInputSchema } from '../../shared/reconcile'
-import type { ChainRegistry } from '../chains/chain-registry'
+import { type ChainRegistry, chainOfCall } from '../chains/chain-registry'
 import type { Database } from '../db/client'
 import { AppError } from '../errors'
 import { defineRpc } from '../rpc'
@@ -17,13 +17,7 @@ export function reconcileRpcs(database: Database, chains: ChainRegistry) {
       admin: true,
       handler: async (input): Promise<ReconcileAnswer> => {
         const chainId = input.p_chain ?? 'tron'
-        const adapter = chains.get(chainId)
-        if (!adapter) {
-          throw new AppError(
-            'bad_request',
-            `Invalid request: p_chain: the shop does not take payments on ${chainNames[chainId]}`,
-          )
-        }
+        const adapter = chainOfCall(chains, chainId)
         const toMs = input.p_to ? Date.parse(input.p_to) : Date.now() + 1
         const fromMs = input.p_from ? Date.parse(input.p_from) : toMs - 30 * DAY_MS
         if (toMs <= fromMs) throw new AppError('bad_request', 'Invalid request: p_to must be after p_from')

@@ -1,10 +1,15 @@
+import { and, eq, isNull } from 'drizzle-orm'
 import type { ChainAdapter, ChainId, ReceivedTransfer, TokenSymbol } from '../chains/chain'
 import type { ChainRegistry } from '../chains/chain-registry'
+import type { Db } from '../db/client'
+import { refunds } from '../db/schema'
+import type { RefundRow } from './refunds.repo'
 
 // Every chain read the refunds module makes, in one place, through the chain interface (decision
 // 037) of the refund's chain: (a) what one transaction moved, with its success and finality
-// (lookupTransaction), and (b) what one address received since a time (transfersTo). Both go
-// through that chain's provider pool and share its request budget.
+// (lookupTransaction), (b) what one address received since a time (transfersTo) and (c) the chain's
+// own time when a refund became ready (headTime, decision 060). All go through that chain's
+// provider pool and share its request budget.
 
 export type { ReceivedTransfer }
 
@@ -59,6 +64,31 @@ export async function readTransaction(
     blockTimestamp: res.blockTimestamp,
     transfers: res.transfers.map((t) => ({ token: t.token, from: t.from, to: t.to, value: t.value })),
   }
+}
+
+/**
+ * (c) The chain's own time at a refund's ready: its head block's time, read once and kept on the
+ * refund (the first read wins when two processes read it). Read right when the refund becomes ready;
+ * when no provider answered then, at the watch's next look (the first block after ready: a transfer
+ * made in between is proven by its hash only after that look has set the time). Null when the chain
+ * cannot be read now.
+ */
+export async function readyChainTime(
+  db: Db,
+  chains: RefundChains,
+  refund: Pick<RefundRow, 'id' | 'chain' | 'status' | 'readyChainAt'>,
+): Promise<number | null> {
+  if (refund.readyChainAt) return refund.readyChainAt.getTime()
+  if (refund.status !== 'ready') return null
+  const adapter = chainOf(chains, refund.chain)
+  const head = adapter ? await adapter.headTime() : null
+  if (head === null) return null
+  await db
+    .update(refunds)
+    .set({ readyChainAt: new Date(head) })
+    .where(and(eq(refunds.id, refund.id), isNull(refunds.readyChainAt)))
+  const [kept] = await db.select({ at: refunds.readyChainAt }).from(refunds).where(eq(refunds.id, refund.id))
+  return kept?.at?.getTime() ?? null
 }
 
 /**

@@ -107,6 +107,18 @@ function usdMicrosOf(order: OrderRow | undefined, chain: ChainId, token: TokenSy
   return row ? unitsToMicrosUp(units, row.decimals) : 0n
 }
 
+/** The order's first credited payment in a stablecoin (or in TRX): the chain and token a refund goes back in. */
+async function payerOf(db: Db, orderId: string, stable: boolean) {
+  return (await paymentsOfOrder(db, orderId)).find(
+    (p) => p.status === 'credited' && (stable ? stablecoins.has(p.token) : p.token === 'TRX'),
+  )
+}
+
+/** The stablecoin a refund of the order is paid in: the one the buyer paid with (USDC on Base for a USDT order too). */
+export async function stableTokenOfOrder(db: Db, order: OrderRow): Promise<TokenSymbol> {
+  return (await payerOf(db, order.id, true))?.token ?? 'USDT'
+}
+
 /**
  * A refund of a paid order: all that is left to refund in stablecoins (or in TRX), or a part. The
  * order's stablecoins are counted in micro-dollars; the refund is paid on the chain and in the token
@@ -128,9 +140,9 @@ export async function createRefund(
     const nothing = refused(fillMessage(refundMessages.nothingInToken, { token: input.p_token }))
     const received = stable ? order.amountReceivedUnits : order.trxReceivedSun
     if (received <= 0n) return nothing
-    const payer = (await paymentsOfOrder(tx, order.id)).find(
-      (p) => p.status === 'credited' && (stable ? stablecoins.has(p.token) : p.token === 'TRX'),
-    )
+    const payer = await payerOf(tx, order.id, stable)
+    // The refund goes back in the token the buyer paid with: another one is refused, never swapped in.
+    if (payer && payer.token !== input.p_token) return nothing
     const chain = payer?.chain ?? order.chain
     const token = stable ? (payer?.token ?? input.p_token) : 'TRX'
     const tokenRow = tableToken(chain, token)

@@ -9,7 +9,7 @@ import { lockOrder, setOrderStatus } from '../orders/orders.repo'
 import { explorerTxUrlOf } from '../payments/order-payment'
 import { recordOrderEvent } from '../webhooks/events'
 import { renderRefundSentEmail } from './refund-email'
-import { chainOf, type RefundChains, readTransaction, transfersTo } from './refund-proof'
+import { chainOf, type RefundChains, readTransaction, readyChainTime, transfersTo } from './refund-proof'
 import { shopFrame } from './refund-requests'
 import {
   findRefund,
@@ -23,7 +23,8 @@ import {
 
 // Proving a refund on the chain: the operator's transaction hash, checked (token, recipient,
 // amount, success, finality, time), or the watch that finds a final transfer of the token to the
-// address of at least the amount, made after the refund became ready. Either way the refund is
+// address of at least the amount, made after the refund became ready (on the chain's clock: in a
+// block after the chain's head block at ready, decision 060). Either way the refund is
 // marked sent in one transaction with everything that follows: the order's status, the buyer's
 // e-mail (the outbox), the order.refunded webhook. A transaction proves one refund only.
 
@@ -166,10 +167,13 @@ export async function verifyRefundByHash(
       }),
     }
   }
-  if (proof.blockTimestamp < refund.readyAt.getTime())
+  // Made after ready on the chain's own clock: in a block after the head block at ready.
+  const readyOnChain = await readyChainTime(db, chains, refund)
+  if (readyOnChain === null) return { ok: false, error: refundMessages.explorerDown }
+  if (proof.blockTimestamp <= readyOnChain)
     return {
       ok: false,
-      error: fillMessage(refundMessages.txTooEarly, { ready: refund.readyAt.toISOString() }),
+      error: fillMessage(refundMessages.txTooEarly, { ready: new Date(readyOnChain).toISOString() }),
     }
   return markRefundSent(db, refund.id, {
     txId: hash,
@@ -189,8 +193,11 @@ export async function watchRefundsOnce(db: Db, chains: RefundChains): Promise<Re
   const done: RefundRow[] = []
   for (const refund of await readyRefunds(db)) {
     const adapter = chainOf(chains, refund.chain)
-    if (!refund.address || !refund.readyAt || !adapter) continue
-    const found = await transfersTo(adapter, refund.address, refund.token, refund.readyAt.getTime())
+    if (!refund.address || !adapter) continue
+    // From the first block after the head block at ready, on the chain's own clock (decision 060).
+    const readyOnChain = await readyChainTime(db, chains, refund)
+    if (readyOnChain === null) continue
+    const found = await transfersTo(adapter, refund.address, refund.token, readyOnChain + 1)
     if (!found) continue
     const candidates = found.filter((t) => t.value >= refund.amountUnits)
     if (candidates.length === 0) continue

@@ -29,7 +29,7 @@ import { findOrder } from '../orders/orders.repo'
 import { explorerTxUrlOf } from '../payments/order-payment'
 import type { PaymentRules } from '../payments/payment-rules'
 import { defineRpc } from '../rpc'
-import type { RefundChains } from './refund-proof'
+import { type RefundChains, readyChainTime } from './refund-proof'
 import {
   cancelRefund,
   createRefund,
@@ -37,6 +37,7 @@ import {
   type RefundResult,
   resendRefundLink,
   setRefundAddress,
+  stableTokenOfOrder,
 } from './refund-requests'
 import { verifyRefundByHash } from './refund-verify'
 import {
@@ -64,9 +65,26 @@ export interface RefundRpcDeps {
 
 const HASH_CHECK_DEADLINE_MS = 15_000
 
-function answer(result: RefundResult, mailQueued: Signal<void>) {
+const HEAD_READ_DEADLINE_MS = 5_000
+
+/**
+ * A refund that has just become ready reads the chain's own time now (decision 060), bounded: when
+ * no provider answers in time, the watch's next look reads it.
+ */
+async function noteReadyOnChain(deps: RefundRpcDeps, refund: RefundRow): Promise<void> {
+  if (refund.status !== 'ready' || refund.readyChainAt) return
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<null>((resolve) => {
+    timer = setTimeout(resolve, HEAD_READ_DEADLINE_MS, null)
+  })
+  const read = readyChainTime(deps.db, deps.chains, refund).catch(() => null)
+  await Promise.race([read, deadline]).finally(() => clearTimeout(timer))
+}
+
+async function answer(result: RefundResult, deps: RefundRpcDeps) {
   if (!result.ok) return { success: false as const, error: result.error }
-  if (result.mailed) mailQueued.emit()
+  if (result.mailed) deps.mailQueued.emit()
+  await noteReadyOnChain(deps, result.refund)
   return { success: true as const, refund: toAdminRefund(result.refund) }
 }
 
@@ -116,6 +134,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
         return {
           success: true,
           paid: isPaidStatus(order.status),
+          stable_token: await stableTokenOfOrder(db, order),
           usdt: left(order.amountReceivedUnits, held.stable),
           trx: left(order.trxReceivedSun, held.trx),
         }
@@ -140,7 +159,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
           },
         })),
       },
-      handler: async (input, ctx) => answer(await createRefund(deps, input, adminActorOf(ctx)), mailQueued),
+      handler: async (input, ctx) => answer(await createRefund(deps, input, adminActorOf(ctx)), deps),
     }),
     defineRpc({
       name: 'secure_create_return',
@@ -158,7 +177,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
           },
         })),
       },
-      handler: async (input, ctx) => answer(await createReturn(deps, input, adminActorOf(ctx)), mailQueued),
+      handler: async (input, ctx) => answer(await createReturn(deps, input, adminActorOf(ctx)), deps),
     }),
     defineRpc({
       name: 'secure_set_refund_address',
@@ -173,7 +192,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
         })),
       },
       handler: async (input) =>
-        answer(await setRefundAddress(deps, input.p_refund_id, input.p_address, 'operator'), mailQueued),
+        answer(await setRefundAddress(deps, input.p_refund_id, input.p_address, 'operator'), deps),
     }),
     defineRpc({
       name: 'secure_resend_refund_link',
@@ -186,7 +205,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
           target: input.p_refund_id,
         })),
       },
-      handler: async (input) => answer(await resendRefundLink(deps, input.p_refund_id), mailQueued),
+      handler: async (input) => answer(await resendRefundLink(deps, input.p_refund_id), deps),
     }),
     defineRpc({
       name: 'secure_cancel_refund',
@@ -199,7 +218,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
           target: input.p_refund_id,
         })),
       },
-      handler: async (input) => answer(await cancelRefund(deps, input.p_refund_id), mailQueued),
+      handler: async (input) => answer(await cancelRefund(deps, input.p_refund_id), deps),
     }),
     defineRpc({
       name: 'secure_verify_refund',
@@ -258,6 +277,10 @@ function buyerRefundRpcs(deps: RefundRpcDeps) {
           ? await findRefundByLink(db, input.p_token)
           : undefined
         if (!row) return refused('refunds.linkInvalid')
+        // The page sends the network it showed: an address meant for another network is refused.
+        const network = chainNames[row.chain]
+        if (input.p_network !== network)
+          return refused('refunds.wrongNetwork', { network, given: input.p_network })
         const result = await setRefundAddress(deps, row.id, input.p_address, 'buyer')
         if (!result.ok) {
           // The buyer's refusals by id; an address taken meanwhile reads as a used link.
@@ -266,6 +289,7 @@ function buyerRefundRpcs(deps: RefundRpcDeps) {
           return { success: false, error: result.error }
         }
         failures.refund(rateLimitKey(request))
+        await noteReadyOnChain(deps, result.refund)
         return { success: true, refund: buyerView(result.refund) }
       },
     }),

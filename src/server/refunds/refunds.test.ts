@@ -367,6 +367,65 @@ describe.each(engines)('refunds on %s', (engine) => {
     expect((await f.rows(sql`select count(*)::int as n from refunds`))[0]?.n).toBe(before)
   })
 
+  it("counts from the chain's own time at ready: a transfer made before it never proves the refund, whatever this server's clock says", async () => {
+    const [wallet] = testAddresses(1, 'refund clock wallet') as [string]
+    const o = await paidOrder()
+    // Someone pays the wallet just before the refund is ready; the devchain's clock runs ahead of
+    // this server's (each block mined is a block time later), as a node's clock may.
+    f.chain.mine(100)
+    const before = await operatorPays(wallet, '2')
+    expect(before.timestamp).toBeGreaterThan(Date.now() + 5_000)
+    const { refund } = await startRefund(o.id, { p_full: false, p_amount: '2', p_address: wallet })
+    expect(refund.status).toBe('ready')
+    const mine = async () =>
+      (await watchRefundsOnce(db(), f.t.app.services.chains)).filter((r) => r.id === refund.id)
+    expect(await mine()).toEqual([])
+    const early = await verify(refund.id, before.txId)
+    expect(early.body.error).toMatch(/^This transaction was made before the refund had its address/)
+    // The chain's time at ready is what is kept, and shown.
+    const kept = (await refundRow(refund.id)).ready_chain_at as Date
+    expect(new Date(kept).getTime()).toBeGreaterThanOrEqual(before.timestamp)
+    expect(early.body.error).toContain(new Date(kept).toISOString())
+    const paid = await operatorPays(wallet, '2')
+    expect((await mine()).map((r) => [r.status, r.txId])).toEqual([['sent', paid.txId]])
+  })
+
+  it('a token the order was not paid in is refused in words, never swapped for the one it was', async () => {
+    const o = await paidOrder()
+    const refundable = await admin('secure_fetch_refundable', { p_order_id: o.id })
+    expect(refundable.body).toMatchObject({ success: true, stable_token: 'USDT' })
+    const before = await f.rows(sql`select count(*)::int as n from refunds where order_id = ${o.id}`)
+    const usdc = await startRefund(o.id, { p_token: 'USDC' })
+    expect(usdc).toEqual({ success: false, error: 'The order received nothing in USDC' })
+    expect(await f.rows(sql`select count(*)::int as n from refunds where order_id = ${o.id}`)).toEqual(before)
+    expect((await admin('secure_fetch_refundable', { p_order_id: o.id })).body).toEqual(refundable.body)
+    // The token it was paid in still works.
+    expect((await startRefund(o.id, { p_full: false, p_amount: '1' })).refund.token).toBe('USDT')
+  })
+
+  it("the buyer's address is refused for a network other than the refund's own, and nothing is stored", async () => {
+    const o = await paidOrder()
+    const { refund } = await startRefund(o.id, { p_full: false, p_amount: '1' })
+    const token = await linkOf(refund.id)
+    const submit = (p_address: string, p_network: string) =>
+      rpc(f.t.app, 'secure_submit_refund_address', { p_token: token, p_address, p_network })
+    expect((await submit(BUYER_WALLET, 'BNB Smart Chain')).body).toEqual({
+      success: false,
+      error: 'This refund is paid on TRON, not on BNB Smart Chain',
+    })
+    const ru = await rpc(
+      f.t.app,
+      'secure_submit_refund_address',
+      { p_token: token, p_address: BUYER_WALLET, p_network: 'Base' },
+      { cookie: 'lang=ru' },
+    )
+    expect(ru.body).toEqual({ success: false, error: 'Этот возврат выплачивается в сети TRON, а не Base' })
+    expect(await refundRow(refund.id)).toMatchObject({ status: 'awaiting_address', address: null })
+    // The link still works on its own network.
+    expect((await submit(BUYER_WALLET, 'TRON')).body).toMatchObject({ success: true })
+    expect((await refundRow(refund.id)).address).toBe(BUYER_WALLET)
+  })
+
   it('returns an overpayment to the address the buyer names', async () => {
     const o = await paidOrder()
     const over = await f.pay({ to: o.address, amount: '3', from: PAYER })

@@ -9,7 +9,7 @@ import { evmFinalHead, evmReadFinal } from './evm-final'
 import { createEvmHeadReader } from './evm-head'
 import { evmLookupTransaction } from './evm-lookup'
 import { evmReceivedInPeriod } from './evm-period'
-import { evmTransfersTo } from './evm-received'
+import { evmHeadTime, evmTransfersTo } from './evm-received'
 import { createEvmRpc } from './evm-rpc'
 
 // One enabled EVM chain as the shop's chain interface sees it: the family's code bound to the
@@ -93,6 +93,7 @@ export function createEvmAdapter(config: EvmChainConfig, opts: EvmAdapterOptions
     createHeadReader: () => createEvmHeadReader(ctx),
     lookupTransaction: (txId, o) => evmLookupTransaction(ctx, txId, o),
     transfersTo: (address, token, sinceMs) => evmTransfersTo(ctx, address, token, sinceMs),
+    headTime: () => evmHeadTime(ctx),
     receivedInPeriod: (addresses, range) => evmReceivedInPeriod(ctx, addresses, range),
     providers: pool,
   }

@@ -10,7 +10,7 @@ import {
   USDC_18,
   USDT_18,
 } from '../../../../tests/support/evm/tokens'
-import { MAX_RANGES } from './evm-received'
+import { MAX_PERIOD_REQUESTS } from './evm-period'
 
 // What one address received since a time on an EVM chain (refunds' watch), against a real node:
 // final transfers of the one token to that address only, from the first block at or after the
@@ -75,10 +75,25 @@ describe('EVM transfers to an address since a time (Anvil)', () => {
     expect(await adapter.transfersTo(buyer, 'TRX', since)).toEqual([])
   }, 120_000)
 
-  it('answers null rather than a partial list when the search is wider than its bound', async () => {
+  it('answers null rather than a partial list when the search is wider than one check may send, blaming no provider', async () => {
     const adapter = adapterFor(anvil, tokens, 1)
-    const head = Number(await anvil.client.getBlockNumber())
-    if (head - DEPTH + 1 < MAX_RANGES) await anvil.client.mine({ blocks: MAX_RANGES + DEPTH - head })
+    // More blocks since the time than one check may ask for one block at a time (the watch's read is
+    // reconciliation's: the same bound, an answer rather than a fault).
+    const since = Date.now() - 10_000
+    await anvil.client.mine({ blocks: MAX_PERIOD_REQUESTS + 20 })
+    expect(await adapter.transfersTo(buyer, 'USDT', since)).toBeNull()
+    // Asked from the beginning of the chain: refused by the estimate, before any request.
     expect(await adapter.transfersTo(buyer, 'USDT', 0)).toBeNull()
+    expect(adapter.providers.health().map((h) => [h.state, h.lastError])).toEqual([['healthy', null]])
+  }, 120_000)
+
+  it("reads the chain's own clock: the newest block's time", async () => {
+    const adapter = adapterFor(anvil, tokens, 5)
+    await anvil.client.increaseTime({ seconds: 3_600 })
+    await anvil.client.mine({ blocks: 1 })
+    // A block of second S stands for its whole second: S.999 (as every EVM block time here).
+    const newest = Number((await anvil.client.getBlock()).timestamp) * 1000 + 999
+    expect(newest).toBeGreaterThan(Date.now() + 3_000_000)
+    expect(await adapter.headTime()).toBe(newest)
   }, 120_000)
 })

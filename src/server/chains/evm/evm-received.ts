@@ -1,25 +1,11 @@
-import type { Address } from 'viem'
 import type { ChainError, ChainResult, ReceivedTransfer, TokenSymbol } from '../chain'
-import {
-  blockHeaders,
-  type Counter,
-  checkChain,
-  type EvmContext,
-  type EvmKeyClient,
-  finalTop,
-  malformed,
-  toTransfer,
-  transferLogs,
-} from './evm-context'
-import type { EvmHeader } from './evm-rpc'
+import { type Counter, checkChain, type EvmContext, type EvmKeyClient, malformed } from './evm-context'
+import { evmReceivedInPeriod } from './evm-period'
 
-// What one address received on an EVM chain since a time, final only (refunds): the first block at
-// or after the time (found from the chain's block time, then narrowed by headers), then the token's
-// Transfer logs with the address in the recipient topic, up to the final head, in ranges the
-// provider accepts. A search wider than MAX_RANGES ranges answers null: the operator proves such a
-// refund by its hash instead.
-
-export const MAX_RANGES = 50
+// What one address received on an EVM chain since a time, final only (refunds' watch): the
+// reconciliation read of a period (evm-period.ts) from that time on, for that address and token. One
+// way to read an address: a search wider than one check may send answers null before it asks (the
+// operator proves such a refund by its hash), and never marks the provider faulty.
 
 export async function evmTransfersTo(
   ctx: EvmContext,
@@ -28,43 +14,29 @@ export async function evmTransfersTo(
   sinceMs: number,
 ): Promise<ReceivedTransfer[] | null> {
   if (!ctx.tokens.some((t) => t.symbol === token)) return []
+  const read = await evmReceivedInPeriod(ctx, [address], { fromMs: sinceMs, toMs: Number.MAX_SAFE_INTEGER })
+  if (read.unread.length > 0) return null
+  return read.transfers
+    .filter((t) => t.token === token)
+    .map((t) => ({ txId: t.txId, from: t.from, value: t.value, blockTimestamp: t.blockTimestamp }))
+}
+
+/** The chain's own clock: the newest block's time, ms; null when no provider answers. */
+export async function evmHeadTime(ctx: EvmContext): Promise<number | null> {
   const n: Counter = { requests: 0 }
-  const res = await ctx.pool.route<{ transfers: ReceivedTransfer[] }, ChainError>(
-    async (client, p): Promise<ChainResult<{ transfers: ReceivedTransfer[] }>> => {
+  const res = await ctx.pool.route<{ t: number }, ChainError>(
+    async (client): Promise<ChainResult<{ t: number }>> => {
       const wrong = await checkChain(ctx, client, n)
       if (wrong) return wrong
       const head = await client.blockNumber()
       if (head.status === 'error') return head
-      const top = finalTop(ctx, head.number)
-      ctx.pool.sawHead(p, Math.max(0, top))
-      if (top < 0) return { status: 'success', transfers: [] }
-      const start = await firstBlockAtOrAfter(ctx, client, top, sinceMs, n)
-      if (start.status === 'error') return start
-      if (start.number === null) return { status: 'success', transfers: [] }
-      const width = Math.max(1, client.maxBlocks)
-      if (Math.ceil((top - start.number + 1) / width) > MAX_RANGES) {
-        return malformed(`more than ${MAX_RANGES} ranges of ${width} blocks to search`)
-      }
-      const transfers: ReceivedTransfer[] = []
-      for (let from = start.number; from <= top; from += width) {
-        const to = Math.min(top, from + width - 1)
-        const logs = await transferLogs(ctx, client, from, to, [address as Address], n)
-        if (logs.status === 'error') return logs
-        const needTimes = logs.logs.filter((l) => l.blockTimestamp === null)
-        const headers = await blockHeaders(client, needTimes, [], n)
-        if (headers.status === 'error') return headers
-        for (const log of logs.logs) {
-          const time = log.blockTimestamp ?? (headers.headers.get(log.blockHash) as EvmHeader).timestamp
-          const t = toTransfer(ctx, log, time)
-          if (!t || t.token !== token || t.to.toLowerCase() !== address.toLowerCase()) continue
-          if (t.blockTimestamp < sinceMs) continue
-          transfers.push({ txId: t.txId, from: t.from, value: t.value, blockTimestamp: t.blockTimestamp })
-        }
-      }
-      return { status: 'success', transfers }
+      const h = await client.header(head.number)
+      if (h.status === 'error') return h
+      if (!h.header) return malformed(`the provider has no block ${head.number}, its own head`)
+      return { status: 'success', t: h.header.timestamp }
     },
   )
-  return res.status === 'error' ? null : res.transfers
+  return res.status === 'error' ? null : res.t
 }
 
 /** The first block in [0, top] whose time is at or after `sinceMs`; null when none is yet. */

@@ -42,6 +42,10 @@ export function createTronChain(opts: TronChainOptions): ChainAdapter {
     listReceived: (address, range) => listTronReceived(pool, address, range),
     readAccount: (address, range) => readTronAccount(pool, address, range),
     transfersTo: (address, token, sinceMs) => tronTransfersTo(pool, address, token, sinceMs),
+    headTime: async () => {
+      const head = await pool.getHead()
+      return head.status === 'success' ? head.timestamp : null
+    },
     receivedInPeriod: (addresses, range) => tronReceivedInPeriod(pool, addresses, range),
     providers: pool,
   }

@@ -47,7 +47,13 @@ beforeEach(() => {
   rpc.reply('secure_fetch_unmatched_payments', { success: true, payments: [] })
   rpc.reply('secure_reconcile', { success: true, rows: [] })
   rpc.reply('secure_fetch_refunds', { success: true, refunds: [] })
-  rpc.reply('secure_fetch_refundable', { success: true, paid: true, usdt: '12.50', trx: '0.00' })
+  rpc.reply('secure_fetch_refundable', {
+    success: true,
+    paid: true,
+    stable_token: 'USDT',
+    usdt: '12.50',
+    trx: '0.00',
+  })
 })
 
 const renderTab = () => renderWithProviders(<OrdersTab />, { admin: true })

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { refundFormSchema } from '../../../../shared/refunds'
+import { type RefundableAnswer, refundFormSchema } from '../../../../shared/refunds'
 import { Button } from '../../../components/ui/button'
 import { useFormat, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
@@ -61,7 +61,7 @@ function RefundForm({
   onDone,
 }: {
   orderId: string
-  left: { usdt: string; trx: string }
+  left: RefundableAnswer
   onDone: () => void
 }) {
   const t = useT()
@@ -69,7 +69,9 @@ function RefundForm({
   const start = useStartRefund()
   // One key per form: a second click of the same form finds the refund the first one started.
   const [requestKey] = useState(() => crypto.randomUUID())
-  const firstToken: 'USDT' | 'TRX' = left.usdt !== '0.00' ? 'USDT' : 'TRX'
+  // The stablecoin is the one the buyer paid with (USDC on Base pays a USDT order too).
+  const stable = left.stable_token
+  const firstToken: 'USDT' | 'USDC' | 'TRX' = left.usdt !== '0.00' ? stable : 'TRX'
   const form = useSchemaForm({
     schema: formSchema,
     initial: {
@@ -110,7 +112,7 @@ function RefundForm({
     <form {...form.formProps} className="mt-3 space-y-3 rounded-xl border border-line p-3 sm:p-4">
       <h4 className="font-semibold text-fg">{t('admin.refund.formTitle')}</h4>
       <p className="text-xs text-muted">
-        {t('admin.refund.left', { usdt: token(left.usdt, 'USDT'), trx: token(left.trx, 'TRX') })}
+        {t('admin.refund.left', { usdt: token(left.usdt, stable), trx: token(left.trx, 'TRX') })}
       </p>
       <Field label={t('admin.refund.token')}>
         <select
@@ -118,8 +120,8 @@ function RefundForm({
           value={v.p_token}
           onChange={(e) => form.set('p_token', e.target.value as typeof firstToken)}
         >
-          {(['USDT', 'TRX'] as const)
-            .filter((k) => (k === 'USDT' ? left.usdt : left.trx) !== '0.00')
+          {[stable, 'TRX' as const]
+            .filter((k) => (k === 'TRX' ? left.trx : left.usdt) !== '0.00')
             .map((k) => (
               <option key={k} value={k}>
                 {k}
@@ -135,7 +137,7 @@ function RefundForm({
             checked={v.p_full}
             onChange={() => form.set('p_full', true)}
           />
-          {t('admin.refund.full')} ({token(v.p_token === 'USDT' ? left.usdt : left.trx, v.p_token)})
+          {t('admin.refund.full')} ({token(v.p_token === 'TRX' ? left.trx : left.usdt, v.p_token)})
         </label>
         <label className="flex items-center gap-2">
           <input

@@ -1,5 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { AdminRefund, FetchRefundsAnswer, RefundToken } from '../../../../../shared/refunds'
+import type {
+  AdminRefund,
+  FetchRefundsAnswer,
+  RefundableAnswer,
+  RefundToken,
+} from '../../../../../shared/refunds'
 import { type AdminMessageId, useT } from '../../../../i18n/i18n'
 import { toast } from '../../../../lib/toast'
 import { adminKeys, read, write } from '../../api/admin-api'
@@ -34,7 +39,7 @@ export function useRefundable(orderId: string) {
   return useQuery({
     queryKey: refundKeys.refundable(orderId),
     queryFn: () =>
-      read<{ success: true; paid: boolean; usdt: string; trx: string }>('secure_fetch_refundable', {
+      read<RefundableAnswer>('secure_fetch_refundable', {
         p_order_id: orderId,
       }),
   })
