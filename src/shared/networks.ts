@@ -44,8 +44,13 @@ export const tokenStandards: Record<ChainId, string> = {
  * (BEP-20)"); a native coin (TRX) has none, and a name that is not a known network stays as it is.
  */
 export function networkWithStandard(network: string, token: TokenSymbol): string {
-  const chain = (Object.keys(chainNames) as ChainId[]).find((c) => chainNames[c] === network)
+  const chain = chainOfNetwork(network)
   return chain && token !== 'TRX' ? `${network} (${tokenStandards[chain]})` : network
+}
+
+/** The chain a network's name ("BNB Smart Chain") stands for; undefined for a name that is none. */
+export function chainOfNetwork(network: string): ChainId | undefined {
+  return (Object.keys(chainNames) as ChainId[]).find((c) => chainNames[c] === network)
 }
 
 export const paymentNetworkSchema = z.object({
