@@ -216,6 +216,8 @@ export interface AdminRefund {
   verified_by: 'watch' | 'hash' | null
   created_by: string
   created_at: string
+  /** What the operator's QR holds while the refund is ready: the chain's payment URI with the amount (EIP-681), or the TRON address. */
+  payment_uri: string | null
 }
 
 export interface FetchRefundsAnswer {
@@ -265,6 +267,10 @@ export const openRefundAnswerSchema = z.discriminatedUnion('success', [
 export const dashboardRefundSchema = z.object({
   amount: z.string(),
   token: z.enum(refundTokens),
+  /** The network it is paid on ("TRON", "BNB Smart Chain"). */
+  network: z.enum(refundNetworks),
+  /** The order's keys are disabled once it is fully refunded. */
+  disable_keys: z.boolean(),
   status: z.enum(refundStatuses),
   address: z.string().nullable(),
   sent_at: z.string().nullable(),

@@ -64,10 +64,10 @@ export interface RefundRpcDeps {
 
 const HASH_CHECK_DEADLINE_MS = 15_000
 
-function answer(result: RefundResult, mailQueued: Signal<void>) {
+function answer(result: RefundResult, mailQueued: Signal<void>, chains: RefundChains) {
   if (!result.ok) return { success: false as const, error: result.error }
   if (result.mailed) mailQueued.emit()
-  return { success: true as const, refund: toAdminRefund(result.refund) }
+  return { success: true as const, refund: toAdminRefund(result.refund, chains) }
 }
 
 function buyerView(row: RefundRow): BuyerRefund {
@@ -100,7 +100,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
       handler: async (input) => ({
         success: true,
         refunds: (input.p_order_id ? await refundsOfOrder(db, input.p_order_id) : await listRefunds(db)).map(
-          toAdminRefund,
+          (row) => toAdminRefund(row, deps.chains),
         ),
       }),
     }),
@@ -140,7 +140,8 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
           },
         })),
       },
-      handler: async (input, ctx) => answer(await createRefund(deps, input, adminActorOf(ctx)), mailQueued),
+      handler: async (input, ctx) =>
+        answer(await createRefund(deps, input, adminActorOf(ctx)), mailQueued, deps.chains),
     }),
     defineRpc({
       name: 'secure_create_return',
@@ -158,7 +159,8 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
           },
         })),
       },
-      handler: async (input, ctx) => answer(await createReturn(deps, input, adminActorOf(ctx)), mailQueued),
+      handler: async (input, ctx) =>
+        answer(await createReturn(deps, input, adminActorOf(ctx)), mailQueued, deps.chains),
     }),
     defineRpc({
       name: 'secure_set_refund_address',
@@ -173,7 +175,11 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
         })),
       },
       handler: async (input) =>
-        answer(await setRefundAddress(deps, input.p_refund_id, input.p_address, 'operator'), mailQueued),
+        answer(
+          await setRefundAddress(deps, input.p_refund_id, input.p_address, 'operator'),
+          mailQueued,
+          deps.chains,
+        ),
     }),
     defineRpc({
       name: 'secure_resend_refund_link',
@@ -186,7 +192,8 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
           target: input.p_refund_id,
         })),
       },
-      handler: async (input) => answer(await resendRefundLink(deps, input.p_refund_id), mailQueued),
+      handler: async (input) =>
+        answer(await resendRefundLink(deps, input.p_refund_id), mailQueued, deps.chains),
     }),
     defineRpc({
       name: 'secure_cancel_refund',
@@ -199,7 +206,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
           target: input.p_refund_id,
         })),
       },
-      handler: async (input) => answer(await cancelRefund(deps, input.p_refund_id), mailQueued),
+      handler: async (input) => answer(await cancelRefund(deps, input.p_refund_id), mailQueued, deps.chains),
     }),
     defineRpc({
       name: 'secure_verify_refund',
@@ -223,7 +230,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
         )
         if (!result.ok) return { success: false, error: result.error }
         mailQueued.emit()
-        return { success: true, refund: toAdminRefund(result.refund) }
+        return { success: true, refund: toAdminRefund(result.refund, deps.chains) }
       },
     }),
   ]
