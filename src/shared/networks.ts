@@ -81,6 +81,16 @@ export function networkOptions(networks: readonly PaymentNetwork[]): NetworkOpti
   )
 }
 
+/**
+ * What a shop accepts in words that need no translation, for a page's meta description: TRON's
+ * "USDT-TRC20/TRX" alone, else the stablecoins and the networks ("USDT/USDC · TRON, BNB Smart Chain").
+ */
+export function acceptedSummary(networks: readonly PaymentNetwork[]): string {
+  if (networks.length < 2) return 'USDT-TRC20/TRX'
+  const tokens = [...new Set(networkOptions(networks).map((o) => o.token))].join('/')
+  return `${tokens} · ${networks.map((n) => chainNames[n.chain]).join(', ')}`
+}
+
 /** "USDT · BNB Smart Chain". */
 export function optionLabel(option: NetworkOption): string {
   return `${option.token} · ${chainNames[option.chain]}`
