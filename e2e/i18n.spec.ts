@@ -38,7 +38,7 @@ async function toPayment(page: Page, lang: Lang, email: string) {
   await page.getByLabel(words[lang].email).fill(email)
   await page.getByRole('button', { name: words[lang].pay }).click()
   await expect(page).toHaveURL(/\/payment$/)
-  const address = await page.locator('input[readonly]').first().inputValue()
+  const address = await page.locator('textarea[readonly]').first().inputValue()
   // "$49.99", "US$49.99", "49,99 $": the digits, with a decimal point.
   const shown = (await page.getByTestId('pay-amount').textContent()) ?? ''
   const amount = shown.replace(/[^\d,.]/g, '').replace(',', '.')

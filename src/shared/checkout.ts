@@ -86,6 +86,10 @@ export const orderNetworkFields = {
   payment_uri: z.string().optional(),
   /** Every enabled network on which a payment to the address is credited to this order. */
   watched: z.array(watchedNetworkSchema).optional(),
+  /** Blocks on top of a transfer before it pays; null: the chain says when (TRON). */
+  confirm_blocks: z.number().int().nullable().optional(),
+  /** What those blocks take at the chain's block time (seconds): the wait the payment page names. */
+  confirm_seconds: z.number().int().nullable().optional(),
 }
 
 export const createOrderAnswerSchema = z.discriminatedUnion('success', [

@@ -44,8 +44,13 @@ export const tokenStandards: Record<ChainId, string> = {
  * (BEP-20)"); a native coin (TRX) has none, and a name that is not a known network stays as it is.
  */
 export function networkWithStandard(network: string, token: TokenSymbol): string {
-  const chain = (Object.keys(chainNames) as ChainId[]).find((c) => chainNames[c] === network)
+  const chain = chainOfNetwork(network)
   return chain && token !== 'TRX' ? `${network} (${tokenStandards[chain]})` : network
+}
+
+/** The chain a network's name ("BNB Smart Chain") stands for; undefined for a name that is none. */
+export function chainOfNetwork(network: string): ChainId | undefined {
+  return (Object.keys(chainNames) as ChainId[]).find((c) => chainNames[c] === network)
 }
 
 export const paymentNetworkSchema = z.object({
@@ -74,6 +79,16 @@ export function networkOptions(networks: readonly PaymentNetwork[]): NetworkOpti
   return networks.flatMap((n) =>
     n.tokens.filter((t) => stablecoins.has(t.symbol)).map((t) => ({ chain: n.chain, token: t.symbol })),
   )
+}
+
+/**
+ * What a shop accepts in words that need no translation, for a page's meta description: TRON's
+ * "USDT-TRC20/TRX" alone, else the stablecoins and the networks ("USDT/USDC · TRON, BNB Smart Chain").
+ */
+export function acceptedSummary(networks: readonly PaymentNetwork[]): string {
+  if (networks.length < 2) return 'USDT-TRC20/TRX'
+  const tokens = [...new Set(networkOptions(networks).map((o) => o.token))].join('/')
+  return `${tokens} · ${networks.map((n) => chainNames[n.chain]).join(', ')}`
 }
 
 /** "USDT · BNB Smart Chain". */

@@ -57,7 +57,7 @@ export interface ReconcileAnswer {
   to: string
   rows: ReconcileRowAnswer[]
   /** Recorded vs credited: stablecoins in dollars with 6 decimals (token 'USDT'), TRX in TRX. */
-  order_mismatches: { order_id: string; token: string; recorded: string; credited: string }[]
+  order_mismatches: { order_id: string; token: TokenSymbol; recorded: string; credited: string }[]
   /** narrow: the period takes more requests than one check may send; a shorter one can be checked. */
   chain_errors: { address: string; message: string; narrow: boolean }[]
   ties: boolean

@@ -66,6 +66,17 @@ export function refundAddressFor(chain: ChainId, address: string): string | null
   return isValidTronAddress(text) ? text : null
 }
 
+/**
+ * Whether `text` can still become an address of the chain's family as the buyer goes on typing
+ * (a start of one: "T…" on TRON, "0x…" on an EVM chain). Past that, the field says so at once.
+ */
+export function mayBecomeAddressFor(chain: ChainId, text: string): boolean {
+  const typed = text.trim()
+  return familyOfChain[chain] === 'evm'
+    ? /^(0([xX][0-9a-fA-F]{0,39})?)?$/.test(typed)
+    : /^(T[1-9A-HJ-NP-Za-km-z]{0,32})?$/.test(typed)
+}
+
 /** The refusal for an address that is not one of the chain's family. */
 export function badAddressFor(chain: ChainId): string {
   return familyOfChain[chain] === 'evm' ? refundMessages.badEvmAddress : refundMessages.badAddress
@@ -206,6 +217,8 @@ export interface AdminRefund {
   verified_by: 'watch' | 'hash' | null
   created_by: string
   created_at: string
+  /** What the operator's QR holds while the refund is ready: the chain's payment URI with the amount (EIP-681), or the TRON address. */
+  payment_uri: string | null
 }
 
 export interface FetchRefundsAnswer {
@@ -258,6 +271,10 @@ export const openRefundAnswerSchema = z.discriminatedUnion('success', [
 export const dashboardRefundSchema = z.object({
   amount: z.string(),
   token: z.enum(refundTokens),
+  /** The network it is paid on ("TRON", "BNB Smart Chain"). */
+  network: z.enum(refundNetworks),
+  /** The order's keys are disabled once it is fully refunded. */
+  disable_keys: z.boolean(),
   status: z.enum(refundStatuses),
   address: z.string().nullable(),
   sent_at: z.string().nullable(),

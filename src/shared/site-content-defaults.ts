@@ -5,13 +5,20 @@ import type { SiteContent } from './site-content'
 export const supportIcons = ['mail', 'messageCircle', 'clock', 'shield'] as const
 export type SupportIcon = (typeof supportIcons)[number]
 
+/**
+ * In the hero's subtitle, what the shop accepts, filled in by the storefront from the enabled
+ * networks ("USDT-TRC20 or TRX" with TRON alone; "USDT/USDC on 3 networks" with more): the default
+ * text says it, and an operator's own text may use it too.
+ */
+export const ACCEPTED_PLACEHOLDER = '{accepted}'
+
 export const defaultSiteContent: SiteContent = {
   logo: { mainText: 'Stablecart', subText: 'SOFTWARE' },
   navigation: { products: 'Products', support: 'Support' },
   hero: {
     title: 'Mobile proxy software, delivered instantly',
     subtitle:
-      'Tools to run, rotate and check 4G, LTE and 5G mobile proxies in any country. Pay with USDT-TRC20 or TRX and get your key in minutes.',
+      'Tools to run, rotate and check 4G, LTE and 5G mobile proxies in any country. Pay with {accepted} and get your key in minutes.',
     backgroundImage: '/images/hero-bg.svg',
   },
   meta: { title: 'Stablecart — Mobile Proxy Software' },

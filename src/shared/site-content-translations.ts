@@ -8,7 +8,7 @@ export const defaultContentTranslations: ContentTranslations = {
     hero: {
       title: '移动代理软件，即时交付',
       subtitle:
-        '在任意国家运行、轮换和检测 4G、LTE 与 5G 移动代理的工具。使用 USDT-TRC20 或 TRX 付款，几分钟内获得密钥。',
+        '在任意国家运行、轮换和检测 4G、LTE 与 5G 移动代理的工具。使用 {accepted} 付款，几分钟内获得密钥。',
     },
     meta: { title: 'Stablecart — 移动代理软件' },
     support: {
@@ -28,7 +28,7 @@ export const defaultContentTranslations: ContentTranslations = {
     hero: {
       title: 'Программы для мобильных прокси с мгновенной доставкой',
       subtitle:
-        'Инструменты для запуска, ротации и проверки мобильных прокси 4G, LTE и 5G в любой стране. Оплатите в USDT-TRC20 или TRX и получите ключ за несколько минут.',
+        'Инструменты для запуска, ротации и проверки мобильных прокси 4G, LTE и 5G в любой стране. Оплатите в {accepted} и получите ключ за несколько минут.',
     },
     meta: { title: 'Stablecart — программы для мобильных прокси' },
     support: {

@@ -17,6 +17,10 @@ export interface OrderNetwork {
   amount_units: string
   payment_uri: string
   watched: { chain: ChainId; tokens: TokenSymbol[] }[]
+  /** Blocks on top of a transfer before it pays (the block itself counts); null: the chain says when (TRON). */
+  confirm_blocks: number | null
+  /** What those blocks take at the chain's block time, in whole seconds (the page's expected wait); null on TRON. */
+  confirm_seconds: number | null
 }
 
 /** The buyer's choice, or why it is refused (a network the shop does not take, a token not on it). */
@@ -48,6 +52,7 @@ export function orderNetwork(
   if (!adapter || !token || !stablecoins.has(token.symbol)) return null
   const units = centsToUnits(order.totalCents, token.decimals)
   const family = familyOfChain[order.chain]
+  const depth = adapter.confirmation.kind === 'depth' ? adapter.confirmation.blocks : null
   return {
     chain: order.chain,
     token: token.symbol,
@@ -58,5 +63,7 @@ export function orderNetwork(
       chain: c.chain,
       tokens: c.tokens.filter((t) => family === 'tron' || stablecoins.has(t.symbol)).map((t) => t.symbol),
     })),
+    confirm_blocks: depth,
+    confirm_seconds: depth === null ? null : Math.ceil((depth * adapter.blockIntervalMs) / 1000),
   }
 }

@@ -59,7 +59,14 @@ describe.each(engines)('a refund on BNB Smart Chain (%s)', (engine) => {
     const started = await start(f.buyer.toLowerCase())
     expect(started.body).toMatchObject({
       success: true,
-      refund: { token: 'USDT', amount: o.total.toFixed(2), status: 'ready', address: f.buyer },
+      refund: {
+        token: 'USDT',
+        amount: o.total.toFixed(2),
+        status: 'ready',
+        address: f.buyer,
+        // The operator's QR: an EIP-681 transfer of the token, on the chain, for the exact amount.
+        payment_uri: `ethereum:${usdt}@56/transfer?address=${f.buyer}&uint256=${due}`,
+      },
     })
     const id = (started.body.refund as { id: number }).id
     expect(await f.rows(sql`select chain, token, amount_units::text as units from refunds`)).toEqual([
@@ -96,6 +103,7 @@ describe.each(engines)('a refund on BNB Smart Chain (%s)', (engine) => {
         id,
         network: 'BNB Smart Chain',
         status: 'sent',
+        payment_uri: null,
         amount: o.total.toFixed(2),
         tx_amount: o.total.toFixed(2),
         verified_by: 'watch',

@@ -14,6 +14,7 @@ import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { refunds } from '../db/schema'
 import { explorerTxUrlOf } from '../payments/order-payment'
+import type { RefundChains } from './refund-proof'
 
 // The refunds module's table: one row per refund or return, its state and its proof.
 
@@ -161,7 +162,19 @@ export async function refundsPerDay(db: Db, from: Date): Promise<Map<string, big
   return new Map(rows.rows.map((r) => [r.day, BigInt(r.micros)]))
 }
 
-export function toAdminRefund(row: RefundRow): AdminRefund {
+/**
+ * What the operator's QR holds for a refund ready to be paid: the chain's payment URI for the token
+ * and amount (EIP-681 on an EVM chain: token, chain, recipient and amount, so the wallet fills them
+ * in); TRON wallets read the address alone. Null until there is an address, or without the chain.
+ */
+export function refundPaymentUri(row: RefundRow, chains?: RefundChains): string | null {
+  const adapter = chains?.get(row.chain)
+  const token = adapter?.tokens.find((t) => t.symbol === row.token)
+  if (!adapter || !token || !row.address || row.status !== 'ready') return null
+  return adapter.paymentUri({ address: row.address, token, amountUnits: row.amountUnits })
+}
+
+export function toAdminRefund(row: RefundRow, chains?: RefundChains): AdminRefund {
   return {
     id: row.id,
     kind: row.kind,
@@ -189,6 +202,7 @@ export function toAdminRefund(row: RefundRow): AdminRefund {
     verified_by: row.verifiedBy,
     created_by: row.createdBy,
     created_at: row.createdAt.toISOString(),
+    payment_uri: refundPaymentUri(row, chains),
   }
 }
 
@@ -202,6 +216,8 @@ export async function dashboardRefunds(db: Db, orderId: string): Promise<Dashboa
   return rows.map((r) => ({
     amount: formatRefundUnits(r, r.amountUnits),
     token: r.token,
+    network: chainNames[r.chain],
+    disable_keys: r.disableKeys,
     status: r.status,
     address: r.address,
     sent_at: r.sentAt?.toISOString() ?? null,

@@ -85,7 +85,7 @@ async function answer(result: RefundResult, deps: RefundRpcDeps) {
   if (!result.ok) return { success: false as const, error: result.error }
   if (result.mailed) deps.mailQueued.emit()
   await noteReadyOnChain(deps, result.refund)
-  return { success: true as const, refund: toAdminRefund(result.refund) }
+  return { success: true as const, refund: toAdminRefund(result.refund, deps.chains) }
 }
 
 function buyerView(row: RefundRow): BuyerRefund {
@@ -118,7 +118,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
       handler: async (input) => ({
         success: true,
         refunds: (input.p_order_id ? await refundsOfOrder(db, input.p_order_id) : await listRefunds(db)).map(
-          toAdminRefund,
+          (row) => toAdminRefund(row, deps.chains),
         ),
       }),
     }),
@@ -242,7 +242,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
         )
         if (!result.ok) return { success: false, error: result.error }
         mailQueued.emit()
-        return { success: true, refund: toAdminRefund(result.refund) }
+        return { success: true, refund: toAdminRefund(result.refund, deps.chains) }
       },
     }),
   ]

@@ -153,7 +153,16 @@ describe.each(engines)('refunds on %s', (engine) => {
       success: true,
       order: {
         status: 'refunded',
-        refunds: [{ status: 'sent', amount: o.total.toFixed(2), token: 'USDT', address: BUYER_WALLET }],
+        refunds: [
+          {
+            status: 'sent',
+            amount: o.total.toFixed(2),
+            token: 'USDT',
+            network: 'TRON',
+            disable_keys: true,
+            address: BUYER_WALLET,
+          },
+        ],
       },
     })
     // The CSV exports show it: the refund, and what the order got back.

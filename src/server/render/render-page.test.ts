@@ -62,7 +62,11 @@ describe('renderPage', () => {
     expect(html).toContain('Free Checker')
     expect(html).not.toContain('Loading products...')
     expect(html).toContain(`<title>${content.meta.title}</title>`)
-    expect(html).toContain(`<meta name="description" content="${content.hero.subtitle}" />`)
+    expect(html).toContain(
+      `<meta name="description" content="${content.hero.subtitle.replace('{accepted}', 'USDT-TRC20/TRX')}" />`,
+    )
+    expect(html).toContain('Pay with USDT-TRC20 or TRX and get your key in minutes.')
+    expect(html.slice(0, html.indexOf('id="server-data"'))).not.toContain('{accepted}')
     expect(html).toContain('--theme-primary:#26a17b')
     expect(serverData(html)).toEqual({ path: '/', products, content, networks: tronOnly })
   })
@@ -97,6 +101,16 @@ describe('renderPage', () => {
       locale: 'zh',
     })
     expect(home).toContain('即时交付 · 3 个网络上的 USDT/USDC')
+    // The default hero subtitle names what the shop accepts, like the footer.
+    const homeEn = renderPage(template, renderer, {
+      path: '/',
+      products,
+      content,
+      networks: withEvm,
+      locale: 'en',
+    })
+    expect(homeEn).toContain('Pay with USDT/USDC on 3 networks and get your key in minutes.')
+    expect(homeEn).toContain('Pay with USDT/USDC · TRON, BNB Smart Chain, Base and get your key')
   })
 
   it('renders the page in the language asked for, with <html lang>', () => {

@@ -4,9 +4,10 @@ import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { type Locale, localeTags } from '../../shared/locale'
 import { localizeContent, localizeProduct } from '../../shared/localize'
-import type { PaymentNetwork } from '../../shared/networks'
+import { acceptedSummary, type PaymentNetwork } from '../../shared/networks'
 import type { Product } from '../../shared/product'
 import type { SiteContent } from '../../shared/site-content'
+import { ACCEPTED_PLACEHOLDER } from '../../shared/site-content-defaults'
 
 // Server rendering of the catalogue pages (decision 008): the HTML carries the page, the catalogue
 // and the site content, so the first paint waits for no script and the browser hydrates it.
@@ -68,7 +69,11 @@ export function renderPage(template: string, renderer: Renderer | undefined, inp
   const listed = productMatch ? products.find((p) => p.id === Number(productMatch[1])) : undefined
   const product = listed && localizeProduct(listed, locale)
   const title = product ? `${product.name} — ${content.meta.title}` : content.meta.title
-  const description = metaDescription(product ? product.description : content.hero.subtitle)
+  const description = metaDescription(
+    product
+      ? product.description
+      : content.hero.subtitle.replaceAll(ACCEPTED_PLACEHOLDER, acceptedSummary(networks)),
+  )
 
   let html = template
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)

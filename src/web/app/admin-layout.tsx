@@ -113,12 +113,6 @@ export function AdminLayout() {
           <div className="shrink-0">
             <Logo mainText={content.logo.mainText} subText={t('admin.panel')} />
           </div>
-          <nav
-            aria-label={t('admin.nav')}
-            className="hidden min-w-0 items-center gap-1 overflow-x-auto xl:flex [&_svg]:hidden 2xl:[&_svg]:block"
-          >
-            {links}
-          </nav>
           <div className="flex shrink-0 items-center gap-1">
             <LanguageSwitcher admin />
             <button
@@ -134,15 +128,23 @@ export function AdminLayout() {
               open={menuOpen}
               controls="admin-menu"
               onToggle={() => setMenuOpen((v) => !v)}
-              className="xl:hidden"
+              className="lg:hidden"
             />
           </div>
         </div>
+        {/* From 1024 px every tab is in view, on a row of its own that wraps rather than scrolls
+            sideways; below, the menu. */}
+        <nav
+          aria-label={t('admin.nav')}
+          className="mx-auto hidden max-w-7xl flex-wrap items-center gap-1 px-4 pb-2 sm:px-6 lg:flex [&_svg]:hidden 2xl:[&_svg]:block"
+        >
+          {links}
+        </nav>
         {menuOpen && (
           <nav
             id="admin-menu"
             aria-label={t('admin.navMobile')}
-            className="border-t border-line px-4 py-3 xl:hidden"
+            className="border-t border-line px-4 py-3 lg:hidden"
           >
             <div className="flex flex-col gap-1">{links}</div>
           </nav>

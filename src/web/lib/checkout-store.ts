@@ -14,6 +14,8 @@ export interface OrderNetwork {
   paymentUri: string
   /** Every network on which a payment to the order's address is credited. */
   watched: { chain: ChainId; tokens: TokenSymbol[] }[]
+  /** Blocks on top of a transfer before it pays, and what they take at the chain's block time (s). */
+  confirm?: { blocks: number; seconds: number }
 }
 
 function isChain(value: unknown): value is ChainId {
@@ -36,6 +38,7 @@ function loadNetwork(raw: unknown): OrderNetwork | null {
           : [],
       )
     : []
+  const confirm = n.confirm as { blocks?: unknown; seconds?: unknown } | undefined
   return {
     chain: n.chain,
     token: n.token,
@@ -43,6 +46,9 @@ function loadNetwork(raw: unknown): OrderNetwork | null {
     amountUnits: n.amountUnits,
     paymentUri: n.paymentUri,
     watched,
+    ...(typeof confirm?.blocks === 'number' && typeof confirm.seconds === 'number'
+      ? { confirm: { blocks: confirm.blocks, seconds: confirm.seconds } }
+      : {}),
   }
 }
 

@@ -59,6 +59,11 @@ export interface SchemaForm<V> {
   reset: (values: V) => void
   /** Checks the values; valid ones go to onValid. Use as the form's onSubmit. */
   submit: (event?: FormEvent) => void
+  /**
+   * Checks one field now, before any submit (a value typed far enough to judge, or left): shows or
+   * clears its error, and from then on it follows the value as a checked field does.
+   */
+  checkField: (name: string) => void
   /** Spread on the <form>: the schema validates, not the browser; the ref finds the first invalid control. */
   formProps: {
     ref: RefObject<HTMLFormElement | null>
@@ -187,6 +192,20 @@ export function useSchemaForm<V, S extends z.ZodType>(options: SchemaFormOptions
     latest.current.onInvalid?.(result.errors)
   }
 
+  function checkField(name: string) {
+    const result = check(valuesRef.current)
+    const kept: Record<string, string> = {}
+    for (const [field, text] of Object.entries(errorsRef.current)) {
+      if (!concerns(field, name)) kept[field] = text
+    }
+    if (!result.ok) {
+      for (const [field, text] of Object.entries(result.errors)) {
+        if (concerns(field, name)) kept[field] = text
+      }
+    }
+    setErrors(kept)
+  }
+
   function reset(next: V) {
     submitted.current = false
     valuesRef.current = next
@@ -204,6 +223,7 @@ export function useSchemaForm<V, S extends z.ZodType>(options: SchemaFormOptions
     set: set as SchemaForm<V>['set'],
     reset,
     submit,
+    checkField,
     formProps: { ref: formRef, noValidate: true, onSubmit: submit },
     errorId,
     control,

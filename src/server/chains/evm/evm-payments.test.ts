@@ -40,6 +40,9 @@ describe.each(engines)('EVM payments (%s)', (engine) => {
         { chain: 'bsc', tokens: ['USDT', 'USDC'] },
         { chain: 'base', tokens: ['USDC'] },
       ],
+      // The payment page's expected wait: the depth at BNB Smart Chain's 0.75 s blocks.
+      confirm_blocks: DEPTH,
+      confirm_seconds: Math.ceil(DEPTH * 0.75),
     })
     expect(f.pool).toContain(o.address)
     const sent = await transfer(f.nodes.bsc.anvil, usdt, f.buyer, o.address, due)

@@ -10,7 +10,7 @@ async function writeClipboard(text: string): Promise<void> {
   throw new Error('Clipboard unavailable')
 }
 
-/** A read-only value with a copy button that shows a check for 2 s after copying. */
+/** A read-only value, shown whole (wrapped), with a copy button that shows a check for 2 s after copying. */
 export function CopyField({
   label,
   value,
@@ -53,12 +53,15 @@ export function CopyField({
         {label}
       </label>
       <div className="mt-1.5 flex items-stretch gap-2">
-        <input
+        {/* A text area, not a one-line input: a long value (a 0x or TRON address, a link) wraps and is
+            shown whole beside the button instead of running under it. */}
+        <textarea
           id={id}
           readOnly
+          rows={1}
           value={value}
           onFocus={(e) => e.currentTarget.select()}
-          className={`min-w-0 flex-1 rounded-xl border border-line bg-background px-2 py-2.5 text-[11px] text-fg min-[400px]:text-xs sm:px-3 sm:text-sm focus:border-primary focus:outline-none ${
+          className={`field-sizing-content min-w-0 flex-1 resize-none overflow-hidden rounded-xl border border-line bg-background px-2 py-2.5 text-xs leading-5 break-all text-fg sm:px-3 sm:text-sm focus:border-primary focus:outline-none ${
             mono ? 'font-mono' : ''
           }`}
         />

@@ -12,6 +12,7 @@ import {
 import { useEffect } from 'react'
 import { Link, useParams } from 'react-router'
 import type { DashboardOrder } from '../../../shared/dashboard'
+import type { DashboardRefund } from '../../../shared/refunds'
 import { chainNames } from '../../../shared/networks'
 import { isPaidStatus } from '../../../shared/order-status'
 import { EmailMyOrders } from '../../components/order-links/email-my-orders'
@@ -112,7 +113,16 @@ function NotFound({ message, limited }: { message: string; limited: boolean }) {
   )
 }
 
-function Item({ item, token }: { item: DashboardOrder['items'][number]; token: string }) {
+function Item({
+  item,
+  token,
+  refund,
+}: {
+  item: DashboardOrder['items'][number]
+  token: string
+  /** The order's sent refund that disabled its keys, if any. */
+  refund?: DashboardRefund
+}) {
   const t = useT()
   const { usd } = useFormat()
   return (
@@ -160,7 +170,7 @@ function Item({ item, token }: { item: DashboardOrder['items'][number]; token: s
                   copiedMessage={t('dashboard.keyCopied')}
                   failedMessage={t('dashboard.keyCopyFailed')}
                 />
-                {licence && <LicenceSeats licence={licence} token={token} name={label} />}
+                {licence && <LicenceSeats licence={licence} token={token} name={label} refund={refund} />}
               </div>
             )
           })}
@@ -214,6 +224,8 @@ export function DashboardPage() {
   const order = result.order
   const status = statusStyles[order.status]
   const keyCount = order.items.reduce((n, item) => n + item.keys.length, 0)
+  // The refund that disabled the keys (the last one sent that was to): a disabled licence names it.
+  const keysRefund = order.refunds.findLast((r) => r.status === 'sent' && r.disable_keys)
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
@@ -249,7 +261,7 @@ export function DashboardPage() {
           </h2>
           <ul className="mt-4 space-y-4">
             {order.items.map((item) => (
-              <Item key={item.product_id} item={item} token={token} />
+              <Item key={item.product_id} item={item} token={token} refund={keysRefund} />
             ))}
           </ul>
         </section>

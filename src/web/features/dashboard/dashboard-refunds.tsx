@@ -1,9 +1,10 @@
 import { ExternalLink, Undo2 } from 'lucide-react'
+import { networkWithStandard } from '../../../shared/networks'
 import type { DashboardRefund } from '../../../shared/refunds'
 import { type MessageId, useFormat, useT } from '../../i18n/i18n'
 
-// The order's refunds on the buyer's dashboard: amount, where it goes, its state, and once sent the
-// transaction on Tronscan.
+// The order's refunds on the buyer's dashboard: amount and network, where it goes, its state, and
+// once sent the transaction on the network's explorer.
 
 const stateIds: Record<DashboardRefund['status'], MessageId> = {
   awaiting_address: 'dashboard.refund.state.awaiting_address',
@@ -29,7 +30,10 @@ export function DashboardRefunds({ refunds }: { refunds: DashboardRefund[] }) {
         {refunds.map((r, n) => (
           <li key={n} className="space-y-1">
             <div className="flex flex-wrap items-baseline justify-between gap-2">
-              <span className="font-semibold text-fg tabular-nums">{token(r.amount, r.token)}</span>
+              <span className="font-semibold text-fg tabular-nums">
+                {token(r.amount, r.token)}
+                <span className="font-normal text-muted"> · {networkWithStandard(r.network, r.token)}</span>
+              </span>
               <span className={r.status === 'sent' ? 'text-emerald-300' : 'text-muted'}>
                 {t(stateIds[r.status])}
                 {r.sent_at ? ` · ${dateTime(new Date(r.sent_at))}` : ''}

@@ -1,5 +1,6 @@
 import { Laptop, Loader2 } from 'lucide-react'
 import type { DashboardLicence } from '../../../shared/dashboard'
+import type { DashboardRefund } from '../../../shared/refunds'
 import { buttonStyles } from '../../components/ui/button'
 import { useFormat, useT } from '../../i18n/i18n'
 import { toast } from '../../lib/toast'
@@ -12,10 +13,13 @@ export function LicenceSeats({
   licence,
   token,
   name,
+  refund,
 }: {
   licence: DashboardLicence
   token: string
   name: string
+  /** The order's sent refund that disabled its keys, if any: a disabled licence names it. */
+  refund?: DashboardRefund
 }) {
   const t = useT()
   const format = useFormat()
@@ -47,7 +51,14 @@ export function LicenceSeats({
         )}
       </div>
       {licence.status === 'disabled' && (
-        <p className="mt-2 text-xs text-red-300">{t('dashboard.licence.disabled')}</p>
+        <p className="mt-2 text-xs text-red-300">
+          {refund
+            ? t('dashboard.licence.disabledRefunded', {
+                amount: format.token(refund.amount, refund.token),
+                date: refund.sent_at ? date(refund.sent_at) : '',
+              })
+            : t('dashboard.licence.disabled')}
+        </p>
       )}
       {licence.status === 'expired' && licence.expires_at && (
         <p className="mt-2 text-xs text-amber-300">

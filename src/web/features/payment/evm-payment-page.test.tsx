@@ -88,6 +88,7 @@ describe('payment page of an order on BNB Smart Chain', () => {
           { chain: 'bsc', tokens: ['USDT', 'USDC'] },
           { chain: 'base', tokens: ['USDC'] },
         ],
+        confirm: { blocks: 15, seconds: 12 },
       },
     })
   })
@@ -113,6 +114,13 @@ describe('payment page of an order on BNB Smart Chain', () => {
     ])
     expect(screen.queryByText(/TRX/)).toBeNull()
     expect(screen.queryByText(/TRON/)).toBeNull()
+    // The chain's own expected time, not TRON's "1-5 minutes".
+    expect(
+      screen.getByText(
+        'Confirmation takes about 12 seconds after your transfer is in a block: 15 blocks on BNB Smart Chain.',
+      ),
+    ).toBeTruthy()
+    expect(screen.queryByText(/1-5 minutes/)).toBeNull()
     await waitFor(() => expect(screen.getByText('Waiting for your payment…')).toBeTruthy())
   })
 
@@ -144,5 +152,10 @@ describe('payment page of an order on BNB Smart Chain', () => {
     answer = status({})
     renderPayment('ru')
     expect(screen.getByText('Отправьте ровно 25,00 USDT в сети BNB Smart Chain (BEP-20).')).toBeTruthy()
+    expect(
+      screen.getByText(
+        /около 12 секунд после того, как перевод попал в блок: 15 блоков в сети BNB Smart Chain/,
+      ),
+    ).toBeTruthy()
   })
 })

@@ -255,7 +255,14 @@ describe('payment page', () => {
   it('paid: confirmed, and the success is stored with the dashboard link', async () => {
     answerStatus(status({ status: 'paid', amount_received: 20, access_token: 'tok123' }))
     renderPayment()
-    await waitFor(() => expect(screen.getByText('Payment confirmed')).toBeTruthy())
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Payment confirmed' })).toBeTruthy())
+    // The paid state replaces the payment instructions: nothing to send, nothing to cancel.
+    expect(screen.queryByText(/Send exactly/)).toBeNull()
+    expect(screen.queryByLabelText('Wallet address')).toBeNull()
+    expect(screen.queryByRole('button', { name: /Cancel/ })).toBeNull()
+    expect(screen.queryByRole('timer')).toBeNull()
+    const panel = screen.getByRole('heading', { name: 'Payment confirmed' }).closest('section')
+    expect(panel?.textContent).toContain('We received $20.00. Thank you!')
     expect(paymentSuccess.get()).toEqual({
       amount: 20,
       dashboardUrl: `${window.location.origin}/dashboard/tok123`,

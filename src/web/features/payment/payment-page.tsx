@@ -15,6 +15,7 @@ import { CancelPaymentDialog } from './components/cancel-payment-dialog'
 import { Countdown } from './components/countdown'
 import {
   AmountSummary,
+  PaidPanel,
   PaymentTips,
   ScanPanel,
   UnderpaidNotice,
@@ -139,7 +140,7 @@ export function PaymentPage() {
             />
           </p>
         </div>
-        <Countdown state={state} confirming={isConfirming} />
+        {!paid && <Countdown state={state} confirming={isConfirming} />}
       </div>
 
       {state.earlierConfirming && !paid && (
@@ -148,39 +149,37 @@ export function PaymentPage() {
         </div>
       )}
 
-      <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[1fr_1.1fr]">
-        <ScanPanel address={state.walletAddress} network={network} />
+      {paid ? (
+        // Paid: the instructions (address, amount to send, Cancel) are gone, and nothing invites a second payment.
+        <PaidPanel email={state.email} received={data?.amount_received ?? 0} total={total} />
+      ) : (
+        <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[1fr_1.1fr]">
+          <ScanPanel address={state.walletAddress} network={network} />
 
-        <section
-          aria-labelledby="amount-title"
-          className="flex flex-col gap-6 rounded-2xl border border-line bg-card p-5 sm:p-8"
-        >
-          <AmountSummary state={state} />
+          <section
+            aria-labelledby="amount-title"
+            className="flex flex-col gap-6 rounded-2xl border border-line bg-card p-5 sm:p-8"
+          >
+            <AmountSummary state={state} />
 
-          {underpaid && <UnderpaidNotice received={received} total={total} />}
+            {underpaid && <UnderpaidNotice received={received} total={total} />}
 
-          <WatchStatus paid={paid} status={data} total={total} network={networkName} />
+            <WatchStatus paid={paid} status={data} total={total} network={networkName} />
 
-          <PaymentTips email={state.email} network={network} />
+            <PaymentTips email={state.email} network={network} />
 
-          {!paid && (
             <TxHashForm
               orderId={state.orderId}
               onConfirmed={() => void status.refetch()}
               nudge={waitedLong && nothingSeen}
             />
-          )}
 
-          <Button
-            variant="secondary"
-            className="mt-auto self-start"
-            onClick={() => setCancelOpen(true)}
-            disabled={paid}
-          >
-            <X className="size-4" aria-hidden /> {t('payment.cancel')}
-          </Button>
-        </section>
-      </div>
+            <Button variant="secondary" className="mt-auto self-start" onClick={() => setCancelOpen(true)}>
+              <X className="size-4" aria-hidden /> {t('payment.cancel')}
+            </Button>
+          </section>
+        </div>
+      )}
 
       <CancelPaymentDialog
         open={cancelOpen}

@@ -17,12 +17,15 @@ export function PaymentSuccessModal() {
   // The buyer who reached their own dashboard has what the modal was there to give them.
   const onDashboard = pathname.startsWith('/dashboard/')
   const reachedIt = onDashboard && success?.dashboardUrl?.endsWith(pathname) === true
+  // A page an e-mail's link opens (a dashboard, the orders, a refund) is about something else: the
+  // dialog, left over in this browser from a payment, never covers it.
+  const linkPage = onDashboard || /^\/(orders|refund)\//.test(pathname)
   useEffect(() => {
     if (reachedIt) paymentSuccess.dismiss()
   }, [reachedIt])
   return (
     <Modal
-      open={success !== null && !onDashboard}
+      open={success !== null && !linkPage}
       onClose={close}
       title={t('success.title')}
       className="max-w-lg"

@@ -1,11 +1,16 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { AlertTriangle, CheckCircle2, Link2Off, Undo2 } from 'lucide-react'
+import { AlertTriangle, CheckCircle2, Clock, Link2Off, Network, Undo2 } from 'lucide-react'
 import { useState } from 'react'
 import { useParams } from 'react-router'
+import { z } from 'zod'
+import { type ChainId, familyOfChain } from '../../../shared/chains'
+import { chainOfNetwork, networkWithStandard } from '../../../shared/networks'
 import {
   type BuyerRefund,
+  badAddressFor,
+  mayBecomeAddressFor,
   openRefundAnswerSchema,
-  submitRefundAddressInputSchema,
+  refundAddressFor,
 } from '../../../shared/refunds'
 import { Button } from '../../components/ui/button'
 import { useFormat, useT } from '../../i18n/i18n'
@@ -67,12 +72,23 @@ function Centered({
   )
 }
 
-const formSchema = submitRefundAddressInputSchema.pick({ p_address: true })
+/** The field's one rule: an address of the refund's own network, as the server checks it. */
+const addressFormSchema = (chain: ChainId) =>
+  z.object({
+    p_address: z
+      .string()
+      .trim()
+      .max(100)
+      .refine((text) => refundAddressFor(chain, text) !== null, badAddressFor(chain)),
+  })
 
 function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) {
   const t = useT()
-  const { token: tokenAmount } = useFormat()
+  const { token: tokenAmount, dateTime } = useFormat()
   const amount = tokenAmount(refund.amount, refund.token)
+  // One name for the network, as the operator's card writes it: "BNB Smart Chain (BEP-20)".
+  const network = networkWithStandard(refund.network, refund.token)
+  const chain = chainOfNetwork(refund.network) ?? 'tron'
   const [confirming, setConfirming] = useState<string | null>(null)
   const submit = useMutation({
     mutationFn: async (address: string) => {
@@ -88,17 +104,20 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
     },
   })
   const form = useSchemaForm({
-    schema: formSchema,
+    schema: addressFormSchema(chain),
     initial: { p_address: '' },
-    // The one rule of the field, in the page's language.
+    // The one rule of the field, in the page's language and in the server's words for it.
     errors: {
-      '*':
-        refund.network === 'TRON'
-          ? t('refundPage.badAddress')
-          : t('refundPage.badEvmAddress', { network: refund.network }),
+      '*': familyOfChain[chain] === 'evm' ? t('refundPage.badEvmAddress') : t('refundPage.badAddress'),
     },
     onValid: ({ p_address }) => setConfirming(p_address),
   })
+  // Checked as it is typed: once the text can no longer become an address of this network (a TRON
+  // address on a BNB Smart Chain refund, or one of full length), the field says so.
+  const typeAddress = (text: string) => {
+    form.set('p_address', text)
+    if (!mayBecomeAddressFor(chain, text)) form.checkField('p_address')
+  }
 
   if (submit.isSuccess) {
     return (
@@ -125,21 +144,37 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
       </div>
       <p className="mt-4 text-sm leading-relaxed text-muted">
         {refund.order_ref
-          ? t('refundPage.intro', { amount, order: refund.order_ref, network: refund.network })
-          : t('refundPage.introReturn', { amount, network: refund.network })}
+          ? t('refundPage.intro', { amount, order: refund.order_ref, network })
+          : t('refundPage.introReturn', { amount, network })}
       </p>
+      <dl className="mt-6 grid gap-3 rounded-2xl border border-line bg-card/60 p-4 text-sm sm:grid-cols-2 sm:p-5">
+        <div className="flex items-start gap-2.5">
+          <Network className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+          <div>
+            <dt className="text-xs text-muted">{t('refundPage.network')}</dt>
+            <dd className="font-medium text-fg" data-testid="refund-network">
+              {network}
+            </dd>
+          </div>
+        </div>
+        {refund.link_expires_at && confirming === null && (
+          <div className="flex items-start gap-2.5">
+            <Clock className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+            <div>
+              <dt className="text-xs text-muted">{t('refundPage.linkUntil')}</dt>
+              <dd className="font-medium text-fg" data-testid="refund-link-until">
+                {dateTime(refund.link_expires_at)}
+              </dd>
+            </div>
+          </div>
+        )}
+      </dl>
 
       {confirming === null ? (
         <form
           {...form.formProps}
           className="mt-8 space-y-5 rounded-2xl border border-line bg-card p-5 sm:p-6"
         >
-          <div>
-            <span className="text-sm font-medium text-fg">{t('refundPage.network')}</span>
-            <p className="mt-1.5 rounded-xl border border-line bg-background px-3.5 py-2.5 text-sm text-fg">
-              {refund.network}
-            </p>
-          </div>
           <div className="flex flex-col gap-1.5">
             <label htmlFor="refund-address" className="text-sm font-medium text-fg">
               {t('refundPage.address', { network: refund.network })}
@@ -147,7 +182,10 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
             <input
               id="refund-address"
               value={form.values.p_address}
-              onChange={(e) => form.set('p_address', e.target.value)}
+              onChange={(e) => typeAddress(e.target.value)}
+              onBlur={() => {
+                if (form.values.p_address.trim() !== '') form.checkField('p_address')
+              }}
               autoComplete="off"
               spellCheck={false}
               className="w-full rounded-xl border border-line bg-background px-3.5 py-2.5 font-mono text-sm text-fg focus:border-primary focus:outline-none aria-[invalid]:border-red-500"
@@ -171,7 +209,7 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
               <Button
                 variant="secondary"
                 className="mt-3 px-3 py-1.5 text-xs"
-                onClick={() => form.set('p_address', refund.suggested_address ?? '')}
+                onClick={() => typeAddress(refund.suggested_address ?? '')}
               >
                 {t('refundPage.useSuggestion')}
               </Button>
@@ -189,9 +227,7 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
           <h2 id="refund-confirm" className="text-lg font-semibold text-fg">
             {t('refundPage.confirmTitle')}
           </h2>
-          <p className="text-sm text-muted">
-            {t('refundPage.confirmText', { amount, network: refund.network })}
-          </p>
+          <p className="text-sm text-muted">{t('refundPage.confirmText', { amount, network })}</p>
           <p
             className="rounded-xl border border-line bg-background px-3.5 py-3 font-mono text-base break-all text-fg"
             data-testid="refund-confirm-address"

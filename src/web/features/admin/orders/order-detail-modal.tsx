@@ -3,7 +3,7 @@ import { chainNames } from '../../../../shared/networks'
 import { Button } from '../../../components/ui/button'
 import { EmailAddress } from '../../../components/ui/email-address'
 import { Modal } from '../../../components/ui/modal'
-import { Msg, useFormat, useT } from '../../../i18n/i18n'
+import { type AdminMessageId, Msg, useFormat, useT } from '../../../i18n/i18n'
 import { Mark } from '../components/mark'
 import { useOrderFormat } from '../lib/orders-format'
 import { OrderRefunds } from '../refunds/order-refunds'
@@ -136,7 +136,12 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
                   <li key={m.id} className="rounded-lg border border-line p-2">
                     <Msg
                       id="admin.order.mail"
-                      values={{ kind: m.kind, to: m.to_email, status: m.status, attempts: m.attempts }}
+                      values={{
+                        kind: t(mailKindName(m.kind)),
+                        to: m.to_email,
+                        status: m.status,
+                        attempts: m.attempts,
+                      }}
                       components={{ 0: <span className="font-semibold" /> }}
                     />
                     {m.last_error && <div className="text-xs text-red-300">{m.last_error}</div>}
@@ -155,4 +160,13 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
       </div>
     </Modal>
   )
+}
+
+/** What an order's e-mail is, by its kind (the outbox's kinds carry ids after a colon: never shown). */
+function mailKindName(kind: string): AdminMessageId {
+  const base = kind.split(':')[0]
+  if (base === 'order_paid') return 'admin.order.mailKind.order_paid'
+  if (base === 'refund_link') return 'admin.order.mailKind.refund_link'
+  if (base === 'refund_sent') return 'admin.order.mailKind.refund_sent'
+  return 'admin.order.mailKind.other'
 }

@@ -126,4 +126,22 @@ describe('admin reconciliation panel', () => {
     expect(screen.getByText('в блокчейне 12,500000000000000001 USDT — сходится')).toBeTruthy()
     await settled()
   })
+
+  it('lists the orders whose recorded amount differs from the ledger', async () => {
+    const id = '6f1c2d3e-4b5a-4c6d-8e7f-901234567890'
+    rpc.reply(
+      'secure_reconcile',
+      answer('tron', ['tron'], [row({ ties: false })], {
+        ties: false,
+        order_mismatches: [{ order_id: id, token: 'USDT', recorded: '12.500000', credited: '10.000000' }],
+      }),
+    )
+    const { settled } = renderWithProviders(<ReconcilePanel />, { admin: true })
+    const list = await screen.findByRole('region', {
+      name: '1 order records another amount than the ledger credits',
+    })
+    expect(list.textContent).toContain(id)
+    expect(list.textContent).toMatch(/recorded 12\.50\s+USDT, the ledger credits 10\.00\s+USDT/)
+    await settled()
+  })
 })

@@ -112,7 +112,34 @@ export function ReconcilePanel() {
           )}
         </>
       )}
+      {shown && shown.order_mismatches.length > 0 && <OrderMismatches list={shown.order_mismatches} />}
     </Panel>
+  )
+}
+
+/** Orders whose recorded amount is not what the ledger credits them (the CLI prints the same list). */
+function OrderMismatches({ list }: { list: ReconcileAnswer['order_mismatches'] }) {
+  const t = useT()
+  const { token } = useFormat()
+  return (
+    <section aria-labelledby="reconcile-mismatches" className="mt-4 rounded-xl border border-red-500/30 p-3">
+      <h3 id="reconcile-mismatches" className="text-sm font-semibold text-red-400">
+        {t('admin.reconcile.mismatches', { count: list.length })}
+      </h3>
+      <ul className="mt-2 flex flex-col gap-1 text-sm">
+        {list.map((m) => (
+          <li key={`${m.order_id}|${m.token}`} className="flex flex-wrap gap-x-3">
+            <span className="font-mono text-xs break-all text-fg">{m.order_id}</span>
+            <span className="text-muted">
+              {t('admin.reconcile.mismatch', {
+                recorded: token(m.recorded, m.token),
+                credited: token(m.credited, m.token),
+              })}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   )
 }
 

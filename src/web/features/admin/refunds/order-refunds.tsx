@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { type RefundableAnswer, refundFormSchema } from '../../../../shared/refunds'
 import { Button } from '../../../components/ui/button'
 import { useFormat, useT } from '../../../i18n/i18n'
@@ -69,6 +69,8 @@ function RefundForm({
   const start = useStartRefund()
   // One key per form: a second click of the same form finds the refund the first one started.
   const [requestKey] = useState(() => crypto.randomUUID())
+  // And one request at a time: clicks before the button shows it is busy send nothing more.
+  const sending = useRef(false)
   // The stablecoin is the one the buyer paid with (USDC on Base pays a USDT order too).
   const stable = left.stable_token
   const firstToken: 'USDT' | 'USDC' | 'TRX' = left.usdt !== '0.00' ? stable : 'TRX'
@@ -92,7 +94,9 @@ function RefundForm({
       p_reason: t('admin.refund.reason'),
       p_address: t('admin.refund.knownAddress'),
     },
-    onValid: (data) =>
+    onValid: (data) => {
+      if (sending.current) return
+      sending.current = true
       start.mutate(
         {
           orderId,
@@ -104,8 +108,14 @@ function RefundForm({
           address: data.p_address ?? '',
           requestKey,
         },
-        { onSuccess: onDone },
-      ),
+        {
+          onSuccess: onDone,
+          onSettled: () => {
+            sending.current = false
+          },
+        },
+      )
+    },
   })
   const v = form.values
   return (

@@ -10,6 +10,7 @@ import { Button } from '../../../components/ui/button'
 import { CopyField } from '../../../components/ui/copy-field'
 import { Msg, useFormat, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
+import { ConfirmDialog } from '../components/confirm-dialog'
 import { Field, TextInput } from '../components/fields'
 import { useOrderFormat } from '../lib/orders-format'
 import { useCancelRefund, useResendRefundLink, useSetRefundAddress, useVerifyRefund } from './api/refunds'
@@ -30,6 +31,7 @@ export function RefundCard({ refund }: { refund: AdminRefund }) {
   const { token } = useFormat()
   const orderFmt = useOrderFormat()
   const cancel = useCancelRefund()
+  const [confirmCancel, setConfirmCancel] = useState(false)
   const open = refund.status === 'awaiting_address' || refund.status === 'ready'
   return (
     <li className="rounded-xl border border-line p-3 text-sm sm:p-4" data-testid={`refund-${refund.id}`}>
@@ -68,11 +70,23 @@ export function RefundCard({ refund }: { refund: AdminRefund }) {
           variant="ghost"
           className="mt-3 px-2 py-1.5 text-xs"
           disabled={cancel.isPending}
-          onClick={() => cancel.mutate(refund.id)}
+          onClick={() => setConfirmCancel(true)}
         >
           {t('admin.refund.cancel')}
         </Button>
       )}
+      <ConfirmDialog
+        open={confirmCancel}
+        title={t('admin.refund.cancelTitle')}
+        message={t('admin.refund.cancelConfirm', {
+          amount: token(refund.amount, refund.token),
+          network: refund.network,
+        })}
+        confirmLabel={t('admin.refund.cancel')}
+        busy={cancel.isPending}
+        onConfirm={() => cancel.mutate(refund.id, { onSettled: () => setConfirmCancel(false) })}
+        onClose={() => setConfirmCancel(false)}
+      />
     </li>
   )
 }
@@ -167,8 +181,20 @@ function PayFromWallet({ refund, address }: { refund: AdminRefund; address: stri
         {t('admin.refund.payHint', { token: refund.token, network: refund.network })}
       </p>
       <div className="mt-3 flex flex-col gap-4 sm:flex-row sm:items-start">
-        <div className="self-center rounded-xl bg-white p-2 sm:self-start">
-          <QRCodeSVG value={address} size={144} title={t('admin.refund.qrTitle')} />
+        {/* The payment URI with the token and amount where the chain has one (EIP-681), else the address. */}
+        <div
+          className="self-center rounded-xl bg-white p-2 sm:self-start"
+          role="img"
+          aria-label={
+            refund.payment_uri && refund.payment_uri !== address
+              ? t('admin.refund.qrPayment', {
+                  amount: `${refund.amount} ${refund.token}`,
+                  uri: refund.payment_uri,
+                })
+              : t('admin.refund.qrTitle')
+          }
+        >
+          <QRCodeSVG value={refund.payment_uri ?? address} size={144} level="M" />
         </div>
         <dl className="grid min-w-0 flex-1 gap-3">
           <div>

@@ -1,5 +1,6 @@
 import { ArrowDown, ShieldCheck, Zap } from 'lucide-react'
 import type { SiteContent } from '../../../../shared/site-content'
+import { ACCEPTED_PLACEHOLDER } from '../../../../shared/site-content-defaults'
 import { buttonStyles } from '../../../components/ui/button'
 import { useT } from '../../../i18n/i18n'
 import { useAcceptedNetworks } from '../../../lib/api/get-networks'
@@ -33,7 +34,10 @@ export function Hero({ hero }: { hero: SiteContent['hero'] }) {
             {hero.title}
           </h1>
           <p className="mt-5 max-w-xl text-base leading-relaxed text-pretty text-muted sm:text-lg">
-            {hero.subtitle}
+            {hero.subtitle.replaceAll(
+              ACCEPTED_PLACEHOLDER,
+              accepted ? t('hero.accepted.several', accepted) : t('hero.accepted'),
+            )}
           </p>
           <div className="mt-8 flex flex-wrap items-center gap-4">
             <a href="#products" className={`${buttonStyles.primary} px-6 py-3 text-base`}>

@@ -51,6 +51,9 @@ export function networkOfOrder(order: PlacedOrder): OrderNetwork | null {
     amountUnits: order.amount_units,
     paymentUri: order.payment_uri,
     watched: order.watched ?? [],
+    ...(typeof order.confirm_blocks === 'number' && typeof order.confirm_seconds === 'number'
+      ? { confirm: { blocks: order.confirm_blocks, seconds: order.confirm_seconds } }
+      : {}),
   }
 }
 

@@ -180,6 +180,46 @@ export function WatchStatus({
   )
 }
 
+/** The paid order, in place of the payment instructions: what was received and where the key goes. */
+export function PaidPanel({ email, received, total }: { email: string; received: number; total: number }) {
+  const t = useT()
+  const { usd } = useFormat()
+  return (
+    <section
+      role="status"
+      aria-labelledby="paid-title"
+      className="mx-auto mt-8 flex max-w-xl flex-col items-center rounded-2xl border border-primary/30 bg-card p-6 text-center sm:p-10"
+    >
+      <div className="grid size-16 place-items-center rounded-full bg-primary/15">
+        <ShieldCheck className="size-9 text-primary" aria-hidden />
+      </div>
+      <h2 id="paid-title" className="mt-4 text-2xl font-bold text-fg">
+        {t('payment.confirmed')}
+      </h2>
+      <p className="mt-2 text-muted">
+        <Msg
+          id="success.received"
+          values={{ amount: usd(received > 0 ? received : total) }}
+          components={{ 0: <span className="font-semibold text-fg" /> }}
+        />
+      </p>
+      <p className="mt-4 min-w-0 text-sm text-muted">
+        <Msg id="payment.tip.email" values={{ email: <EmailAddress email={email} /> }} />
+      </p>
+    </section>
+  )
+}
+
+/** How long the chain takes to confirm: TRON's own wording, or the EVM network's blocks at its block time. */
+function confirmTip(t: ReturnType<typeof useT>, network: OrderNetwork | null): string {
+  if (!network?.confirm) return t('payment.tip.time')
+  const { blocks, seconds } = network.confirm
+  const name = chainNames[network.chain]
+  return seconds < 90
+    ? t('payment.evm.tipTimeSeconds', { seconds: Math.max(1, seconds), blocks, network: name })
+    : t('payment.evm.tipTimeMinutes', { minutes: Math.round(seconds / 60), blocks, network: name })
+}
+
 export function PaymentTips({ email, network }: { email: string; network: OrderNetwork | null }) {
   const t = useT()
   return (
@@ -190,7 +230,7 @@ export function PaymentTips({ email, network }: { email: string; network: OrderN
       </li>
       <li className="flex gap-2.5">
         <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-        {t('payment.tip.time')}
+        {confirmTip(t, network)}
       </li>
       <li className="flex gap-2.5">
         <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
