@@ -1,3 +1,5 @@
+import type { ChainId } from '../../shared/chains'
+import { chainNames } from '../../shared/networks'
 import type { SetupCheck } from '../../shared/setup-check'
 
 // The self-check's findings in English, for the command line (the admin's Setup card words them in
@@ -11,6 +13,9 @@ export interface CheckText {
 }
 
 const f = (check: SetupCheck, name: string) => String(check.facts[name] ?? '')
+/** The chain's name as the shop shows it (TRON, BNB Smart Chain, …). */
+const chainName = (check: SetupCheck) =>
+  check.chain ? (chainNames[check.chain as ChainId] ?? check.chain) : ''
 
 const TEXTS: Record<string, (c: SetupCheck) => CheckText> = {
   'demo_wallets:present': (c) => ({
@@ -25,12 +30,12 @@ const TEXTS: Record<string, (c: SetupCheck) => CheckText> = {
   }),
   'provider_key:day_spent': (c) => ({
     title: 'Chain provider key',
-    finding: `${c.chain}: ${f(c, 'used')} of ${f(c, 'perDay')} requests of today are spent: payments are not seen until the day ends.`,
+    finding: `${chainName(c)}: ${f(c, 'used')} of ${f(c, 'perDay')} requests of today are spent: payments are not seen until the day ends.`,
     fix: 'Add another key or provider (TRON_API_KEY with several keys, TRON_PROVIDER_<n>_*), or raise the plan.',
   }),
   'provider_key:day_nearly_spent': (c) => ({
     title: 'Chain provider key',
-    finding: `${c.chain}: ${f(c, 'percent')}% of today's requests are spent (${f(c, 'used')} of ${f(c, 'perDay')}).`,
+    finding: `${chainName(c)}: ${f(c, 'percent')}% of today's requests are spent (${f(c, 'used')} of ${f(c, 'perDay')}).`,
     fix: 'Add another key or provider before the day runs out.',
   }),
   'provider_key:no_key': (c) => ({
@@ -44,17 +49,17 @@ const TEXTS: Record<string, (c: SetupCheck) => CheckText> = {
     fix: null,
   }),
   'chain:unreachable': (c) => ({
-    title: `Chain ${c.chain}`,
+    title: `Chain ${chainName(c)}`,
     finding: `The provider does not answer: ${f(c, 'error')}. Payments on this chain are not seen.`,
     fix: 'Check the provider URL and key, and that this server can reach it (firewall, DNS).',
   }),
   'chain:stale': (c) => ({
-    title: `Chain ${c.chain}`,
+    title: `Chain ${chainName(c)}`,
     finding: `The newest final block (${f(c, 'block')}) is ${f(c, 'ageSeconds')} s old by this server's clock: the provider is stuck, or this clock is ahead.`,
     fix: 'Use a provider that follows the chain (add a second one), and check the server clock (NTP).',
   }),
   'chain:current': (c) => ({
-    title: `Chain ${c.chain}`,
+    title: `Chain ${chainName(c)}`,
     finding: `Reachable; final block ${f(c, 'block')}, ${f(c, 'ageSeconds')} s old.`,
     fix: null,
   }),

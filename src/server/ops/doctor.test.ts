@@ -5,7 +5,6 @@ import { createServer as createHttpsServer, request as httpsRequest } from 'node
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startSmtp } from '../../../tests/support/smtp-peer'
 import { adminSession, createTestApp, rpc } from '../../../tests/support/test-app'
@@ -14,14 +13,14 @@ import { createDevchain } from '../../../tools/devchain/devchain'
 import type { Devchain } from '../../../tools/devchain/types'
 import type { SetupCheck, SetupCheckId } from '../../shared/setup-check'
 import { hashPassword } from '../admin/passwords'
-import { adminUsers, walletAddresses } from '../db/schema'
+import { adminUsers } from '../db/schema'
 import { demoWalletAddresses } from '../db/seed'
 import { type Env, parseEnv } from '../env'
 import { createChainRegistry } from '../payments/chain-registry'
 import { buildChains } from '../payments/chains'
 import { createProviderPool } from '../payments/tron/tron-pool'
 import { loadSettings, saveSettings } from '../settings/settings'
-import { addWalletAddresses } from '../wallets/wallets.repo'
+import { addWalletAddresses, removeWalletAddresses } from '../wallets/wallets.repo'
 import { type DoctorDeps, runSetupChecks } from './doctor'
 import { reportWithTestMail } from './setup.routes'
 
@@ -109,8 +108,8 @@ describe.each(engines)('the self-check on %s', (engine) => {
       facts: { count: 2 },
     })
     expect(report.failing).toBe(true)
-    for (const address of demoWalletAddresses)
-      await database.db.delete(walletAddresses).where(eq(walletAddresses.address, address))
+    // Removed as the Wallets tab removes them (the row stays, marked removed).
+    await removeWalletAddresses(database.db, demoWalletAddresses)
     expect(await check('demo_wallets')).toMatchObject({ state: 'ok', reason: 'none' })
   })
 
