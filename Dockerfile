@@ -10,7 +10,7 @@ WORKDIR /app
 # Only behind a TLS-inspecting proxy: the CA bundle npm must trust, as a path inside the build
 # (podman build --volume /etc/ssl/certs:/etc/host-certs:ro --build-arg npm_config_cafile=...).
 ARG npm_config_cafile
-ENV NODE_ENV=development npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
