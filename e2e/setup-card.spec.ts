@@ -64,7 +64,10 @@ test('the Setup card says what the shop lacks, each with its fix, and turns gree
   const pool = await call(page, 'secure_fetch_wallet_addresses')
   await call(page, 'secure_add_wallet_addresses', { p_addresses: testAddresses(3, 'setup-card') })
   const removed = await call(page, 'secure_remove_wallet_addresses', { p_addresses: pool.addresses })
-  expect(removed, JSON.stringify(removed)).toMatchObject({ success: true, removed_count: pool.addresses.length })
+  expect(removed, JSON.stringify(removed)).toMatchObject({
+    success: true,
+    removed_count: pool.addresses.length,
+  })
   await page.reload()
   await page.getByRole('region', { name: 'Setup' }).getByRole('button', { name: 'Check again' }).click()
   await expect(page.getByTestId('setup-demo_wallets')).toContainText('No demo address is in the pool.')

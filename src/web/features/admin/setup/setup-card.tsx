@@ -73,18 +73,17 @@ export function SetupCard() {
   )
 
   return (
-    <div role="region" aria-label={t('admin.setup.title')}>
+    <section aria-label={t('admin.setup.title')}>
       <Panel title={t('admin.setup.title')} actions={actions}>
         <p className="text-sm text-muted">{t('admin.setup.intro')}</p>
         {mailResult && (
-          <p
-            role="status"
-            className={`mt-3 text-sm ${mailResult.success ? 'text-emerald-300' : 'text-red-300'}`}
+          <output
+            className={`mt-3 block text-sm ${mailResult.success ? 'text-emerald-300' : 'text-red-300'}`}
           >
             {mailResult.success
               ? t('admin.setup.testMailSent', { to: mailResult.to ?? '' })
               : t('admin.setup.testMailFailed', { error: mailResult.error ?? '' })}
-          </p>
+          </output>
         )}
         {!report.data ? (
           <p data-testid="setup-loading" className="py-8 text-center text-muted">
@@ -113,6 +112,6 @@ export function SetupCard() {
           </>
         )}
       </Panel>
-    </div>
+    </section>
   )
 }
