@@ -12,6 +12,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
+import { buyOnDevchain, paidStatus } from './lib/devchain-purchase.mjs'
 
 const PORT = Number(process.env.CONTAINER_TEST_PORT ?? 4950)
 const CHAIN_PORT = PORT + 1000
@@ -56,17 +57,6 @@ async function until(what, check, ms = 120_000) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 100))
   }
-}
-
-async function post(base, path, body) {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  const json = await res.json()
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`)
-  return json
 }
 
 /** npm behind a TLS-inspecting proxy: its CA bundle is lent to the build (see the Dockerfile). */
@@ -138,29 +128,8 @@ function stop(name) {
   if (code !== '0') throw new Error(`${name} stopped with exit code ${code} (SIGTERM should end it cleanly)`)
 }
 
-async function buy() {
-  const { products } = await post(shopUrl, '/rpc/fetch_products', {})
-  const product = products.find((p) => !p.is_free && p.price > 0)
-  const order = await post(shopUrl, '/rpc/secure_create_order', {
-    p_email: 'container@example.com',
-    p_items: [{ product: { id: product.id }, quantity: 1 }],
-    p_total: product.price,
-  })
-  if (!order.success) throw new Error(`the order was refused: ${order.error}`)
-  await post(chainUrl, '/_sim/transfers', { to: order.wallet_address, amount: String(order.total) })
-  const state = await (await fetch(`${chainUrl}/_sim/state`)).json()
-  await post(chainUrl, '/_sim/mine', { blocks: state.solidify_lag + 1 })
-  await until('the order to be paid', async () => isPaid(order))
-  return order
-}
-
-async function isPaid(order) {
-  const status = await post(shopUrl, '/rpc/secure_get_order_status', {
-    p_order_id: order.order_id,
-    p_order_secret: order.order_secret,
-  })
-  return status.status === 'paid' || status.status === 'completed' ? status : null
-}
+const buy = () => buyOnDevchain({ shopUrl, chainUrl, until, email: 'container@example.com' })
+const isPaid = (order) => paidStatus(shopUrl, order)
 
 function memoryMb(name) {
   const out = podman(['stats', '--no-stream', '--format', '{{.MemUsage}}', name]).stdout.trim()

@@ -8,11 +8,9 @@ import { openDatabase } from './db/client'
 import { EnvError, parseEnv } from './env'
 import { addKeyStock, parseKeyLines } from './keys/key-stock'
 import { loadDotEnv } from './lib/dotenv'
-import { createChainRegistry } from './payments/chain-registry'
-import { buildChains } from './payments/chains'
+import { commandChains } from './payments/chains'
 import { readChainAgainFrom } from './payments/follower-lease'
 import { formatReport, reconcile } from './payments/reconcile'
-import { createProviderPool } from './payments/tron/tron-pool'
 import { addWalletAddresses } from './wallets/wallets.repo'
 
 type Command = (
@@ -78,16 +76,8 @@ export const commands: Record<string, Command> = {
     const { fromMs, toMs, rest } = periodOf(args)
     const { chain, rest: left } = chainOf(rest)
     const ledgerOnly = left.includes('--ledger-only')
-    const chains = createChainRegistry(
-      buildChains(env, {
-        tron: createProviderPool({
-          providers: env.TRON_PROVIDERS,
-          usdtContract: env.USDT_CONTRACT,
-          maxPages: 50,
-        }),
-        fetch,
-        onSetAside: (name, provider, reason) => console.error(`${name}: ${provider} set aside: ${reason}`),
-      }),
+    const chains = commandChains(env, (name, provider, reason) =>
+      console.error(`${name}: ${provider} set aside: ${reason}`),
     )
     const adapter = chains.get(chain)
     if (!adapter) {

@@ -11,9 +11,7 @@ import { type Env, EnvError, parseEnv } from './env'
 import { loadDotEnv } from './lib/dotenv'
 import { formatSetupReport } from './ops/doctor-text'
 import { doctorTokenFile, reportWithTestMail } from './ops/setup.routes'
-import { createChainRegistry } from './payments/chain-registry'
-import { buildChains } from './payments/chains'
-import { createProviderPool } from './payments/tron/tron-pool'
+import { commandChains } from './payments/chains'
 
 /** The running shop's report, or null when no shop of this data folder answers. */
 async function askRunningShop(env: Env, sendTestMail: boolean): Promise<SetupReport | null> {
@@ -36,17 +34,7 @@ async function askRunningShop(env: Env, sendTestMail: boolean): Promise<SetupRep
 async function reportHere(env: Env, sendTestMail: boolean): Promise<SetupReport> {
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   try {
-    const chains = createChainRegistry(
-      buildChains(env, {
-        tron: createProviderPool({
-          providers: env.TRON_PROVIDERS,
-          usdtContract: env.USDT_CONTRACT,
-          maxPages: 50,
-        }),
-        fetch,
-        onSetAside: () => {},
-      }),
-    )
+    const chains = commandChains(env)
     return await reportWithTestMail({ db: database.db, env, chains }, sendTestMail)
   } finally {
     await database.close()

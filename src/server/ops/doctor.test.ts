@@ -16,9 +16,7 @@ import { hashPassword } from '../admin/passwords'
 import { adminUsers } from '../db/schema'
 import { demoWalletAddresses } from '../db/seed'
 import { type Env, parseEnv } from '../env'
-import { createChainRegistry } from '../payments/chain-registry'
-import { buildChains } from '../payments/chains'
-import { createProviderPool } from '../payments/tron/tron-pool'
+import { commandChains } from '../payments/chains'
 import { loadSettings, saveSettings } from '../settings/settings'
 import { addWalletAddresses, removeWalletAddresses } from '../wallets/wallets.repo'
 import { type DoctorDeps, runSetupChecks } from './doctor'
@@ -30,19 +28,7 @@ import { reportWithTestMail } from './setup.routes'
 
 const STRONG = 'a-long-and-unusual-passphrase-41'
 
-function chainsOf(env: Env) {
-  return createChainRegistry(
-    buildChains(env, {
-      tron: createProviderPool({
-        providers: env.TRON_PROVIDERS,
-        usdtContract: env.USDT_CONTRACT,
-        maxPages: 5,
-      }),
-      fetch,
-      onSetAside: () => {},
-    }),
-  )
-}
+const chainsOf = (env: Env) => commandChains(env)
 
 const listen = (server: Server) =>
   new Promise<number>((resolve) =>

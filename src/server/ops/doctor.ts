@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { isNull } from 'drizzle-orm'
 import type { SetupCheck, SetupReport, SetupTestMailResult } from '../../shared/setup-check'
 import { verifyPassword } from '../admin/passwords'
 import type { Db } from '../db/client'
@@ -279,6 +278,28 @@ function backups(deps: DoctorDeps, now: number): SetupCheck {
     : found({ id: 'backups', state: 'ok', reason: 'recent', facts })
 }
 
+/**
+ * Whether a password hash is one of the common passwords (or the username), or ADMIN_PASSWORD.
+ * A dozen scrypt hashes a look: kept per hash, so checking again costs nothing until it changes.
+ */
+const verdicts = new Map<string, 'weak' | 'from_env' | 'own'>()
+async function passwordVerdict(username: string, hash: string, envPassword: string | undefined) {
+  const key = `${username}\u0000${hash}\u0000${envPassword ?? ''}`
+  const known = verdicts.get(key)
+  if (known) return known
+  let verdict: 'weak' | 'from_env' | 'own' = 'own'
+  for (const guess of [...WEAK_PASSWORDS, username]) {
+    if (await verifyPassword(guess, hash)) {
+      verdict = 'weak'
+      break
+    }
+  }
+  if (verdict === 'own' && envPassword && (await verifyPassword(envPassword, hash))) verdict = 'from_env'
+  if (verdicts.size > 100) verdicts.clear()
+  verdicts.set(key, verdict)
+  return verdict
+}
+
 async function adminAccounts(deps: DoctorDeps): Promise<SetupCheck[]> {
   const admins = await deps.db
     .select({
@@ -290,17 +311,9 @@ async function adminAccounts(deps: DoctorDeps): Promise<SetupCheck[]> {
   const weak: string[] = []
   const fromEnv: string[] = []
   for (const admin of admins) {
-    const guesses = [...WEAK_PASSWORDS, admin.username]
-    let matched = false
-    for (const guess of guesses) {
-      if (await verifyPassword(guess, admin.passwordHash)) {
-        matched = true
-        break
-      }
-    }
-    if (matched) weak.push(admin.username)
-    else if (deps.env.ADMIN_PASSWORD && (await verifyPassword(deps.env.ADMIN_PASSWORD, admin.passwordHash)))
-      fromEnv.push(admin.username)
+    const verdict = await passwordVerdict(admin.username, admin.passwordHash, deps.env.ADMIN_PASSWORD)
+    if (verdict === 'weak') weak.push(admin.username)
+    else if (verdict === 'from_env') fromEnv.push(admin.username)
   }
   const password =
     weak.length > 0
@@ -313,12 +326,7 @@ async function adminAccounts(deps: DoctorDeps): Promise<SetupCheck[]> {
             facts: { admins: fromEnv.join(', ') },
           })
         : found({ id: 'admin_password', state: 'ok', reason: 'own', facts: { count: admins.length } })
-  const without = (
-    await deps.db
-      .select({ username: adminUsers.username })
-      .from(adminUsers)
-      .where(isNull(adminUsers.totpSecret))
-  ).map((a) => a.username)
+  const without = admins.filter((a) => a.totp === null).map((a) => a.username)
   const twoFactor =
     without.length > 0
       ? found({ id: 'two_factor', state: 'warn', reason: 'off', facts: { admins: without.join(', ') } })
