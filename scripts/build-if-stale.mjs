@@ -22,6 +22,7 @@ const OUTPUTS = [
   'dist/server/server.js',
   'dist/server/cli.js',
   'dist/server/backup-cli.js',
+  'dist/server/doctor.js',
   'dist/server/pglite-worker.js',
   'dist/server/pglite-cluster.tar.gz',
 ]

@@ -41,6 +41,7 @@ await build({
     server: 'src/server/server.ts',
     cli: 'src/server/cli.ts',
     'backup-cli': 'src/server/backup-cli.ts',
+    doctor: 'src/server/doctor-cli.ts',
     'pglite-worker': 'src/server/db/pglite-worker.ts',
   },
   outdir: 'dist/server',

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmdirSync, rmSync, wr
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { buyOnDevchain } from './lib/devchain-purchase.mjs'
 
 const LIMIT_MB = Number(process.env.MEMORY_LIMIT_MB ?? 512)
 const DEADLINE_MS = 60_000
@@ -102,17 +103,6 @@ async function until(what, check) {
   }
 }
 
-async function post(base, path, body) {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  const json = await res.json()
-  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(json)}`)
-  return json
-}
-
 let shop
 let failed = false
 const t0 = Date.now()
@@ -148,24 +138,7 @@ try {
   await until('the shop to answer', async () => (await fetch(`${shopUrl}/api/health`)).ok)
   const startedIn = Date.now() - t0
 
-  const { products } = await post(shopUrl, '/rpc/fetch_products', {})
-  const product = products.find((p) => !p.is_free && p.price > 0)
-  const order = await post(shopUrl, '/rpc/secure_create_order', {
-    p_email: 'buyer@example.com',
-    p_items: [{ product: { id: product.id }, quantity: 1 }],
-    p_total: product.price,
-  })
-  if (!order.success) throw new Error(`the order was refused: ${order.error}`)
-  await post(chainUrl, '/_sim/transfers', { to: order.wallet_address, amount: String(order.total) })
-  const state = await (await fetch(`${chainUrl}/_sim/state`)).json()
-  await post(chainUrl, '/_sim/mine', { blocks: state.solidify_lag + 1 })
-  await until('the order to be paid', async () => {
-    const status = await post(shopUrl, '/rpc/secure_get_order_status', {
-      p_order_id: order.order_id,
-      p_order_secret: order.order_secret,
-    })
-    return status.status === 'paid' || status.status === 'completed'
-  })
+  const order = await buyOnDevchain({ shopUrl, chainUrl, until })
   const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${shop.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
   if (cgroup.ooms() > 0) throw new Error('the kernel killed a process of the shop for memory')
   console.log(

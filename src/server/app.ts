@@ -41,6 +41,7 @@ import { packageRoot } from './lib/paths'
 import { createSignal, type Signal } from './lib/signal'
 import { createMetrics, type Metrics, registerMetricsRoutes } from './metrics/metrics'
 import { registerShopGauges } from './metrics/shop-gauges'
+import { setupRpcs } from './ops/setup.routes'
 import { ordersRpcs } from './orders/orders.routes'
 import { chainsRpcs } from './payments/chains.routes'
 import { networksRpcs, paymentNetworks } from './payments/networks.routes'
@@ -288,6 +289,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...adminLicenceRpcs(services, services.licenceSigner),
     ...cockpitRpcs(services),
     ...reconcileRpcs(database, services.chains),
+    ...setupRpcs({ db: database.db, env, chains: services.chains }),
     ...settingsRpcs(database.db, env),
     ...discountRpcs(database),
     ...refundRpcs({

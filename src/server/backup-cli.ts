@@ -13,7 +13,7 @@ async function run(): Promise<void> {
   const env = parseEnv()
   const target = { databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR }
   if (command === 'backup') {
-    const out = file ?? defaultBackupFile(engineOf(target))
+    const out = file ?? defaultBackupFile(engineOf(target), new Date(), env.BACKUP_DIR)
     const engine = await backupDatabase(target, out, { force })
     console.log(
       `Backup of the ${engine === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'} database written to ${out}`,

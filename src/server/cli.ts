@@ -4,10 +4,8 @@ import { type ChainId, chainIdSchema, chainIds } from '../shared/chains'
 import { chainNames } from '../shared/networks'
 import { parseWalletAddressLines } from '../shared/wallet-addresses'
 import { resetTwoFactor } from './admin/two-factor'
-import { createChainRegistry } from './chains/chain-registry'
-import { buildChains } from './chains/families'
+import { commandChains } from './chains/families'
 import { readChainAgainFrom } from './chains/follower-lease'
-import { createProviderPool } from './chains/tron/tron-pool'
 import { openDatabase } from './db/client'
 import { EnvError, parseEnv } from './env'
 import { addKeyStock, parseKeyLines } from './keys/key-stock'
@@ -78,16 +76,8 @@ export const commands: Record<string, Command> = {
     const { fromMs, toMs, rest } = periodOf(args)
     const { chain, rest: left } = chainOf(rest)
     const ledgerOnly = left.includes('--ledger-only')
-    const chains = createChainRegistry(
-      buildChains(env, {
-        tron: createProviderPool({
-          providers: env.TRON_PROVIDERS,
-          usdtContract: env.USDT_CONTRACT,
-          maxPages: 50,
-        }),
-        fetch,
-        onSetAside: (name, provider, reason) => console.error(`${name}: ${provider} set aside: ${reason}`),
-      }),
+    const chains = commandChains(env, (name, provider, reason) =>
+      console.error(`${name}: ${provider} set aside: ${reason}`),
     )
     const adapter = chains.get(chain)
     if (!adapter) {

@@ -26,6 +26,14 @@ const envSchema = z.object({
       .optional(),
   ),
   PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** Where npm run backup writes by default and where the self-check looks for the newest backup. */
+  BACKUP_DIR: z.string().min(1).default('./backups'),
+  /** The self-check warns when the newest backup in BACKUP_DIR is older than this. */
+  BACKUP_MAX_AGE_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(26),
   ADMIN_USERNAME: z.string().min(1).default('admin'),
   ADMIN_PASSWORD: optionalString,
   ADMIN_ALLOWED_USER_AGENTS: z

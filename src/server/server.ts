@@ -20,6 +20,7 @@ import { loadDotEnv } from './lib/dotenv'
 import { packageRoot } from './lib/paths'
 import { raiseAlert } from './notifications/alerts'
 import { createNotifier } from './notifications/notifier'
+import { registerDoctorEndpoint } from './ops/setup.routes'
 import { createRefundWatcher } from './refunds/refund-watcher'
 import { loadRenderer } from './render/render-page'
 import { createWebhookWorker } from './webhooks/delivery-worker'
@@ -139,6 +140,8 @@ async function main(): Promise<void> {
   // sighting watcher runs only in that process.
   const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
   const app = await buildApp({ env, database, logger: true, instanceId })
+  // npm run doctor asks the running shop (the embedded database opens in one process only).
+  registerDoctorEndpoint(app, { db: database.db, env, chains: app.services.chains })
   const outbox = join(env.DATA_DIR, 'outbox')
   const mail = createMailWorker({
     db: database.db,

@@ -33,7 +33,8 @@ const autoMine = rawAutoMine === 'true' || rawAutoMine === '1'
 
 const devchain = await createDevchain({
   port,
-  host: '127.0.0.1',
+  // 0.0.0.0 lets a shop in a container reach it (scripts/container-test.mjs).
+  host: process.env.DEVCHAIN_HOST?.trim() || '127.0.0.1',
   usdtContract: process.env.USDT_CONTRACT?.trim() || undefined,
   blockIntervalMs,
   solidifyLag,

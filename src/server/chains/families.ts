@@ -1,8 +1,9 @@
 import type { Env } from '../env'
 import type { ChainAdapter } from './chain'
+import { type ChainRegistry, createChainRegistry } from './chain-registry'
 import { buildEvmAdapters } from './evm/evm-family'
 import { createTronChain } from './tron/tron-chain'
-import type { ProviderPool } from './tron/tron-pool'
+import { createProviderPool, type ProviderPool } from './tron/tron-pool'
 
 // The chains this shop takes, from its configuration (decision 037): TRON always, through the TRON
 // provider pool app.ts builds; each other family adds its enabled chains here.
@@ -21,4 +22,22 @@ export function buildChains(env: Env, deps: ChainDeps): ChainAdapter[] {
     createTronChain({ pool: deps.tron, blockIntervalMs: env.CHAIN_BLOCK_MS }),
     ...buildEvmAdapters(env.EVM_CHAINS, { fetch: deps.fetch, onSetAside: deps.onSetAside }),
   ]
+}
+
+/**
+ * The chains for an operator command run beside the shop (reconcile, doctor): the providers of the
+ * environment, plain fetch, a provider set aside reported through onSetAside.
+ */
+export function commandChains(env: Env, onSetAside: ChainDeps['onSetAside'] = () => {}): ChainRegistry {
+  return createChainRegistry(
+    buildChains(env, {
+      tron: createProviderPool({
+        providers: env.TRON_PROVIDERS,
+        usdtContract: env.USDT_CONTRACT,
+        maxPages: 50,
+      }),
+      fetch,
+      onSetAside,
+    }),
+  )
 }

@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm'
+import { and, inArray, isNull } from 'drizzle-orm'
 import type { Db } from './client'
 import { appMeta, products, walletAddresses } from './schema'
 
@@ -147,12 +147,12 @@ export async function seedDemoWalletsOnce(db: Db): Promise<boolean> {
   })
 }
 
-/** How many demo addresses are still in the pool (a start-up warning while any is). */
+/** How many demo addresses are still in the pool, removed ones not counted (a start-up warning while any is). */
 export async function countDemoWallets(db: Db): Promise<number> {
   const rows = await db
     .select({ address: walletAddresses.address })
     .from(walletAddresses)
-    .where(inArray(walletAddresses.address, demoWalletAddresses))
+    .where(and(inArray(walletAddresses.address, demoWalletAddresses), isNull(walletAddresses.removedAt)))
   return rows.length
 }
 

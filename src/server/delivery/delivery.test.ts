@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { simpleParser } from 'mailparser'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   createPaymentFixture,
   type PaymentFixture,
   testAddresses,
 } from '../../../tests/support/payment-fixture'
+import { startSmtp } from '../../../tests/support/smtp-peer'
 import { rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
@@ -21,42 +21,6 @@ import { createFileTransport, createMailWorker, createSmtpTransport } from './ma
 import emailEn from './messages/en.json'
 
 const KEY_FORMAT = /^[A-HJ-NP-Z2-9]{5}(-[A-HJ-NP-Z2-9]{5}){3}$/
-
-/** A real SMTP peer; `refuse` recipients are answered with a temporary failure that many times. */
-async function startSmtp(refuse = 0) {
-  const received: Buffer[] = []
-  let refusals = refuse
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(_address, _session, callback) {
-      if (refusals > 0) {
-        refusals -= 1
-        const error = new Error('Mailbox busy, try again later') as Error & { responseCode: number }
-        error.responseCode = 451
-        return callback(error)
-      }
-      callback()
-    },
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = []
-      stream.on('data', (c: Buffer) => chunks.push(c))
-      stream.on('end', () => {
-        received.push(Buffer.concat(chunks))
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.server.address()
-  const port = typeof address === 'object' && address ? address.port : 0
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
 
 describe.each(engines)('delivery on %s', (engine) => {
   let f: PaymentFixture

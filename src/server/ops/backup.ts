@@ -41,13 +41,13 @@ export function engineOf(target: BackupTarget): Engine {
   return target.databaseUrl ? 'postgres' : 'pglite'
 }
 
-/** backups/stablecart-<engine>-<UTC time>.<ext>, relative to the working directory. */
-export function defaultBackupFile(engine: Engine, now = new Date()): string {
+/** <dir>/stablecart-<engine>-<UTC time>.<ext>; dir is BACKUP_DIR (default backups/ in the working directory). */
+export function defaultBackupFile(engine: Engine, now = new Date(), dir = 'backups'): string {
   const stamp = now
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z')
-  return join('backups', `stablecart-${engine}-${stamp}.${engine === 'pglite' ? 'tar.gz' : 'dump'}`)
+  return join(dir, `stablecart-${engine}-${stamp}.${engine === 'pglite' ? 'tar.gz' : 'dump'}`)
 }
 
 /** Which engine wrote a backup file, from its first bytes. */

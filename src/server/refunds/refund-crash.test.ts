@@ -4,9 +4,9 @@ import { createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { simpleParser } from 'mailparser'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../../tests/support/payment-fixture'
+import { startSmtp } from '../../../tests/support/smtp-peer'
 import { spawnShop } from '../../../tests/support/spawn-shop'
 import { waitFor } from '../../../tests/support/wait'
 import { createDevchain, type Devchain } from '../../../tools/devchain/devchain'
@@ -36,31 +36,6 @@ async function startSilentSmtp(): Promise<{ url: string; close: () => Promise<vo
         for (const s of sockets) s.destroy()
         server.close(() => resolve())
       }),
-  }
-}
-
-async function startSmtp() {
-  const received: Buffer[] = []
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      const chunks: Buffer[] = []
-      stream.on('data', (c: Buffer) => chunks.push(c))
-      stream.on('end', () => {
-        received.push(Buffer.concat(chunks))
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.server.address()
-  const port = typeof address === 'object' && address ? address.port : 0
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
 

@@ -6,6 +6,7 @@ import { buttonStyles } from '../../../components/ui/button'
 import { type Formatters, Msg, type Translate, useFormat, useT } from '../../../i18n/i18n'
 import { exportUrl } from '../api/export-url'
 import { Panel } from '../components/fields'
+import { SetupCard } from '../setup/setup-card'
 import { deliveryModeLabels } from '../stock/delivery-modes'
 import { useSales } from './api/sales'
 
@@ -142,6 +143,8 @@ export function SalesTab() {
         <h1 className="text-2xl font-bold text-fg">{t('admin.tab.sales')}</h1>
         {exports}
       </div>
+
+      <SetupCard />
 
       <div className="grid gap-4 md:grid-cols-3">
         <TotalsCard title={t('admin.sales.today')} totals={d.totals.today} />
