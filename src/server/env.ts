@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseSolanaEnv, type SolanaConfig } from './chains/solana/solana-env'
 import { type EvmChainConfig, parseEvmEnv } from './payments/evm/evm-env'
 
 // The only reader of process.env. A bad value stops the process with a message naming the variable.
@@ -174,6 +175,8 @@ export type Env = z.infer<typeof envSchema> & {
   TRON_PROVIDERS: TronProviderConfig[]
   /** Every EVM chain's settings (EVM_<CHAIN>_*), enabled or not; see payments/evm/evm-env.ts. */
   EVM_CHAINS: EvmChainConfig[]
+  /** Solana's settings (SOLANA_*), enabled or not; see chains/solana/solana-env.ts. */
+  SOLANA: SolanaConfig
   /** Start-up notices about the configuration (a variable set under its old name). */
   NOTICES: string[]
 }
@@ -323,8 +326,16 @@ export function parseEnv(given: Record<string, string | undefined> = process.env
     lines.push(...errors)
     const evm = parseEvmEnv(source)
     lines.push(...evm.errors)
+    const solana = parseSolanaEnv(source)
+    lines.push(...solana.errors)
     if (lines.length === 0) {
-      return { ...result.data, TRON_PROVIDERS: providers, EVM_CHAINS: evm.chains, NOTICES: notices }
+      return {
+        ...result.data,
+        TRON_PROVIDERS: providers,
+        EVM_CHAINS: evm.chains,
+        SOLANA: solana.config,
+        NOTICES: notices,
+      }
     }
   }
   throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`)

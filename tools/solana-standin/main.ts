@@ -12,7 +12,9 @@ const standin = await createStandin({
   finalizeDepth: Number(process.env.SOLANA_STANDIN_FINALIZE_DEPTH ?? 32),
 })
 const front = await serveRpc(standin, port)
-console.log(`solana stand-in: JSON-RPC at ${front.url} (USDT ${standin.mints.usdt}, USDC ${standin.mints.usdc})`)
+console.log(
+  `solana stand-in: JSON-RPC at ${front.url} (USDT ${standin.mints.usdt}, USDC ${standin.mints.usdc})`,
+)
 const stop = async () => {
   standin.stop()
   await front.close()
