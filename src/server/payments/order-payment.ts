@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { explorerTxUrl as tronExplorerTxUrl } from '../../shared/dashboard'
 import { unitsToDecimal } from '../../shared/networks'
+import { solanaFamily } from '../chains/solana/solana-family'
 import type { Db } from '../db/client'
 import { payments } from '../db/schema'
 import type { ChainRegistry } from './chain-registry'
@@ -16,6 +17,7 @@ import { type EvmChainKey, evmChain } from './evm/chains'
 export function explorerTxUrlOf(chain: ChainId, txId: string, chains?: ChainRegistry): string {
   const adapter = chains?.get(chain)
   if (adapter) return adapter.explorerTxUrl(txId)
+  if (chain === 'solana') return solanaFamily.explorerTxUrl(txId)
   return chain === 'tron' ? tronExplorerTxUrl(txId) : evmChain(chain as EvmChainKey).explorerTxUrl(txId)
 }
 

@@ -10,15 +10,19 @@ import type { ProviderConfig } from '../../payments/provider-failover'
 //   SOLANA_POLL_MS                     the shortest time between two looks at the order addresses
 //                                      (default 1000); a key's PER_DAY slows the looks to fit its day
 //   SOLANA_START_SLOT                  first slot on a new database (default: the finalized slot)
+//   SOLANA_FINAL_EVERY_MS              how often the finalized slot is asked for while orders are
+//                                      watched (default 60000; the chain's clock, which ends orders)
 
 export interface SolanaConfig {
   enabled: boolean
   providers: ProviderConfig[]
   pollMs: number
   startSlot: number | null
+  /** How often the finalized slot itself is asked for while orders are watched (the chain's clock for expiry). */
+  finalEveryMs: number
 }
 
-const FIELDS = ['ENABLED', 'POLL_MS', 'START_SLOT'] as const
+const FIELDS = ['ENABLED', 'POLL_MS', 'START_SLOT', 'FINAL_EVERY_MS'] as const
 const P = 'SOLANA_'
 
 export function parseSolanaEnv(source: Record<string, string | undefined>): {
@@ -57,6 +61,7 @@ export function parseSolanaEnv(source: Record<string, string | undefined>): {
       providers,
       pollMs: read(`${P}POLL_MS`, 'POLL_MS') ?? 1000,
       startSlot: read(`${P}START_SLOT`, 'START_BLOCK') ?? null,
+      finalEveryMs: read(`${P}FINAL_EVERY_MS`, 'POLL_MS') ?? 60_000,
     },
     errors,
   }

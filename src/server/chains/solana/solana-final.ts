@@ -15,7 +15,7 @@ import {
   type SolanaContext,
   tokenAccountsOf,
 } from './solana-context'
-import { HEAD_EVERY_MS, IDLE_HEAD_EVERY_MS, type Scanner } from './solana-scan'
+import { IDLE_HEAD_EVERY_MS, type Scanner } from './solana-scan'
 import { readTransfers } from './solana-transfers'
 
 // The follower's reads on Solana: a slot is final at the `finalized` commitment. The follower's
@@ -48,7 +48,8 @@ export async function solanaReadFinal(
   const accounts = await tokenAccountsOf(ctx, opts.watch)
   // The finalized slot first, so every listing after it reaches at least that slot.
   let head: { slot: number; time: number } | null = null
-  const headEvery = accounts.size > 0 ? HEAD_EVERY_MS : IDLE_HEAD_EVERY_MS
+  const headEvery =
+    accounts.size > 0 ? ctx.config.finalEveryMs : Math.max(ctx.config.finalEveryMs, IDLE_HEAD_EVERY_MS)
   if (!ctx.final || Date.now() - ctx.final.at >= headEvery) {
     const res = await readFinalizedSlot(ctx, n)
     if (res.status === 'error') return { blocks: [], more: false, error: res }

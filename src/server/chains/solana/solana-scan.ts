@@ -11,9 +11,7 @@ import type { SignatureInfo } from './solana-types'
 
 /** Share of the day's budget the listings may take (the rest: finalized-slot looks, transactions, the buyer's signature). */
 const LISTING_SHARE = 0.85
-/** The finalized slot is asked for this often while orders are watched (two requests each time). */
-export const HEAD_EVERY_MS = 60_000
-/** … and this often with nothing watched (an idle shop's whole cost). */
+/** The finalized slot is asked for at least this far apart with nothing watched (an idle shop's whole cost). */
 export const IDLE_HEAD_EVERY_MS = 120_000
 const CONCURRENCY = 4
 
@@ -45,7 +43,7 @@ export function createScanner(ctx: SolanaContext): Scanner {
     if (accounts >= watched.n || now - watched.at > 60_000) watched = { n: accounts, at: now }
     const perDay = ctx.pool.requestBudget().perDay
     if (!perDay) return ctx.config.pollMs
-    const perSecond = (perDay * LISTING_SHARE) / 86_400 - 2 / (HEAD_EVERY_MS / 1000)
+    const perSecond = (perDay * LISTING_SHARE) / 86_400 - 2 / (ctx.config.finalEveryMs / 1000)
     if (perSecond <= 0) return 3_600_000
     return Math.max(ctx.config.pollMs, Math.ceil((watched.n / perSecond) * 1000))
   }
