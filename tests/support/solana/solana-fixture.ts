@@ -113,7 +113,7 @@ export async function createSolanaFixture(engine: Engine): Promise<SolanaFixture
         ?.checkpoint_block,
     )
 
-  return {
+  const fx: SolanaFixture = {
     t,
     standin,
     fronts,
@@ -160,7 +160,7 @@ export async function createSolanaFixture(engine: Engine): Promise<SolanaFixture
       const target = standin.slot('finalized')
       const results: FollowResult[] = []
       for (let i = 0; i < 200; i++) {
-        const r = await follower.runOnce()
+        const r = await fx.follower.runOnce()
         results.push(r)
         if (r.error) return results
         if ((await finalSlot()) >= target) return results
@@ -171,10 +171,11 @@ export async function createSolanaFixture(engine: Engine): Promise<SolanaFixture
     },
     rows,
     async close() {
-      await follower.stop()
+      await fx.follower.stop()
       await t.close()
       standin.stop()
       await Promise.all(fronts.map((f) => f.close()))
     },
   }
+  return fx
 }

@@ -28,6 +28,15 @@ export interface SolanaContext {
   final: { slot: number; time: number; at: number } | null
 }
 
+/**
+ * A block time in ms: Solana's are whole seconds, so a slot stamped s was made during second s and
+ * is taken as the end of it (as EVM's): a payment made in the second its order was placed is inside
+ * the order's lease.
+ */
+export function blockTimeMs(seconds: number | null): number {
+  return seconds === null ? 0 : seconds * 1000 + 999
+}
+
 export const PAGE = 100
 /** Pages of signatures one listing may read back before it gives up (a very busy account). */
 export const MAX_PAGES = 20
@@ -84,7 +93,7 @@ export async function listSignatures(
       !last ||
       list.length < PAGE ||
       (bound.floorSlot !== undefined && last.slot <= bound.floorSlot) ||
-      (bound.sinceMs !== undefined && last.blockTime !== null && last.blockTime * 1000 < bound.sinceMs)
+      (bound.sinceMs !== undefined && last.blockTime !== null && blockTimeMs(last.blockTime) < bound.sinceMs)
     if (reached) return { status: 'success', items }
     before = last.signature
   }
@@ -147,7 +156,7 @@ export async function readFinalizedSlot(
     if (typeof time.result !== 'number')
       return malformed(`getBlockTime answered no time for slot ${slot.result}`)
     ctx.pool.sawHead(p, slot.result)
-    return { status: 'success', slot: slot.result, time: time.result * 1000 }
+    return { status: 'success', slot: slot.result, time: blockTimeMs(time.result) }
   })
 }
 

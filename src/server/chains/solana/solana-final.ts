@@ -7,6 +7,7 @@ import type {
   FinalReadOptions,
 } from '../../payments/chain'
 import {
+  blockTimeMs,
   type Counter,
   getTransaction,
   malformed,
@@ -63,7 +64,7 @@ export async function solanaReadFinal(
   let top = head && head.slot > cp ? head : null
   for (const item of listed) {
     if (item.confirmationStatus !== 'finalized' || item.slot <= cp || item.blockTime === null) continue
-    if (!top || item.slot > top.slot) top = { slot: item.slot, time: item.blockTime * 1000 }
+    if (!top || item.slot > top.slot) top = { slot: item.slot, time: blockTimeMs(item.blockTime) }
   }
   if (!top) return { blocks: [], more: false }
   raiseFinal(ctx, top.slot, top.time)

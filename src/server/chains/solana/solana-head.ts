@@ -1,5 +1,11 @@
 import type { HeadLook, HeadReader, HeadSighting } from '../../payments/chain'
-import { type Counter, getTransaction, type SolanaContext, tokenAccountsOf } from './solana-context'
+import {
+  blockTimeMs,
+  type Counter,
+  getTransaction,
+  type SolanaContext,
+  tokenAccountsOf,
+} from './solana-context'
 import type { Scanner } from './solana-scan'
 import { readTransfers } from './solana-transfers'
 
@@ -49,7 +55,7 @@ export function createSolanaHeadReader(ctx: SolanaContext, scanner: Scanner): He
           })
         }
         if (head === null || item.slot > head) head = item.slot
-        lastBlockTime = Math.max(lastBlockTime, (item.blockTime ?? 0) * 1000)
+        lastBlockTime = Math.max(lastBlockTime, blockTimeMs(item.blockTime))
       }
     }
     const moved = head !== null && head !== newest

@@ -1,5 +1,6 @@
 import type { ChainResult, TransactionLookupOptions, TransactionView } from '../../payments/chain'
-import { type Counter, getTransaction, raiseFinal, type SolanaContext } from './solana-context'
+import { normalizeSolanaSignature } from './solana-address'
+import { blockTimeMs, type Counter, getTransaction, raiseFinal, type SolanaContext } from './solana-context'
 import { readTransfers } from './solana-transfers'
 
 // One transaction for the buyer's "I paid — signature" and for refunds: asked at `finalized`, then
@@ -23,6 +24,8 @@ export async function solanaLookupTransaction(
   signature: string,
   opts: TransactionLookupOptions,
 ): Promise<ChainResult<TransactionView>> {
+  // Not a signature (a hash of another chain, a mistyped or lower-cased one): no such transaction.
+  if (normalizeSolanaSignature(signature) !== signature) return { status: 'success', ...UNKNOWN }
   const n: Counter = { requests: 0 }
   const lane = { signal: opts.signal }
   // A cached copy may have been read at `confirmed`: finality is asked of the node each time.
@@ -39,7 +42,7 @@ export async function solanaLookupTransaction(
   }
   if (!tx) return { status: 'success', ...UNKNOWN }
   const { transfers, failure } = readTransfers(tx, ctx.tokens, 'solana')
-  const time = (tx.blockTime ?? 0) * 1000
+  const time = blockTimeMs(tx.blockTime)
   if (isFinal) raiseFinal(ctx, tx.slot, time)
   const common = { blockNumber: tx.slot, blockTimestamp: time, success: failure === null, failure }
   if (!isFinal) return { status: 'success', state: 'pending', ...common, transfers: [], blockTransfers: [] }

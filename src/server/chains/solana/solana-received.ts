@@ -6,7 +6,13 @@ import type {
   TokenSymbol,
 } from '../../payments/chain'
 import { associatedTokenAccount } from './solana-address'
-import { type Counter, getTransaction, listSignatures, type SolanaContext } from './solana-context'
+import {
+  blockTimeMs,
+  type Counter,
+  getTransaction,
+  listSignatures,
+  type SolanaContext,
+} from './solana-context'
 import { readTransfers } from './solana-transfers'
 
 // What addresses received, from the chain's side, through their token accounts' finalized
@@ -31,7 +37,7 @@ async function received(
     const list = await listSignatures(ctx, account, { sinceMs: range.fromMs, commitment: 'finalized' }, n)
     if (list.status === 'error') return list
     for (const item of list.items) {
-      const t = (item.blockTime ?? 0) * 1000
+      const t = blockTimeMs(item.blockTime)
       if (item.err !== null || t < range.fromMs || t >= range.toMs) continue
       txIds.add(item.signature)
       const got = await getTransaction(ctx, item.signature, 'finalized', n)
@@ -84,7 +90,7 @@ export async function solanaListReceived(
     const list = await listSignatures(ctx, account, { sinceMs: range.fromMs, commitment: 'finalized' }, n)
     if (list.status === 'error') return list
     for (const item of list.items) {
-      const t = (item.blockTime ?? 0) * 1000
+      const t = blockTimeMs(item.blockTime)
       if (item.err === null && t >= range.fromMs && t < range.toMs) txIds.add(item.signature)
     }
   }

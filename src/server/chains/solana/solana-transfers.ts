@@ -1,5 +1,6 @@
 import type { ChainToken, ChainTransfer, TokenSymbol } from '../../payments/chain'
 import { TOKEN_PROGRAM } from './solana-address'
+import { blockTimeMs } from './solana-context'
 import type { ParsedInstruction, ParsedTransaction, TokenBalance } from './solana-types'
 
 // The accepted tokens' transfers in one transaction, read as the node parsed it: every SPL Token
@@ -85,7 +86,7 @@ export function readTransfers(
   for (const b of tx.meta?.preTokenBalances ?? []) note(b)
   for (const b of tx.meta?.postTokenBalances ?? []) note(b)
   const txId = tx.transaction.signatures[0] ?? ''
-  const time = (tx.blockTime ?? 0) * 1000
+  const time = blockTimeMs(tx.blockTime)
   const transfers: ChainTransfer[] = []
   const visit = (ix: ParsedInstruction, eventIndex: number) => {
     if (ix.programId !== TOKEN_PROGRAM || typeof ix.parsed !== 'object' || !ix.parsed) return
