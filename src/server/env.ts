@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { type EvmChainConfig, parseEvmEnv } from './chains/evm/evm-env'
+import { parseSolanaEnv, type SolanaConfig } from './chains/solana/solana-env'
 
 // The only reader of process.env. A bad value stops the process with a message naming the variable.
 
@@ -197,6 +198,8 @@ export type Env = z.infer<typeof envSchema> & {
   TRON_PROVIDERS: TronProviderConfig[]
   /** Every EVM chain's settings (EVM_<CHAIN>_*), enabled or not; see payments/evm/evm-env.ts. */
   EVM_CHAINS: EvmChainConfig[]
+  /** Solana's settings (SOLANA_*), enabled or not; see chains/solana/solana-env.ts. */
+  SOLANA: SolanaConfig
   /** Start-up notices about the configuration (a variable set under its old name). */
   NOTICES: string[]
 }
@@ -346,8 +349,16 @@ export function parseEnv(given: Record<string, string | undefined> = process.env
     lines.push(...errors)
     const evm = parseEvmEnv(source)
     lines.push(...evm.errors)
+    const solana = parseSolanaEnv(source)
+    lines.push(...solana.errors)
     if (lines.length === 0) {
-      return { ...result.data, TRON_PROVIDERS: providers, EVM_CHAINS: evm.chains, NOTICES: notices }
+      return {
+        ...result.data,
+        TRON_PROVIDERS: providers,
+        EVM_CHAINS: evm.chains,
+        SOLANA: solana.config,
+        NOTICES: notices,
+      }
     }
   }
   throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`)

@@ -58,7 +58,9 @@ function createFollowers(app: App, env: Env, database: Database, instanceId: str
       startBlock:
         chain.chain === 'tron'
           ? env.FOLLOWER_START_BLOCK
-          : (env.EVM_CHAINS.find((c) => c.spec.key === chain.chain)?.startBlock ?? undefined),
+          : chain.chain === 'solana'
+            ? (env.SOLANA.startSlot ?? undefined)
+            : (env.EVM_CHAINS.find((c) => c.spec.key === chain.chain)?.startBlock ?? undefined),
       onPaid: (id) => app.services.orderPaid.emit(id),
       onCommitted: () => app.services.orderWatch.notify('*'),
       instanceId,

@@ -4,12 +4,12 @@ import { z } from 'zod'
 // and order row. Which of them a shop takes is the operator's choice (the server's chain registry);
 // this list only names them, for the server and the browser alike.
 
-export const chainIds = ['tron', 'ethereum', 'bsc', 'polygon', 'arbitrum', 'base'] as const
+export const chainIds = ['tron', 'ethereum', 'bsc', 'polygon', 'arbitrum', 'base', 'solana'] as const
 export type ChainId = (typeof chainIds)[number]
 export const chainIdSchema = z.enum(chainIds)
 
 /** A family is one implementation: TRON, or every EVM chain through the same code. */
-export const chainFamilies = ['tron', 'evm'] as const
+export const chainFamilies = ['tron', 'evm', 'solana'] as const
 export type ChainFamilyId = (typeof chainFamilies)[number]
 
 export const familyOfChain: Record<ChainId, ChainFamilyId> = {
@@ -19,6 +19,7 @@ export const familyOfChain: Record<ChainId, ChainFamilyId> = {
   polygon: 'evm',
   arbitrum: 'evm',
   base: 'evm',
+  solana: 'solana',
 }
 
 /** Every token symbol a row may carry. A chain accepts a subset (its token table). */

@@ -21,12 +21,14 @@ export const chainNames: Record<ChainId, string> = {
   polygon: 'Polygon PoS',
   arbitrum: 'Arbitrum One',
   base: 'Base',
+  solana: 'Solana',
 }
 
 /** A part of the address pool, by family: an EVM address serves every EVM chain (the same in every language). */
 export const familyNames: Record<ChainFamilyId, string> = {
   tron: 'TRON',
   evm: 'EVM',
+  solana: 'Solana',
 }
 
 /** The token standard wallets show next to the token on each network. */
@@ -37,6 +39,7 @@ export const tokenStandards: Record<ChainId, string> = {
   polygon: 'ERC-20',
   arbitrum: 'ERC-20',
   base: 'ERC-20',
+  solana: 'SPL',
 }
 
 /**

@@ -92,7 +92,8 @@ export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
 ])
 export type OrderStatusAnswer = z.infer<typeof orderStatusAnswerSchema>
 
-const TX_ID = /^(0x)?[0-9a-fA-F]{64}$/
+/** A transaction id as a buyer or operator may paste it: 64 hex digits (TRON, EVM) or a base58 Solana signature; the chain's own check follows. */
+export const TX_ID = /^(?:(?:0x)?[0-9a-fA-F]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/
 
 /** The buyer's "I already paid" call; the server verifies the hash on chain itself and never trusts p_amount. */
 export const confirmTransactionInputSchema = z

@@ -4,6 +4,7 @@ import { type ChainId, familyOfChain } from './chains'
 import { orderIdSchema } from './checkout'
 import { looksLikeEvmAddress, normalizeEvmAddress } from './evm-address'
 import { chainNames } from './networks'
+import { TX_ID } from './order-status'
 import { adminKeyField } from './rpc'
 import { isValidTronAddress } from './tron-address'
 
@@ -177,10 +178,7 @@ export const verifyRefundInputSchema = z
   .object({
     ...adminKeyField,
     p_refund_id: rowIdSchema,
-    p_transaction_hash: z
-      .string()
-      .trim()
-      .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'must be a 64-character hex transaction hash'),
+    p_transaction_hash: z.string().trim().regex(TX_ID, 'must be a 64-character hex transaction hash'),
   })
   .strict()
 

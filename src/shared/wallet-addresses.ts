@@ -1,5 +1,6 @@
 import type { ChainFamilyId } from './chains'
 import { looksLikeEvmAddress, normalizeEvmAddress } from './evm-address'
+import { normalizeSolanaAddress, solanaPoolAddressProblem } from './solana-address'
 import { isValidTronAddress } from './tron-address'
 
 export const WALLET_ADDRESS_LENGTH = 34
@@ -21,14 +22,20 @@ function readLine(line: string): WalletLine | { invalid: string } {
   const evm = normalizeEvmAddress(line)
   if (evm) return { address: evm, family: 'evm' }
   const shown = line.length > 60 ? `${line.slice(0, 57)}...` : line
+  if (normalizeSolanaAddress(line)) {
+    const problem = solanaPoolAddressProblem(line)
+    return problem
+      ? { invalid: `${shown} (Solana address that ${problem.replace(/^is /, 'is ')})` }
+      : { address: line, family: 'solana' }
+  }
   // 0x and 40 hex digits in mixed case whose checksum does not match: most likely a typo.
   return { invalid: looksLikeEvmAddress(line) ? `${shown} (EVM checksum does not match)` : shown }
 }
 
 /**
  * The admin's textarea rules: one address per line, trimmed, blank lines dropped; each a TRON
- * address (34-character base58check) or an EVM address (0x + 40 hex; mixed case must match its
- * EIP-55 checksum). None gives 'Please enter at least one wallet address'; any bad line refuses the
+ * address (34-character base58check), an EVM address (0x + 40 hex; mixed case must match its
+ * EIP-55 checksum) or a Solana wallet key (base58 of 32 bytes, on the ed25519 curve). None gives 'Please enter at least one wallet address'; any bad line refuses the
  * whole batch, each bad line named.
  */
 export function parseWalletAddressLines(input: string | readonly string[]): WalletLinesResult {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { type ChainId, familyOfChain } from '../../shared/chains'
+import { type ChainFamilyId, type ChainId, familyOfChain } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { followerState } from '../db/schema'
 import { backoffDelay } from '../lib/backoff'
@@ -7,7 +7,7 @@ import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
 import { hasPendingOrder } from '../orders/orders.repo'
 import type { PaymentRules } from '../payments/payment-rules'
-import { allPoolAddresses, hasAddressCoolingDown } from '../wallets/wallets.repo'
+import { activePoolAddresses, allPoolAddresses, hasAddressCoolingDown } from '../wallets/wallets.repo'
 import type { ChainError, FinalBlock, FinalReads } from './chain'
 import {
   commitBlocks,
@@ -161,6 +161,11 @@ export async function readFollowerStatus(db: Db, chain: ChainId = 'tron'): Promi
   }
 }
 
+/** The addresses the follower reads for: the family's whole pool, or only those orders hold or cool down after. */
+function watchOf(db: Db, reads: FinalReads, family: ChainFamilyId): Promise<string[]> {
+  return reads.watchesActiveAddresses ? activePoolAddresses(db, family) : allPoolAddresses(db, family)
+}
+
 function readsOf(opts: ChainFollowerOptions): FinalReads {
   if (opts.chain) return opts.chain
   if (opts.client) return createTronFinalReads(opts.client)
@@ -209,7 +214,7 @@ export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
   async function fetchBlocks(
     state: StateRow,
   ): Promise<{ fetched: FinalBlock[]; more: boolean; error?: ChainError }> {
-    const watch = new Set(await allPoolAddresses(db, family))
+    const watch = new Set(await watchOf(db, reads, family))
     const began = Date.now()
     const read = await reads.readFinal({
       checkpoint: { number: state.checkpointBlock, hash: state.checkpointBlockId },

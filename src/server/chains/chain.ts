@@ -213,6 +213,11 @@ export interface ChainProvidersView {
 /** What the follower needs of a chain. */
 export interface FinalReads {
   readonly chain: ChainId
+  /**
+   * The follower's watch is only the addresses orders hold or that cool down after one, not the
+   * whole pool: a family that reads each watched address (Solana) pays per address (decision 053).
+   */
+  readonly watchesActiveAddresses?: boolean
   /** The newest final block (TRON: the solidified head; EVM: head − depth + 1). */
   finalHead(): Promise<ChainResult<BlockRef>>
   readFinal(opts: FinalReadOptions): Promise<FinalRead>

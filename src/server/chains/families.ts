@@ -1,3 +1,4 @@
+import { solanaFamily } from '../chains/solana/solana-family'
 import type { Env } from '../env'
 import type { ChainAdapter } from './chain'
 import { type ChainRegistry, createChainRegistry } from './chain-registry'
@@ -21,6 +22,10 @@ export function buildChains(env: Env, deps: ChainDeps): ChainAdapter[] {
   return [
     createTronChain({ pool: deps.tron, blockIntervalMs: env.CHAIN_BLOCK_MS }),
     ...buildEvmAdapters(env.EVM_CHAINS, { fetch: deps.fetch, onSetAside: deps.onSetAside }),
+    ...solanaFamily.adapters(env.SOLANA, {
+      fetch: deps.fetch,
+      onSetAside: (provider, reason) => deps.onSetAside('solana', provider, reason),
+    }),
   ]
 }
 

@@ -1,4 +1,5 @@
 import type { ChainId, TokenSymbol } from '../../shared/chains'
+import { SOLANA_TOKENS } from '../chains/solana/solana-tokens'
 import type { ChainToken } from './chain'
 import { EVM_CHAINS, type EvmChainKey } from './evm/chains'
 
@@ -16,6 +17,8 @@ export const TOKEN_TABLE: Readonly<Record<ChainId, readonly ChainToken[]>> = {
   ],
   // The EVM chains' rows, with their sources: evm/chains.ts.
   ...evmTokenRows(),
+  // USDT and USDC mints, with their sources: chains/solana/solana-tokens.ts.
+  solana: SOLANA_TOKENS,
 }
 
 function evmTokenRows(): Record<EvmChainKey, readonly ChainToken[]> {

@@ -265,7 +265,7 @@ export const walletAddresses = pgTable(
     heldBy: text('held_by'),
     /** When the address was last in use (an order ended, a transfer arrived): leases take the oldest. */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
-    /** 'tron' or 'evm': an order leases an address of its chain's family (decision 037). */
+    /** 'tron', 'evm' or 'solana': an order leases an address of its chain's family (decision 037). */
     family: text('family').$type<ChainFamilyId>().notNull().default('tron'),
   },
   (t) => [
@@ -275,7 +275,7 @@ export const walletAddresses = pgTable(
       .on(t.family, t.lastUsedAt.asc().nullsFirst(), t.createdAt.asc())
       .where(sql`leased_order_id is null and removed_at is null`),
     index('wallet_addresses_held_by_idx').on(t.heldBy).where(sql`held_by is not null`),
-    check('wallet_addresses_family_ck', sql`${t.family} in ('tron', 'evm')`),
+    check('wallet_addresses_family_ck', sql`${t.family} in ('tron', 'evm', 'solana')`),
   ],
 )
 

@@ -91,7 +91,7 @@ describe.each(engines)('chains at rest on %s', (engine) => {
   })
 
   it('refuses a chain, token or family it does not know, and keeps TRON the default', async () => {
-    await expect(insertPayment('solana', 'cd'.repeat(32))).rejects.toThrow()
+    await expect(insertPayment('cosmos', 'cd'.repeat(32))).rejects.toThrow()
     await expect(insertPayment('tron', 'ef'.repeat(32), 'DAI')).rejects.toThrow()
     await insertPayment('base', '12'.repeat(32), 'USDC')
     await expect(
@@ -197,7 +197,7 @@ describe.each(engines)('calls that name a chain on %s', (engine) => {
       success: false,
       error: confirmMessages.notForOrder,
     })
-    expect((await confirm(o.id, sent.txId, 'solana')).status).toBe(400)
+    expect((await confirm(o.id, sent.txId, 'cosmos')).status).toBe(400)
     expect((await confirm(o.id, sent.txId, 'tron')).body).toMatchObject({ success: true, hash: sent.txId })
     expect((await confirm(o.id, `0x${sent.txId.toUpperCase()}`)).body).toMatchObject({
       success: true,

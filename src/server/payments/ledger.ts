@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm'
-import type { ChainId, TokenSymbol } from '../../shared/chains'
+import { type ChainId, familyOfChain, type TokenSymbol } from '../../shared/chains'
 import { isPaidStatus } from '../../shared/order-status'
 import { type ChainTransfer, stableUnitsToMicros } from '../chains/chain'
 import { decimalsOf, tableToken } from '../chains/token-table'
@@ -27,9 +27,17 @@ export type RecordOutcome =
  * Stores a transfer (once) and decides where it lands. Call inside a transaction; the caller
  * settles the order afterwards when the outcome is 'credited'.
  */
+/**
+ * A transaction id as the ledger keys it: a hex id (TRON, EVM) in lower case; a Solana signature
+ * is base58 and case-sensitive, kept exactly as the chain wrote it.
+ */
+export function ledgerTxId(chain: ChainId, txId: string): string {
+  return familyOfChain[chain] === 'solana' ? txId : txId.toLowerCase()
+}
+
 export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<RecordOutcome> {
-  const txId = t.txId.toLowerCase()
   const chain = t.chain ?? 'tron'
+  const txId = ledgerTxId(chain, t.txId)
   const sameEvent = and(
     eq(payments.chain, chain),
     eq(payments.txId, txId),
@@ -200,7 +208,7 @@ export async function heldInTransaction(
   const [row] = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(heldFor(orderId), eq(payments.chain, chain), eq(payments.txId, txId.toLowerCase())))
+    .where(and(heldFor(orderId), eq(payments.chain, chain), eq(payments.txId, ledgerTxId(chain, txId))))
     .limit(1)
   return Boolean(row)
 }
@@ -272,7 +280,7 @@ export async function creditedElsewhere(
     .where(
       and(
         eq(payments.chain, chain),
-        eq(payments.txId, txId.toLowerCase()),
+        eq(payments.txId, ledgerTxId(chain, txId)),
         eq(payments.status, 'credited'),
         sql`${payments.orderId} <> ${orderId}`,
       ),
@@ -294,7 +302,7 @@ export async function paysOrder(
     .where(
       and(
         eq(payments.chain, chain),
-        eq(payments.txId, txId.toLowerCase()),
+        eq(payments.txId, ledgerTxId(chain, txId)),
         eq(payments.orderId, orderId),
         eq(payments.status, 'credited'),
       ),

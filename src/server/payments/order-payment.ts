@@ -4,6 +4,7 @@ import { explorerTxUrl as tronExplorerTxUrl } from '../../shared/dashboard'
 import { unitsToDecimal } from '../../shared/networks'
 import type { ChainRegistry } from '../chains/chain-registry'
 import { type EvmChainKey, evmChain } from '../chains/evm/chains'
+import { solanaFamily } from '../chains/solana/solana-family'
 import type { Db } from '../db/client'
 import { payments } from '../db/schema'
 
@@ -16,6 +17,7 @@ import { payments } from '../db/schema'
 export function explorerTxUrlOf(chain: ChainId, txId: string, chains?: ChainRegistry): string {
   const adapter = chains?.get(chain)
   if (adapter) return adapter.explorerTxUrl(txId)
+  if (chain === 'solana') return solanaFamily.explorerTxUrl(txId)
   return chain === 'tron' ? tronExplorerTxUrl(txId) : evmChain(chain as EvmChainKey).explorerTxUrl(txId)
 }
 

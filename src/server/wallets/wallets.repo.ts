@@ -271,6 +271,20 @@ export async function allPoolAddresses(db: Db, family?: ChainFamilyId): Promise<
   return rows.map((r) => r.address)
 }
 
+/**
+ * The addresses of a family an order holds or that cool down after one (a chain read per address,
+ * such as Solana's, watches only these: decision 053).
+ */
+export async function activePoolAddresses(db: Db, family: ChainFamilyId): Promise<string[]> {
+  const result = (await db.execute(sql`
+    select address from wallet_addresses
+    where family = ${family}
+      and (leased_order_id is not null or (cooldown_until is not null and cooldown_until > now()))`)) as unknown as {
+    rows: { address: string }[]
+  }
+  return result.rows.map((r) => r.address)
+}
+
 export type AddressState = 'free' | 'leased' | 'cooling' | 'removed'
 
 export interface WalletAddressRow {

@@ -46,7 +46,7 @@ const PROVIDER_FIELDS = ['URL', 'KEYS', 'RPS', 'PER_DAY', 'NAME', 'MAX_BLOCKS'] 
 type ProviderField = (typeof PROVIDER_FIELDS)[number]
 const CHAIN_FIELDS = ['ENABLED', 'CONFIRMATIONS', 'START_BLOCK', 'TOKENS', 'POLL_MS'] as const
 
-const fieldSchemas = {
+export const fieldSchemas = {
   URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
   KEYS: z
     .string()
@@ -166,7 +166,8 @@ function chainConfig(
   }
 }
 
-function providersOf(
+/** The numbered providers under prefix `p` (EVM chains' and the Solana family's settings). */
+export function providersOf(
   p: string,
   source: Record<string, string | undefined>,
   read: <F extends keyof typeof fieldSchemas>(

@@ -1,0 +1,119 @@
+import type { ChainAdapter, ChainError } from '../chain'
+import { endpointOf } from '../evm/evm-env'
+import { createFailoverPool } from '../provider-failover'
+import { normalizeSolanaAddress, normalizeSolanaSignature } from './solana-address'
+import type { SolanaContext } from './solana-context'
+import { blockTimeMs, malformed } from './solana-context'
+import type { SolanaConfig } from './solana-env'
+import { slotRef, solanaFinalHead, solanaReadFinal } from './solana-final'
+import { createSolanaHeadReader } from './solana-head'
+import { solanaLookupTransaction } from './solana-lookup'
+import { solanaListReceived, solanaReceivedInPeriod, solanaTransfersTo } from './solana-received'
+import { createSolanaRpc } from './solana-rpc'
+import { createScanner } from './solana-scan'
+import { SOLANA_TOKENS } from './solana-tokens'
+
+// Solana as the shop's chain interface sees it: the family's reads bound to the operator's
+// providers. Payments are USDT and USDC (SPL Token) into the order address's associated token
+// accounts; "confirming" at the `confirmed` commitment, paid at `finalized`.
+
+export interface SolanaAdapterOptions {
+  fetch?: typeof globalThis.fetch
+  /** Per request. Default 10 s. */
+  timeoutMs?: number
+  coolingBaseMs?: number
+  maxCoolingMs?: number
+  setAsideMs?: number
+  onSetAside?: (provider: string, reason: string) => void
+}
+
+/** Solscan's page of a transaction. */
+export function solanaExplorerTxUrl(signature: string): string {
+  return `https://solscan.io/tx/${encodeURIComponent(signature)}`
+}
+
+/**
+ * A Solana Pay transfer request (https://docs.solanapay.com/spec): the recipient is the order's
+ * address (the wallet sends to its associated token account), the amount in whole tokens written
+ * exactly, the mint, and the order's address again as the reference (the transfer then names it,
+ * so a listing of the address finds it), with the shop's label.
+ */
+export function solanaPayUri(p: {
+  address: string
+  mint: string
+  amountUnits: bigint
+  decimals: number
+  label?: string
+}): string {
+  const digits = p.amountUnits.toString().padStart(p.decimals + 1, '0')
+  const whole = digits.slice(0, digits.length - p.decimals)
+  const frac = digits.slice(digits.length - p.decimals).replace(/0+$/, '')
+  const amount = frac ? `${whole}.${frac}` : whole
+  const params = new URLSearchParams({ amount, 'spl-token': p.mint, reference: p.address })
+  if (p.label) params.set('label', p.label)
+  return `solana:${p.address}?${params.toString().replace(/\+/g, '%20')}`
+}
+
+export function createSolanaAdapter(config: SolanaConfig, opts: SolanaAdapterOptions = {}): ChainAdapter {
+  const pool = createFailoverPool({
+    providers: config.providers,
+    connect: (provider, key, countedFetch) =>
+      createSolanaRpc({ url: endpointOf(provider, key), fetch: countedFetch, timeoutMs: opts.timeoutMs }),
+    async probeHead(client) {
+      const slot = await client.call<unknown>('getSlot', [{ commitment: 'finalized' }])
+      if (slot.status === 'error') return slot
+      if (typeof slot.result !== 'number') return malformed('getSlot answered no slot')
+      return { status: 'success', number: slot.result }
+    },
+    fetch: opts.fetch,
+    coolingBaseMs: opts.coolingBaseMs,
+    maxCoolingMs: opts.maxCoolingMs,
+    setAsideMs: opts.setAsideMs,
+    onSetAside: opts.onSetAside,
+  })
+  const ctx: SolanaContext = { config, pool, tokens: SOLANA_TOKENS, txCache: new Map(), final: null }
+  const scanner = createScanner(ctx)
+  return {
+    chain: 'solana',
+    family: 'solana',
+    tokens: SOLANA_TOKENS,
+    // A slot is ~400 ms; the follower and the watcher look every SOLANA_POLL_MS at most, and a look
+    // sends requests only for accounts whose listing is due (solana-scan.ts).
+    blockIntervalMs: 400,
+    followEveryMs: config.pollMs,
+    followerRequestsPerSecond: 0,
+    watchesActiveAddresses: true,
+    confirmation: { kind: 'solidified' },
+    normalizeAddress: normalizeSolanaAddress,
+    normalizeTxHash: normalizeSolanaSignature,
+    paymentUri: ({ address, token, amountUnits }) =>
+      solanaPayUri({ address, mint: token.contract ?? '', amountUnits, decimals: token.decimals }),
+    explorerTxUrl: solanaExplorerTxUrl,
+    finalHead: () => solanaFinalHead(ctx),
+    headTime: () => solanaHeadTime(ctx),
+    readFinal: (o) => solanaReadFinal(ctx, scanner, o),
+    createHeadReader: () => createSolanaHeadReader(ctx, scanner),
+    lookupTransaction: (sig, o) => solanaLookupTransaction(ctx, sig, o),
+    listReceived: (address, range) => solanaListReceived(ctx, address, range),
+    transfersTo: (address, token, sinceMs) => solanaTransfersTo(ctx, address, token, sinceMs),
+    receivedInPeriod: (addresses, range) => solanaReceivedInPeriod(ctx, addresses, range),
+    providers: pool,
+  }
+}
+
+export { slotRef }
+
+/** The chain's own clock (refunds, decision 060): the time of the newest confirmed slot, ms. */
+async function solanaHeadTime(ctx: SolanaContext): Promise<number | null> {
+  const res = await ctx.pool.route<{ time: number }, ChainError>(async (client) => {
+    const slot = await client.call<unknown>('getSlot', [{ commitment: 'confirmed' }])
+    if (slot.status === 'error') return slot
+    if (typeof slot.result !== 'number') return malformed('getSlot answered no slot')
+    const time = await client.call<unknown>('getBlockTime', [slot.result])
+    if (time.status === 'error') return time
+    if (typeof time.result !== 'number')
+      return malformed(`getBlockTime answered no time for slot ${slot.result}`)
+    return { status: 'success', time: blockTimeMs(time.result) }
+  })
+  return res.status === 'success' ? res.time : null
+}

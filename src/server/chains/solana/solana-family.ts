@@ -1,0 +1,44 @@
+import type { ChainAdapter } from '../chain'
+import {
+  createSolanaAdapter,
+  type SolanaAdapterOptions,
+  solanaExplorerTxUrl,
+  solanaPayUri,
+} from './solana-adapter'
+import {
+  associatedTokenAccount,
+  normalizeSolanaAddress,
+  normalizeSolanaSignature,
+  solanaPoolAddressProblem,
+} from './solana-address'
+import { parseSolanaEnv, type SolanaConfig } from './solana-env'
+import { SOLANA_NATIVE, SOLANA_TOKENS } from './solana-tokens'
+
+// The Solana family in one object: what the rest of the shop needs to know of it (its settings,
+// adapter, tokens, native coin, address and signature forms, explorer links, payment URI), so
+// wiring it in is one line where the families are listed.
+
+export const solanaFamily = {
+  id: 'solana' as const,
+  chains: ['solana'] as const,
+  /** SOLANA_* settings; errors name the variable, one line each. */
+  parseEnv: parseSolanaEnv,
+  /** The enabled chain's adapter (none when SOLANA_ENABLED is not set). */
+  adapters(config: SolanaConfig, opts: SolanaAdapterOptions = {}): ChainAdapter[] {
+    return config.enabled ? [createSolanaAdapter(config, opts)] : []
+  },
+  tokens: SOLANA_TOKENS,
+  native: SOLANA_NATIVE,
+  /** Base58, 32 bytes, case-sensitive: the text as it is. */
+  normalizeAddress: normalizeSolanaAddress,
+  /** Why a pool line is refused (not base58 of 32 bytes, or not a wallet key); null when it is fine. */
+  poolAddressProblem: solanaPoolAddressProblem,
+  /** Base58, 64 bytes, case-sensitive: never lowercased. */
+  normalizeTxId: normalizeSolanaSignature,
+  explorerTxUrl: solanaExplorerTxUrl,
+  explorerAddressUrl: (address: string) => `https://solscan.io/account/${encodeURIComponent(address)}`,
+  paymentUri: solanaPayUri,
+  tokenAccount: associatedTokenAccount,
+}
+
+export type { SolanaConfig }

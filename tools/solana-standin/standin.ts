@@ -1,0 +1,306 @@
+import {
+  type Address,
+  address,
+  appendTransactionMessageInstructions,
+  type Base64EncodedWireTransaction,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getAddressEncoder,
+  getBase64Encoder,
+  getTransactionEncoder,
+  type Instruction,
+  type KeyPairSigner,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from '@solana/kit'
+import {
+  ASSOCIATED_TOKEN_PROGRAM_ADDRESS,
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getMintToInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token'
+import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
+import { errorJson, isRefusedBeforeExecution, RpcError } from './errors'
+import { parseInstruction, type RawInstruction } from './parse-instructions'
+import { decodeWire, innerOf, tokenBalancesOf } from './record'
+
+// A Solana cluster for tests, the demo and benchmarks: LiteSVM runs the real SPL Token and
+// Associated Token Account programs in-process, and this file keeps what a validator's RPC node
+// keeps around them: slots with their times, the processed / confirmed / finalized commitments
+// (apart; a test drives them), every transaction with its status metadata (token balances before
+// and after, inner instructions, logs, the error of a failed one) and an index of signatures by
+// account. rpc.ts answers Solana's JSON-RPC methods from it in their documented shapes.
+
+export const SYSTEM_PROGRAM = '11111111111111111111111111111111'
+export const USDT_MINT = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB'
+export const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'
+
+const LAMPORTS_PER_SOL = 1_000_000_000n
+
+export interface TokenBalance {
+  accountIndex: number
+  mint: string
+  owner: string
+  programId: string
+  amount: bigint
+  decimals: number
+}
+
+export interface RecordedTransaction {
+  signature: string
+  slot: number
+  /** Unix seconds. */
+  blockTime: number
+  accountKeys: { pubkey: string; signer: boolean; writable: boolean }[]
+  recentBlockhash: string
+  instructions: RawInstruction[]
+  /** Per outer instruction that made calls: the calls, in order. */
+  innerInstructions: { index: number; instructions: (RawInstruction & { stackHeight: number })[] }[]
+  /** Solana's TransactionError JSON, null when it succeeded. */
+  err: unknown
+  fee: number
+  computeUnitsConsumed: number
+  logMessages: string[]
+  preBalances: number[]
+  postBalances: number[]
+  preTokenBalances: TokenBalance[]
+  postTokenBalances: TokenBalance[]
+}
+
+export interface StandinOptions {
+  /** Slots between a slot and the confirmed commitment reaching it. Default 1. */
+  confirmDepth?: number
+  /** Slots between a slot and the finalized commitment reaching it (mainnet: ~32). Default 4. */
+  finalizeDepth?: number
+  /** Produce a slot every this many ms on its own (the demo); 0: only when told (tests). Default 0. */
+  slotMs?: number
+  /** First slot number. Default 1,000. */
+  firstSlot?: number
+}
+
+export type Commitment = 'processed' | 'confirmed' | 'finalized'
+
+export interface Standin {
+  readonly svm: LiteSVM
+  /** Mints test tokens (counterfeits with the same symbol too). */
+  readonly mints: { usdt: string; usdc: string; counterfeitUsdt: string }
+  readonly faucet: KeyPairSigner
+  slot(commitment: Commitment): number
+  /** Unix ms of a slot produced; null when it is not. */
+  slotTime(slot: number): number | null
+  /** Makes `n` empty slots (the commitments move with them). */
+  advance(n?: number): void
+  /** Moves the cluster's clock forward (a late payment's test); later slots are this much later. */
+  warp(ms: number): void
+  blockhash(): { blockhash: string; lastValidBlockHeight: number }
+  /** Runs a signed transaction in a new slot; a failing one is recorded with its error, as a validator does with skipPreflight. */
+  send(wire: Uint8Array): { signature: string; err: unknown }
+  transaction(signature: string): RecordedTransaction | undefined
+  /** Newest first: the transactions naming an account, as getSignaturesForAddress lists them. */
+  signaturesFor(account: string): RecordedTransaction[]
+  /** Gives `owner` `amount` base units of `mint` in its associated token account (a real MintTo). */
+  mintTo(mint: string, owner: string, amount: bigint): Promise<string>
+  /** SOL for fees. */
+  airdrop(owner: string, lamports?: bigint): void
+  tokenBalance(owner: string, mint: string): Promise<bigint>
+  /** Builds, signs and sends instructions paid by `payer` (tests, the demo's buyer). */
+  run(
+    payer: KeyPairSigner,
+    instructions: Instruction[],
+    signers?: KeyPairSigner[],
+  ): Promise<{ signature: string; err: unknown }>
+  stop(): void
+}
+
+export async function createStandin(opts: StandinOptions = {}): Promise<Standin> {
+  const confirmDepth = opts.confirmDepth ?? 1
+  const finalizeDepth = opts.finalizeDepth ?? 4
+  const svm = new LiteSVM().withTransactionHistory(0n)
+  let tip = opts.firstSlot ?? 1000
+  let offsetMs = 0
+  const times = new Map<number, number>()
+  const txs = new Map<string, RecordedTransaction>()
+  const byAccount = new Map<string, RecordedTransaction[]>()
+  const now = () => Date.now() + offsetMs
+  times.set(tip, now())
+  svm.warpToSlot(BigInt(tip))
+
+  const faucet = await generateKeyPairSigner()
+  svm.airdrop(faucet.address, (1000n * LAMPORTS_PER_SOL) as never)
+  const counterfeit = await generateKeyPairSigner()
+  for (const mint of [USDT_MINT, USDC_MINT, counterfeit.address]) setMint(svm, mint, faucet.address)
+
+  function produce(): number {
+    tip += 1
+    times.set(tip, now())
+    svm.warpToSlot(BigInt(tip))
+    const clock = svm.getClock()
+    clock.unixTimestamp = BigInt(Math.floor(now() / 1000))
+    svm.setClock(clock)
+    return tip
+  }
+
+  function slot(commitment: Commitment): number {
+    if (commitment === 'processed') return tip
+    return Math.max(opts.firstSlot ?? 1000, tip - (commitment === 'confirmed' ? confirmDepth : finalizeDepth))
+  }
+
+  const tokenBalances = (keys: readonly string[]) => tokenBalancesOf(svm, keys)
+
+  function send(wire: Uint8Array): { signature: string; err: unknown } {
+    const { tx, signature, keys, accountKeys, instructions, recentBlockhash, signers } = decodeWire(wire)
+    if (txs.has(signature))
+      throw new RpcError(-32002, 'Transaction simulation failed: This transaction has already been processed')
+    const preBalances = keys.map((k) => Number(svm.getBalance(address(k)) ?? 0n))
+    const preTokenBalances = tokenBalances(keys)
+    const result = svm.sendTransaction(tx)
+    const failed = result instanceof FailedTransactionMetadata
+    const meta: TransactionMetadata = failed ? result.meta() : (result as TransactionMetadata)
+    const err = failed ? errorJson(result.err()) : null
+    // A transaction the runtime refused before running it (bad signature, unknown blockhash, no
+    // fee) never reaches a block: the RPC node answers an error and records nothing.
+    if (failed && isRefusedBeforeExecution(err)) {
+      throw new RpcError(-32002, `Transaction simulation failed: ${JSON.stringify(err)}`)
+    }
+    const s = produce()
+    const innerInstructions = innerOf(meta, keys)
+    const record: RecordedTransaction = {
+      signature,
+      slot: s,
+      blockTime: Math.floor((times.get(s) ?? now()) / 1000),
+      accountKeys,
+      recentBlockhash,
+      instructions,
+      innerInstructions,
+      err,
+      fee: 5000 * signers,
+      computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
+      logMessages: meta.logs(),
+      preBalances,
+      postBalances: keys.map((k) => Number(svm.getBalance(address(k)) ?? 0n)),
+      preTokenBalances,
+      postTokenBalances: failed ? preTokenBalances : tokenBalances(keys),
+    }
+    txs.set(signature, record)
+    for (const key of new Set(keys)) {
+      const list = byAccount.get(key) ?? []
+      list.push(record)
+      byAccount.set(key, list)
+    }
+    svm.expireBlockhash()
+    return { signature, err }
+  }
+
+  const run = (payer: KeyPairSigner, instructions: Instruction[]) =>
+    runInstructions(standin, payer, instructions)
+
+  let timer: ReturnType<typeof setInterval> | null = null
+  if (opts.slotMs) {
+    timer = setInterval(() => produce(), opts.slotMs)
+    timer.unref?.()
+  }
+
+  const standin: Standin = {
+    svm,
+    mints: { usdt: USDT_MINT, usdc: USDC_MINT, counterfeitUsdt: counterfeit.address },
+    faucet,
+    slot,
+    slotTime: (s) => {
+      if (s > tip) return null
+      // Empty slots between produced ones take the time of the one before them.
+      for (let k = s; k >= (opts.firstSlot ?? 1000); k--) {
+        const t = times.get(k)
+        if (t !== undefined) return t
+      }
+      return null
+    },
+    advance(n = 1) {
+      for (let i = 0; i < n; i++) produce()
+    },
+    warp(ms) {
+      offsetMs += ms
+    },
+    blockhash: () => ({ blockhash: svm.latestBlockhash(), lastValidBlockHeight: tip + 150 }),
+    send,
+    transaction: (sig) => txs.get(sig),
+    signaturesFor: (account) => [...(byAccount.get(account) ?? [])].reverse(),
+    async mintTo(mint, owner, amount) {
+      const [ata] = await findAssociatedTokenPda({
+        owner: address(owner),
+        mint: address(mint),
+        tokenProgram: TOKEN_PROGRAM_ADDRESS,
+      })
+      const res = await run(faucet, [
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer: faucet,
+          ata,
+          owner: address(owner),
+          mint: address(mint),
+        }),
+        getMintToInstruction({ mint: address(mint), token: ata, mintAuthority: faucet, amount }),
+      ])
+      if (res.err) throw new Error(`mint failed: ${JSON.stringify(res.err)}`)
+      return res.signature
+    },
+    airdrop(owner, lamports = 10n * LAMPORTS_PER_SOL) {
+      svm.airdrop(address(owner), lamports as never)
+    },
+    async tokenBalance(owner, mint) {
+      const [ata] = await findAssociatedTokenPda({
+        owner: address(owner),
+        mint: address(mint),
+        tokenProgram: TOKEN_PROGRAM_ADDRESS,
+      })
+      const b = tokenBalances([ata])[0]
+      return b?.amount ?? 0n
+    },
+    run,
+    stop() {
+      if (timer) clearInterval(timer)
+    },
+  }
+  return standin
+}
+
+/** An SPL Token mint account (82 bytes) at `mint`, `authority` minting, 6 decimals. */
+function setMint(svm: LiteSVM, mint: string, authority: Address): void {
+  const data = new Uint8Array(82)
+  const view = new DataView(data.buffer)
+  view.setUint32(0, 1, true) // mint_authority: Some
+  data.set(getAddressEncoder().encode(authority), 4)
+  view.setBigUint64(36, 0n, true) // supply
+  data[44] = 6 // decimals
+  data[45] = 1 // is_initialized
+  view.setUint32(46, 0, true) // freeze_authority: None
+  svm.setAccount({
+    address: address(mint),
+    data,
+    executable: false,
+    lamports: svm.minimumBalanceForRentExemption(82n) as never,
+    programAddress: TOKEN_PROGRAM_ADDRESS,
+    space: 82n,
+  } as never)
+}
+
+export type { Base64EncodedWireTransaction }
+export { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, getBase64Encoder, parseInstruction, RpcError }
+
+/** Builds, signs and sends instructions paid by `payer`, at the cluster's latest blockhash. */
+async function runInstructions(standin: Standin, payer: KeyPairSigner, instructions: Instruction[]) {
+  const { blockhash, lastValidBlockHeight } = standin.blockhash()
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(payer, m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: blockhash as never, lastValidBlockHeight: BigInt(lastValidBlockHeight) },
+        m,
+      ),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  )
+  const signed = await signTransactionMessageWithSigners(message)
+  return standin.send(new Uint8Array(getTransactionEncoder().encode(signed)))
+}
