@@ -337,6 +337,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     invoices: services.invoices,
     perClientPerMinute: env.API_RATE_PER_CLIENT,
     perKeyPerMinute: env.API_RATE_PER_KEY,
+    publicUrl: services.rules.fulfil.publicUrl,
   })
 
   registerShopGauges(metrics, database.db)

@@ -17,6 +17,7 @@ import {
 import { InvoiceRefused, type InvoiceService } from './invoice-service'
 import { paymentMethodsOf } from './invoice-view'
 import { type InvoiceWithOrder, listInvoices } from './invoices.repo'
+import { openApiDocument } from './openapi'
 
 // The Greenfield invoice API under /api/v1 (decision 055): `Authorization: token <key>`, one store,
 // invoices and their payment methods. Every refusal is in Greenfield's shapes: `{ code, message }`,
@@ -29,6 +30,8 @@ export interface GreenfieldOptions {
   invoices: InvoiceService
   perClientPerMinute: number
   perKeyPerMinute: number
+  /** The shop's public address: the document's server. */
+  publicUrl: string
 }
 
 /** A Greenfield error: its HTTP status, code and sentence. */
@@ -188,7 +191,15 @@ export async function registerGreenfieldApi(app: FastifyInstance, opts: Greenfie
   await app.register(
     async (scope) => {
       scope.setErrorHandler(greenfieldErrorHandler)
-      scope.addHook('onRequest', authenticate)
+      // The document is public: the API's shape is no secret.
+      let document: string | null = null
+      scope.get('/openapi.json', async (_request, reply) => {
+        document ??= JSON.stringify(openApiDocument(opts.publicUrl))
+        return reply.header('content-type', 'application/json; charset=utf-8').send(document)
+      })
+      scope.addHook('onRequest', async (request) => {
+        if (request.routeOptions.url !== '/api/v1/openapi.json') await authenticate(request)
+      })
 
       scope.get('/api-keys/current', async (request) => {
         const id = await store()

@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPaymentFixture, type PaymentFixture } from '../../../tests/support/payment-fixture'
-import { adminSession, rpc } from '../../../tests/support/test-app'
+import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import {
   invoiceDataSchema,
   invoicePaymentMethodSchema,
+  MAX_EXPIRATION_MINUTES,
   problemDetailsSchema,
   validationProblemSchema,
 } from './greenfield-schemas'
@@ -344,5 +345,70 @@ describe.each(engines)('Greenfield invoices on %s', (engine) => {
     expect((await list('take=2&skip=1')).map((i) => i.id)).toEqual(all.slice(1, 3).map((i) => i.id))
     const future = Math.floor(Date.now() / 1000) + 3600
     expect(await list(`startDate=${future}`)).toEqual([])
+  })
+})
+
+describe.each(engines)('the API document and rate limits on %s', (engine) => {
+  let t: TestApp
+  let key: string
+  beforeAll(async () => {
+    t = await createTestApp(engine, {
+      ADMIN_PASSWORD: PASSWORD,
+      API_RATE_PER_KEY: '3',
+      API_RATE_PER_CLIENT: '6',
+    })
+    const admin = await adminSession(t)
+    const made = await rpc(
+      t.app,
+      'secure_create_api_key',
+      { p_current_password: PASSWORD, p_label: 'Limited', p_scopes: ['btcpay.store.canviewinvoices'] },
+      admin,
+    )
+    key = made.body.key as string
+  })
+  afterAll(async () => {
+    await t?.close()
+  })
+
+  it('serves /api/v1/openapi.json without a key, generated from the request schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })
+    expect(res.statusCode).toBe(200)
+    const doc = res.json()
+    expect(doc.openapi).toBe('3.0.3')
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/stores/{storeId}/invoices',
+        '/api/v1/stores/{storeId}/invoices/{invoiceId}/payment-methods',
+      ]),
+    )
+    const create = doc.components.schemas.CreateInvoiceRequest
+    expect(create.required).toEqual(['amount'])
+    expect(create.properties.checkout.properties.expirationMinutes.maximum).toBe(MAX_EXPIRATION_MINUTES)
+    expect(create.properties.metadata.properties.orderId.maxLength).toBe(100)
+    expect(doc.components.schemas.InvoiceData.properties.status.enum).toEqual([
+      'New',
+      'Processing',
+      'Expired',
+      'Invalid',
+      'Settled',
+    ])
+  })
+
+  it('limits calls per key, then per client, with a 429 in Greenfield shape', async () => {
+    const call = (token: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/v1/api-keys/current',
+        headers: { authorization: `token ${token}` },
+      })
+    for (let i = 0; i < 3; i++) expect((await call(key)).statusCode).toBe(200)
+    const limited = await call(key)
+    expect(limited.statusCode).toBe(429)
+    expect(limited.headers['retry-after']).toBeDefined()
+    expect(problemDetailsSchema.parse(limited.json()).code).toBe('rate-limited')
+    // Guessing keys from one client: its own limit (6 a minute) ends it.
+    const guesses = []
+    for (let i = 0; i < 3; i++) guesses.push((await call(`sc_guess${i}`)).statusCode)
+    expect(guesses).toEqual([401, 401, 429])
   })
 })
