@@ -333,11 +333,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   })
   await registerGreenfieldApi(app, {
     db: database.db,
-    chains: services.chains,
+    chains,
     invoices: services.invoices,
-    perClientPerMinute: env.API_RATE_PER_CLIENT,
-    perKeyPerMinute: env.API_RATE_PER_KEY,
-    publicUrl: services.rules.fulfil.publicUrl,
+    env,
+    publicUrl: rules.fulfil.publicUrl,
   })
 
   registerShopGauges(metrics, database.db)

@@ -576,6 +576,8 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   /** order.paid carries the delivered licence keys only when this is on. */
   includeKeys: boolean('include_keys').notNull().default(false),
   enabled: boolean('enabled').notNull().default(true),
+  /** 'greenfield': made through the invoice API; gets its events in BTCPay's shape and signature. */
+  kind: text('kind').$type<'stablecart' | 'greenfield'>().notNull().default('stablecart'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -840,6 +842,8 @@ export const invoices = pgTable(
     /** The operator marked it through the API: 'Invalid' or 'Settled'. */
     marked: text('marked').$type<'Invalid' | 'Settled'>(),
     apiKeyId: integer('api_key_id'),
+    /** The Greenfield events recorded for it: each at most once, in order. */
+    eventsSent: jsonb('events_sent').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
   },
   (t) => [

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { z } from 'zod'
 import type { ApiKeyScope } from '../../shared/api-keys'
 import type { Db } from '../db/client'
+import type { Env } from '../env'
 import { AppError } from '../errors'
 import { rateLimitKey } from '../lib/client-address'
 import { createWindowLimiter } from '../lib/window-limiter'
@@ -14,6 +15,7 @@ import {
   listInvoicesQuerySchema,
   markInvoiceStatusRequestSchema,
 } from './greenfield-schemas'
+import { registerGreenfieldWebhooks } from './greenfield-webhooks.routes'
 import { InvoiceRefused, type InvoiceService } from './invoice-service'
 import { paymentMethodsOf } from './invoice-view'
 import { type InvoiceWithOrder, listInvoices } from './invoices.repo'
@@ -28,8 +30,8 @@ export interface GreenfieldOptions {
   db: Db
   chains: ChainRegistry
   invoices: InvoiceService
-  perClientPerMinute: number
-  perKeyPerMinute: number
+  /** API_RATE_PER_CLIENT, API_RATE_PER_KEY, WEBHOOK_ALLOW_PRIVATE. */
+  env: Pick<Env, 'API_RATE_PER_CLIENT' | 'API_RATE_PER_KEY' | 'WEBHOOK_ALLOW_PRIVATE'>
   /** The shop's public address: the document's server. */
   publicUrl: string
 }
@@ -140,8 +142,8 @@ async function invoiceList(opts: GreenfieldOptions, query: unknown, storeId: str
 }
 
 export async function registerGreenfieldApi(app: FastifyInstance, opts: GreenfieldOptions): Promise<void> {
-  const perClient = createWindowLimiter({ limit: opts.perClientPerMinute, windowMs: 60_000 })
-  const perKey = createWindowLimiter({ limit: opts.perKeyPerMinute, windowMs: 60_000 })
+  const perClient = createWindowLimiter({ limit: opts.env.API_RATE_PER_CLIENT, windowMs: 60_000 })
+  const perKey = createWindowLimiter({ limit: opts.env.API_RATE_PER_KEY, windowMs: 60_000 })
   let storeId: string | null = null
   const store = async () => {
     storeId ??= await storeIdOf(opts.db)
@@ -241,6 +243,15 @@ export async function registerGreenfieldApi(app: FastifyInstance, opts: Greenfie
           return one(await invoiceOf(request.params.invoiceId))
         },
       )
+
+      registerGreenfieldWebhooks(scope, {
+        db: opts.db,
+        allowPrivate: opts.env.WEBHOOK_ALLOW_PRIVATE,
+        allow,
+        notFound: () =>
+          new GreenfieldError(404, 'webhook-not-found', 'The webhook or delivery was not found'),
+        badRequest: (message) => new GreenfieldError(400, 'invalid-request', message),
+      })
 
       scope.all('/*', async () => {
         throw new GreenfieldError(404, 'not-found', 'No such endpoint in this API')

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { and, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { invoices, orders } from '../db/schema'
+import { recordInvoiceCreated } from './invoice-events'
 
 // The invoices table: written in the transaction that places the invoice's order (through the
 // orders module's placer, whose `attach` runs here), read with its order beside it. An invoice
@@ -38,6 +39,7 @@ export async function insertInvoice(tx: Db, row: typeof invoices.$inferInsert): 
     if (open) throw new OpenInvoiceExists(open)
   }
   await tx.insert(invoices).values(row)
+  await recordInvoiceCreated(tx, { id: row.id, metadata: row.metadata })
 }
 
 /** The newest invoice of a seller's order whose order is still open (pending), or null. */
