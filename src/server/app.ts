@@ -223,6 +223,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       trxRate: () => prices.getRate(),
       publicUrl: rules.fulfil.publicUrl,
       maxInFlight: database.kind === 'pglite' ? 1 : 2,
+      onPaid: (id) => services.orderPaid.emit(id),
     }),
   }
   if (env.SIGHTINGS) {

@@ -33,6 +33,8 @@ export interface InvoiceServiceOptions {
   publicUrl: string
   /** The embedded database places one batch at a time. */
   maxInFlight: number
+  /** An invoice was marked settled (its order paid): wakes the mail and webhook workers. */
+  onPaid?: (orderId: string) => void
 }
 
 /** Why an invoice is refused: the Greenfield error it becomes. */
@@ -183,6 +185,7 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
       throw new InvoiceRefused(404, 'invoice-not-found', 'The invoice was not found')
     if (result.kind === 'refused') throw new InvoiceRefused(400, 'invoice-not-markable', result.error)
     await setInvoiceMarked(db, found.invoice.id, status)
+    if (status === 'Settled' && result.delivered) opts.onPaid?.(found.order.id)
   }
 
   return {
