@@ -2,9 +2,10 @@ import { eq, sql } from 'drizzle-orm'
 import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
-import { apiStore, invoices, type orders } from '../db/schema'
+import { invoices, type orders } from '../db/schema'
 import { decimalsOf } from '../payments/token-table'
 import { recordGreenfieldEvent } from '../webhooks/events'
+import { storeIdOf } from './api-keys.repo'
 
 // The Greenfield webhook events of an invoice, recorded in the transaction of the order's change
 // that causes them (the webhooks module calls recordInvoiceEvents beside each order event), each
@@ -77,11 +78,6 @@ function eventsFor(
   }
 }
 
-async function storeIdIn(tx: Db): Promise<string> {
-  const [row] = await tx.select({ storeId: apiStore.storeId }).from(apiStore).where(eq(apiStore.id, 1))
-  return row?.storeId ?? ''
-}
-
 /** Records the events not recorded yet for this invoice, in order, and notes them on it. */
 async function record(
   tx: Db,
@@ -91,7 +87,7 @@ async function record(
   const sent = new Set(invoice.eventsSent)
   const fresh = events.filter(([type]) => !sent.has(type))
   if (fresh.length === 0) return
-  const storeId = await storeIdIn(tx)
+  const storeId = await storeIdOf(tx)
   for (const [type, fields] of fresh) {
     const timestamp = Math.floor(Date.now() / 1000)
     await recordGreenfieldEvent(tx, type, (webhookId, deliveryId) => ({

@@ -63,15 +63,6 @@ export async function findInvoice(db: Db, id: string): Promise<InvoiceWithOrder 
   return row ?? null
 }
 
-export async function findInvoiceOfOrder(db: Db, orderId: string): Promise<InvoiceWithOrder | null> {
-  const [row] = await db
-    .select({ invoice: invoices, order: orders })
-    .from(invoices)
-    .innerJoin(orders, eq(orders.id, invoices.orderId))
-    .where(eq(invoices.orderId, orderId))
-  return row ?? null
-}
-
 export async function setInvoiceMarked(db: Db, id: string, marked: 'Invalid' | 'Settled'): Promise<void> {
   await db.update(invoices).set({ marked }).where(eq(invoices.id, id))
 }
