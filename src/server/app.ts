@@ -34,6 +34,9 @@ import { orderLinkRpcs } from './delivery/order-links.routes'
 import { discountRpcs } from './discounts/discounts.routes'
 import type { Env } from './env'
 import { AppError } from './errors'
+import { apiKeyRpcs } from './invoices/api-keys.routes'
+import { registerGreenfieldApi } from './invoices/greenfield.routes'
+import { createInvoiceService, type InvoiceService } from './invoices/invoice-service'
 import { registerLicenceApi } from './keys/licence-api.routes'
 import { createLicenceSigner, type LicenceSigner } from './keys/licence-signing'
 import { cachedValue } from './lib/cached-value'
@@ -100,6 +103,8 @@ export interface AppServices {
   sightingWatchers: SightingWatcher[]
   /** Signs licence tokens and publishes their public keys (decision 038). */
   licenceSigner: LicenceSigner
+  /** Invoices of the API (decision 055): each an order placed through the orders module. */
+  invoices: InvoiceService
 }
 
 declare module 'fastify' {
@@ -186,6 +191,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         ),
     }),
   )
+  const rules = paymentRulesOf(env)
+  const prices = createTrxPriceSource({ source: env.PRICE_SOURCE, baseUrl: env.PRICE_API_URL })
   const services: AppServices = {
     env,
     database,
@@ -193,9 +200,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     catalog: createCatalogService(database, cacheTtl),
     content: createContentService(database, cacheTtl),
     rpc: new RpcRegistry(),
-    prices: createTrxPriceSource({ source: env.PRICE_SOURCE, baseUrl: env.PRICE_API_URL }),
+    prices,
     tron,
-    rules: paymentRulesOf(env),
+    rules,
     health: createShopHealth(database.db, tron, () => chains.enabled().map((c) => c.family)),
     orderPaid: createSignal<string>(),
     checkoutAsked: createSignal<void>(),
@@ -209,6 +216,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     licenceSigner: createLicenceSigner(database.db, {
       tokenLifeMs: env.LICENCE_TOKEN_DAYS * 86_400_000,
       cacheMs: cacheTtl,
+    }),
+    invoices: createInvoiceService({
+      db: database.db,
+      chains,
+      rules,
+      trxRate: () => prices.getRate(),
+      publicUrl: rules.fulfil.publicUrl,
+      maxInFlight: database.kind === 'pglite' ? 1 : 2,
+      onPaid: (id) => services.orderPaid.emit(id),
     }),
   }
   if (env.SIGHTINGS) {
@@ -299,6 +315,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       rules: services.rules,
       mailQueued: services.mailQueued,
     }),
+    ...apiKeyRpcs(database.db),
     ...webhookRpcs(database.db, {
       allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
       onQueued: services.webhookQueued.emit,
@@ -316,6 +333,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     perClientPerMinute: env.LICENCE_RATE_PER_CLIENT,
     perKeyPerMinute: env.LICENCE_RATE_PER_KEY,
     tokenLifeMs: env.LICENCE_TOKEN_DAYS * 86_400_000,
+  })
+  await registerGreenfieldApi(app, {
+    db: database.db,
+    chains,
+    invoices: services.invoices,
+    env,
+    publicUrl: rules.fulfil.publicUrl,
   })
 
   registerShopGauges(metrics, database.db)

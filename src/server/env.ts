@@ -140,6 +140,9 @@ const envSchema = z.object({
   /** Licence API (POST /v1/licenses/*): calls per minute from one client (IPv6 by its /64), and per licence key. */
   LICENCE_RATE_PER_CLIENT: z.coerce.number().int().min(1).max(10_000_000).default(60),
   LICENCE_RATE_PER_KEY: z.coerce.number().int().min(1).max(10_000_000).default(20),
+  /** Invoice API (/api/v1/*, src/server/invoices): calls per minute from one client, and per API key. */
+  API_RATE_PER_CLIENT: z.coerce.number().int().min(1).max(10_000_000).default(600),
+  API_RATE_PER_KEY: z.coerce.number().int().min(1).max(10_000_000).default(300),
   /** Days a licence token (the offline proof activate and validate answer) stays valid, at most. */
   LICENCE_TOKEN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WEBHOOK_ALLOW_PRIVATE: z

@@ -50,6 +50,8 @@ export const auditActions = [
   'licence_reset',
   'licence_terms',
   'licence_signing_rotate',
+  'api_key_create',
+  'api_key_revoke',
 ] as const
 export type AuditAction = (typeof auditActions)[number]
 

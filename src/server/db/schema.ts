@@ -597,6 +597,8 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   /** order.paid carries the delivered licence keys only when this is on. */
   includeKeys: boolean('include_keys').notNull().default(false),
   enabled: boolean('enabled').notNull().default(true),
+  /** 'greenfield': made through the invoice API; gets its events in BTCPay's shape and signature. */
+  kind: text('kind').$type<'stablecart' | 'greenfield'>().notNull().default('stablecart'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
@@ -817,5 +819,63 @@ export const refunds = pgTable(
     check('refunds_token_ck', sql`${t.token} in ('USDT', 'USDC', 'TRX')`),
     check('refunds_amount_ck', sql`${t.amountUnits} > 0`),
     check('refunds_status_ck', sql`${t.status} in ('awaiting_address', 'ready', 'sent', 'cancelled')`),
+  ],
+)
+
+/** The invoice API's one store (src/server/invoices): its fixed id, made once by migration 0038. */
+export const apiStore = pgTable(
+  'api_store',
+  {
+    id: smallint('id').primaryKey(),
+    storeId: text('store_id').notNull(),
+  },
+  (t) => [check('api_store_one_ck', sql`${t.id} = 1`)],
+)
+
+/** Keys of the invoice API (src/server/invoices): only a hash kept, shown once when made. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    label: text('label').notNull(),
+    /** sha256 (hex) of the key. */
+    keyHash: text('key_hash').notNull(),
+    /** The key's first characters, so the operator can tell keys apart. */
+    keyPrefix: text('key_prefix').notNull(),
+    /** Greenfield permission names (src/shared/api-keys.ts). */
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_keys_hash_uq').on(t.keyHash)],
+)
+
+/** An invoice of the API: an order (its one row in `orders`) with what the seller's cart sent. */
+export const invoices = pgTable(
+  'invoices',
+  {
+    /** The public id: in the checkout link and every answer. */
+    id: text('id').primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** metadata.orderId: the seller's order, indexed for the list's filter and the retry rule. */
+    externalOrderId: text('external_order_id'),
+    currency: text('currency').notNull(),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),
+    checkout: jsonb('checkout').$type<Record<string, unknown>>().notNull(),
+    /** The operator marked it through the API: 'Invalid' or 'Settled'. */
+    marked: text('marked').$type<'Invalid' | 'Settled'>(),
+    apiKeyId: integer('api_key_id'),
+    /** The Greenfield events recorded for it: each at most once, in order. */
+    eventsSent: jsonb('events_sent').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('invoices_order_uq').on(t.orderId),
+    index('invoices_external_order_idx').on(t.externalOrderId, t.createdAt),
+    index('invoices_created_idx').on(t.createdAt, t.id),
+    check('invoices_marked_ck', sql`${t.marked} in ('Invalid', 'Settled')`),
   ],
 )

@@ -108,14 +108,16 @@ export async function fulfilOrder(tx: Db, orderId: string, ctx: FulfilContext): 
     dashboardUrl: `${base}/dashboard/${order.accessToken}${order.locale === 'en' ? '' : `?lang=${order.locale}`}`,
     locale: isLocale(order.locale) ? order.locale : 'en',
   })
-  await queueMail(tx, {
-    orderId,
-    kind: ORDER_PAID_MAIL,
-    to: order.email,
-    subject: mail.subject,
-    html: mail.html,
-    text: mail.text,
-  })
+  // An invoice of the API may come without the buyer's e-mail: the seller's site tells the buyer.
+  if (order.email !== '')
+    await queueMail(tx, {
+      orderId,
+      kind: ORDER_PAID_MAIL,
+      to: order.email,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+    })
   // Every path to paid runs through here, in the paying transaction: webhooks and alerts with it.
   await recordOrderEvent(tx, 'order.paid', orderId)
   await alertOrderPaid(tx, order)

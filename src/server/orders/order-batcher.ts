@@ -99,9 +99,13 @@ export function createOrderPlacer(
     }
   }
   return {
-    place(input: CreateOrderInput, client?: CheckoutClient): Promise<CreateOrderAnswer> {
+    place(
+      input: CreateOrderInput,
+      client?: CheckoutClient,
+      extra: Pick<PlaceRequest, 'amountCents' | 'windowMs' | 'attach'> = {},
+    ): Promise<CreateOrderAnswer> {
       return new Promise((resolve, reject) => {
-        queue.push({ request: { input, client }, resolve, reject })
+        queue.push({ request: { input, client, ...extra }, resolve, reject })
         pump()
       })
     },

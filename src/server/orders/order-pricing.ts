@@ -25,11 +25,24 @@ export async function priceRequests(
   settle: (index: number, outcome: PlaceOutcome) => void,
 ): Promise<Priced[]> {
   const ids = [...new Set(fresh.flatMap(({ request }) => request.input.p_items.map((l) => l.product.id)))]
-  if (ids.length === 0) return []
-  const rows = await db.select().from(products).where(inArray(products.id, ids))
+  const rows = ids.length === 0 ? [] : await db.select().from(products).where(inArray(products.id, ids))
   const byId = new Map(rows.map((row) => [row.id, row]))
   const priced: Priced[] = []
   for (const { index, request } of fresh) {
+    // An order of an amount (an invoice of the API): no catalogue lines, the amount is the total.
+    if (request.amountCents !== undefined) {
+      if (
+        request.input.p_items.length > 0 ||
+        !Number.isSafeInteger(request.amountCents) ||
+        request.amountCents <= 0
+      )
+        settle(index, {
+          ok: false,
+          error: new AppError('bad_request', 'Invalid request: an amount order has no items'),
+        })
+      else priced.push({ index, request, items: [], totalCents: request.amountCents })
+      continue
+    }
     try {
       priced.push({ index, request, ...priceOne(request.input.p_items, byId) })
     } catch (error) {

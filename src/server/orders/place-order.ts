@@ -39,6 +39,18 @@ export interface PlaceOrderOptions {
 export interface PlaceRequest {
   input: CreateOrderInput
   client?: CheckoutClient
+  /**
+   * An order of an amount rather than of catalogue products (an invoice of the API): its total in
+   * cents, with no items; p_items must then be empty.
+   */
+  amountCents?: number
+  /** This order's payment window instead of the shop's (an invoice's expirationMinutes). */
+  windowMs?: number
+  /**
+   * Runs in the placing transaction right after the order's row is written (the invoice module
+   * writes its row beside it): what it throws undoes the order, lease included.
+   */
+  attach?: (tx: Db, order: { id: string; windowEndsAt: Date; graceUntil: Date }) => Promise<void>
 }
 
 /** What one request comes to: an answer, or an error that is its own (a 4xx AppError, say). */
@@ -199,7 +211,6 @@ async function insertOrders(
   settle: (index: number, outcome: PlaceOutcome) => void,
 ): Promise<void> {
   const now = new Date()
-  const { windowEndsAt, graceUntil } = paymentWindow(now, opts)
   const prepared = priced.map((p) => {
     const id = randomUUID()
     const key = p.request.input.p_idempotency_key
@@ -298,6 +309,10 @@ async function insertOrders(
     })
     if (placed.length === 0) return answers
     const rows: PlacedOrder[] = placed.map((p) => {
+      const { windowEndsAt, graceUntil } = paymentWindow(now, {
+        windowMs: p.request.windowMs ?? opts.windowMs,
+        graceMs: opts.graceMs,
+      })
       const discount = discounts.get(p.index)
       const totalCents = p.totalCents - (discount?.discountCents ?? 0)
       return {
@@ -329,8 +344,8 @@ async function insertOrders(
         items: row.items,
         total_cents: row.totalCents,
         wallet_address: row.walletAddress,
-        window_ends_at: windowEndsAt.toISOString(),
-        grace_until: graceUntil.toISOString(),
+        window_ends_at: row.windowEndsAt.toISOString(),
+        grace_until: row.graceUntil.toISOString(),
         idempotency_key_hash: request.input.p_idempotency_key
           ? idempotencyKeyHash(request.input.p_idempotency_key)
           : null,
@@ -361,6 +376,10 @@ async function insertOrders(
         discount_code text, discount_cents bigint, chain text, token text)`)
     await reserveKeys(tx, rows)
     await recordOrdersCreated(tx, rows) // webhook
+    for (const [i, p] of placed.entries()) {
+      const row = rows[i] as PlacedOrder
+      await p.request.attach?.(tx, row)
+    }
     for (const [i, p] of placed.entries()) {
       answers.push({
         index: p.index,

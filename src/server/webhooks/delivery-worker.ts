@@ -7,7 +7,7 @@ import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { drainOutbox, type OutboxTable, type OutboxWorker, retryPlan } from '../lib/outbox'
 import { createPollLoop } from '../lib/poll-loop'
 import { checkTargetUrl, guardedLookup } from './safe-target'
-import { SIGNATURE_HEADER, signBody } from './signature'
+import { BTCPAY_SIGNATURE_HEADER, btcpaySignature, SIGNATURE_HEADER, signBody } from './signature'
 
 // Sends the webhook outbox through the shared outbox loop (lib/outbox.ts): a 2xx marks a row
 // delivered. A process that dies mid-post leaves the claim to run out and the row is sent again: at
@@ -64,7 +64,14 @@ export function postSigned(
   target: string,
   body: string,
   secret: string,
-  opts: { allowPrivate: boolean; timeoutMs: number; maxResponseBytes: number; eventId: string },
+  opts: {
+    allowPrivate: boolean
+    timeoutMs: number
+    maxResponseBytes: number
+    eventId: string
+    /** 'greenfield': BTCPay's BTCPay-Sig header instead of the shop's own signature. */
+    kind?: 'stablecart' | 'greenfield'
+  },
 ): Promise<PostResult> {
   return new Promise((resolve) => {
     let url: URL
@@ -75,7 +82,13 @@ export function postSigned(
       return
     }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-    const signature = signBody(secret, body, Math.floor(Date.now() / 1000))
+    const signed =
+      opts.kind === 'greenfield'
+        ? { [BTCPAY_SIGNATURE_HEADER]: btcpaySignature(secret, body) }
+        : {
+            [SIGNATURE_HEADER]: signBody(secret, body, Math.floor(Date.now() / 1000)),
+            'Stablecart-Event-Id': opts.eventId,
+          }
     let settled = false
     const finish = (result: PostResult) => {
       if (settled) return
@@ -90,8 +103,7 @@ export function postSigned(
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
           'user-agent': 'Stablecart-Webhooks/1',
-          [SIGNATURE_HEADER]: signature,
-          'Stablecart-Event-Id': opts.eventId,
+          ...signed,
         },
         lookup: guardedLookup(opts.allowPrivate) as never,
         timeout: opts.timeoutMs,
@@ -163,8 +175,13 @@ export function createWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
         .where(eq(webhookDeliveries.id, row.id))
       return false
     }
-    const eventId = (JSON.parse(row.body) as { id: string }).id
-    const result = await postSigned(endpoint.url, row.body, endpoint.secret, { ...postOpts, eventId })
+    const parsed = JSON.parse(row.body) as { id?: string; deliveryId?: string }
+    const eventId = parsed.id ?? parsed.deliveryId ?? ''
+    const result = await postSigned(endpoint.url, row.body, endpoint.secret, {
+      ...postOpts,
+      eventId,
+      kind: endpoint.kind,
+    })
     const ok = result.status !== null && result.status >= 200 && result.status < 300
     if (ok) {
       await db

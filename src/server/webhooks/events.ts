@@ -5,6 +5,7 @@ import type { WebhookEvent } from '../../shared/webhooks'
 import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { licenseKeys, orders, payments, webhookDeliveries, webhookEndpoints } from '../db/schema'
+import { recordInvoiceEvents } from '../invoices/invoice-events'
 import type { LowStock } from '../keys/low-stock'
 import type { UnmatchedTransfer } from '../notifications/shop-alerts'
 import { explorerTxUrlOf } from '../payments/order-payment'
@@ -69,6 +70,39 @@ export async function recordEvents(
   })
   await tx.insert(webhookDeliveries).values(rows)
   return ids
+}
+
+/**
+ * Events of the invoice API in Greenfield's shape (src/server/invoices): one delivery per enabled
+ * 'greenfield' endpoint that takes the type, each with its own delivery id inside its body.
+ */
+export async function recordGreenfieldEvent(
+  tx: Db,
+  type: string,
+  bodyOf: (webhookId: string, deliveryId: string) => Record<string, unknown>,
+): Promise<number> {
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.enabled, true),
+        eq(webhookEndpoints.kind, 'greenfield'),
+        sql`${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb`,
+      ),
+    )
+  if (endpoints.length === 0) return 0
+  const rows = endpoints.map((endpoint) => {
+    const deliveryId = randomUUID()
+    return {
+      endpointId: endpoint.id,
+      eventId: deliveryId,
+      eventType: type,
+      body: JSON.stringify(bodyOf(String(endpoint.id), deliveryId)),
+    }
+  })
+  await tx.insert(webhookDeliveries).values(rows)
+  return rows.length
 }
 
 type OrderRow = typeof orders.$inferSelect
@@ -170,7 +204,10 @@ export async function recordOrderEvent(
         .orderBy(licenseKeys.id)
     ).map((k) => ({ product_id: k.product_id, key: k.key }))
   }
-  return recordEvent(tx, type, data, { keys })
+  const id = await recordEvent(tx, type, data, { keys })
+  // An order of an invoice: the invoice API's own events, in Greenfield's shape.
+  await recordInvoiceEvents(tx, type, order, extra)
+  return id
 }
 
 /** payment.unmatched: a transfer to one of our addresses that pays no order. */

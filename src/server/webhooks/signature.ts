@@ -27,3 +27,10 @@ export function verifySignature(
   const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest()
   return timingSafeEqual(expected, Buffer.from(v1, 'hex'))
 }
+
+/** BTCPay-Sig: sha256=<hex HMAC-SHA256 of the body>, the header Greenfield webhooks carry (no timestamp). */
+export const BTCPAY_SIGNATURE_HEADER = 'BTCPay-Sig'
+
+export function btcpaySignature(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
+}

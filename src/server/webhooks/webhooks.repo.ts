@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm'
 import type { AdminWebhookDelivery, AdminWebhookEndpoint, WebhookEvent } from '../../shared/webhooks'
 import type { Db } from '../db/client'
 import { webhookDeliveries, webhookEndpoints } from '../db/schema'
@@ -23,6 +23,8 @@ export async function listEndpoints(db: Db): Promise<AdminWebhookEndpoint[]> {
       failed: sql<number>`(select count(*)::int from ${webhookDeliveries} d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'failed')`,
     })
     .from(webhookEndpoints)
+    // The invoice API's endpoints are managed through it (src/server/invoices).
+    .where(eq(webhookEndpoints.kind, 'stablecart'))
     .orderBy(webhookEndpoints.id)
   return rows.map((r) => ({
     id: r.id,
@@ -67,6 +69,43 @@ export interface EndpointFields {
   events: string[]
   includeKeys: boolean
   enabled: boolean
+  kind?: 'stablecart' | 'greenfield'
+}
+
+export type EndpointRow = Omit<typeof webhookEndpoints.$inferSelect, 'secret'>
+
+/** The endpoints of one kind (never their secrets), oldest first. */
+export async function endpointsOfKind(db: Db, kind: 'stablecart' | 'greenfield'): Promise<EndpointRow[]> {
+  const { secret: _secret, ...columns } = getTableColumns(webhookEndpoints)
+  return db
+    .select(columns)
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.kind, kind))
+    .orderBy(webhookEndpoints.id)
+}
+
+/** One endpoint of a kind (never its secret), or null. */
+export async function endpointOfKind(
+  db: Db,
+  id: number,
+  kind: 'stablecart' | 'greenfield',
+): Promise<EndpointRow | null> {
+  const { secret: _secret, ...columns } = getTableColumns(webhookEndpoints)
+  const [row] = await db
+    .select(columns)
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.kind, kind)))
+  return row ?? null
+}
+
+/** Queues a delivery of one endpoint again, found by its event id; false when it has none such. */
+export async function requeueEndpointDelivery(db: Db, endpointId: number, eventId: string): Promise<boolean> {
+  const rows = await db
+    .update(webhookDeliveries)
+    .set({ status: 'pending', nextAttemptAt: sql`now()`, createdAt: sql`now()` })
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.eventId, eventId)))
+    .returning({ id: webhookDeliveries.id })
+  return rows.length > 0
 }
 
 /** A new endpoint with its signing secret; answers its id. */

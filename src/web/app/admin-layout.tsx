@@ -39,6 +39,7 @@ const tabs = [
   { to: '/admin/wallets', label: 'admin.tab.wallets', icon: Wallet, end: false },
   { to: '/admin/content', label: 'admin.tab.content', icon: FileText, end: false },
   { to: '/admin/webhooks', label: 'admin.tab.webhooks', icon: Webhook, end: false },
+  { to: '/admin/api-keys', label: 'admin.tab.apiKeys', icon: KeyRound, end: false },
   { to: '/admin/chain', label: 'admin.tab.chain', icon: Blocks, end: false },
   { to: '/admin/settings', label: 'admin.tab.settings', icon: Bell, end: false },
   { to: '/admin/audit', label: 'admin.tab.audit', icon: ScrollText, end: false },

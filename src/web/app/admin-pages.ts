@@ -1,5 +1,6 @@
 // Everything the admin panel renders, in one chunk that only /admin visits download.
 
+export { ApiKeysTab } from '../features/admin/api-keys/api-keys-tab'
 export { AuditTab } from '../features/admin/audit/audit-tab'
 export { ChainTab } from '../features/admin/chain/providers-tab'
 export { ContentTab } from '../features/admin/content/content-tab'

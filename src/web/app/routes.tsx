@@ -55,6 +55,7 @@ const DiscountsTab = later(admin, (m) => m.DiscountsTab)
 const LicencesTab = later(admin, (m) => m.LicencesTab)
 const AuditTab = later(admin, (m) => m.AuditTab)
 const WebhooksTab = later(admin, (m) => m.WebhooksTab)
+const ApiKeysTab = later(admin, (m) => m.ApiKeysTab)
 const SettingsTab = later(admin, (m) => m.SettingsTab)
 const ChainTab = later(admin, (m) => m.ChainTab)
 
@@ -99,6 +100,7 @@ const routes: RouteObject[] = [
           { path: 'content', element: <ContentTab /> },
           { path: 'audit', element: <AuditTab /> },
           { path: 'webhooks', element: <WebhooksTab /> },
+          { path: 'api-keys', element: <ApiKeysTab /> },
           { path: 'settings', element: <SettingsTab /> },
           { path: 'chain', element: <ChainTab /> },
           { path: 'security', element: <SecurityTab /> },

@@ -1,0 +1,136 @@
+import { eq, sql } from 'drizzle-orm'
+import type { ChainId, TokenSymbol } from '../../shared/chains'
+import { receivedUsdMicros } from '../../shared/trx'
+import { decimalsOf } from '../chains/token-table'
+import type { Db } from '../db/client'
+import { invoices, type orders } from '../db/schema'
+import { recordGreenfieldEvent } from '../webhooks/events'
+import { storeIdOf } from './api-keys.repo'
+
+// The Greenfield webhook events of an invoice, recorded in the transaction of the order's change
+// that causes them (the webhooks module calls recordInvoiceEvents beside each order event), each
+// type at most once per invoice and in Greenfield's order: InvoiceCreated, InvoiceReceivedPayment,
+// InvoiceProcessing, then InvoiceSettled, or InvoiceExpired / InvoiceInvalid. A payment seen at the
+// head is InvoiceReceivedPayment (and InvoiceProcessing when it covers the amount); the order paid
+// sends what was not sent yet, then InvoiceSettled.
+
+export const greenfieldEvents = [
+  'InvoiceCreated',
+  'InvoiceReceivedPayment',
+  'InvoiceProcessing',
+  'InvoiceSettled',
+  'InvoiceExpired',
+  'InvoiceInvalid',
+] as const
+export type GreenfieldEvent = (typeof greenfieldEvents)[number]
+
+type OrderRow = typeof orders.$inferSelect
+type InvoiceRow = typeof invoices.$inferSelect
+
+const MICROS_PER_CENT = 10_000n
+
+/** Micro-dollars of a sighting's token amount (stablecoins at par; anything else counts nothing). */
+function sightingMicros(extra: Record<string, unknown>): bigint {
+  const s = extra.sighting as { chain?: ChainId; token?: TokenSymbol; amount_units?: string } | undefined
+  if (!s?.chain || !s.token || s.token === 'TRX' || !s.amount_units || !/^\d{1,40}$/.test(s.amount_units))
+    return 0n
+  const decimals = decimalsOf(s.chain, s.token)
+  const units = BigInt(s.amount_units)
+  return decimals >= 6 ? units / 10n ** BigInt(decimals - 6) : units * 10n ** BigInt(6 - decimals)
+}
+
+/** The events an order's change comes to, with each one's own fields. */
+function eventsFor(
+  type: string,
+  order: OrderRow,
+  extra: Record<string, unknown>,
+): [GreenfieldEvent, Record<string, unknown>][] {
+  const received = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
+  const due = BigInt(order.totalCents) * MICROS_PER_CENT
+  const afterExpiration = Date.now() > order.windowEndsAt.getTime()
+  switch (type) {
+    case 'order.confirming': {
+      const covered = received + sightingMicros(extra) >= due
+      return [
+        ['InvoiceReceivedPayment', { afterExpiration }],
+        ...(covered
+          ? [['InvoiceProcessing', { overPaid: received + sightingMicros(extra) > due }] as const]
+          : []),
+      ] as [GreenfieldEvent, Record<string, unknown>][]
+    }
+    case 'order.paid': {
+      // Paid by hand: no transaction paid it.
+      const manuallyMarked = order.txHash === null
+      return [
+        ['InvoiceReceivedPayment', { afterExpiration: order.late }],
+        ['InvoiceProcessing', { overPaid: received > due }],
+        ['InvoiceSettled', { manuallyMarked, overPaid: received > due }],
+      ]
+    }
+    case 'order.expired':
+      return [['InvoiceExpired', { partiallyPaid: received > 0n }]]
+    case 'order.cancelled':
+      return order.cancelReason === 'admin'
+        ? [['InvoiceInvalid', { manuallyMarked: true }]]
+        : [['InvoiceExpired', { partiallyPaid: received > 0n }]]
+    default:
+      return []
+  }
+}
+
+/** Records the events not recorded yet for this invoice, in order, and notes them on it. */
+async function record(
+  tx: Db,
+  invoice: Pick<InvoiceRow, 'id' | 'metadata' | 'eventsSent'>,
+  events: readonly [GreenfieldEvent, Record<string, unknown>][],
+): Promise<void> {
+  const sent = new Set(invoice.eventsSent)
+  const fresh = events.filter(([type]) => !sent.has(type))
+  if (fresh.length === 0) return
+  const storeId = await storeIdOf(tx)
+  for (const [type, fields] of fresh) {
+    const timestamp = Math.floor(Date.now() / 1000)
+    await recordGreenfieldEvent(tx, type, (webhookId, deliveryId) => ({
+      deliveryId,
+      webhookId,
+      originalDeliveryId: deliveryId,
+      isRedelivery: false,
+      type,
+      timestamp,
+      storeId,
+      invoiceId: invoice.id,
+      metadata: invoice.metadata,
+      ...fields,
+    }))
+    sent.add(type)
+  }
+  await tx
+    .update(invoices)
+    .set({ eventsSent: [...sent] })
+    .where(eq(invoices.id, invoice.id))
+}
+
+/** InvoiceCreated, in the transaction that places the invoice's order. */
+export async function recordInvoiceCreated(
+  tx: Db,
+  invoice: Pick<InvoiceRow, 'id' | 'metadata'>,
+): Promise<void> {
+  await record(tx, { ...invoice, eventsSent: [] }, [['InvoiceCreated', {}]])
+}
+
+/** Called by the webhooks module beside every order event: the invoice's events, if it is one. */
+export async function recordInvoiceEvents(
+  tx: Db,
+  type: string,
+  order: OrderRow,
+  extra: Record<string, unknown>,
+): Promise<void> {
+  const events = eventsFor(type, order, extra)
+  if (events.length === 0) return
+  const result = (await tx.execute(
+    sql`select id, metadata, events_sent from ${invoices} where order_id = ${order.id} for update`,
+  )) as unknown as { rows: { id: string; metadata: Record<string, unknown>; events_sent: string[] }[] }
+  const row = result.rows[0]
+  if (!row) return
+  await record(tx, { id: row.id, metadata: row.metadata, eventsSent: row.events_sent }, events)
+}
