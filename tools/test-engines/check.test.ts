@@ -71,6 +71,31 @@ describe('the engine rule for test files', () => {
     expect(f.problem).toContain('engine written out')
   })
 
+  it('runs a PostgreSQL-only file in the PostgreSQL run alone, even with raw SQL and concurrency', () => {
+    const f = classify(
+      'pg.test.ts',
+      `${header('createTestDatabase, postgresOnly')}describe.skipIf(postgresOnly.length === 0)('x', () => {})\n` +
+        'await Promise.all([a(), b()]); await f.rows(sql`select 1`)',
+      '',
+    )
+    expect(f).toMatchObject({ engines: ['postgres'], declared: 'postgresOnly' })
+    expect(f.problem).toBeUndefined()
+    expect(filesFor([f], 'postgres')).toEqual(['pg.test.ts'])
+    expect(filesFor([f], 'pglite')).toEqual([])
+  })
+
+  it('runs a file without a test database in the PGlite run alone', () => {
+    const f = classify(
+      'unit.test.ts',
+      "import { expect, it } from 'vitest'\nit('adds', () => expect(1 + 1).toBe(2))",
+      '',
+    )
+    expect(f).toMatchObject({ engines: [], declared: 'no test database', needsPostgres: [] })
+    expect(f.problem).toBeUndefined()
+    expect(filesFor([f], 'pglite')).toEqual(['unit.test.ts'])
+    expect(filesFor([f], 'postgres')).toEqual([])
+  })
+
   it('runs a file that imports the default list on both engines', () => {
     const f = classify(
       'a.test.ts',
