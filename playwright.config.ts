@@ -9,8 +9,10 @@ export const E2E_SHORT_WINDOW_PORT = E2E_PORT + 1
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
+  // Spec files run side by side, the tests of a file in order. A spec with its own shop finds free
+  // ports for it (e2e/support/own-shop.ts); the others share the two shops below.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -1,19 +1,15 @@
-import { E2E_PORT } from '../playwright.config'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
 import { expect, type Page, test } from './support/test'
 
 // The admin spec runs its own shop (fresh database, known admin password) so changing the
 // credentials or the content never disturbs the other specs.
-const PORT = E2E_PORT + 10
-const BASE = `http://127.0.0.1:${PORT}`
 const PASSWORD = 'e2e-admin-password'
 const NEW_PASSWORD = 'e2e-new-password'
 // Two real TRON addresses (base58check).
 const WALLETS = ['TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7']
 
-ownShopForThisFile(
-  PORT,
+const shop = ownShopForThisFile(
   {
     ADMIN_USERNAME: 'admin',
     ADMIN_PASSWORD: PASSWORD,
@@ -42,7 +38,7 @@ async function placeOrder(page: Page, email: string) {
 
 test('a browser outside the allow-list sees Access Restricted', async ({ browser }) => {
   const context = await browser.newContext({
-    baseURL: BASE,
+    baseURL: shop.url,
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
   })
   const page = await context.newPage()

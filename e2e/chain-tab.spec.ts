@@ -1,4 +1,3 @@
-import { E2E_PORT } from '../playwright.config'
 import type { ChainsAnswer } from '../src/shared/chain-overview'
 import { type Anvil, spawnAnvil } from '../tests/support/evm/anvil'
 import { deployStablecoin, USDT_18 } from '../tests/support/evm/tokens'
@@ -11,7 +10,6 @@ import { expect, type Page, test } from './support/test'
 // test asks, followed at a depth of 3), read as the operator reads it: each chain's row, the TRON
 // providers' panel labelled as TRON's, and a BNB Smart Chain follower that stopped at a
 // reorganisation deeper than the depth: the row says so, why, since when and what to do.
-const PORT = E2E_PORT + 3
 const PASSWORD = 'chain-tab-Password-1'
 const DEPTH = 3
 const env: Record<string, string> = {
@@ -26,15 +24,14 @@ let anvil: Anvil
 
 test.beforeAll(async () => {
   test.setTimeout(120_000)
-  // Within this run's Anvil ports when the runner names them; else the E2E port + 1020 … + 1029.
-  process.env.ANVIL_PORTS_FROM ??= String(E2E_PORT + 1020)
+  // On a port found free (unless the runner sets ANVIL_PORTS_FROM), like the shop and its devchain.
   anvil = await spawnAnvil({ chainId: 56 })
   const usdt = await deployStablecoin(anvil, USDT_18)
   await anvil.client.mine({ blocks: 20 })
   env.EVM_BSC_PROVIDER_1_URL = anvil.url
   env.EVM_BSC_TOKENS = JSON.stringify([{ symbol: 'USDT', contract: usdt, decimals: 18 }])
 })
-ownShopForThisFile(PORT, env, 'chain tab')
+ownShopForThisFile(env, 'chain tab')
 test.afterAll(async () => {
   await anvil?.stop()
 })

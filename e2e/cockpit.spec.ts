@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs'
-import { E2E_PORT } from '../playwright.config'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
 import { adminLogin } from './support/shop'
@@ -7,10 +6,9 @@ import { expect, type Page, test } from './support/test'
 
 // The operator's cockpit in the browser: the sales dashboard and its chart at both widths, the CSV
 // downloads, the audit tab, and a stock-only product selling out. Its own shop and database.
-const PORT = E2E_PORT + 20
 const PASSWORD = 'e2e-cockpit-password'
 
-ownShopForThisFile(PORT, { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'cockpit')
+ownShopForThisFile({ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'cockpit')
 
 const login = (page: Page) => adminLogin(page, PASSWORD)
 

@@ -1,5 +1,3 @@
-import { join } from 'node:path'
-import { E2E_PORT } from '../playwright.config'
 import { buyerWallet } from './support/buyer-wallet'
 import { mailTo } from './support/outbox'
 import { ownShopForThisFile } from './support/own-shop'
@@ -9,13 +7,10 @@ import { expect, test } from './support/test'
 
 // Discount codes and "E-mail me my orders", on a shop of this file's own (known admin password,
 // its own outbox folder and devchain).
-const PORT = E2E_PORT + 30
 const PASSWORD = 'e2e-discounts-password'
-const devchainUrl = `http://127.0.0.1:${PORT + 1000}`
-const outbox = join('.tmp', `e2e-${PORT}`, 'outbox')
 const BUYER = 'discount-buyer@example.com'
 
-ownShopForThisFile(PORT, { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'discounts')
+const shop = ownShopForThisFile({ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'discounts')
 
 test('the admin adds a code; a buyer applies it at checkout and pays the discounted total', async ({
   page,
@@ -62,15 +57,15 @@ test('the admin adds a code; a buyer applies it at checkout and pays the discoun
   const amount = (await page.getByTestId('pay-amount').textContent())?.replace('$', '') ?? ''
   expect(amount).toBe((afterCents / 100).toFixed(2))
   const address = await page.getByLabel('Wallet address', { exact: true }).inputValue()
-  const sent = await page.request.post(`${devchainUrl}/_sim/transfers`, {
+  const sent = await page.request.post(`${shop.devchainUrl}/_sim/transfers`, {
     data: { to: address, amount, from: buyerWallet() },
   })
   expect(sent.ok()).toBe(true)
-  expect((await page.request.post(`${devchainUrl}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)
+  expect((await page.request.post(`${shop.devchainUrl}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)
   await expect(page.getByRole('dialog', { name: 'Payment Successful' })).toBeVisible({ timeout: 15_000 })
 
   // The order e-mail shows the discount; the admin's list counts the use and the revenue.
-  const mail = await mailTo(outbox, BUYER, /licence keys/)
+  const mail = await mailTo(shop.outbox, BUYER, /licence keys/)
   expect(mail.text).toContain(`Discount (Launch20): −$${(discountCents / 100).toFixed(2)}`)
   await page.goto('/admin/discounts')
   const row = page.getByRole('listitem').filter({ hasText: 'Launch20' })
@@ -99,7 +94,7 @@ test('a buyer who lost their links gets their orders by e-mail, once', async ({ 
   await page.evaluate(() => window.scrollTo(0, 0))
   await shoot(page, 'support-email-orders')
 
-  const mail = await mailTo(outbox, BUYER, /orders$/)
+  const mail = await mailTo(shop.outbox, BUYER, /orders$/)
   const link = /http:\/\/127\.0\.0\.1:\d+\/orders\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')?.[0] as string
   expect(link).toBeTruthy()
   await page.goto(new URL(link).pathname)

@@ -1,4 +1,3 @@
-import { E2E_PORT } from '../playwright.config'
 import type { Anvil } from '../tests/support/evm/anvil'
 import { spawnAnvil } from '../tests/support/evm/anvil'
 import { accounts, deployStablecoin, mint, transfer, USDT_18 } from '../tests/support/evm/tokens'
@@ -13,7 +12,6 @@ import { expect, test } from './support/test'
 // networks that pay the order, sends the tokens from a wallet on the node, sees "detected —
 // confirming" and then Payment Successful. Screenshots of the choice and of the payment page at
 // 375 px and 1440 px in English, Chinese and Russian.
-const PORT = E2E_PORT + 2
 const PASSWORD = 'evm-e2e-Password-1'
 const DEPTH = 12
 const env: Record<string, string> = {
@@ -35,22 +33,15 @@ const pool = [
 
 test.beforeAll(async () => {
   test.setTimeout(120_000)
-  // Within this run's ports (the E2E port + 1000 … + 1009).
-  process.env.ANVIL_PORTS_FROM = String(E2E_PORT + 1000)
+  // On a port found free, like the shop and its devchain below.
   anvil = await spawnAnvil({ chainId: 56, blockTime: 2 })
-  if (anvil.port === PORT + 1000) {
-    // The shop's devchain needs that port: a second node while the first holds it, then the first goes.
-    const taken = anvil
-    anvil = await spawnAnvil({ chainId: 56, blockTime: 2 })
-    await taken.stop()
-  }
   ;[deployer, buyerWallet] = await accounts(anvil)
   usdt = await deployStablecoin(anvil, USDT_18)
   await mint(anvil, usdt, deployer, buyerWallet, 1_000n * 10n ** 18n)
   env.EVM_BSC_PROVIDER_1_URL = anvil.url
   env.EVM_BSC_TOKENS = JSON.stringify([{ symbol: 'USDT', contract: usdt, decimals: 18 }])
 })
-ownShopForThisFile(PORT, env, 'evm')
+ownShopForThisFile(env, 'evm')
 test.afterAll(async () => {
   await anvil?.stop()
 })

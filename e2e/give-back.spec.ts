@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs'
-import { E2E_PORT } from '../playwright.config'
 import { buyerWallet } from './support/buyer-wallet'
 import { ownShopForThisFile } from './support/own-shop'
 import { expect, type Page, test } from './support/test'
@@ -8,13 +7,9 @@ import { expect, type Page, test } from './support/test'
 // (decision 041): the earlier order is kept and paid when final, the new one has an address of its
 // own, and its payment page says so. The devchain runs on its own clock (a block a second,
 // solidified 19 blocks later); both payments come from the same wallet and neither is held.
-const PORT = E2E_PORT + 2
-const base = `http://127.0.0.1:${PORT}`
-const devchainUrl = `http://127.0.0.1:${PORT + 1000}`
 const SHOTS = process.env.SHOTS_DIR
 
-ownShopForThisFile(
-  PORT,
+const shop = ownShopForThisFile(
   { DEVCHAIN_AUTO_MINE: 'true', DEVCHAIN_BLOCK_MS: '1000', CHAIN_BLOCK_MS: '1000' },
   'give-back',
 )
@@ -52,14 +47,14 @@ test('paid, then a new checkout before the payment is final: the earlier order i
   test.setTimeout(240_000)
   const wallet = buyerWallet()
   const send = async (to: string, amount: string) => {
-    const response = await page.request.post(`${devchainUrl}/_sim/transfers`, {
+    const response = await page.request.post(`${shop.devchainUrl}/_sim/transfers`, {
       data: { from: wallet, to, amount },
     })
     expect(response.ok(), await response.text()).toBe(true)
   }
   const statusOf = async (order: { orderId: string; secret: string }) =>
     (await (
-      await page.request.post(`${base}/rpc/secure_get_order_status`, {
+      await page.request.post(`${shop.url}/rpc/secure_get_order_status`, {
         data: { p_order_id: order.orderId, p_order_secret: order.secret },
       })
     ).json()) as Record<string, unknown>

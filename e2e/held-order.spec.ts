@@ -1,4 +1,3 @@
-import { E2E_PORT } from '../playwright.config'
 import { buyerWallet } from './support/buyer-wallet'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
@@ -6,12 +5,9 @@ import { expect, type Page, test } from './support/test'
 
 // A buyer who pays again to an address from their wallet history, after it went to a stranger's
 // order, does not get the stranger's order delivered: the operator sees it held and decides.
-const PORT = E2E_PORT + 70
-const DEVCHAIN = `http://127.0.0.1:${PORT + 1000}`
 const PASSWORD = 'e2e-held-password'
 
-ownShopForThisFile(
-  PORT,
+const shop = ownShopForThisFile(
   { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD, ADMIN_ALLOWED_USER_AGENTS: 'Chrome/||Edg/' },
   'held-order',
 )
@@ -32,9 +28,11 @@ async function placeOrder(page: Page, email: string): Promise<Placed> {
 }
 
 async function pay(page: Page, to: string, from: string) {
-  const sent = await page.request.post(`${DEVCHAIN}/_sim/transfers`, { data: { to, amount: '49.99', from } })
+  const sent = await page.request.post(`${shop.devchainUrl}/_sim/transfers`, {
+    data: { to, amount: '49.99', from },
+  })
   expect(sent.ok()).toBe(true)
-  expect((await page.request.post(`${DEVCHAIN}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)
+  expect((await page.request.post(`${shop.devchainUrl}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)
 }
 
 async function statusOf(page: Page, order: Placed): Promise<string> {

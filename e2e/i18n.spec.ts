@@ -2,19 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext } from '@playwright/test'
 import { simpleParser } from 'mailparser'
-import { E2E_PORT } from '../playwright.config'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
 import { expect, interactiveContext, type Page, test } from './support/test'
 
 // Languages, on a shop of their own (its outbox is read as the buyer's mailbox).
-const PORT = E2E_PORT + 40
-const BASE = `http://127.0.0.1:${PORT}`
-const DEVCHAIN = `http://127.0.0.1:${PORT + 1000}`
-const OUTBOX = join('.tmp', `e2e-${PORT}`, 'outbox')
 const PASSWORD = 'e2e-i18n-password'
 
-ownShopForThisFile(PORT, { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'i18n')
+const shop = ownShopForThisFile({ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'i18n')
 
 const words = {
   en: { addToCart: 'Add to Cart', email: 'Email address', pay: 'Continue to Payment', cancel: 'Cancel' },
@@ -25,8 +20,8 @@ type Lang = keyof typeof words
 
 /** A browser set to `locale` (its Accept-Language), having chosen `lang` in the switcher before if given. */
 async function context(browser: Browser, locale: string, lang?: Lang) {
-  const ctx = await interactiveContext(browser, { baseURL: BASE, locale })
-  if (lang) await ctx.addCookies([{ name: 'lang', value: lang, url: BASE }])
+  const ctx = await interactiveContext(browser, { baseURL: shop.url, locale })
+  if (lang) await ctx.addCookies([{ name: 'lang', value: lang, url: shop.url }])
   return ctx
 }
 
@@ -50,7 +45,7 @@ test('a first visit in Chinese is rendered in Chinese by the server, then the sw
 }) => {
   // Without scripts: what the server sent is all there is.
   const bare = await browser.newContext({
-    baseURL: BASE,
+    baseURL: shop.url,
     javaScriptEnabled: false,
     locale: 'zh-CN',
   })
@@ -102,17 +97,17 @@ test('a purchase in Russian sends the e-mail in Russian and its link opens the d
   const page = await ctx.newPage()
   const email = 'ru-buyer@example.com'
   const { address, amount } = await toPayment(page, 'ru', email)
-  const sent = await page.request.post(`${DEVCHAIN}/_sim/transfers`, {
+  const sent = await page.request.post(`${shop.devchainUrl}/_sim/transfers`, {
     data: { to: address, amount, token: 'USDT' },
   })
   expect(sent.ok()).toBe(true)
-  expect((await page.request.post(`${DEVCHAIN}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)
+  expect((await page.request.post(`${shop.devchainUrl}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)
   await expect(page.getByRole('dialog', { name: 'Оплата прошла' })).toBeVisible({ timeout: 15_000 })
 
   let mail: Awaited<ReturnType<typeof simpleParser>> | undefined
   await expect(async () => {
-    for (const file of readdirSync(OUTBOX)) {
-      const parsed = await simpleParser(readFileSync(join(OUTBOX, file)))
+    for (const file of readdirSync(shop.outbox)) {
+      const parsed = await simpleParser(readFileSync(join(shop.outbox, file)))
       if (parsed.to && !Array.isArray(parsed.to) && parsed.to.text === email) mail = parsed
     }
     expect(mail).toBeDefined()
@@ -149,7 +144,7 @@ test('screenshots: listing, payment page and admin orders at 375 and 1440 px in 
     await page.getByRole('dialog').getByRole('button').last().click()
     await expect(page).toHaveURL(/\/cart$/)
 
-    await ctx.addCookies([{ name: 'admin_lang', value: lang, url: BASE }])
+    await ctx.addCookies([{ name: 'admin_lang', value: lang, url: shop.url }])
     await page.goto('/admin/login')
     await page.locator('input[autocomplete="username"]').fill('admin')
     await page.locator('input[type="password"]').fill(PASSWORD)

@@ -1,18 +1,15 @@
 import { createServer } from 'node:http'
 import type { Page } from '@playwright/test'
 import { generateSync } from 'otplib'
-import { E2E_PORT } from '../playwright.config'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
 import { expect, test } from './support/test'
 
 // Its own shop (fresh database, known password), so switching two-factor login on never
 // disturbs the other specs. Webhooks may reach this machine's receiver (WEBHOOK_ALLOW_PRIVATE).
-const PORT = E2E_PORT + 60
 const PASSWORD = 'e2e-2fa-password'
 
 ownShopForThisFile(
-  PORT,
   { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD, WEBHOOK_ALLOW_PRIVATE: 'true' },
   'two-factor',
 )

@@ -1,5 +1,3 @@
-import { join } from 'node:path'
-import { E2E_PORT } from '../playwright.config'
 import { buyerWallet } from './support/buyer-wallet'
 import { mailTo } from './support/outbox'
 import { ownShopForThisFile } from './support/own-shop'
@@ -10,14 +8,10 @@ import { expect, type Page, test } from './support/test'
 // Licences end to end, on a shop of its own (known admin password): the operator gives a product
 // two seats per key, a buyer's software activates them, the buyer frees one from the dashboard,
 // and the operator disables the key, which the next validate answers.
-const PORT = E2E_PORT + 5
-const BASE = `http://127.0.0.1:${PORT}`
 const PASSWORD = 'e2e-licence-password'
-const devchainUrl = `http://127.0.0.1:${PORT + 1000}`
-const outbox = join('.tmp', `e2e-${PORT}`, 'outbox')
 const EMAIL = 'licence-buyer@example.com'
 
-ownShopForThisFile(PORT, { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'licences')
+const shop = ownShopForThisFile({ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'licences')
 
 let productName = ''
 let key = ''
@@ -32,7 +26,7 @@ async function login(page: Page) {
 }
 
 const licenceCall = async (page: Page, verb: string, form: Record<string, string>) => {
-  const response = await page.request.post(`${BASE}/v1/licenses/${verb}`, { form })
+  const response = await page.request.post(`${shop.url}/v1/licenses/${verb}`, { form })
   return { status: response.status(), body: (await response.json()) as Record<string, unknown> }
 }
 
@@ -67,13 +61,13 @@ test('a buyer frees a seat from the dashboard and the software can activate agai
   await expect(page).toHaveURL(/\/payment$/)
   const address = await page.getByLabel('Wallet address', { exact: true }).inputValue()
   const amount = (await page.getByTestId('pay-amount').textContent())?.replace('$', '') ?? ''
-  const paid = await page.request.post(`${devchainUrl}/_sim/transfers`, {
+  const paid = await page.request.post(`${shop.devchainUrl}/_sim/transfers`, {
     data: { to: address, amount, from: buyerWallet() },
   })
   expect(paid.ok()).toBe(true)
-  expect((await page.request.post(`${devchainUrl}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)
+  expect((await page.request.post(`${shop.devchainUrl}/_sim/mine`, { data: { blocks: 20 } })).ok()).toBe(true)
   await expect(page.getByRole('dialog', { name: 'Payment Successful' })).toBeVisible({ timeout: 20_000 })
-  const mail = await mailTo(outbox, EMAIL)
+  const mail = await mailTo(shop.outbox, EMAIL)
   dashboardLink = /http:\/\/127\.0\.0\.1:\d+\/dashboard\/[A-Za-z0-9_-]{32}/.exec(mail.text ?? '')?.[0] ?? ''
   key = /Key: (\S+)/.exec(mail.text ?? '')?.[1] ?? ''
   expect(dashboardLink).not.toBe('')
@@ -110,11 +104,11 @@ test('a buyer frees a seat from the dashboard and the software can activate agai
   const again = await licenceCall(page, 'activate', { license_key: key, instance_name: 'New laptop' })
   expect(again.body).toMatchObject({ activated: true, license_key: { activation_usage: 2 } })
   // The e-mailed order-recovery link ("E-mail me my orders") reaches the same seats.
-  const asked = await page.request.post(`${BASE}/rpc/secure_request_order_links`, {
+  const asked = await page.request.post(`${shop.url}/rpc/secure_request_order_links`, {
     data: { p_email: EMAIL },
   })
   expect((await asked.json()).success).toBe(true)
-  const linksMail = await mailTo(outbox, EMAIL, /orders$/)
+  const linksMail = await mailTo(shop.outbox, EMAIL, /orders$/)
   const recovery =
     /http:\/\/127\.0\.0\.1:\d+\/orders\/[A-Za-z0-9_-]{43}/.exec(linksMail.text ?? '')?.[0] ?? ''
   expect(recovery).not.toBe('')

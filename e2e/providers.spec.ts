@@ -1,4 +1,3 @@
-import { E2E_PORT } from '../playwright.config'
 import { messages } from '../src/shared/checkout-rules'
 import { buyerWallet } from './support/buyer-wallet'
 import { ownShopForThisFile } from './support/own-shop'
@@ -9,13 +8,10 @@ import { expect, type Page, test } from './support/test'
 // The chain seen by the buyer and the operator when payment detection lags. Its own shop, whose
 // devchain mines only when a test asks: with no new block for 6 s, detection counts as delayed.
 // Two providers: the devchain, and a second one that is down.
-const PORT = E2E_PORT + 80
-const devchainUrl = `http://127.0.0.1:${PORT + 1000}`
 const PASSWORD = 'e2e-providers-password'
 
-ownShopForThisFile(
-  PORT,
-  {
+const shop = ownShopForThisFile(
+  ({ devchainUrl }) => ({
     ADMIN_USERNAME: 'admin',
     ADMIN_PASSWORD: PASSWORD,
     PAYMENT_DELAY_NOTICE_MINUTES: '0.1',
@@ -26,12 +22,12 @@ ownShopForThisFile(
     // Nothing listens on port 9.
     TRON_PROVIDER_2_URL: 'http://127.0.0.1:9',
     TRON_PROVIDER_2_NAME: 'backup node',
-  },
+  }),
   'providers',
 )
 
 async function mine(page: Page, blocks: number) {
-  const response = await page.request.post(`${devchainUrl}/_sim/mine`, { data: { blocks } })
+  const response = await page.request.post(`${shop.devchainUrl}/_sim/mine`, { data: { blocks } })
   expect(response.ok()).toBe(true)
 }
 
@@ -49,7 +45,7 @@ test('the payment page says when detection lags, and the payment is credited onc
 
   const address = await page.getByLabel('Wallet address', { exact: true }).inputValue()
   const amount = (await page.getByTestId('pay-amount').textContent())?.replace('$', '') ?? ''
-  const sent = await page.request.post(`${devchainUrl}/_sim/transfers`, {
+  const sent = await page.request.post(`${shop.devchainUrl}/_sim/transfers`, {
     data: { to: address, amount, from: buyerWallet() },
   })
   expect(sent.ok()).toBe(true)

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { E2E_PORT } from '../playwright.config'
 import type { Anvil } from '../tests/support/evm/anvil'
 import { spawnAnvil } from '../tests/support/evm/anvil'
 import { accounts, deployStablecoin, mint, transfer, USDT_18 } from '../tests/support/evm/tokens'
@@ -13,7 +12,6 @@ import { expect, type Page, test } from './support/test'
 // choice beside the period, the ledger's figures with the token's decimals, a check of the address
 // against the chain that says the 30-day period is too long for one check, then, for today, that the
 // chain ties with the ledger. By keyboard; screenshots at 375 px and 1440 px.
-const PORT = E2E_PORT + 2
 const PASSWORD = 'reconcile-e2e-Password-1'
 const DEPTH = 2
 // The panel alone, into the git-ignored screenshots/ folder beside every other spec's.
@@ -35,7 +33,7 @@ const pool = ['0xa0Ee7A142d267C1f36714E4a8F75612F20a79720']
 
 test.beforeAll(async () => {
   test.setTimeout(120_000)
-  process.env.ANVIL_PORTS_FROM ??= String(E2E_PORT + 1000)
+  // On a port found free (unless the runner sets ANVIL_PORTS_FROM), like the shop and its devchain.
   anvil = await spawnAnvil({ chainId: 56, blockTime: 1 })
   let deployer: `0x${string}`
   ;[deployer, buyer] = await accounts(anvil)
@@ -45,7 +43,7 @@ test.beforeAll(async () => {
   env.EVM_BSC_PROVIDER_1_URL = anvil.url
   env.EVM_BSC_TOKENS = JSON.stringify([{ symbol: 'USDT', contract: usdt, decimals: 18 }])
 })
-ownShopForThisFile(PORT, env, 'reconcile')
+ownShopForThisFile(env, 'reconcile')
 test.afterAll(async () => {
   await anvil?.stop()
 })

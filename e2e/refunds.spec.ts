@@ -1,5 +1,3 @@
-import { join } from 'node:path'
-import { E2E_PORT } from '../playwright.config'
 import { buyerWallet } from './support/buyer-wallet'
 import { mailTo } from './support/outbox'
 import { ownShopForThisFile } from './support/own-shop'
@@ -9,14 +7,10 @@ import { expect, test } from './support/test'
 // A refund from start to proof: the operator starts it on the order, the buyer names the address
 // through the e-mailed link (seeing it again to confirm), the operator pays from their own wallet
 // (a devchain transfer from any address) and the shop's watch finds it: sent on both sides.
-const PORT = E2E_PORT + 2
-const DEVCHAIN = `http://127.0.0.1:${PORT + 1000}`
 const PASSWORD = 'e2e-refunds-password'
-const OUTBOX = join('.tmp', `e2e-${PORT}`, 'outbox')
 const EMAIL = 'refund.buyer@example.com'
 
-ownShopForThisFile(
-  PORT,
+const shop = ownShopForThisFile(
   { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD, REFUND_WATCH_MS: '1000' },
   'refunds',
 )
@@ -39,10 +33,10 @@ test('the operator starts a refund, the buyer names the address, the paid refund
   ).json()
   expect(placed.success).toBe(true)
   const payer = buyerWallet()
-  await page.request.post(`${DEVCHAIN}/_sim/transfers`, {
+  await page.request.post(`${shop.devchainUrl}/_sim/transfers`, {
     data: { to: placed.wallet_address, amount: '49.99', from: payer },
   })
-  await page.request.post(`${DEVCHAIN}/_sim/mine`, { data: { blocks: 20 } })
+  await page.request.post(`${shop.devchainUrl}/_sim/mine`, { data: { blocks: 20 } })
   const status = async () =>
     (await (
       await page.request.post('/rpc/secure_get_order_status', {
@@ -72,7 +66,7 @@ test('the operator starts a refund, the buyer names the address, the paid refund
   await shoot(page, 'refund-admin-awaiting')
 
   // The buyer opens the e-mailed link and names a wallet of their own.
-  const mail = await mailTo(OUTBOX, EMAIL, /refund/i)
+  const mail = await mailTo(shop.outbox, EMAIL, /refund/i)
   const link = /http:\/\/\S+\/refund\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')?.[0]
   expect(link).toBeTruthy()
   const buyer = await browser.newPage()
@@ -114,11 +108,11 @@ test('the operator starts a refund, the buyer names the address, the paid refund
 
   // The operator pays from their own wallet; the shop finds the transfer once it is final.
   const sent = await (
-    await page.request.post(`${DEVCHAIN}/_sim/transfers`, {
+    await page.request.post(`${shop.devchainUrl}/_sim/transfers`, {
       data: { to: own, amount: '49.99', from: buyerWallet() },
     })
   ).json()
-  await page.request.post(`${DEVCHAIN}/_sim/mine`, { data: { blocks: 20 } })
+  await page.request.post(`${shop.devchainUrl}/_sim/mine`, { data: { blocks: 20 } })
   await expect(detail.getByText('Sent, verified on the chain')).toBeVisible({ timeout: 30_000 })
   await expect(detail.getByRole('link', { name: sent.transaction_id })).toBeVisible()
   await expect(detail.getByText('refunded', { exact: true })).toBeVisible({ timeout: 10_000 })
@@ -132,6 +126,6 @@ test('the operator starts a refund, the buyer names the address, the paid refund
   await expect(refunds.getByText('49.99 USDT').first()).toBeVisible()
   await expect(buyer.getByText('Refunded', { exact: true })).toBeVisible()
   await shoot(buyer, 'refund-buyer-dashboard')
-  const sentMail = await mailTo(OUTBOX, EMAIL, /was sent/)
+  const sentMail = await mailTo(shop.outbox, EMAIL, /was sent/)
   expect(sentMail.text).toContain(sent.transaction_id)
 })

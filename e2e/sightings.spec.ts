@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from '@playwright/test'
-import { E2E_PORT } from '../playwright.config'
 import { buyerWallet } from './support/buyer-wallet'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
@@ -13,13 +12,8 @@ import { expect, interactiveContext, type Page, test } from './support/test'
 // detected and then Payment Successful; one whose transaction vanishes from the head is told it
 // was dropped and waits again; one whose transfer ran out of energy is told why nothing arrived;
 // one who sent half is told what is missing.
-const PORT = E2E_PORT + 50
-const base = `http://127.0.0.1:${PORT}`
-const devchainUrl = `http://127.0.0.1:${PORT + 1000}`
-const outbox = join('.tmp', `e2e-${PORT}`, 'outbox')
 
-ownShopForThisFile(
-  PORT,
+const shop = ownShopForThisFile(
   {
     DEVCHAIN_AUTO_MINE: 'true',
     DEVCHAIN_BLOCK_MS: '3000',
@@ -39,7 +33,7 @@ interface Buyer {
 }
 
 async function buyer(browser: Browser, email: string): Promise<Buyer> {
-  const context = await interactiveContext(browser, { baseURL: base })
+  const context = await interactiveContext(browser, { baseURL: shop.url })
   const page = await context.newPage()
   await page.goto('/')
   const cards = page.getByRole('article').filter({ has: page.getByRole('button', { name: 'Add to Cart' }) })
@@ -55,7 +49,7 @@ async function buyer(browser: Browser, email: string): Promise<Buyer> {
 }
 
 async function send(page: Page, body: Record<string, unknown>) {
-  const response = await page.request.post(`${devchainUrl}/_sim/transfers`, {
+  const response = await page.request.post(`${shop.devchainUrl}/_sim/transfers`, {
     data: { from: buyerWallet(), ...body },
   })
   expect(response.ok(), await response.text()).toBe(true)
@@ -63,15 +57,15 @@ async function send(page: Page, body: Record<string, unknown>) {
 }
 
 async function statusOf(b: Buyer) {
-  const response = await b.page.request.post(`${base}/rpc/secure_get_order_status`, {
+  const response = await b.page.request.post(`${shop.url}/rpc/secure_get_order_status`, {
     data: { p_order_id: b.orderId, p_order_secret: b.secret },
   })
   return (await response.json()) as Record<string, unknown>
 }
 
 const mailsTo = (email: string) =>
-  existsSync(outbox)
-    ? readdirSync(outbox).filter((n) => readFileSync(join(outbox, n), 'utf8').includes(email))
+  existsSync(shop.outbox)
+    ? readdirSync(shop.outbox).filter((n) => readFileSync(join(shop.outbox, n), 'utf8').includes(email))
     : []
 
 test('detected in seconds, then paid at solidification; dropped, failed and short transfers said plainly', async ({
@@ -110,7 +104,7 @@ test('detected in seconds, then paid at solidification; dropped, failed and shor
   await shoot(paid.page, 'payment-detected')
 
   await expect(dropped.page.getByTestId('payment-detected')).toBeVisible({ timeout: 12_000 })
-  const gone = await dropped.page.request.post(`${devchainUrl}/_sim/drop`, {
+  const gone = await dropped.page.request.post(`${shop.devchainUrl}/_sim/drop`, {
     data: { txid: vanishing.transaction_id },
   })
   expect(gone.ok(), await gone.text()).toBe(true)

@@ -1,11 +1,12 @@
 // Starts the built shop for the browser tests on a fresh database, so every run begins from the
-// seed, with its own devchain (the TronGrid stand-in) on E2E_PORT + 1000 for chain and price.
+// seed, with its own devchain (the TronGrid stand-in) on E2E_DEVCHAIN_PORT (by default E2E_PORT +
+// 1000) for chain and price.
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { startShopWithDevchain } from '../../scripts/lib/shop-with-devchain.mjs'
 
 const port = process.env.E2E_PORT ?? '4317'
-const devchainPort = String(Number(port) + 1000)
+const devchainPort = process.env.E2E_DEVCHAIN_PORT ?? String(Number(port) + 1000)
 const dataDir = join('.tmp', `e2e-${port}`)
 rmSync(dataDir, { recursive: true, force: true })
 mkdirSync(dataDir, { recursive: true })

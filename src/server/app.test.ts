@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, rpc, type TestApp } from '../../tests/support/test-app'
-import { engines } from '../../tests/support/test-db'
+import { pgliteOnly } from '../../tests/support/test-db'
 import { waitFor } from '../../tests/support/wait'
 
 const calls = ['fetch_products', 'secure_fetch_site_content']
 
-describe.each(engines)('HTTP edge on %s', (engine) => {
+describe.each(pgliteOnly)('HTTP edge on %s', (engine) => {
   let t: TestApp
   beforeAll(async () => {
     t = await createTestApp(engine)

@@ -1,15 +1,21 @@
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../tests/support/test-addresses'
 
-// The operator's CLI as the operator runs it: a process, its arguments, its standard input.
+// The operator's CLI as the operator runs it: the built dist/server/cli.js (what `npm run
+// wallets:add` and the others run), a process, its arguments, its standard input. CI builds before
+// the tests; run alone, this file builds the server bundle first when it is missing or stale.
+beforeAll(() => {
+  const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs', 'server'], { encoding: 'utf8' })
+  if (build.status !== 0) throw new Error(`building the server failed:\n${build.stdout}${build.stderr}`)
+}, 300_000)
 
 function cli(args: string[], dataDir: string, stdin?: string, env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli.ts', ...args], {
+    const child = spawn(process.execPath, ['dist/server/cli.js', ...args], {
       env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     })

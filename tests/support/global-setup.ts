@@ -14,20 +14,28 @@ declare module 'vitest' {
   }
 }
 
-/** Migrates once per run: a PGlite snapshot every test file loads, and a PostgreSQL template database. */
+/**
+ * Migrates once per run: a PGlite snapshot every test file loads, and a PostgreSQL template database.
+ * A run on one engine (TEST_ENGINE, see test-db.ts) prepares only that one.
+ */
 export default async function setup(project: TestProject) {
-  const dir = join('.tmp', 'vitest')
-  mkdirSync(dir, { recursive: true })
-  const client = new PGlite(pgliteOptions())
-  const database = await openPglite(client)
-  const dump = await client.dumpDataDir('none')
-  const snapshot = join(dir, `pglite-snapshot-${process.pid}.tar`)
-  writeFileSync(snapshot, Buffer.from(await dump.arrayBuffer()))
-  await database.close()
-  project.provide('pgliteSnapshot', snapshot)
+  const only = process.env.TEST_ENGINE?.trim()
+  if (only === 'postgres') {
+    project.provide('pgliteSnapshot', '')
+  } else {
+    const dir = join('.tmp', 'vitest')
+    mkdirSync(dir, { recursive: true })
+    const client = new PGlite(pgliteOptions())
+    const database = await openPglite(client)
+    const dump = await client.dumpDataDir('none')
+    const snapshot = join(dir, `pglite-snapshot-${process.pid}.tar`)
+    writeFileSync(snapshot, Buffer.from(await dump.arrayBuffer()))
+    await database.close()
+    project.provide('pgliteSnapshot', snapshot)
+  }
 
   const url = pgTestUrl()
-  if (!url) {
+  if (!url || only === 'pglite') {
     project.provide('pgTemplate', null)
     return
   }

@@ -9,8 +9,47 @@ import { pgTestUrl } from './pg-url'
 
 export type Engine = 'pglite' | 'postgres'
 
-/** Every database test runs on PGlite, and on PostgreSQL too when DATABASE_URL is set. */
-export const engines: Engine[] = inject('pgTemplate') ? ['pglite', 'postgres'] : ['pglite']
+// Which engines a database test file runs on is declared in the file by which of the lists below
+// its describe.each (or skipIf) takes; docs/testing.md has the rule and `npm run lint:engines`
+// (tools/test-engines) enforces it and lists which files run where.
+
+/** PGlite always; PostgreSQL too when DATABASE_URL is set (the run then has a template database). */
+const available: Engine[] = inject('pgTemplate') ? ['pglite', 'postgres'] : ['pglite']
+
+/**
+ * TEST_ENGINE=pglite or TEST_ENGINE=postgres narrows a run to one engine: CI runs each engine as a
+ * stage of its own, over the files tools/test-engines lists for it.
+ */
+function narrowed(list: Engine[]): Engine[] {
+  const only = process.env.TEST_ENGINE?.trim()
+  if (!only) return list
+  if (only !== 'pglite' && only !== 'postgres')
+    throw new Error(`TEST_ENGINE must be pglite or postgres, not ${only}`)
+  if (only === 'postgres' && !available.includes('postgres'))
+    throw new Error('TEST_ENGINE=postgres needs DATABASE_URL')
+  return list.filter((engine) => engine === only)
+}
+
+/**
+ * Every engine of the run: PGlite, and PostgreSQL when DATABASE_URL is set. The default, and the
+ * safe choice: a file that takes row locks, runs raw SQL or migrations, or works concurrently must
+ * use it (docs/testing.md).
+ */
+export const engines: Engine[] = narrowed(available)
+
+/**
+ * PGlite only, for a file whose SQL is the same on both engines: it goes through the ORM's queries
+ * only, takes no locks, runs no raw SQL or migrations and nothing concurrently (docs/testing.md;
+ * tools/test-engines fails a file that uses this and does any of those).
+ */
+export const pgliteOnly: Engine[] = narrowed(['pglite'])
+
+/**
+ * PostgreSQL only, for a file that means something only there (several server processes on one
+ * database); empty without DATABASE_URL, so such a file wraps its tests in
+ * `describe.skipIf(postgresOnly.length === 0)`.
+ */
+export const postgresOnly: Engine[] = narrowed(available.filter((engine) => engine === 'postgres'))
 
 export interface TestDatabase extends Database {
   /** Connection string of the PostgreSQL database (postgres engine only), for a second process. */
@@ -23,6 +62,8 @@ export async function createTestDatabase(
   opts: { poolSize?: number } = {},
 ): Promise<TestDatabase> {
   if (engine === 'pglite') {
+    if (!inject('pgliteSnapshot'))
+      throw new Error('a PGlite test database in a run with TEST_ENGINE=postgres')
     const blob = new Blob([readFileSync(inject('pgliteSnapshot'))])
     const client = new PGlite('memory://', { ...pgliteOptions(), loadDataDir: blob })
     return openPglite(client, { migrate: false })

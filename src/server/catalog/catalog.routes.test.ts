@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
-import { engines } from '../../../tests/support/test-db'
+import { pgliteOnly } from '../../../tests/support/test-db'
 import { fetchProductsAnswerSchema } from '../../shared/product'
 import { products } from '../db/schema'
 import { demoProducts, seedOnce } from '../db/seed'
 
-describe.each(engines)('fetch_products on %s', (engine) => {
+describe.each(pgliteOnly)('fetch_products on %s', (engine) => {
   let t: TestApp
   beforeAll(async () => {
     t = await createTestApp(engine)

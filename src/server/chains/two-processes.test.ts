@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../../tests/support/payment-fixture'
-import { createTestDatabase, engines, type TestDatabase } from '../../../tests/support/test-db'
+import { createTestDatabase, postgresOnly, type TestDatabase } from '../../../tests/support/test-db'
 import { freePort, waitFor } from '../../../tests/support/wait'
 import { createDevchain, type Devchain } from '../../../tools/devchain/devchain'
 import { addWalletAddresses } from '../wallets/wallets.repo'
@@ -71,7 +71,7 @@ async function call(shop: Shop, name: string, payload: unknown) {
   return (await response.json()) as Record<string, unknown>
 }
 
-describe.skipIf(!engines.includes('postgres'))('two server processes on one PostgreSQL', () => {
+describe.skipIf(postgresOnly.length === 0)('two server processes on one PostgreSQL', () => {
   let chain: Devchain
   let database: TestDatabase
   const shops: Shop[] = []

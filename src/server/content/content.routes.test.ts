@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
-import { engines } from '../../../tests/support/test-db'
+import { pgliteOnly } from '../../../tests/support/test-db'
 import {
   builtInSiteContent,
   defaultSiteContent,
   fetchSiteContentAnswerSchema,
 } from '../../shared/site-content'
 
-describe.each(engines)('secure_fetch_site_content on %s', (engine) => {
+describe.each(pgliteOnly)('secure_fetch_site_content on %s', (engine) => {
   let t: TestApp
   beforeAll(async () => {
     t = await createTestApp(engine)

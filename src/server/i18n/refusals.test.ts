@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../../tests/support/test-app'
-import { createTestDatabase, engines } from '../../../tests/support/test-db'
+import { createTestDatabase, pgliteOnly } from '../../../tests/support/test-db'
 import { messages as checkoutRuleMessages } from '../../shared/checkout-rules'
 import { dashboardMessages } from '../../shared/dashboard'
 import { discountMessages } from '../../shared/discounts'
@@ -107,7 +107,7 @@ describe('a refusal made by its id', () => {
 
 const checkRuleText = (key: keyof typeof checkoutRuleMessages) => checkoutRuleMessages[key]
 
-describe.each(engines)('a refusal over HTTP on %s', (engine) => {
+describe.each(pgliteOnly)('a refusal over HTTP on %s', (engine) => {
   let t: TestApp
   beforeAll(async () => {
     const database = await createTestDatabase(engine)

@@ -12,15 +12,13 @@ import { waitFor } from '../../../tests/support/wait'
 // A returning browser's new checkout keeps the address of the order it gives back only when nothing
 // was seen for that order (decision 041): with a payment to it in flight (a live sighting at the head,
 // or a ledger row) the old order stays pending and is paid when its transfer is final, and the new
-// order gets an address of its own. Against the devchain producing blocks on its own clock, the
-// sighting watcher and the chain follower on their timers, and the buyer's calls over real HTTP
-// with the browser's checkout cookie.
+// order gets an address of its own. Against the devchain, whose blocks the test mines (a transfer
+// goes into the next block; it is final once the test mines LAG blocks on top: "in flight" is
+// exactly the time between the two, however busy the machine), the sighting watcher and the chain
+// follower on their timers, and the buyer's calls over real HTTP with the browser's checkout cookie.
 
-const BLOCK_MS = 300
-const LAG = 19 // blocks until a transfer is final: 5.7 s here, about a minute on TRON
+const LAG = 19 // blocks until a transfer is final, about a minute on TRON
 const [WALLET, POISONER] = testAddresses(2, 'give-back senders') as [string, string]
-const PORTS = { pglite: 4452, postgres: 4453 } as const
-const CHAIN_PORTS = { pglite: 5452, postgres: 5453 } as const
 const SLOW = 120_000
 
 type Body = Record<string, unknown>
@@ -42,17 +40,16 @@ describe.each(engines)('a new checkout and a payment in flight, on %s', (engine)
 
   beforeAll(async () => {
     f = await createPaymentFixture(engine, {
-      autoMine: true,
-      blockIntervalMs: BLOCK_MS,
+      // Blocks 1 ms apart, only when mined: chain time stays on the wall clock.
+      blockIntervalMs: 1,
       solidifyLag: LAG,
-      chainPort: CHAIN_PORTS[engine],
-      env: { CHAIN_BLOCK_MS: String(BLOCK_MS) },
+      // The sighting watcher looks at the head every 100 ms (the shortest block time it takes).
+      env: { CHAIN_BLOCK_MS: '100' },
     })
     const product = f.products[0] as { id: number; price: number }
     price = product.price
     productId = product.id
-    await f.t.app.listen({ port: PORTS[engine], host: '127.0.0.1' })
-    base = `http://127.0.0.1:${PORTS[engine]}`
+    base = await f.t.app.listen({ port: 0, host: '127.0.0.1' })
     f.t.app.services.sightings?.start()
   }, SLOW)
   afterAll(async () => {
@@ -114,14 +111,17 @@ describe.each(engines)('a new checkout and a payment in flight, on %s', (engine)
   /**
    * Sends from the buyer's wallet once the shop watches the order's address (a buyer pays seconds
    * after the page shows it; the watcher, idle while no order is open, starts at the head), and
-   * answers the transfer once its block is produced.
+   * mines the transfer's block: it is at the head, in flight until final() is called.
    */
   async function send(order: Order, amount: number) {
     await watching(order)
     const sent = await f.send({ to: order.address, amount: amount.toFixed(2), from: WALLET })
+    f.chain.mine(1)
     await waitFor('the transfer in a head block', () => f.chain.heights().head >= sent.block, SLOW)
     return sent
   }
+  /** The chain moves on: every transfer sent so far is final. */
+  const final = () => f.chain.mine(LAG + 1)
   /** What the buyer's payment page shows: the transfer detected and confirming. */
   const confirming = (b: Browser, order: Order) =>
     waitFor(
@@ -130,15 +130,21 @@ describe.each(engines)('a new checkout and a payment in flight, on %s', (engine)
       SLOW,
     )
   const statusOf = async (id: string) => (await f.order(id)).status as string
-  const paid = (id: string) => waitFor(`order ${id} paid`, async () => (await statusOf(id)) === 'paid', SLOW)
-  const follower = async (block: number) =>
-    waitFor(
+  /** Makes every transfer so far final, then waits for the order to be paid. */
+  const paid = (id: string) => {
+    final()
+    return waitFor(`order ${id} paid`, async () => (await statusOf(id)) === 'paid', SLOW)
+  }
+  const follower = async (block: number) => {
+    final()
+    return waitFor(
       `the follower past block ${block}`,
       async () =>
         Number((await f.rows(sql`select checkpoint_block from follower_state`))[0]?.checkpoint_block) >=
         block,
       SLOW,
     )
+  }
   const ledgerOf = (id: string) =>
     f.rows(sql`select status, reason, amount_units, tx_id, created_at from payments where order_id = ${id}`)
   const mailsOf = async (id: string) =>
@@ -246,6 +252,7 @@ describe.each(engines)('a new checkout and a payment in flight, on %s', (engine)
       expect(b.body.earlier_payment_confirming).toBe(true)
 
       f.follower.start()
+      final()
       await waitFor('the part payment recorded', async () => (await ledgerOf(a.id)).length === 1, SLOW)
       // Part-paid, not cancelled, still holding its address.
       expect(await f.order(a.id)).toMatchObject({ status: 'pending', cancel_reason: null })
@@ -292,6 +299,7 @@ describe.each(engines)('a new checkout and a payment in flight, on %s', (engine)
         from: WALLET,
         failed: 'OUT_OF_ENERGY',
       })
+      f.chain.mine(1)
       await waitFor(
         'the failed transfer seen',
         async () => ((await buyer.status(b)).sightings as { failed: unknown[] }).failed.length === 1,
@@ -307,6 +315,8 @@ describe.each(engines)('a new checkout and a payment in flight, on %s', (engine)
       const vanished = await send(c, c.total)
       await confirming(buyer, c)
       f.chain.drop(vanished.txId)
+      // Told dropped once the follower has read past its height and the ledger has nothing.
+      final()
       await waitFor(
         'the sighting told dropped',
         async () => ((await buyer.status(c)).sightings as { dropped: boolean }).dropped,
@@ -334,6 +344,7 @@ describe.each(engines)('a new checkout and a payment in flight, on %s', (engine)
       const a = await buyer.checkout()
       // Address poisoning: a look-alike sender's 0 USDT, recorded as zero_value against A.
       const zero = await f.send({ to: a.address, amount: '0', from: POISONER })
+      f.chain.mine(1)
       await follower(zero.block)
       expect(await ledgerOf(a.id)).toEqual([expect.objectContaining({ reason: 'zero_value' })])
       const b = await buyer.checkout()

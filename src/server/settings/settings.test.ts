@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
-import { engines } from '../../../tests/support/test-db'
+import { pgliteOnly } from '../../../tests/support/test-db'
 import { ensureFirstAdmin } from '../admin/admin-auth'
 import { loadSettings } from './settings'
 
@@ -18,7 +18,7 @@ const alerts = {
   provider_set_aside: true,
 }
 
-describe.each(engines)('settings on %s', (engine) => {
+describe.each(pgliteOnly)('settings on %s', (engine) => {
   let t: TestApp
   let cookie: string
   const admin = (name: string, payload: Record<string, unknown> = {}) => rpc(t.app, name, payload, { cookie })

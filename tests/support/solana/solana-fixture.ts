@@ -1,11 +1,11 @@
 import { generateKeyPairSigner, type KeyPairSigner } from '@solana/kit'
 import { sql } from 'drizzle-orm'
-import { seedOnce } from '../../../src/server/db/seed'
 import {
   type ChainFollower,
   createChainFollower,
   type FollowResult,
 } from '../../../src/server/chains/chain-follower'
+import { seedOnce } from '../../../src/server/db/seed'
 import { addWalletAddresses } from '../../../src/server/wallets/wallets.repo'
 import { type RpcFront, serveRpc } from '../../../tools/solana-standin/rpc'
 import { createStandin, type Standin } from '../../../tools/solana-standin/standin'
