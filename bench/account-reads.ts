@@ -13,6 +13,7 @@ import {
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { testAddresses } from '../tests/support/test-addresses'
 import { createDevchain } from '../tools/devchain/devchain'
+import { unlimitedCheckouts } from './support/bench-db'
 
 // `npm run bench:reads` (decision 054): the account reads' share of one free key, and how long a
 // payment a contract routes to an open order's address (naming it nowhere in its call data, so the
@@ -48,11 +49,7 @@ const env = parseEnv({
   PRICE_SOURCE: 'fixed:0.25',
   LOG_LEVEL: 'silent',
   EXPLORER_MAX_RPS: '100',
-  CHECKOUT_PENDING_PER_CLIENT: '100000',
-  CHECKOUT_PENDING_PER_EMAIL: '100000',
-  CHECKOUT_CREATIONS_PER_MINUTE: '100000',
-  CHECKOUT_HELD_PER_NETWORK: '100000',
-  CHECKOUT_RESERVE_PERCENT: '0',
+  ...unlimitedCheckouts,
 })
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
 await seedOnce(database.db)

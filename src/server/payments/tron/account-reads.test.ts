@@ -118,7 +118,7 @@ describe.each(engines)('account reads on %s', (engine) => {
       } finally {
         await follower.stop()
       }
-    })
+    }, 120_000)
   })
 
   describe('idle addresses and a restart', () => {
@@ -237,6 +237,6 @@ describe.each(engines)('account reads on %s', (engine) => {
       for (let pass = 0; pass < 3; pass++) expect(await third.run()).toBe(0)
       expect(await ledgerOf(toIdle.txId)).toHaveLength(2)
       expect(await ledgerOf(toOpen.txId)).toHaveLength(1)
-    })
+    }, 120_000)
   })
 })
