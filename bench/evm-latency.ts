@@ -19,6 +19,7 @@ import { parseEnv } from '../src/server/env'
 import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { spawnAnvil } from '../tests/support/evm/anvil'
 import { accounts, deployStablecoin, mint, transfer, USDT_18 } from '../tests/support/evm/tokens'
+import { unlimitedCheckouts } from './support/bench-db'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20)
 const SCENARIOS = (process.env.BENCH_OPEN ?? '1,1000').split(',').filter(Boolean).map(Number)
@@ -54,11 +55,7 @@ const env = parseEnv({
   TRON_API_URL: 'http://127.0.0.1:9',
   PRICE_SOURCE: 'fixed:0.25',
   LOG_LEVEL: 'silent',
-  CHECKOUT_PENDING_PER_CLIENT: '100000',
-  CHECKOUT_PENDING_PER_EMAIL: '100000',
-  CHECKOUT_CREATIONS_PER_MINUTE: '100000',
-  CHECKOUT_HELD_PER_NETWORK: '100000',
-  CHECKOUT_RESERVE_PERCENT: '0',
+  ...unlimitedCheckouts,
   EVM_BSC_ENABLED: 'true',
   EVM_BSC_PROVIDER_1_URL: anvil.url,
   EVM_BSC_PROVIDER_1_RPS: '50',

@@ -12,6 +12,7 @@ import { addWalletAddresses } from '../src/server/wallets/wallets.repo'
 import { testAddresses } from '../tests/support/test-addresses'
 import { freePort } from '../tests/support/wait'
 import { createDevchain } from '../tools/devchain/devchain'
+import { unlimitedCheckouts } from './support/bench-db'
 
 // `npm run bench:payments`: time from a transfer's block being solidified to its order reading paid,
 // with 1, 100, 1,000 and 10,000 pending orders and nobody on the payment page, and the explorer
@@ -82,12 +83,7 @@ const env = parseEnv({
   LOG_LEVEL: 'silent',
   // One free key (decision 045): 70 % of TronGrid's 100,000 a day; BENCH_PER_DAY= (empty) for no limit.
   TRON_API_PER_DAY: process.env.BENCH_PER_DAY ?? '70000',
-  // Every order comes from this one client.
-  CHECKOUT_PENDING_PER_CLIENT: '100000',
-  CHECKOUT_PENDING_PER_EMAIL: '100000',
-  CHECKOUT_CREATIONS_PER_MINUTE: '100000',
-  CHECKOUT_HELD_PER_NETWORK: '100000',
-  CHECKOUT_RESERVE_PERCENT: '0',
+  ...unlimitedCheckouts,
 })
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
 await seedOnce(database.db)

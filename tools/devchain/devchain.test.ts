@@ -762,6 +762,54 @@ describe('transfer kinds on chain', () => {
     ])
   })
 
+  it('swap_trx: one call naming nobody, a USDT log to one address and internal TRX to others, listed as TronGrid does', async () => {
+    const sent = await send({
+      to: BUYER_WALLET,
+      amount: '3',
+      via_contract: ROUTER,
+      unnamed: true,
+      swap_trx: [{ to: OTHER, amount: '2.5' }],
+    })
+    const { tx, info } = await onChain(sent)
+    const call = tx.raw_data.contract[0].parameter.value
+    expect(tx.raw_data.contract[0].type).toBe('TriggerSmartContract')
+    expect(call.contract_address).toBe(tronBase58ToHex(ROUTER))
+    // Amounts and a deadline: neither recipient is in the call data.
+    expect(call.data).toMatch(/^38ed1739[0-9a-f]{192}$/)
+    expect(call.data).not.toContain(BUYER_WALLET_HEX.slice(2))
+    expect(call.data).not.toContain(OTHER_HEX.slice(2))
+    expect(info.log).toEqual([
+      {
+        address: USDT_HEX.slice(2),
+        topics: [TRANSFER_TOPIC, addressWord(SENDER_HEX), addressWord(BUYER_WALLET_HEX)],
+        data: word('2dc6c0'),
+      },
+    ])
+    expect(info.internal_transactions).toEqual([
+      {
+        hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        caller_address: call.contract_address,
+        transferTo_address: OTHER_HEX,
+        callValueInfo: [{ callValue: 2_500_000 }],
+        note: '63616c6c',
+      },
+    ])
+    // The recipient of the internal TRX finds it in its own transactions list, as an internal item.
+    const listed = (await get(`/v1/accounts/${OTHER}/transactions?only_to=true&search_internal=true`)).json
+    expect(listed.data).toContainEqual({
+      internal_tx_id: expect.stringMatching(/^[0-9a-f]{64}$/),
+      data: { note: '63616c6c', rejected: false, call_value: { _: 2_500_000 } },
+      block_timestamp: sent.block_timestamp,
+      to_address: OTHER_HEX,
+      tx_id: sent.transaction_id,
+      from_address: call.contract_address,
+    })
+    expect(
+      (await post('/_sim/transfers', { to: OTHER, amount: '1', swap_trx: [{ to: OTHER, amount: '1' }] }))
+        .status,
+    ).toBe(400)
+  })
+
   it('logs: a batch payout with several recipients, a counterfeit token and an Approval in one transaction', async () => {
     const sent = await send({
       via_contract: ROUTER,

@@ -32,14 +32,14 @@ type Row = { id: number; address: string; started: number; ended: number; cooldo
  * One transaction an account list names for `address`: nothing when the ledger has it; else read
  * from its block as the buyer's hash is and recorded through the ledger's one path (its key makes it
  * once; the block time decides the order). 'later' when it is not final or beyond the follower's
- * checkpoint; null when the provider failed.
+ * checkpoint; 'gone' when no node knows it; null when the provider failed.
  */
 export async function recordListedTransaction(
   db: Db,
   chain: Pick<ChainAdapter, 'chain' | 'family' | 'lookupTransaction'>,
   rules: PaymentRules,
   at: { address: string; txId: string; checkpoint: number },
-): Promise<{ recorded: number; paid: string[] } | 'later' | null> {
+): Promise<{ recorded: number; paid: string[] } | 'later' | 'gone' | null> {
   const known = (await db.execute(sql`
     select 1 from payments where chain = ${chain.chain} and tx_id = ${at.txId} and to_address = ${at.address} limit 1`)) as unknown as {
     rows: unknown[]
@@ -48,6 +48,8 @@ export async function recordListedTransaction(
   const watch = new Set(await allPoolAddresses(db, chain.family))
   const view = await chain.lookupTransaction(at.txId, { watch })
   if (view.status === 'error') return null
+  // Listed by the index, yet no node knows it: dropped from the chain (or the node lags).
+  if (view.state === 'unknown') return 'gone'
   if (view.state !== 'final' || view.blockNumber === null || view.blockNumber > at.checkpoint) return 'later'
   const transfers = view.blockTransfers
   const done = await db.transaction((trx) => recordAndSettle(trx, transfers, rules))
@@ -75,8 +77,8 @@ export function createAddressSweep(opts: {
     for (const txId of got.txIds) {
       const done = await recordListedTransaction(db, chain, rules, { address: row.address, txId, checkpoint })
       if (done === null) return null
-      // Not final yet, or beyond the follower: the follower (or the next pass) reads it.
-      if (done === 'later') continue
+      // Not final yet, beyond the follower, or gone: the follower (or the next pass) reads it.
+      if (done === 'later' || done === 'gone') continue
       recorded += done.recorded
       if (done.recorded > 0) {
         log.warn(

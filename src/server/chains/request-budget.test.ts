@@ -79,7 +79,7 @@ describe.each(engines)('the request budget with an order open on %s', (engine) =
     const perBlock = (following * 1.17 + looking * LOOK_COST + lists) / BLOCKS + perDay
     expect(perBlock).toBeLessThan(BUDGET_PER_BLOCK)
     expect(await f.status(o.id)).toMatchObject({ status: 'paid', tx_hash: sent?.txId })
-  })
+  }, 120_000)
 
   it('with the follower at its new rate, one key of 70,000 a day gives sightings a look every block', () => {
     const day = Date.UTC(2026, 10, 27)

@@ -22,6 +22,8 @@ import { readFollowerStatus } from '../chain-follower'
 export const REQUESTS_PER_READ = 2
 /** The account index lags the chain: a read's `read_to` stays this far behind the follower's checkpoint. */
 export const INDEX_LAG_MS = 60_000
+/** A listed transaction no node knows this long (block time) behind the checkpoint was dropped. */
+const DROPPED_AFTER_MS = 60_000
 /** Idle addresses read in one pass at most, oldest read first: spreads a start-up's reads out. */
 const IDLE_PER_PASS = 10
 
@@ -82,13 +84,26 @@ export function createAccountReads(opts: {
   /** Listed but beyond the follower when read (`${txId}|${address}`): recorded once it passes them. */
   const waiting = new Map<string, { txId: string; address: string; blockTimestamp: number }>()
 
-  /** The transfers recorded, 'later' when not final or beyond the follower, null on a failure. */
-  async function record(address: string, txId: string, checkpoint: number): Promise<number | 'later' | null> {
-    const got = await recordListedTransaction(db, chain, rules, { address, txId, checkpoint })
+  /**
+   * The transfers recorded; 'later' when not final or beyond the follower (or, while the follower
+   * has not passed its block time, not known yet); null on a failure.
+   */
+  async function record(
+    address: string,
+    item: AccountItem,
+    checkpoint: { block: number; time: number },
+  ): Promise<number | 'later' | null> {
+    const got = await recordListedTransaction(db, chain, rules, {
+      address,
+      txId: item.txId,
+      checkpoint: checkpoint.block,
+    })
     if (got === null || got === 'later') return got
+    // Unknown to the node once the follower has passed its block time: dropped, nothing to record.
+    if (got === 'gone') return item.blockTimestamp <= checkpoint.time - DROPPED_AFTER_MS ? 0 : 'later'
     if (got.recorded > 0) {
       log.warn(
-        { chain: chain.chain, address, txId, recorded: got.recorded },
+        { chain: chain.chain, address, txId: item.txId, recorded: got.recorded },
         'account read recorded transfers',
       )
       opts.onCommitted?.()
@@ -115,7 +130,7 @@ export function createAccountReads(opts: {
         later(item)
         continue
       }
-      const done = await record(row.address, item.txId, checkpoint.block)
+      const done = await record(row.address, item, checkpoint)
       if (done === null) return null
       if (done === 'later') later(item)
       else recorded += done
@@ -132,7 +147,7 @@ export function createAccountReads(opts: {
     let recorded = 0
     for (const [key, item] of waiting) {
       if (item.blockTimestamp > checkpoint.time) continue
-      const done = await record(item.address, item.txId, checkpoint.block)
+      const done = await record(item.address, item, checkpoint)
       if (done === null) break
       if (done !== 'later') {
         waiting.delete(key)
