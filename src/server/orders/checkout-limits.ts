@@ -211,7 +211,7 @@ async function giveBackEarlier(
       clientKey: orders.clientKey,
       walletAddress: orders.walletAddress,
       chain: orders.chain,
-      received: sql<boolean>`(${orders.amountReceivedUnits} > 0 or ${orders.trxReceivedSun} > 0)`,
+      received: sql<boolean>`(${orders.amountReceivedUnits} > 0 or ${orders.nativeReceivedUnits} > 0)`,
     })
     .from(orders)
     .where(and(inArray(orders.browserKey, returning), eq(orders.status, 'pending')))
@@ -249,7 +249,7 @@ async function poolGuard(
   wanted: readonly ChainFamilyId[],
   limits: CheckoutLimits,
 ): Promise<{ admit(network: string, family: ChainFamilyId): boolean }> {
-  let { held } = await holdCounts(tx, networks, { withPool: false })
+  let { held } = await holdCounts(tx, networks, { withPool: false, family: null })
   const reserveOf = (pool: number) => Math.floor((pool * limits.reservePercent) / 100)
   // Networks holding none pass whatever the reserve: only a batch with a network that holds some
   // (or comes twice) needs the free counts, and near a reserve the exact ones.

@@ -16,7 +16,7 @@ import { recordUnmatchedPayment } from '../webhooks/events'
 // the same rules whichever way it arrives, and a replay of either is a no-op.
 
 /** A transfer into one of our addresses, as read from the chain (TRON's when it names no chain). */
-export type ObservedTransfer = Omit<ChainTransfer, 'chain'> & { chain?: ChainId }
+export type ObservedTransfer = ChainTransfer
 
 export type RecordOutcome =
   | { kind: 'known'; paymentId: number; orderId: string | null; credited: boolean }
@@ -28,8 +28,9 @@ export type RecordOutcome =
  * settles the order afterwards when the outcome is 'credited'.
  */
 export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<RecordOutcome> {
-  const txId = t.txId.toLowerCase()
-  const chain = t.chain ?? 'tron'
+  // The id comes in its family's normal form (ChainAdapter.normalizeTxHash): a hex hash in lower
+  // case, a case-sensitive id (a base58 signature) as the chain writes it. Never changed here.
+  const { txId, chain } = t
   const sameEvent = and(
     eq(payments.chain, chain),
     eq(payments.txId, txId),
@@ -117,7 +118,7 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
       windowEndsAt: orders.windowEndsAt,
       graceUntil: orders.graceUntil,
       paidAt: orders.paidAt,
-      trxRateE8: orders.trxRateE8,
+      nativeRateE8: orders.nativeRateE8,
     })
     .from(orders)
     .where(eq(orders.id, lease.orderId))
@@ -145,7 +146,7 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
   }
   if (afterPaid) return unmatched('after_paid')
   if (at > order.graceUntil.getTime()) return unmatched('after_grace')
-  if (tableToken(t.chain ?? 'tron', t.token)?.kind === 'native' && order.trxRateE8 === null)
+  if (tableToken(t.chain, t.token)?.kind === 'native' && order.nativeRateE8 === null)
     return unmatched('trx_without_rate')
   // An address goes to a new order after its cool-down; a payer of an earlier order who sends to it
   // again from their wallet history would pay a stranger's order. Such a transfer waits for the
@@ -195,12 +196,12 @@ export async function heldInTransaction(
   db: Db,
   txId: string,
   orderId: string,
-  chain: ChainId = 'tron',
+  chain: ChainId,
 ): Promise<boolean> {
   const [row] = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(heldFor(orderId), eq(payments.chain, chain), eq(payments.txId, txId.toLowerCase())))
+    .where(and(heldFor(orderId), eq(payments.chain, chain), eq(payments.txId, txId)))
     .limit(1)
   return Boolean(row)
 }
@@ -264,7 +265,7 @@ export async function creditedElsewhere(
   db: Db,
   txId: string,
   orderId: string,
-  chain: ChainId = 'tron',
+  chain: ChainId,
 ): Promise<boolean> {
   const [row] = await db
     .select({ id: payments.id })
@@ -272,7 +273,7 @@ export async function creditedElsewhere(
     .where(
       and(
         eq(payments.chain, chain),
-        eq(payments.txId, txId.toLowerCase()),
+        eq(payments.txId, txId),
         eq(payments.status, 'credited'),
         sql`${payments.orderId} <> ${orderId}`,
       ),
@@ -282,19 +283,14 @@ export async function creditedElsewhere(
 }
 
 /** Whether the transaction pays this order (any of its transfers credited to it). */
-export async function paysOrder(
-  db: Db,
-  txId: string,
-  orderId: string,
-  chain: ChainId = 'tron',
-): Promise<boolean> {
+export async function paysOrder(db: Db, txId: string, orderId: string, chain: ChainId): Promise<boolean> {
   const [row] = await db
     .select({ id: payments.id })
     .from(payments)
     .where(
       and(
         eq(payments.chain, chain),
-        eq(payments.txId, txId.toLowerCase()),
+        eq(payments.txId, txId),
         eq(payments.orderId, orderId),
         eq(payments.status, 'credited'),
       ),

@@ -117,7 +117,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
           success: true,
           paid: isPaidStatus(order.status),
           usdt: left(order.amountReceivedUnits, held.stable),
-          trx: left(order.trxReceivedSun, held.trx),
+          trx: left(order.nativeReceivedUnits, held.trx),
         }
       },
     }),
