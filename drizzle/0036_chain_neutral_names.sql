@@ -1,4 +1,4 @@
--- Hand-written (decision 051): storage in chain-neutral words. The columns and values named after
+-- Hand-written (decisions 051, 052). 1–3: storage in chain-neutral words (051). The columns and values named after
 -- TRON's coin hold any family's native coin; each keeps its data (a rename moves nothing on disk).
 -- 1. The order's native coin: the amount asked and the rate locked at checkout, and what it received,
 --    in the coin's base units (TRX: sun).
@@ -69,5 +69,30 @@ BEGIN
         native_micros = t.native_micros + excluded.native_micros;
   END IF;
   RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- 4. (decision 052) The addresses a client network holds are counted per family, as the pool is:
+--    CHECKOUT_HELD_PER_NETWORK is a network's share of one family's pool, so holding TRON addresses
+--    does not use up its share of the EVM pool. p_family null still counts over every family.
+DROP FUNCTION wallets_hold_counts(jsonb, boolean, text);--> statement-breakpoint
+CREATE FUNCTION wallets_hold_counts(p_holders jsonb, p_pool boolean, p_family text DEFAULT NULL)
+RETURNS TABLE (kind text, key text, n int) LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN QUERY
+  SELECT 'held'::text, w.held_by, count(*)::int FROM wallet_addresses w
+  WHERE w.held_by = ANY (ARRAY(SELECT jsonb_array_elements_text(p_holders)))
+    AND (w.leased_order_id IS NOT NULL OR w.cooldown_until > now())
+    AND (p_family IS NULL OR w.family = p_family)
+  GROUP BY w.held_by
+  UNION ALL
+  SELECT v.kind, c.family, v.n FROM (
+    SELECT w.family,
+      count(*) FILTER (WHERE wallets_address_free(w.leased_order_id, w.removed_at, w.cooldown_until))::int AS free,
+      count(*)::int AS pool
+    FROM wallet_addresses w
+    WHERE p_pool AND w.removed_at IS NULL AND (p_family IS NULL OR w.family = p_family)
+    GROUP BY w.family
+  ) c CROSS JOIN LATERAL (VALUES ('free'::text, c.free), ('pool'::text, c.pool)) AS v(kind, n);
 END
 $$;

@@ -165,7 +165,7 @@ export interface HoldCounts {
 
 /**
  * What the checkout's pool guard weighs: the SQL function wallets_hold_counts (migrations 0017, 0027,
- * 0035). The free and pool counts are the family's (an order leases an address of its chain's
+ * 0035, 0036). The held, free and pool counts are the family's (an order leases an address of its chain's
  * family) and read every row of it: ask for them only when they decide something.
  */
 export async function holdCounts(
