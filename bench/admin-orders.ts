@@ -47,7 +47,7 @@ async function writeOrders(database: Database, first: number, last: number, keyP
   // come back every 20,000 orders, as a pool's do.
   await db.execute(sql`
     insert into orders (id, created_at, email, items, total_cents, wallet_address, status, window_ends_at, grace_until,
-                        paid_at, amount_received_units, trx_received_sun, trx_rate_e8, tx_hash, access_token,
+                        paid_at, amount_received_units, native_received_units, native_rate_e8, tx_hash, access_token,
                         cancelled_at, cancel_reason, client_key)
     select bench_order_id(i),
            now() - (i || ' seconds')::interval * 40,
@@ -80,7 +80,7 @@ async function writeOrders(database: Database, first: number, last: number, keyP
     insert into payments (order_id, status, tx_id, source, token, amount_units, from_address, to_address,
                           block_number, block_timestamp, created_at)
     select bench_order_id(i), 'credited', md5('tx ' || i),
-           case when i % 8 = 2 then 'trx' else 'log' end,
+           case when i % 8 = 2 then 'native' else 'log' end,
            case when i % 8 = 2 then 'TRX' else 'USDT' end,
            case when i % 8 = 2 then 199960000 else 49990000 end,
            'T' || substr(md5('payer ' || i), 1, 33),

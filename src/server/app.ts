@@ -17,6 +17,7 @@ import { cockpitRpcs } from './admin/cockpit.routes'
 import { registerExportRoutes } from './admin/export.routes'
 import { catalogRpcs, productsForSale } from './catalog/catalog.routes'
 import { type CatalogService, createCatalogService } from './catalog/catalog.service'
+import { registerChainGauges } from './chains/chain-gauges'
 import { type ChainRegistry, createChainRegistry } from './chains/chain-registry'
 import { buildChains } from './chains/families'
 import { registerFollowerGauges } from './chains/follower-gauges'
@@ -203,7 +204,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     prices,
     tron,
     rules,
-    health: createShopHealth(database.db, tron, () => chains.enabled().map((c) => c.family)),
+    health: createShopHealth(database.db, tron, () => chains.enabled()),
     orderPaid: createSignal<string>(),
     checkoutAsked: createSignal<void>(),
     orderLinksAsked: createSignal<void>(),
@@ -241,7 +242,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         logger: app.log.child({ module: 'sightings', chain: chain.chain }),
       }),
     )
-    services.sightings = services.sightingWatchers.find((w) => w.chain === 'tron') ?? null
+    // The first chain's watcher keeps the unlabelled sightings series (decision 032).
+    services.sightings = services.sightingWatchers[0] ?? null
   }
   services.orderPaid.on((id) => services.orderWatch.notify([id]))
   app.decorate('services', services)
@@ -280,7 +282,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerStorableTextCheck(app)
   await app.register(fastifyCookie)
 
-  const paymentDelay = createPaymentDelay(database.db, env.PAYMENT_DELAY_NOTICE_MINUTES * 60)
+  const paymentDelay = createPaymentDelay(database.db, env.PAYMENT_DELAY_NOTICE_MINUTES * 60, () =>
+    services.chains.enabled().map((c) => c.chain),
+  )
   services.rpc.add(
     ...catalogRpcs(services.catalog, database.db),
     ...contentRpcs(services.content),
@@ -346,6 +350,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   registerFollowerGauges(metrics, database.db, services.chains)
   registerProviderGauges(metrics, services.tron)
   if (services.sightings) registerSightingGauges(metrics, services.sightings, services.tron)
+  registerChainGauges(metrics, database.db, services.chains, () => services.sightingWatchers)
   registerMetricsRoutes(app, metrics, {
     token: env.METRICS_TOKEN,
     rpcLabel: (name) => (services.rpc.has(name) ? `/rpc/${name}` : '/rpc/unknown'),

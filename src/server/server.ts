@@ -8,6 +8,7 @@ type App = Awaited<ReturnType<typeof buildApp>>
 
 import { createAddressSweep } from './chains/address-sweep'
 import { createChainFollower } from './chains/chain-follower'
+import { familyOf } from './chains/families'
 import { createAccountReads } from './chains/tron/account-reads'
 import { type Database, openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
@@ -55,12 +56,7 @@ function createFollowers(app: App, env: Env, database: Database, instanceId: str
       intervalMs: env.FOLLOWER_INTERVAL_MS,
       idleEveryMs: env.FOLLOWER_IDLE_EVERY_MS,
       blockIntervalMs: chain.followEveryMs ?? chain.blockIntervalMs,
-      startBlock:
-        chain.chain === 'tron'
-          ? env.FOLLOWER_START_BLOCK
-          : chain.chain === 'solana'
-            ? (env.SOLANA.startSlot ?? undefined)
-            : (env.EVM_CHAINS.find((c) => c.spec.key === chain.chain)?.startBlock ?? undefined),
+      startBlock: familyOf(chain.chain).startBlock(env, chain.chain),
       onPaid: (id) => app.services.orderPaid.emit(id),
       onCommitted: () => app.services.orderWatch.notify('*'),
       instanceId,

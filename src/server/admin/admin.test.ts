@@ -395,7 +395,7 @@ describe.each(engines)('admin calls on %s', (engine) => {
     // TRX counts at the order's locked rate: 10 TRX at $0.25 = $2.50 more.
     await t.database.db
       .update(orders)
-      .set({ trxRateE8: 25_000_000n, trxReceivedSun: 10_000_000n, trxAmountSun: 40_040_000n })
+      .set({ nativeRateE8: 25_000_000n, nativeReceivedUnits: 10_000_000n, nativeAmountUnits: 40_040_000n })
       .where(eq(orders.id, other))
     const withTrx = await rpc(t.app, 'secure_fetch_order', { p_order_id: other }, as())
     expect(withTrx.body).toMatchObject({

@@ -80,7 +80,7 @@ async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<st
       const back = refunded.get(row.id)
       const txIds = txByOrder.get(row.id) ?? []
       if (row.txHash && !txIds.includes(row.txHash)) txIds.unshift(row.txHash)
-      const received = receivedUsdMicros(row.amountReceivedUnits, row.trxReceivedSun, row.trxRateE8)
+      const received = receivedUsdMicros(row.amountReceivedUnits, row.nativeReceivedUnits, row.nativeRateE8)
       chunk += csvRow([
         row.id,
         row.createdAt.toISOString(),
@@ -90,7 +90,7 @@ async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<st
         row.status,
         iso(row.paidAt),
         usdtText(row.amountReceivedUnits),
-        formatSun(row.trxReceivedSun),
+        formatSun(row.nativeReceivedUnits),
         txIds.join(' '),
         row.chain,
         row.token,

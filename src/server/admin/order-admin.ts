@@ -36,7 +36,7 @@ function toAdminOrder(
   held: ReadonlySet<string>,
   confirming: ReadonlyMap<string, number> = new Map(),
 ): AdminOrder {
-  const received = receivedUsdMicros(row.amountReceivedUnits, row.trxReceivedSun, row.trxRateE8)
+  const received = receivedUsdMicros(row.amountReceivedUnits, row.nativeReceivedUnits, row.nativeRateE8)
   const receivedCents = microsToCents(received)
   return {
     id: row.id,
@@ -47,8 +47,8 @@ function toAdminOrder(
     wallet_address: row.walletAddress,
     status: row.status,
     amount_received: centsToDollars(receivedCents),
-    trx_amount: row.trxAmountSun !== null ? formatSun(row.trxAmountSun) : null,
-    trx_received: formatSun(row.trxReceivedSun),
+    trx_amount: row.nativeAmountUnits !== null ? formatSun(row.nativeAmountUnits) : null,
+    trx_received: formatSun(row.nativeReceivedUnits),
     paid_at: row.paidAt?.toISOString() ?? null,
     tx_hash: row.txHash,
     chain: row.chain,

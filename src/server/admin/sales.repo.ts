@@ -104,8 +104,8 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
              sum(paid)::int as orders,
              sum(cents)::text as cents,
              sum(usdt)::text as usdt,
-             sum(trx)::text as trx,
-             sum(trx_micros)::text as trx_micros
+             sum(native_units)::text as trx,
+             sum(native_micros)::text as trx_micros
       from order_day_counts
       where day >= ${dayKey(first.getTime())}::date and day < ${dayKey(todayStart)}::date
       group by day
@@ -115,8 +115,8 @@ export async function salesFigures(db: Db, opts: { now?: Date; health: ShopHealt
              count(*)::int,
              coalesce(sum(total_cents), 0)::text,
              coalesce(sum(amount_received_units), 0)::text,
-             coalesce(sum(trx_received_sun), 0)::text,
-             coalesce(sum(div(trx_received_sun::numeric * coalesce(trx_rate_e8, 0), 100000000)), 0)::text
+             coalesce(sum(native_received_units), 0)::text,
+             coalesce(sum(div(native_received_units::numeric * coalesce(native_rate_e8, 0), 100000000)), 0)::text
       from orders
       where paid_at >= ${new Date(todayStart).toISOString()}::timestamptz
         and paid_at <= ${now.toISOString()}::timestamptz

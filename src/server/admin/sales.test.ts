@@ -45,8 +45,8 @@ describe.each(engines)('sales figures on %s', (engine) => {
       windowEndsAt: at(o.created),
       graceUntil: at(o.created),
       amountReceivedUnits: o.usdt ?? 0n,
-      trxReceivedSun: o.trx ?? 0n,
-      trxRateE8: o.rate ?? null,
+      nativeReceivedUnits: o.trx ?? 0n,
+      nativeRateE8: o.rate ?? null,
     })
     const pendingId = randomUUID()
     await db.insert(orders).values([
@@ -368,7 +368,7 @@ describe.each(engines)('sales counters on %s', (engine) => {
       await t.database.db.execute(sql`
         select day::text, sum(created)::int as created, sum(created_paid)::int as created_paid,
                sum(paid)::int as paid, sum(cents)::text as cents, sum(usdt)::text as usdt,
-               sum(trx)::text as trx, sum(trx_micros)::text as trx_micros
+               sum(native_units)::text as trx, sum(native_micros)::text as trx_micros
         from order_day_counts group by day
         having sum(created) <> 0 or sum(paid) <> 0 or sum(cents) <> 0 order by day`),
     ),
@@ -393,7 +393,7 @@ describe.each(engines)('sales counters on %s', (engine) => {
           from orders
           union all
           select (paid_at at time zone 'UTC')::date, 0, 0, 1, total_cents, amount_received_units,
-                 trx_received_sun, div(trx_received_sun::numeric * coalesce(trx_rate_e8, 0), 100000000)
+                 native_received_units, div(native_received_units::numeric * coalesce(native_rate_e8, 0), 100000000)
           from orders where paid_at is not null and status in ('paid', 'completed')
         ) as r group by day order by day`),
     ),
@@ -431,8 +431,8 @@ describe.each(engines)('sales counters on %s', (engine) => {
       ])
     // Paid a day later, in TRX at a locked rate; then completed (no change to the figures).
     await db.execute(sql`
-      update orders set status = 'paid', paid_at = '2026-03-03T01:00:00Z', trx_received_sun = 123456789,
-             trx_rate_e8 = 25000000
+      update orders set status = 'paid', paid_at = '2026-03-03T01:00:00Z', native_received_units = 123456789,
+             native_rate_e8 = 25000000
       where id = ${ids[0]!}`)
     await db.execute(sql`update orders set status = 'completed' where id = ${ids[0]!}`)
     await db.execute(sql`

@@ -182,7 +182,7 @@ describe.each(engines)('chain follower on %s', (engine) => {
   it('TRX to an order placed without a rate is kept unmatched; TRX sent by a contract is recorded', async () => {
     const o = await f.placeOrder()
     // The fixture's orders have a rate; one without is made by removing it, as when the price source was down.
-    await f.rows(sql`update orders set trx_rate_e8 = null, trx_amount_sun = null where id = ${o.id}`)
+    await f.rows(sql`update orders set native_rate_e8 = null, native_amount_units = null where id = ${o.id}`)
     const trx = await f.pay({ to: o.address, amount: '40', token: 'TRX' })
     expect(await ledgerOf(trx.txId)).toMatchObject([
       { status: 'unmatched', reason: 'trx_without_rate', token: 'TRX' },

@@ -136,7 +136,7 @@ export interface ChainFollower {
   wake(): void
 }
 
-export async function readFollowerStatus(db: Db, chain: ChainId = 'tron'): Promise<FollowerStatus> {
+export async function readFollowerStatus(db: Db, chain: ChainId): Promise<FollowerStatus> {
   const [row] = await db.select().from(followerState).where(ofChain(chain))
   const halted = row?.haltedReason ? { reason: row.haltedReason, since: row.haltedAt ?? row.updatedAt } : null
   if (!row || row.checkpointBlock < 0) {

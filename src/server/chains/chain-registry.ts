@@ -2,6 +2,7 @@ import type { ChainFamilyId, ChainId } from '../../shared/chains'
 import { chainNames } from '../../shared/networks'
 import { AppError } from '../errors'
 import type { ChainAdapter } from './chain'
+import { FAMILIES } from './families'
 
 // The enabled chains of this shop, built once at start (app.ts) from the configuration: TRON
 // always, each EVM chain the operator enabled. Everything that runs per chain (a follower and a
@@ -9,7 +10,7 @@ import type { ChainAdapter } from './chain'
 // stored on a row (the buyer's hash, reconciliation, explorer links) goes through here.
 
 export interface ChainRegistry {
-  /** Enabled chains, TRON first, then in the order they were registered. */
+  /** Enabled chains in the family list's order, then in the order they were registered. */
   enabled(): readonly ChainAdapter[]
   get(chain: ChainId): ChainAdapter | undefined
   /** The enabled chain, or a TypeError (a programming error: the id came from our own rows). */
@@ -24,7 +25,8 @@ export function createChainRegistry(adapters: readonly ChainAdapter[]): ChainReg
     if (byId.has(adapter.chain)) throw new TypeError(`chain ${adapter.chain} registered twice`)
     byId.set(adapter.chain, adapter)
   }
-  const list = [...adapters].sort((a, b) => (a.chain === 'tron' ? -1 : b.chain === 'tron' ? 1 : 0))
+  const rank = (a: ChainAdapter) => FAMILIES.findIndex((f) => f.id === a.family)
+  const list = [...adapters].sort((a, b) => rank(a) - rank(b))
   return {
     enabled: () => list,
     get: (chain) => byId.get(chain),

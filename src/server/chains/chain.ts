@@ -57,9 +57,9 @@ export interface ChainTransfer {
   chain: ChainId
   /** The transaction's hash in the family's normal form (normalizeTxHash). */
   txId: string
-  /** 'log' (a token Transfer log), 'trx' (a native transfer), 'internal' (native coin moved by a contract). */
+  /** 'log' (a token Transfer log), 'native' (a native coin transfer), 'internal' (native coin moved by a contract). */
   source: Exclude<TransferSource, 'legacy'>
-  /** Log index in the transaction ('log'), the internal transfer's index ('internal'), 0 ('trx'). */
+  /** Log index in the transaction ('log'), the internal transfer's index ('internal'), 0 ('native'). */
   eventIndex: number
   token: TokenSymbol
   from: string
@@ -106,7 +106,7 @@ export interface FinalRead {
 export interface HeadSighting {
   txId: string
   /** As in the ledger, and 'call' for a token transfer call that failed on chain. */
-  source: 'log' | 'trx' | 'internal' | 'call'
+  source: 'log' | 'native' | 'internal' | 'call'
   eventIndex: number
   token: TokenSymbol
   value: bigint

@@ -1,32 +1,38 @@
-import { solanaFamily } from '../chains/solana/solana-family'
+import type { ChainFamilyId, ChainId } from '../../shared/chains'
 import type { Env } from '../env'
 import type { ChainAdapter } from './chain'
 import { type ChainRegistry, createChainRegistry } from './chain-registry'
-import { buildEvmAdapters } from './evm/evm-family'
-import { createTronChain } from './tron/tron-chain'
-import { createProviderPool, type ProviderPool } from './tron/tron-pool'
+import { evmFamily } from './evm/evm-family'
+import type { ChainFamily, FamilyDeps } from './family'
+import { solanaFamily } from './solana/solana-family'
+import { tronFamily } from './tron/tron-family'
+import { createProviderPool } from './tron/tron-pool'
 
-// The chains this shop takes, from its configuration (decision 037): TRON always, through the TRON
-// provider pool app.ts builds; each other family adds its enabled chains here.
+// The family list (decision 050): every chain family this shop's code knows, each one object from
+// its own folder. A new family is one folder and one line here. The order is the order the chains
+// are offered and listed in (the first family's chains first).
 
-export interface ChainDeps {
-  /** TRON's provider pool (TRON_PROVIDER_<n>_*), shared with reconciliation and the operator's screens. */
-  tron: ProviderPool
-  /** Every provider request goes through it (the /metrics counters). */
-  fetch: typeof fetch
-  /** A provider was set aside (the operator is told). */
-  onSetAside: (chain: string, provider: string, reason: string) => void
+export const FAMILIES: readonly ChainFamily[] = [tronFamily, evmFamily, solanaFamily]
+
+export type ChainDeps = FamilyDeps
+
+/** The family object of a family id. */
+export function family(id: ChainFamilyId): ChainFamily {
+  const found = FAMILIES.find((f) => f.id === id)
+  if (!found) throw new TypeError(`no chain family ${id}`)
+  return found
 }
 
+/** The family object a chain belongs to. */
+export function familyOf(chain: ChainId): ChainFamily {
+  const found = FAMILIES.find((f) => f.chains.includes(chain))
+  if (!found) throw new TypeError(`no chain family serves ${chain}`)
+  return found
+}
+
+/** The chains this shop takes, from its configuration: each family's enabled chains, in the list's order. */
 export function buildChains(env: Env, deps: ChainDeps): ChainAdapter[] {
-  return [
-    createTronChain({ pool: deps.tron, blockIntervalMs: env.CHAIN_BLOCK_MS }),
-    ...buildEvmAdapters(env.EVM_CHAINS, { fetch: deps.fetch, onSetAside: deps.onSetAside }),
-    ...solanaFamily.adapters(env.SOLANA, {
-      fetch: deps.fetch,
-      onSetAside: (provider, reason) => deps.onSetAside('solana', provider, reason),
-    }),
-  ]
+  return FAMILIES.flatMap((f) => f.buildAdapters(env, deps))
 }
 
 /**

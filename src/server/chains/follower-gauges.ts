@@ -10,16 +10,21 @@ export function registerFollowerGauges(metrics: Metrics, db: Db, chains: ChainRe
   const name = (suffix: string) => `${METRIC_PREFIX}${suffix}`
   const ageOf = (checkpointTime: number | null) =>
     checkpointTime === null ? Number.NaN : Math.max(0, (Date.now() - checkpointTime) / 1000)
-  // TRON's keep their first names: operators' alert rules name them (decision 032).
+  // The first family's chain (TRON) keeps its first names: operators' alert rules name them (decision 032).
+  const first = () => chains.enabled()[0]?.chain
+  const firstStatus = async () => {
+    const chain = first()
+    return chain ? readFollowerStatus(db, chain) : null
+  }
   metrics.gauge(
     name('scanner_lag_blocks'),
     'Solidified blocks the chain follower has not read yet (NaN until the head is known)',
-    async () => (await readFollowerStatus(db)).lagBlocks ?? Number.NaN,
+    async () => (await firstStatus())?.lagBlocks ?? Number.NaN,
   )
   metrics.gauge(
     name('scanner_checkpoint_age_seconds'),
     'Wall-clock time since the block time of the last block the chain follower recorded',
-    async () => ageOf((await readFollowerStatus(db)).checkpointTime),
+    async () => ageOf((await firstStatus())?.checkpointTime ?? null),
   )
   // Every enabled chain's, one series per chain (decision 037).
   const perChain = (value: (s: Awaited<ReturnType<typeof readFollowerStatus>>) => number) => async () =>

@@ -2,6 +2,7 @@ import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { SOLANA_TOKENS } from '../chains/solana/solana-tokens'
 import type { ChainToken } from './chain'
 import { EVM_CHAINS, type EvmChainKey } from './evm/chains'
+import { TRON_TOKENS } from './tron/tron-tokens'
 
 // The tokens each chain accepts: one table in code, with each contract, symbol and decimals and
 // where it comes from. Decimals are read from here wherever an amount is turned into dollars (the
@@ -10,12 +11,8 @@ import { EVM_CHAINS, type EvmChainKey } from './evm/chains'
 // its decimals.
 
 export const TOKEN_TABLE: Readonly<Record<ChainId, readonly ChainToken[]>> = {
-  tron: [
-    // Tether's USDT-TRC20 (tether.to, "Supported protocols"); TRX is the chain's own coin (sun = 10^-6 TRX).
-    { symbol: 'USDT', contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimals: 6, kind: 'stable' },
-    { symbol: 'TRX', contract: null, decimals: 6, kind: 'native' },
-  ],
-  // The EVM chains' rows, with their sources: evm/chains.ts.
+  // Each family's rows, with their sources: TRON's in tron/tron-tokens.ts, the EVM chains' in evm/chains.ts.
+  tron: TRON_TOKENS,
   ...evmTokenRows(),
   // USDT and USDC mints, with their sources: chains/solana/solana-tokens.ts.
   solana: SOLANA_TOKENS,

@@ -1,11 +1,10 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
 import { afterAll, describe, expect, it } from 'vitest'
+import { migrationsBefore } from '../../../tests/support/migrations-before'
 import { migrationsFolder } from './client'
 
 // A shop upgraded from a version that kept order lines' prices as dollar floats: the migration turns
@@ -13,21 +12,8 @@ import { migrationsFolder } from './client'
 
 const MIGRATION = '0013_order_items_price_cents'
 
-/** The migrations folder as it was before `tag`: the journal cut just before it. */
-function foldersBefore(tag: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'stablecart-migrations-'))
-  cpSync(migrationsFolder(), dir, { recursive: true })
-  const journalPath = join(dir, 'meta', '_journal.json')
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] }
-  const cut = journal.entries.findIndex((e) => e.tag === tag)
-  if (cut < 0) throw new Error(`no migration ${tag}`)
-  journal.entries = journal.entries.slice(0, cut)
-  writeFileSync(journalPath, JSON.stringify(journal))
-  return dir
-}
-
 describe('order lines from before prices were kept in cents', () => {
-  const before = foldersBefore(MIGRATION)
+  const before = migrationsBefore(MIGRATION)
   afterAll(() => rmSync(before, { recursive: true, force: true }))
 
   it('become integer cents, exactly, on upgrade', async () => {
@@ -58,5 +44,5 @@ describe('order lines from before prices were kept in cents', () => {
       [],
     ])
     await client.close()
-  })
+  }, 120_000)
 })

@@ -129,12 +129,12 @@ export const orders = pgTable(
     idempotencyKeyHash: text('idempotency_key_hash'),
     /** Stablecoins received, in micro-dollars (6 decimals: USDT's base units on TRON). */
     amountReceivedUnits: bigint('amount_received_units', { mode: 'bigint' }).notNull().default(sql`0`),
-    /** TRX to send, locked with the rate when the order was placed; null when TRX was not offered. */
-    trxAmountSun: bigint('trx_amount_sun', { mode: 'bigint' }),
-    /** USD per TRX × 10^8 at order time. */
-    trxRateE8: bigint('trx_rate_e8', { mode: 'bigint' }),
-    /** Native TRX received, in sun. */
-    trxReceivedSun: bigint('trx_received_sun', { mode: 'bigint' }).notNull().default(sql`0`),
+    /** The native coin to send (base units: TRX in sun), locked with the rate when the order was placed; null when not offered. */
+    nativeAmountUnits: bigint('native_amount_units', { mode: 'bigint' }),
+    /** USD per whole native coin × 10^8 at order time. */
+    nativeRateE8: bigint('native_rate_e8', { mode: 'bigint' }),
+    /** The native coin received, in its base units (TRX: sun). */
+    nativeReceivedUnits: bigint('native_received_units', { mode: 'bigint' }).notNull().default(sql`0`),
     txHash: text('tx_hash'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     late: boolean('late').notNull().default(false),
@@ -222,11 +222,11 @@ export const orderDayCounts = pgTable(
     created: bigint('created', { mode: 'number' }).notNull().default(0),
     createdPaid: bigint('created_paid', { mode: 'number' }).notNull().default(0),
     paid: bigint('paid', { mode: 'number' }).notNull().default(0),
-    /** Sums of total_cents, amount_received_units, trx_received_sun and TRX in USD micros. */
+    /** Sums of total_cents, amount_received_units, native_received_units and the native coin in USD micros. */
     cents: numeric('cents').notNull().default('0'),
     usdt: numeric('usdt').notNull().default('0'),
-    trx: numeric('trx').notNull().default('0'),
-    trxMicros: numeric('trx_micros').notNull().default('0'),
+    nativeUnits: numeric('native_units').notNull().default('0'),
+    nativeMicros: numeric('native_micros').notNull().default('0'),
   },
   (t) => [primaryKey({ name: 'order_day_counts_pk', columns: [t.day, t.shard] })],
 )
@@ -379,9 +379,9 @@ export const payments = pgTable(
     status: text('status').$type<PaymentStatus>().notNull().default('unmatched'),
     reason: text('reason').$type<UnmatchedReason>(),
     txId: text('tx_id').notNull(),
-    /** 'log' (a USDT Transfer log), 'trx' (a TRX TransferContract), 'internal' (TRX sent by a contract). */
+    /** 'log' (a token Transfer log), 'native' (a native coin transfer), 'internal' (native coin sent by a contract). */
     source: text('source').$type<TransferSource>().notNull().default('log'),
-    /** Log index in the transaction, or the internal transfer's index; 0 for 'trx'. */
+    /** Log index in the transaction, or the internal transfer's index; 0 for 'native'. */
     eventIndex: integer('event_index').notNull().default(0),
     token: text('token').$type<TokenSymbol>().notNull(),
     /** Base units of the token on its chain (decimals from the chain's token table; TRX in sun). */
@@ -405,7 +405,7 @@ export const payments = pgTable(
   ],
 )
 
-export type TransferSource = 'log' | 'trx' | 'internal' | 'legacy'
+export type TransferSource = 'log' | 'native' | 'internal' | 'legacy'
 
 export const sightingStatuses = ['seen', 'confirmed', 'dropped', 'failed'] as const
 export type SightingStatus = (typeof sightingStatuses)[number]
@@ -424,7 +424,7 @@ export const paymentSightings = pgTable(
     chain: text('chain').$type<ChainId>().notNull().default('tron'),
     orderId: uuid('order_id').notNull(),
     txId: text('tx_id').notNull(),
-    /** As in the ledger ('log', 'trx', 'internal'), and 'call' for a failed USDT transfer call. */
+    /** As in the ledger ('log', 'native', 'internal'), and 'call' for a failed token transfer call. */
     source: text('source').$type<SightingSource>().notNull(),
     eventIndex: integer('event_index').notNull().default(0),
     token: text('token').$type<TokenSymbol>().notNull(),
@@ -451,7 +451,7 @@ export const paymentSightings = pgTable(
   ],
 )
 
-export type SightingSource = 'log' | 'trx' | 'internal' | 'call'
+export type SightingSource = 'log' | 'native' | 'internal' | 'call'
 
 export const licenseKeys = pgTable(
   'license_keys',

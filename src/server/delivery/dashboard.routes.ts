@@ -43,7 +43,11 @@ export function dashboardRpcs(database: Database) {
         )
         const downloads = await itemDownloadUrls(db, order.items)
         const payment = await orderPaymentOf(db, order)
-        const received = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
+        const received = receivedUsdMicros(
+          order.amountReceivedUnits,
+          order.nativeReceivedUnits,
+          order.nativeRateE8,
+        )
         return {
           success: true,
           order: {

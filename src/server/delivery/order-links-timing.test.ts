@@ -53,6 +53,7 @@ describe.each(engines)('order-link answer time on %s', (engine) => {
           p_email: 'buyer@example.com',
           p_items: [{ product: { id: Number(row?.id) }, quantity: 1 }],
           p_total: Number(row?.price_cents) / 100,
+          p_chain: 'tron',
         },
         { windowMs: 60_000, graceMs: 60_000 },
       )

@@ -138,11 +138,11 @@ describe.each(engines)('discount codes on %s', (engine) => {
     })
     const [row] = await rows(
       t,
-      sql`select total_cents, discount_cents, discount_code, trx_amount_sun from orders`,
+      sql`select total_cents, discount_cents, discount_code, native_amount_units from orders`,
     )
     expect(Number(row?.total_cents)).toBe(subtotal - percent)
     expect(Number(row?.discount_cents)).toBe(percent)
-    expect(BigInt(String(row?.trx_amount_sun))).toBe(BigInt(subtotal - percent) * 40_000n)
+    expect(BigInt(String(row?.native_amount_units))).toBe(BigInt(subtotal - percent) * 40_000n)
     // The undiscounted total is not what the buyer is asked for: refused, nothing placed.
     const wrong = await order('LAUNCH15', [[a, 1]], cents(a.price))
     expect(wrong.body).toEqual({ success: false, error: 'Invalid order total' })
@@ -239,7 +239,7 @@ describe.each(engines)('discount codes on %s', (engine) => {
       error: discountMessages.usedUp,
     })
     const expired = await t.database.db.transaction((tx) =>
-      expireOrdersBefore(tx, Date.now() + 24 * 3_600_000, t.app.services.rules.cooldownMs),
+      expireOrdersBefore(tx, Date.now() + 24 * 3_600_000, t.app.services.rules.cooldownMs, 'tron'),
     )
     expect(expired.length).toBeGreaterThan(0)
     expect((await order('EXPIRING', [[a, 1]], total, 'next@example.com')).body).toMatchObject({
@@ -279,6 +279,7 @@ describe.each(engines)('discount codes on %s', (engine) => {
             p_email: `alone${i}@example.com`,
             p_items: cart([[a, 1]]),
             p_total: total / 100,
+            p_chain: 'tron',
             p_discount_code: 'locked',
           },
           opts,

@@ -45,7 +45,7 @@ function eventsFor(
   order: OrderRow,
   extra: Record<string, unknown>,
 ): [GreenfieldEvent, Record<string, unknown>][] {
-  const received = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
+  const received = receivedUsdMicros(order.amountReceivedUnits, order.nativeReceivedUnits, order.nativeRateE8)
   const due = BigInt(order.totalCents) * MICROS_PER_CENT
   const afterExpiration = Date.now() > order.windowEndsAt.getTime()
   switch (type) {

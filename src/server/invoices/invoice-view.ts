@@ -42,7 +42,11 @@ export async function invoiceViews(
         cancelReason: order.cancelReason,
         late: order.late,
         windowEndsAt: order.windowEndsAt,
-        receivedMicros: receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8),
+        receivedMicros: receivedUsdMicros(
+          order.amountReceivedUnits,
+          order.nativeReceivedUnits,
+          order.nativeRateE8,
+        ),
         dueMicros,
         held: held.has(order.id),
         confirmingMicros: BigInt(Math.round((confirming.get(order.id) ?? 0) * 1e6)),
@@ -96,7 +100,7 @@ export const microsToDecimal = (micros: bigint) =>
 /** Greenfield's payment methods of an invoice: its one network and token, what came, what is due. */
 export async function paymentMethodsOf(db: Db, chains: ChainRegistry, order: InvoiceWithOrder['order']) {
   const network = orderNetwork(chains, order)
-  const paid = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
+  const paid = receivedUsdMicros(order.amountReceivedUnits, order.nativeReceivedUnits, order.nativeRateE8)
   const due = BigInt(order.totalCents) * MICROS_PER_CENT
   const payments = (await paymentsOfOrder(db, order.id)).map((p) => ({
     id: `${p.tx_id}-${p.id}`,

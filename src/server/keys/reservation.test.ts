@@ -111,7 +111,7 @@ describe.each(engines)('stock reservation on %s', (engine) => {
     // The chain follower expires it once the chain passes its grace end (here: now).
     expect(
       await t.database.db.transaction((tx) =>
-        expireOrdersBefore(tx, Date.now(), t.app.services.rules.cooldownMs),
+        expireOrdersBefore(tx, Date.now(), t.app.services.rules.cooldownMs, 'tron'),
       ),
     ).toContain(b.body.order_id)
     expect((await countKeyStock(t.database.db, [productId])).get(productId)).toBe(10)

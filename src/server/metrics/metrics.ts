@@ -24,6 +24,15 @@ export interface Metrics {
     label: string,
     collect: () => { label: string; value: number }[] | Promise<{ label: string; value: number }[]>,
   ): void
+  /** A gauge with several labels (a chain and its provider, say), collected at scrape time. */
+  labelsGauge(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    collect: () =>
+      | { labels: Record<string, string>; value: number }[]
+      | Promise<{ labels: Record<string, string>; value: number }[]>,
+  ): void
   /** Wraps fetch so that every call to the chain explorer is counted, and failures separately. */
   explorerFetch(inner: typeof fetch): typeof fetch
 }
@@ -68,6 +77,22 @@ export function createMetrics(opts: MetricsOptions): Metrics {
             this.set(await collect())
           } catch (error) {
             this.set(Number.NaN)
+            logger.warn({ err: error, metric: name }, 'metric collection failed')
+          }
+        },
+      })
+    },
+    labelsGauge(name, help, labelNames, collect) {
+      new Gauge({
+        name,
+        help,
+        labelNames: [...labelNames],
+        registers: [registry],
+        async collect() {
+          this.reset()
+          try {
+            for (const s of await collect()) this.set(s.labels, s.value)
+          } catch (error) {
             logger.warn({ err: error, metric: name }, 'metric collection failed')
           }
         },

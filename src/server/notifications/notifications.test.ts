@@ -151,6 +151,7 @@ describe.each(engines)('operator notifications on %s', (engine) => {
         : { status: 200, body: { ok: true, result: {} } }
     await t.database.db.transaction((tx) =>
       alertUnmatchedPayment(tx, {
+        chain: 'tron',
         txId: 'ab'.repeat(32),
         token: 'USDT',
         amountUnits: 5_000_000n,

@@ -33,8 +33,8 @@ export async function alertOrderPaid(
 }
 
 export interface UnmatchedTransfer {
-  /** The chain it was sent on; default TRON. */
-  chain?: ChainId
+  /** The chain it was sent on. */
+  chain: ChainId
   txId: string
   token: TokenSymbol
   amountUnits: bigint
@@ -47,7 +47,7 @@ export interface UnmatchedTransfer {
 
 /** A transfer that pays no order, or one that holds an order for review. */
 export async function alertUnmatchedPayment(tx: Db, transfer: UnmatchedTransfer): Promise<void> {
-  const chain = transfer.chain ?? 'tron'
+  const { chain } = transfer
   // Stablecoins at their decimals on their chain (the token table), TRX in sun.
   const amount =
     transfer.token === 'TRX'

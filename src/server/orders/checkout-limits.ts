@@ -211,7 +211,7 @@ async function giveBackEarlier(
       clientKey: orders.clientKey,
       walletAddress: orders.walletAddress,
       chain: orders.chain,
-      received: sql<boolean>`(${orders.amountReceivedUnits} > 0 or ${orders.trxReceivedSun} > 0)`,
+      received: sql<boolean>`(${orders.amountReceivedUnits} > 0 or ${orders.nativeReceivedUnits} > 0)`,
     })
     .from(orders)
     .where(and(inArray(orders.browserKey, returning), eq(orders.status, 'pending')))
@@ -249,33 +249,42 @@ async function poolGuard(
   wanted: readonly ChainFamilyId[],
   limits: CheckoutLimits,
 ): Promise<{ admit(network: string, family: ChainFamilyId): boolean }> {
-  let { held } = await holdCounts(tx, networks, { withPool: false })
+  // The families in one fixed order, so two transactions take their reserve locks in the same order.
+  const families = chainFamilies.filter((f) => wanted.includes(f))
+  // What each network holds of each family's pool (a network's share is per family, decision 052).
+  const held = new Map<ChainFamilyId, Map<string, number>>()
+  for (const family of families)
+    held.set(family, (await holdCounts(tx, networks, { withPool: false, family })).held)
+  const heldOf = (family: ChainFamilyId) => held.get(family) ?? new Map<string, number>()
   const reserveOf = (pool: number) => Math.floor((pool * limits.reservePercent) / 100)
   // Networks holding none pass whatever the reserve: only a batch with a network that holds some
   // (or comes twice) needs the free counts, and near a reserve the exact ones.
-  const holding = new Set(networks).size < networks.length || networks.some((n) => (held.get(n) ?? 0) > 0)
+  const holding =
+    new Set(networks).size < networks.length ||
+    families.some((f) => networks.some((n) => (heldOf(f).get(n) ?? 0) > 0))
   const pools = new Map<ChainFamilyId, { free: number; reserve: number }>()
   if (holding && limits.reservePercent > 0) {
-    // The families in one fixed order, so two transactions take their reserve locks in the same order.
-    for (const family of chainFamilies.filter((f) => wanted.includes(f))) {
+    for (const family of families) {
       let counts = await holdCounts(tx, networks, { withPool: true, family })
       const taking = wanted.filter((f) => f === family).length
       if (counts.free - taking <= reserveOf(counts.pool)) {
         await advisoryLocks(tx, [`wallets reserve ${family}`])
         counts = await holdCounts(tx, networks, { withPool: true, family })
       }
-      held = counts.held
+      held.set(family, counts.held)
       pools.set(family, { free: counts.free, reserve: reserveOf(counts.pool) })
     }
   }
   return {
     admit(network, family) {
       const pool = pools.get(family) ?? { free: 0, reserve: 0 }
-      const n = held.get(network) ?? 0
+      const counts = heldOf(family)
+      const n = counts.get(network) ?? 0
       if (n >= limits.maxHeldPerNetwork) return false
       // With nothing free at all the lease answers, as it does for everyone.
       if (n > 0 && pool.free > 0 && pool.free <= pool.reserve) return false
-      held.set(network, n + 1)
+      counts.set(network, n + 1)
+      held.set(family, counts)
       pool.free--
       pools.set(family, pool)
       return true

@@ -1,7 +1,13 @@
-import type { CreateOrderAnswer, CreateOrderInput } from '../../shared/checkout'
+import type { CreateOrderAnswer } from '../../shared/checkout'
 import type { Db } from '../db/client'
 import type { CheckoutClient } from './checkout-limits'
-import { type PlaceOrderOptions, type PlaceOutcome, type PlaceRequest, placeRound } from './place-order'
+import {
+  type PlaceInput,
+  type PlaceOrderOptions,
+  type PlaceOutcome,
+  type PlaceRequest,
+  placeRound,
+} from './place-order'
 
 // The batcher (decision 018): order requests that arrive while earlier ones are being placed are
 // gathered and placed together, in rounds in which no two requests share an idempotency key or a
@@ -100,7 +106,7 @@ export function createOrderPlacer(
   }
   return {
     place(
-      input: CreateOrderInput,
+      input: PlaceInput,
       client?: CheckoutClient,
       extra: Pick<PlaceRequest, 'amountCents' | 'windowMs' | 'attach'> = {},
     ): Promise<CreateOrderAnswer> {

@@ -67,7 +67,7 @@ export async function setOrderReceived(
 ): Promise<void> {
   await tx
     .update(orders)
-    .set({ amountReceivedUnits: usdtUnits, trxReceivedSun: trxSun, updatedAt: new Date() })
+    .set({ amountReceivedUnits: usdtUnits, nativeReceivedUnits: trxSun, updatedAt: new Date() })
     .where(eq(orders.id, orderId))
 }
 
@@ -88,7 +88,7 @@ export async function markOrderPaid(tx: Db, orderId: string, facts: PaidFacts): 
     .set({
       status: 'paid',
       amountReceivedUnits: facts.usdtUnits,
-      trxReceivedSun: facts.trxSun,
+      nativeReceivedUnits: facts.trxSun,
       txHash: sql`coalesce(${facts.txHash}, ${orders.txHash})`,
       paidAt: sql`coalesce(${orders.paidAt}, ${facts.paidAt.toISOString()}::timestamptz)`,
       late: facts.late,
@@ -150,7 +150,7 @@ export async function expireOrdersBefore(
   chainTimeMs: number,
   cooldownMs: number,
   /** The chain whose time this is: only orders placed to be paid on it expire by it. */
-  chain: ChainId = 'tron',
+  chain: ChainId,
 ): Promise<string[]> {
   const due = await tx
     .select({ id: orders.id, graceUntil: orders.graceUntil })

@@ -66,7 +66,9 @@ export function ordersRpcs(
           onCheckout()
           return refused('checkout.unavailable')
         }
-        const address = await findFreeAddress(db)
+        // The address form of the shop's first network (a client from before the network choice).
+        const first = chains.enabled()[0]
+        const address = first ? await findFreeAddress(db, first.family) : null
         return address ? { success: true, wallet_address: address } : refused('checkout.unavailable')
       },
     }),

@@ -157,7 +157,7 @@ describe.each(engines)('checkout on %s', (engine) => {
     // total / 0.25 TRX, rounded up to 0.01 TRX
     expect(Number(body.trx_amount)).toBeCloseTo(Math.ceil(cents * 4) / 100, 6)
     const result = (await t.database.db.execute(
-      sql`select trx_amount_sun::text as sun, trx_rate_e8::text as rate from orders`,
+      sql`select native_amount_units::text as sun, native_rate_e8::text as rate from orders`,
     )) as unknown as { rows: { sun: string; rate: string }[] }
     expect(result.rows[0]).toEqual({ sun: String(Math.ceil(cents * 4) * 10_000), rate: '25000000' })
   })

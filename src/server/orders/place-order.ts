@@ -4,6 +4,7 @@ import { type ChainId, chainFamilies, familyOfChain } from '../../shared/chains'
 import type { CreateOrderAnswer, CreateOrderInput } from '../../shared/checkout'
 import { centsToDollars, dollarsToCents } from '../../shared/money'
 import { formatRateE8, formatSun, usdCentsToSun } from '../../shared/trx'
+import { familyOf } from '../chains/families'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
 import { reserveDiscounts } from '../discounts/discounts.repo'
@@ -36,8 +37,11 @@ export interface PlaceOrderOptions {
   limits?: CheckoutLimits
 }
 
+/** A checkout's input with its network chosen (chooseNetwork): the order row carries it from here down. */
+export type PlaceInput = CreateOrderInput & { p_chain: ChainId }
+
 export interface PlaceRequest {
-  input: CreateOrderInput
+  input: PlaceInput
   client?: CheckoutClient
   /**
    * An order of an amount rather than of catalogue products (an invoice of the API): its total in
@@ -70,8 +74,8 @@ type PlacedOrder = Pick<
   | 'walletAddress'
   | 'windowEndsAt'
   | 'graceUntil'
-  | 'trxAmountSun'
-  | 'trxRateE8'
+  | 'nativeAmountUnits'
+  | 'nativeRateE8'
   | 'discountCodeId'
   | 'discountCode'
   | 'discountCents'
@@ -86,8 +90,8 @@ function answerOf(
     | 'walletAddress'
     | 'windowEndsAt'
     | 'totalCents'
-    | 'trxAmountSun'
-    | 'trxRateE8'
+    | 'nativeAmountUnits'
+    | 'nativeRateE8'
     | 'discountCode'
     | 'discountCents'
     | 'chain'
@@ -104,8 +108,8 @@ function answerOf(
     wallet_address: order.walletAddress,
     window_ends_at: order.windowEndsAt.toISOString(),
     total: centsToDollars(order.totalCents),
-    ...(order.trxAmountSun !== null && order.trxRateE8 !== null
-      ? { trx_amount: formatSun(order.trxAmountSun), trx_rate: formatRateE8(order.trxRateE8) }
+    ...(order.nativeAmountUnits !== null && order.nativeRateE8 !== null
+      ? { trx_amount: formatSun(order.nativeAmountUnits), trx_rate: formatRateE8(order.nativeRateE8) }
       : {}),
     ...(order.discountCode !== null
       ? {
@@ -120,7 +124,7 @@ function answerOf(
 /** Places one order (scripts and tests; the storefront goes through an OrderPlacer). */
 export async function placeOrder(
   db: Db,
-  input: CreateOrderInput,
+  input: PlaceInput,
   opts: PlaceOrderOptions,
   client?: CheckoutClient,
 ): Promise<CreateOrderAnswer> {
@@ -230,7 +234,7 @@ async function insertOrders(
         limited.map((p) => ({
           client: p.request.client as CheckoutClient,
           email: p.request.input.p_email,
-          family: familyOfChain[p.request.input.p_chain ?? 'tron'],
+          family: familyOfChain[p.request.input.p_chain],
         })),
         withLimits,
         now,
@@ -279,7 +283,7 @@ async function insertOrders(
     // order leases an address of its network's family (an EVM address serves every EVM chain).
     const leased = new Map<string, string>()
     for (const family of chainFamilies) {
-      const ofFamily = admitted.filter((p) => familyOfChain[p.request.input.p_chain ?? 'tron'] === family)
+      const ofFamily = admitted.filter((p) => familyOfChain[p.request.input.p_chain] === family)
       if (ofFamily.length === 0) continue
       const got = await leaseAddresses(
         tx,
@@ -294,11 +298,11 @@ async function insertOrders(
       )
       for (const [id, address] of got) leased.set(id, address)
     }
-    // TRX is offered (at a locked rate) on TRON orders only.
-    const trx = (cents: number, chain: ChainId) =>
-      rate?.status === 'success' && chain === 'tron'
-        ? { trxAmountSun: usdCentsToSun(cents, rate.rateE8), trxRateE8: rate.rateE8 }
-        : { trxAmountSun: null, trxRateE8: null }
+    // A chain's native coin is offered (at a locked rate) where its family takes it (TRON's TRX).
+    const native = (cents: number, chain: ChainId) =>
+      rate?.status === 'success' && familyOf(chain).nativeCoin(chain)
+        ? { nativeAmountUnits: usdCentsToSun(cents, rate.rateE8), nativeRateE8: rate.rateE8 }
+        : { nativeAmountUnits: null, nativeRateE8: null }
     const placed = admitted.filter((p) => {
       if (leased.has(p.id)) return true
       answers.push({
@@ -328,9 +332,9 @@ async function insertOrders(
         discountCodeId: discount?.codeId ?? null,
         discountCode: discount?.code ?? null,
         discountCents: discount?.discountCents ?? 0,
-        chain: p.request.input.p_chain ?? 'tron',
+        chain: p.request.input.p_chain,
         token: p.request.input.p_token ?? 'USDT',
-        ...trx(totalCents, p.request.input.p_chain ?? 'tron'),
+        ...native(totalCents, p.request.input.p_chain),
       }
     })
     // One statement, one parameter: the rows as JSON (a query builder's per-value work would cost
@@ -352,8 +356,8 @@ async function insertOrders(
         secret_hash: secret.hash,
         client_key: request.client?.clientKey ?? null,
         browser_key: request.client?.browserKey ?? null,
-        trx_amount_sun: row.trxAmountSun?.toString() ?? null,
-        trx_rate_e8: row.trxRateE8?.toString() ?? null,
+        native_amount_units: row.nativeAmountUnits?.toString() ?? null,
+        native_rate_e8: row.nativeRateE8?.toString() ?? null,
         locale: request.input.p_locale ?? 'en',
         discount_code_id: row.discountCodeId,
         discount_code: row.discountCode,
@@ -364,15 +368,15 @@ async function insertOrders(
     })
     await tx.execute(sql`
       insert into ${orders} (id, created_at, email, items, total_cents, wallet_address, window_ends_at,
-        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8,
+        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, native_amount_units, native_rate_e8,
         locale, discount_code_id, discount_code, discount_cents, chain, token)
       select id, created_at, email, items, total_cents, wallet_address, window_ends_at,
-        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, trx_amount_sun, trx_rate_e8,
+        grace_until, idempotency_key_hash, secret_hash, client_key, browser_key, native_amount_units, native_rate_e8,
         locale, discount_code_id, discount_code, discount_cents, chain, token
       from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as o(id uuid, created_at timestamptz,
         email text, items jsonb, total_cents bigint, wallet_address text, window_ends_at timestamptz,
         grace_until timestamptz, idempotency_key_hash text, secret_hash text, client_key text,
-        browser_key text, trx_amount_sun bigint, trx_rate_e8 bigint, locale text, discount_code_id int,
+        browser_key text, native_amount_units bigint, native_rate_e8 bigint, locale text, discount_code_id int,
         discount_code text, discount_cents bigint, chain text, token text)`)
     await reserveKeys(tx, rows)
     await recordOrdersCreated(tx, rows) // webhook

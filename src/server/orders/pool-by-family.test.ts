@@ -158,6 +158,22 @@ describe.each(engines)('the pool by family on %s', (engine) => {
     expect(await order('100.64.1.1', 'bsc')).toEqual({ success: false, error: messages.unavailable })
   })
 
+  it("a network's share of held addresses is per family: three TRON ones leave its EVM share whole", async () => {
+    await addWalletAddresses(t.database.db, testAddresses(20, `tron-share-${engine}`))
+    await addWalletAddresses(t.database.db, evmAddresses(20))
+    // CHECKOUT_HELD_PER_NETWORK is 3: one network (203.0.113.0/24, three clients) takes three TRON addresses.
+    for (const ip of ['203.0.113.1', '203.0.113.2', '203.0.113.3'])
+      expect(await order(ip, 'tron')).toMatchObject({ success: true })
+    expect(await order('203.0.113.4', 'tron')).toEqual({
+      success: false,
+      error: checkoutMessages.networkBusy,
+    })
+    // Its share of the EVM pool is untouched: three EVM addresses, then the same limit there.
+    for (const ip of ['203.0.113.4', '203.0.113.5', '203.0.113.6'])
+      expect(await order(ip, 'bsc')).toMatchObject({ success: true })
+    expect(await order('203.0.113.7', 'bsc')).toEqual({ success: false, error: checkoutMessages.networkBusy })
+  })
+
   it("and the other way round: TRON's reserve holds while EVM has plenty free", async () => {
     await addWalletAddresses(t.database.db, testAddresses(4, `tron-scarce-${engine}`))
     await addWalletAddresses(t.database.db, evmAddresses(20))

@@ -99,7 +99,7 @@ describe.each(engines)('chains at rest on %s', (engine) => {
     ).rejects.toThrow()
     await database.db.execute(sql`
       insert into payments (tx_id, source, event_index, token, amount_units, from_address, to_address, block_timestamp)
-      values (${'34'.repeat(32)}, 'trx', 0, 'TRX', 7, 'a', 'b', 1)`)
+      values (${'34'.repeat(32)}, 'native', 0, 'TRX', 7, 'a', 'b', 1)`)
     const [row] = await rows(sql`select chain from payments where tx_id = ${'34'.repeat(32)}`)
     expect(row?.chain).toBe('tron')
     const [order] = await rows(sql`select column_default from information_schema.columns
@@ -113,7 +113,10 @@ describe.each(engines)('chains at rest on %s', (engine) => {
       insert into follower_state (id, chain, checkpoint_block, checkpoint_block_id, checkpoint_time, solid_head)
       values (${followerRowId('tron')}, 'tron', 100, 'aa', 1000, 104),
              (${followerRowId('bsc')}, 'bsc', 7000, '0xbb', 2000, 7002)`)
-    expect(await readFollowerStatus(database.db)).toMatchObject({ checkpointBlock: 100, lagBlocks: 4 })
+    expect(await readFollowerStatus(database.db, 'tron')).toMatchObject({
+      checkpointBlock: 100,
+      lagBlocks: 4,
+    })
     expect(await readFollowerStatus(database.db, 'bsc')).toMatchObject({
       checkpointBlock: 7000,
       lagBlocks: 2,
@@ -136,7 +139,7 @@ describe.each(engines)('chains at rest on %s', (engine) => {
     expect(new Set(await allPoolAddresses(database.db, 'evm'))).toEqual(new Set(EVM))
     expect(new Set(await allPoolAddresses(database.db, 'tron'))).toEqual(new Set(tron))
     expect(EVM).toContain(await findFreeAddress(database.db, 'evm'))
-    expect(tron).toContain(await findFreeAddress(database.db))
+    expect(tron).toContain(await findFreeAddress(database.db, 'tron'))
 
     const evmOrders = [randomUUID(), randomUUID(), randomUUID()]
     const leased = await database.db.transaction((tx) =>
@@ -152,14 +155,14 @@ describe.each(engines)('chains at rest on %s', (engine) => {
     expect(leased.size).toBe(2)
     const tronOrder = randomUUID()
     const tronLease = await database.db.transaction((tx) =>
-      leaseAddresses(tx, [{ orderId: tronOrder }], new Date()),
+      leaseAddresses(tx, [{ orderId: tronOrder }], new Date(), 'tron'),
     )
     expect(tron).toContain(tronLease.get(tronOrder))
     // A TRON order asking for an EVM address by name does not get it.
     const asking = randomUUID()
     await database.db.execute(sql`update wallet_addresses set leased_order_id = null where family = 'evm'`)
     const refused = await database.db.transaction((tx) =>
-      leaseAddresses(tx, [{ orderId: asking, preferred: EVM[0] }], new Date()),
+      leaseAddresses(tx, [{ orderId: asking, preferred: EVM[0] }], new Date(), 'tron'),
     )
     expect(tron).toContain(refused.get(asking))
   })

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm'
-import { type ChainId, familyOfChain, type TokenSymbol } from '../../shared/chains'
+import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { isPaidStatus } from '../../shared/order-status'
 import { type ChainTransfer, stableUnitsToMicros } from '../chains/chain'
 import { decimalsOf, tableToken } from '../chains/token-table'
@@ -16,7 +16,7 @@ import { recordUnmatchedPayment } from '../webhooks/events'
 // the same rules whichever way it arrives, and a replay of either is a no-op.
 
 /** A transfer into one of our addresses, as read from the chain (TRON's when it names no chain). */
-export type ObservedTransfer = Omit<ChainTransfer, 'chain'> & { chain?: ChainId }
+export type ObservedTransfer = ChainTransfer
 
 export type RecordOutcome =
   | { kind: 'known'; paymentId: number; orderId: string | null; credited: boolean }
@@ -27,17 +27,10 @@ export type RecordOutcome =
  * Stores a transfer (once) and decides where it lands. Call inside a transaction; the caller
  * settles the order afterwards when the outcome is 'credited'.
  */
-/**
- * A transaction id as the ledger keys it: a hex id (TRON, EVM) in lower case; a Solana signature
- * is base58 and case-sensitive, kept exactly as the chain wrote it.
- */
-export function ledgerTxId(chain: ChainId, txId: string): string {
-  return familyOfChain[chain] === 'solana' ? txId : txId.toLowerCase()
-}
-
 export async function recordTransfer(tx: Db, t: ObservedTransfer): Promise<RecordOutcome> {
-  const chain = t.chain ?? 'tron'
-  const txId = ledgerTxId(chain, t.txId)
+  // The id comes in its family's normal form (ChainAdapter.normalizeTxHash): a hex hash in lower
+  // case, a case-sensitive id (a base58 signature) as the chain writes it. Never changed here.
+  const { txId, chain } = t
   const sameEvent = and(
     eq(payments.chain, chain),
     eq(payments.txId, txId),
@@ -125,7 +118,7 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
       windowEndsAt: orders.windowEndsAt,
       graceUntil: orders.graceUntil,
       paidAt: orders.paidAt,
-      trxRateE8: orders.trxRateE8,
+      nativeRateE8: orders.nativeRateE8,
     })
     .from(orders)
     .where(eq(orders.id, lease.orderId))
@@ -153,7 +146,7 @@ async function attribute(tx: Db, t: ObservedTransfer): Promise<Decision> {
   }
   if (afterPaid) return unmatched('after_paid')
   if (at > order.graceUntil.getTime()) return unmatched('after_grace')
-  if (tableToken(t.chain ?? 'tron', t.token)?.kind === 'native' && order.trxRateE8 === null)
+  if (tableToken(t.chain, t.token)?.kind === 'native' && order.nativeRateE8 === null)
     return unmatched('trx_without_rate')
   // An address goes to a new order after its cool-down; a payer of an earlier order who sends to it
   // again from their wallet history would pay a stranger's order. Such a transfer waits for the
@@ -203,12 +196,12 @@ export async function heldInTransaction(
   db: Db,
   txId: string,
   orderId: string,
-  chain: ChainId = 'tron',
+  chain: ChainId,
 ): Promise<boolean> {
   const [row] = await db
     .select({ id: payments.id })
     .from(payments)
-    .where(and(heldFor(orderId), eq(payments.chain, chain), eq(payments.txId, ledgerTxId(chain, txId))))
+    .where(and(heldFor(orderId), eq(payments.chain, chain), eq(payments.txId, txId)))
     .limit(1)
   return Boolean(row)
 }
@@ -272,7 +265,7 @@ export async function creditedElsewhere(
   db: Db,
   txId: string,
   orderId: string,
-  chain: ChainId = 'tron',
+  chain: ChainId,
 ): Promise<boolean> {
   const [row] = await db
     .select({ id: payments.id })
@@ -280,7 +273,7 @@ export async function creditedElsewhere(
     .where(
       and(
         eq(payments.chain, chain),
-        eq(payments.txId, ledgerTxId(chain, txId)),
+        eq(payments.txId, txId),
         eq(payments.status, 'credited'),
         sql`${payments.orderId} <> ${orderId}`,
       ),
@@ -290,19 +283,14 @@ export async function creditedElsewhere(
 }
 
 /** Whether the transaction pays this order (any of its transfers credited to it). */
-export async function paysOrder(
-  db: Db,
-  txId: string,
-  orderId: string,
-  chain: ChainId = 'tron',
-): Promise<boolean> {
+export async function paysOrder(db: Db, txId: string, orderId: string, chain: ChainId): Promise<boolean> {
   const [row] = await db
     .select({ id: payments.id })
     .from(payments)
     .where(
       and(
         eq(payments.chain, chain),
-        eq(payments.txId, ledgerTxId(chain, txId)),
+        eq(payments.txId, txId),
         eq(payments.orderId, orderId),
         eq(payments.status, 'credited'),
       ),

@@ -1,10 +1,8 @@
 import { and, eq } from 'drizzle-orm'
 import type { ChainId, TokenSymbol } from '../../shared/chains'
-import { explorerTxUrl as tronExplorerTxUrl } from '../../shared/dashboard'
 import { unitsToDecimal } from '../../shared/networks'
 import type { ChainRegistry } from '../chains/chain-registry'
-import { type EvmChainKey, evmChain } from '../chains/evm/chains'
-import { solanaFamily } from '../chains/solana/solana-family'
+import { familyOf } from '../chains/families'
 import type { Db } from '../db/client'
 import { payments } from '../db/schema'
 
@@ -17,8 +15,7 @@ import { payments } from '../db/schema'
 export function explorerTxUrlOf(chain: ChainId, txId: string, chains?: ChainRegistry): string {
   const adapter = chains?.get(chain)
   if (adapter) return adapter.explorerTxUrl(txId)
-  if (chain === 'solana') return solanaFamily.explorerTxUrl(txId)
-  return chain === 'tron' ? tronExplorerTxUrl(txId) : evmChain(chain as EvmChainKey).explorerTxUrl(txId)
+  return familyOf(chain).explorerTxUrl(chain, txId)
 }
 
 /** Base units of a token as a decimal string, trimmed to cents where the rest are zeros ("25.00", "0.123456"). */

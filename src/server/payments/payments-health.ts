@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
 import { type ChainFamilyId, type ChainId, chainFamilies, familyOfChain } from '../../shared/chains'
+import type { ChainAdapter } from '../chains/chain'
 import { readFollowerStatus } from '../chains/chain-follower'
 import type { ProviderHealth, ProviderPool } from '../chains/tron/tron-pool'
 import type { Db } from '../db/client'
@@ -39,9 +40,15 @@ export interface ShopHealth {
   mailFailing(): Promise<FailingMails>
   /** Transfers to our addresses that no order was credited with, waiting for the operator. */
   unmatchedTransfers(): Promise<number>
-  /** Seconds since the block time of the follower's checkpoint; null before it read a block (alerts). */
+  /**
+   * Seconds since the block time of the follower's checkpoint, of the enabled chain most behind;
+   * null before any has read a block (the "scanner lag" alert).
+   */
   followerLagSeconds(): Promise<number | null>
-  /** The solidified blocks the follower has not read yet, as seconds; null when unknown (the sales view). */
+  /**
+   * The final blocks the followers have not read yet, as seconds at each chain's block time, of the
+   * chain most behind; null when unknown (the sales view).
+   */
   blocksBehindSeconds(): Promise<number | null>
   /** The chain providers' health, and since when every one has failed (epoch ms; null: one answers). */
   providers(): Promise<{ failingSince: number | null; list: ProviderHealth[] }>
@@ -95,7 +102,7 @@ async function unmatchedTransferCount(db: Db): Promise<number> {
  * How far the follower is behind the chain: seconds between now and the block time of its
  * checkpoint (solidified blocks are about a minute old when read). Null before it has read a block.
  */
-export async function followerLagSeconds(db: Db, chain: ChainId = 'tron'): Promise<number | null> {
+export async function followerLagSeconds(db: Db, chain: ChainId): Promise<number | null> {
   const [row] = await db
     .select({ time: followerState.checkpointTime })
     .from(followerState)
@@ -104,18 +111,31 @@ export async function followerLagSeconds(db: Db, chain: ChainId = 'tron'): Promi
   return Math.max(0, Math.round((Date.now() - row.time) / 1000))
 }
 
+/** The worst of a figure over the enabled chains; null when no chain has one. */
+async function worstOf(
+  chains: readonly ChainId[],
+  figure: (chain: ChainId) => Promise<number | null>,
+): Promise<number | null> {
+  const figures = (await Promise.all(chains.map(figure))).filter((n): n is number => n !== null)
+  return figures.length === 0 ? null : Math.max(...figures)
+}
+
 /**
- * Whether payment detection is delayed (the follower more than thresholdS behind the chain), and
- * whether the operator wants new checkouts refused meanwhile. Buyers poll; the answer is kept 2 s.
+ * Whether payment detection is delayed on a chain (its follower more than thresholdS behind it),
+ * and whether the operator wants new checkouts refused meanwhile (while any enabled chain is).
+ * Buyers poll; the answers are kept 2 s.
  */
-export function createPaymentDelay(db: Db, thresholdS: number) {
+export function createPaymentDelay(db: Db, thresholdS: number, chains: () => readonly ChainId[]) {
   const state = cachedValue(async () => {
-    const lag = await followerLagSeconds(db)
-    const delayed = lag !== null && lag > thresholdS
-    return { delayed, refuseCheckouts: delayed && (await loadSettings(db)).refuseCheckoutsWhileDelayed }
+    const lags = new Map<ChainId, number | null>()
+    for (const chain of chains()) lags.set(chain, await followerLagSeconds(db, chain))
+    const delayedOn = new Set([...lags].filter(([, lag]) => lag !== null && lag > thresholdS).map(([c]) => c))
+    const refuse = delayedOn.size > 0 && (await loadSettings(db)).refuseCheckoutsWhileDelayed
+    return { delayedOn, refuseCheckouts: refuse }
   }, 2000)
   return {
-    delayed: async () => (await state.get()).delayed,
+    /** Whether detection on the order's chain is delayed (the buyer's notice). */
+    delayed: async (chain: ChainId) => (await state.get()).delayedOn.has(chain),
     refuseCheckouts: async () => (await state.get()).refuseCheckouts,
   }
 }
@@ -124,18 +144,27 @@ export type PaymentDelay = ReturnType<typeof createPaymentDelay>
 export function createShopHealth(
   db: Db,
   providers: Pick<ProviderPool, 'refreshHeads' | 'failingSince' | 'health'>,
-  /** The families of the enabled chains (TRON's pool is shown always). */
-  families: () => readonly ChainFamilyId[] = () => ['tron'],
+  /** The enabled chains: each has its follower, lag and block time (the family list's first always). */
+  chains: () => readonly Pick<ChainAdapter, 'chain' | 'family' | 'blockIntervalMs'>[],
 ): ShopHealth {
+  const ids = () => chains().map((c) => c.chain)
   return {
-    addressPools: (now = new Date()) => addressPoolHealth(db, now, families()),
+    addressPools: (now = new Date()) =>
+      addressPoolHealth(
+        db,
+        now,
+        chains().map((c) => c.family),
+      ),
     mailFailing: () => failingMails(db),
     unmatchedTransfers: () => unmatchedTransferCount(db),
-    followerLagSeconds: () => followerLagSeconds(db),
+    followerLagSeconds: () => worstOf(ids(), (chain) => followerLagSeconds(db, chain)),
     async blocksBehindSeconds() {
-      const status = await readFollowerStatus(db)
-      // Three seconds a block: the solidified blocks not read yet, as time.
-      return status.lagBlocks === null ? null : status.lagBlocks * 3
+      const byChain = new Map(chains().map((c) => [c.chain, c.blockIntervalMs]))
+      // Each chain's final blocks not read yet, as time at that chain's block time.
+      return worstOf(ids(), async (chain) => {
+        const status = await readFollowerStatus(db, chain)
+        return status.lagBlocks === null ? null : (status.lagBlocks * (byChain.get(chain) ?? 0)) / 1000
+      })
     },
     async providers() {
       // Heads older than a minute are asked for, so the lag figures stay current.

@@ -31,7 +31,7 @@ import { orderSightings } from './sightings'
 export const CONFIRM_EXPLORER_DEADLINE_MS = 12_000
 
 function receivedMicros(order: OrderRow): bigint {
-  return receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
+  return receivedUsdMicros(order.amountReceivedUnits, order.nativeReceivedUnits, order.nativeRateE8)
 }
 
 export interface PaymentsRpcOptions {
@@ -80,9 +80,12 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
       grace_until: order.graceUntil.toISOString(),
       paid_at: order.paidAt?.toISOString() ?? null,
       late: order.late,
-      detection_delayed: order.status === 'pending' && (await opts.delay.delayed()),
-      sightings: await orderSightings(db, order, opts.rules, (chain) =>
-        chain === 'tron' ? (opts.blockIntervalMs ?? 3000) : (chains.get(chain)?.blockIntervalMs ?? 3000),
+      detection_delayed: order.status === 'pending' && (await opts.delay.delayed(order.chain)),
+      sightings: await orderSightings(
+        db,
+        order,
+        opts.rules,
+        (chain) => chains.get(chain)?.blockIntervalMs ?? opts.blockIntervalMs ?? 3000,
       ),
     }
     const version = createHash('sha256').update(JSON.stringify(answer)).digest('hex').slice(0, 16)

@@ -190,7 +190,7 @@ async function orderMismatchesIn(
     where chain = ${chain} and status = 'credited'
       and block_timestamp >= ${opts.fromMs} and block_timestamp < ${opts.toMs}`
   const recorded = (await db.execute(sql`
-    select id as order_id, amount_received_units::text as stable, trx_received_sun::text as trx
+    select id as order_id, amount_received_units::text as stable, native_received_units::text as trx
     from ${orders} where id in (${period})`)) as unknown as {
     rows: { order_id: string; stable: string; trx: string }[]
   }

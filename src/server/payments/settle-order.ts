@@ -42,13 +42,13 @@ export async function settleOrder(
   if (!order) return { kind: 'unknown_order' }
   const totals = await creditedTotals(tx, orderId)
   const recordedOk =
-    totals.stableMicros === order.amountReceivedUnits && totals.trxSun === order.trxReceivedSun
+    totals.stableMicros === order.amountReceivedUnits && totals.trxSun === order.nativeReceivedUnits
   if (isPaidStatus(order.status)) {
     // A transfer the admin assigned to a paid order still shows in what it received.
     if (!recordedOk) await setOrderReceived(tx, orderId, totals.stableMicros, totals.trxSun)
     return { kind: 'already_paid', accessToken: order.accessToken }
   }
-  const receivedMicros = receivedUsdMicros(totals.stableMicros, totals.trxSun, order.trxRateE8)
+  const receivedMicros = receivedUsdMicros(totals.stableMicros, totals.trxSun, order.nativeRateE8)
   const dueMicros = BigInt(order.totalCents) * MICROS_PER_CENT
   if (!opts.manual && receivedMicros + acceptedShortfallMicros(dueMicros, rules) < dueMicros) {
     if (!recordedOk) await setOrderReceived(tx, orderId, totals.stableMicros, totals.trxSun)

@@ -111,7 +111,11 @@ describe.each(engines)('paths to paid on %s', (engine) => {
         p_order_id: a.id,
         p_order_secret: small.secretOf(a.id),
       })
-      await waitFor('the address to cool down', async () => (await findFreeAddress(db)) === a.address, 5000)
+      await waitFor(
+        'the address to cool down',
+        async () => (await findFreeAddress(db, 'tron')) === a.address,
+        5000,
+      )
       const b = await small.placeOrder({ email: 'b@example.com' })
       expect(b.address).toBe(a.address)
       const { updateOrderStatus } = await import('../admin/order-admin')

@@ -73,8 +73,12 @@ export async function orderSightings(
     .from(followerState)
     .where(eq(followerState.chain, chain))
   const seen = sums(live)
-  const seenMicros = receivedUsdMicros(seen.stable, seen.sun, order.trxRateE8)
-  const receivedMicros = receivedUsdMicros(order.amountReceivedUnits, order.trxReceivedSun, order.trxRateE8)
+  const seenMicros = receivedUsdMicros(seen.stable, seen.sun, order.nativeRateE8)
+  const receivedMicros = receivedUsdMicros(
+    order.amountReceivedUnits,
+    order.nativeReceivedUnits,
+    order.nativeRateE8,
+  )
   const dueMicros = BigInt(order.totalCents) * 10_000n
   const shortfall = dueMicros - receivedMicros - seenMicros
   const missing = shortfall > acceptedShortfallMicros(dueMicros, rules) ? shortfall : 0n
@@ -107,7 +111,7 @@ export async function orderSightings(
 /** Dollars seen and not solidified yet, per pending order among `orderRows` (the admin's list). */
 export async function confirmingAmounts(
   db: Db,
-  orderRows: readonly Pick<OrderRow, 'id' | 'status' | 'trxRateE8'>[],
+  orderRows: readonly Pick<OrderRow, 'id' | 'status' | 'nativeRateE8'>[],
 ): Promise<Map<string, number>> {
   const pending = orderRows.filter((o) => o.status === 'pending')
   const result = new Map<string, number>()
@@ -133,7 +137,7 @@ export async function confirmingAmounts(
     const mine = rows.filter((r) => r.orderId === o.id)
     if (mine.length === 0) continue
     const seen = sums(mine)
-    result.set(o.id, microsToDollars(receivedUsdMicros(seen.stable, seen.sun, o.trxRateE8)))
+    result.set(o.id, microsToDollars(receivedUsdMicros(seen.stable, seen.sun, o.nativeRateE8)))
   }
   return result
 }

@@ -27,7 +27,7 @@ describe.each(engines)('TRX payments at the locked rate on %s (devchain over HTT
     const sent = await f.pay({ to: o.address, amount: o.trxAmount as string, token: 'TRX' })
     expect(await status(o.id)).toMatchObject({ status: 'paid', tx_hash: sent.txId, amount_received: o.total })
     const row = await f.order(o.id)
-    expect(String(row.trx_received_sun)).toBe(String(Math.round(o.total * 4 * 1_000_000)))
+    expect(String(row.native_received_units)).toBe(String(Math.round(o.total * 4 * 1_000_000)))
     expect(String(row.amount_received_units)).toBe('0')
   })
 

@@ -102,7 +102,7 @@ async function mailLink(tx: Db, deps: RefundDeps, refund: RefundRow, token: stri
 
 /** What an amount of a token on a chain is worth in USD micros (TRX at the order's locked rate). */
 function usdMicrosOf(order: OrderRow | undefined, chain: ChainId, token: TokenSymbol, units: bigint): bigint {
-  if (token === 'TRX') return order?.trxRateE8 ? sunToUsdMicros(units, order.trxRateE8) : 0n
+  if (token === 'TRX') return order?.nativeRateE8 ? sunToUsdMicros(units, order.nativeRateE8) : 0n
   const row = tableToken(chain, token)
   return row ? unitsToMicrosUp(units, row.decimals) : 0n
 }
@@ -138,7 +138,7 @@ export async function createRefund(
     if (!isPaidStatus(order.status)) return refused(refundMessages.notPaid)
     const stable = input.p_token !== 'TRX'
     const nothing = refused(fillMessage(refundMessages.nothingInToken, { token: input.p_token }))
-    const received = stable ? order.amountReceivedUnits : order.trxReceivedSun
+    const received = stable ? order.amountReceivedUnits : order.nativeReceivedUnits
     if (received <= 0n) return nothing
     const payer = await payerOf(tx, order.id, stable)
     // The refund goes back in the token the buyer paid with: another one is refused, never swapped in.

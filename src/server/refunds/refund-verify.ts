@@ -68,7 +68,8 @@ export async function markRefundSent(db: Db, refundId: number, proof: Proof): Pr
       if (!sent) return { ok: false, error: refundMessages.notReady }
       if (order && refund.kind === 'refund') {
         const paidBack = await sentOfOrder(tx, order.id)
-        const whole = paidBack.stable >= order.amountReceivedUnits && paidBack.trx >= order.trxReceivedSun
+        const whole =
+          paidBack.stable >= order.amountReceivedUnits && paidBack.trx >= order.nativeReceivedUnits
         await setOrderStatus(tx, order.id, whole ? 'refunded' : 'partially_refunded')
         // A fully refunded order's keys stop working, unless the operator unticked it on a refund of it.
         const keysDisabled = whole && (await keepsKeysOf(tx, order.id)) === false

@@ -136,7 +136,7 @@ function adminRefundRpcs(deps: RefundRpcDeps) {
           paid: isPaidStatus(order.status),
           stable_token: await stableTokenOfOrder(db, order),
           usdt: left(order.amountReceivedUnits, held.stable),
-          trx: left(order.trxReceivedSun, held.trx),
+          trx: left(order.nativeReceivedUnits, held.trx),
         }
       },
     }),

@@ -50,7 +50,7 @@ export async function addWalletAddresses(
 }
 
 /** Any address free right now (the storefront's secure_get_wallet_address), without reserving it. */
-export async function findFreeAddress(db: Db, family: ChainFamilyId = 'tron'): Promise<string | null> {
+export async function findFreeAddress(db: Db, family: ChainFamilyId): Promise<string | null> {
   const [row] = await db
     .select({ address: walletAddresses.address })
     .from(walletAddresses)
@@ -88,7 +88,7 @@ export async function leaseAddresses(
   wanted: readonly LeaseWanted[],
   startedAt: Date,
   /** The family of the orders' chain: an order leases an address it can be paid to. */
-  family: ChainFamilyId = 'tron',
+  family: ChainFamilyId,
 ): Promise<Map<string, string>> {
   const leased = new Map<string, string>()
   if (wanted.length === 0) return leased
@@ -165,13 +165,13 @@ export interface HoldCounts {
 
 /**
  * What the checkout's pool guard weighs: the SQL function wallets_hold_counts (migrations 0017, 0027,
- * 0035). The free and pool counts are the family's (an order leases an address of its chain's
+ * 0035, 0036). The held, free and pool counts are the family's (an order leases an address of its chain's
  * family) and read every row of it: ask for them only when they decide something.
  */
 export async function holdCounts(
   tx: Db,
   holders: readonly string[],
-  { withPool, family = 'tron' }: { withPool: boolean; family?: ChainFamilyId },
+  { withPool, family }: { withPool: boolean; family: ChainFamilyId | null },
 ): Promise<HoldCounts> {
   const result = (await tx.execute(
     sql`select kind, key, n from wallets_hold_counts(${JSON.stringify([...new Set(holders)])}::jsonb, ${withPool}, ${family})`,

@@ -185,7 +185,7 @@ export async function recordOrderEvent(
     data.tx_url = order.txHash ? explorerTxUrlOf(paying?.chain ?? order.chain, order.txHash) : null
     data.late = order.late
     data.amount_received_usdt = microsToDollars(order.amountReceivedUnits)
-    data.trx_received_sun = order.trxReceivedSun.toString()
+    data.trx_received_sun = order.nativeReceivedUnits.toString()
     data.payments = paid.map((p) => ({
       chain: p.chain,
       tx_id: p.txId,
@@ -212,7 +212,7 @@ export async function recordOrderEvent(
 
 /** payment.unmatched: a transfer to one of our addresses that pays no order. */
 export async function recordUnmatchedPayment(tx: Db, transfer: UnmatchedTransfer): Promise<string | null> {
-  const chain = transfer.chain ?? 'tron'
+  const { chain } = transfer
   return recordEvent(tx, 'payment.unmatched', {
     chain,
     tx_id: transfer.txId,

@@ -43,7 +43,7 @@ describe('EVM chain settings', () => {
     expect(bsc?.confirmations).toBe(20)
     expect(bsc?.providers).toEqual([
       {
-        name: '1: rpc.example',
+        name: 'rpc.example',
         url: 'https://rpc.example/v1/{key}',
         keys: ['aaa', 'bbb'],
         rps: 10,
@@ -52,6 +52,20 @@ describe('EVM chain settings', () => {
       },
       { name: 'backup', url: 'https://backup.example/rpc', keys: [], rps: 10, perDay: null, maxBlocks: 500 },
     ])
+  })
+
+  it('calls an unnamed provider by its host, numbered when the host repeats', () => {
+    const { chain: bsc, errors } = chain(
+      {
+        EVM_BSC_ENABLED: 'true',
+        EVM_BSC_PROVIDER_1_URL: 'https://rpc.example/a',
+        EVM_BSC_PROVIDER_2_URL: 'https://rpc.example/b',
+        EVM_BSC_PROVIDER_3_URL: 'https://other.example/',
+      },
+      'bsc',
+    )
+    expect(errors).toEqual([])
+    expect(bsc?.providers.map((p) => p.name)).toEqual(['rpc.example', 'rpc.example #2', 'other.example'])
   })
 
   it('puts each key where the URL says', () => {

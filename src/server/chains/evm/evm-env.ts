@@ -203,7 +203,9 @@ export function providersOf(
       errors.push(`  ${v('URL')}: required when other ${p}PROVIDER_${index}_* settings are given`)
     }
     const keys = read(v('KEYS'), 'KEYS') ?? []
-    const name = read(v('NAME'), 'NAME') ?? (url ? `${index}: ${new URL(url).host}` : String(index))
+    // Unnamed, a provider is called by its host (as TRON's are), numbered when the host repeats.
+    const host = url ? new URL(url).host : `provider ${index}`
+    const name = read(v('NAME'), 'NAME') ?? (names.has(host) ? `${host} #${index}` : host)
     if (names.has(name)) errors.push(`  ${v('NAME')}: ${JSON.stringify(name)} is used twice`)
     names.add(name)
     if (!url) continue

@@ -1,5 +1,8 @@
+import { normalizeEvmAddress } from '../../../shared/evm-address'
 import type { ChainAdapter } from '../chain'
-import { createEvmAdapter, type EvmAdapterOptions } from './evm-adapter'
+import type { ChainFamily } from '../family'
+import { EVM_CHAIN_KEYS, type EvmChainKey, evmChain } from './chains'
+import { createEvmAdapter, type EvmAdapterOptions, normalizeEvmTxHash } from './evm-adapter'
 import type { EvmChainConfig } from './evm-env'
 
 // The EVM family's part of the chain registry: an adapter for each chain the operator enabled, in
@@ -21,4 +24,19 @@ export function buildEvmAdapters(
         onSetAside: (provider, reason) => opts.onSetAside?.(c.spec.key, provider, reason),
       }),
     )
+}
+
+/** The EVM family as one object (decision 050): every chain of evm/chains.ts through the same code. */
+export const evmFamily: ChainFamily = {
+  id: 'evm',
+  chains: EVM_CHAIN_KEYS,
+  tokens: (chain) => evmChain(chain as EvmChainKey).tokens.map((t) => ({ ...t, kind: 'stable' as const })),
+  // The shop takes stablecoins only on EVM chains; their native coins (ETH, BNB, POL) are not offered.
+  nativeCoin: () => null,
+  normalizeAddress: normalizeEvmAddress,
+  normalizeTxHash: normalizeEvmTxHash,
+  explorerTxUrl: (chain, txId) => evmChain(chain as EvmChainKey).explorerTxUrl(txId),
+  startBlock: (env, chain) => env.EVM_CHAINS.find((c) => c.spec.key === chain)?.startBlock ?? undefined,
+  buildAdapters: (env, deps) =>
+    buildEvmAdapters(env.EVM_CHAINS, { fetch: deps.fetch, onSetAside: deps.onSetAside }),
 }

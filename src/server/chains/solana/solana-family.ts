@@ -1,4 +1,5 @@
 import type { ChainAdapter } from '../chain'
+import type { ChainFamily } from '../family'
 import {
   createSolanaAdapter,
   type SolanaAdapterOptions,
@@ -27,7 +28,7 @@ export const solanaFamily = {
   adapters(config: SolanaConfig, opts: SolanaAdapterOptions = {}): ChainAdapter[] {
     return config.enabled ? [createSolanaAdapter(config, opts)] : []
   },
-  tokens: SOLANA_TOKENS,
+  tokens: () => SOLANA_TOKENS,
   native: SOLANA_NATIVE,
   /** Base58, 32 bytes, case-sensitive: the text as it is. */
   normalizeAddress: normalizeSolanaAddress,
@@ -35,10 +36,24 @@ export const solanaFamily = {
   poolAddressProblem: solanaPoolAddressProblem,
   /** Base58, 64 bytes, case-sensitive: never lowercased. */
   normalizeTxId: normalizeSolanaSignature,
-  explorerTxUrl: solanaExplorerTxUrl,
+  /** The ChainFamily's explorer link (decision 050): one chain, so the chain is not needed. */
+  explorerTxUrl: (_chain: string, txId: string) => solanaExplorerTxUrl(txId),
   explorerAddressUrl: (address: string) => `https://solscan.io/account/${encodeURIComponent(address)}`,
   paymentUri: solanaPayUri,
   tokenAccount: associatedTokenAccount,
-}
+  // The family object's shape (chains/family.ts): the shop takes SPL stablecoins, not SOL.
+  nativeCoin: () => null,
+  normalizeTxHash: normalizeSolanaSignature,
+  startBlock: (env) => env.SOLANA.startSlot ?? undefined,
+  buildAdapters: (env, deps) =>
+    env.SOLANA.enabled
+      ? [
+          createSolanaAdapter(env.SOLANA, {
+            fetch: deps.fetch,
+            onSetAside: (provider, reason) => deps.onSetAside('solana', provider, reason),
+          }),
+        ]
+      : [],
+} satisfies ChainFamily & Record<string, unknown>
 
 export type { SolanaConfig }

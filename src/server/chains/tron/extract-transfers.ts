@@ -81,7 +81,7 @@ export function extractTransfers(
       found.push({
         chain: 'tron',
         txId: tx.txId,
-        source: 'trx',
+        source: 'native',
         eventIndex: 0,
         token: 'TRX',
         from: tx.trx.from,

@@ -1,17 +1,22 @@
 import { explorerTxUrl } from '../../../shared/dashboard'
 import { normalizeTronAddress } from '../../../shared/tron-address'
 import type { ChainAdapter, ChainToken } from '../chain'
-import { TOKEN_TABLE } from '../token-table'
 import { createTronFinalReads } from './tron-final'
 import { createTronHeadReader } from './tron-head-reader'
 import { lookupTronTransaction } from './tron-lookup'
 import type { ProviderPool } from './tron-pool'
 import { listTronReceived, readTronAccount, tronReceivedInPeriod, tronTransfersTo } from './tron-received'
+import { TRON_TOKENS } from './tron-tokens'
 
 // TRON as a chain family (decision 037): USDT-TRC20 and TRX, final once solidified (about 19
 // blocks, a minute on mainnet), read through the TRON provider pool.
 
 const TX_HASH = /^(?:0x)?([0-9a-fA-F]{64})$/
+
+/** A TRON transaction id in its normal form: 64 hex digits in lower case (a 0x prefix is dropped). */
+export function normalizeTronTxHash(text: string): string | null {
+  return TX_HASH.exec(text.trim())?.[1]?.toLowerCase() ?? null
+}
 
 export interface TronChainOptions {
   pool: ProviderPool
@@ -23,7 +28,7 @@ export function createTronChain(opts: TronChainOptions): ChainAdapter {
   const { pool } = opts
   const blockIntervalMs = opts.blockIntervalMs ?? 3000
   // The configured USDT contract stands in the table's row (the devchain's, or mainnet's).
-  const tokens: ChainToken[] = TOKEN_TABLE.tron.map((t) =>
+  const tokens: ChainToken[] = TRON_TOKENS.map((t) =>
     t.symbol === 'USDT' ? { ...t, contract: pool.usdtContract } : t,
   )
   return {
@@ -33,7 +38,7 @@ export function createTronChain(opts: TronChainOptions): ChainAdapter {
     blockIntervalMs,
     confirmation: { kind: 'solidified' },
     normalizeAddress: (text) => normalizeTronAddress(text.trim()),
-    normalizeTxHash: (text) => TX_HASH.exec(text.trim())?.[1]?.toLowerCase() ?? null,
+    normalizeTxHash: normalizeTronTxHash,
     // Wallets read the TRON address itself from the code; the amount and token are on the page.
     paymentUri: ({ address }) => address,
     explorerTxUrl,

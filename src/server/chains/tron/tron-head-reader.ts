@@ -30,7 +30,7 @@ function failedTransfers(block: ChainBlock, open: ReadonlySet<string>, usdtContr
     if (tx.trx && open.has(tx.trx.to)) {
       found.push({
         txId: tx.txId,
-        source: 'trx',
+        source: 'native',
         eventIndex: 0,
         token: 'TRX',
         ...tx.trx,
