@@ -125,6 +125,8 @@ export async function recordInvoiceEvents(
   order: OrderRow,
   extra: Record<string, unknown>,
 ): Promise<void> {
+  // Only an order of an amount (no catalogue lines) can be an invoice: a storefront order costs nothing here.
+  if (order.items.length > 0) return
   const events = eventsFor(type, order, extra)
   if (events.length === 0) return
   const result = (await tx.execute(

@@ -7,6 +7,7 @@ import { CopyField } from '../../../components/ui/copy-field'
 import { useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { Field, Panel, TextInput } from '../components/fields'
+import { ShownOnce } from '../components/shown-once'
 import { useOrderFormat } from '../lib/orders-format'
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './api/api-keys'
 
@@ -120,23 +121,14 @@ export function ApiKeysTab() {
           </div>
         </form>
         {made && (
-          <div
-            role="status"
-            className="mt-6 grid max-w-2xl gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4"
-          >
-            <p className="text-sm text-fg">{t('admin.apiKeys.shownOnce', { label: made.label })}</p>
-            <CopyField
-              label={t('admin.apiKeys.key')}
-              value={made.key}
-              copiedMessage={t('admin.apiKeys.copied')}
-              failedMessage={t('admin.apiKeys.copyFailed')}
-            />
-            <div>
-              <Button variant="secondary" onClick={() => setMade(null)}>
-                {t('admin.done')}
-              </Button>
-            </div>
-          </div>
+          <ShownOnce
+            message={t('admin.apiKeys.shownOnce', { label: made.label })}
+            label={t('admin.apiKeys.key')}
+            value={made.key}
+            copiedMessage={t('admin.apiKeys.copied')}
+            failedMessage={t('admin.apiKeys.copyFailed')}
+            onDone={() => setMade(null)}
+          />
         )}
       </Panel>
 

@@ -7,11 +7,11 @@ import {
   webhookEvents,
 } from '../../../../shared/webhooks'
 import { Button } from '../../../components/ui/button'
-import { CopyField } from '../../../components/ui/copy-field'
 import { Msg, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { ConfirmDialog } from '../components/confirm-dialog'
 import { Field, Panel, TextInput } from '../components/fields'
+import { ShownOnce } from '../components/shown-once'
 import { useOrderFormat } from '../lib/orders-format'
 import {
   useDeleteWebhook,
@@ -113,29 +113,20 @@ export function WebhooksTab() {
           </div>
         </form>
         {newSecret && (
-          <div
-            role="status"
-            className="mt-6 grid max-w-2xl gap-3 rounded-xl border border-amber-500/40 bg-amber-500/10 p-4"
-          >
-            <p className="text-sm text-fg">
+          <ShownOnce
+            message={
               <Msg
                 id="admin.webhooks.secretFor"
                 values={{ url: newSecret.url }}
                 components={{ 0: <span className="break-all font-mono" /> }}
               />
-            </p>
-            <CopyField
-              label={t('admin.webhooks.secret')}
-              value={newSecret.secret}
-              copiedMessage={t('admin.webhooks.secretCopied')}
-              failedMessage={t('admin.webhooks.secretCopyFailed')}
-            />
-            <div>
-              <Button variant="secondary" onClick={() => setNewSecret(null)}>
-                {t('admin.done')}
-              </Button>
-            </div>
-          </div>
+            }
+            label={t('admin.webhooks.secret')}
+            value={newSecret.secret}
+            copiedMessage={t('admin.webhooks.secretCopied')}
+            failedMessage={t('admin.webhooks.secretCopyFailed')}
+            onDone={() => setNewSecret(null)}
+          />
         )}
       </Panel>
 
