@@ -198,7 +198,7 @@ test("the buyer's refund page on BNB Smart Chain: the operator's card, Cancel as
   const confirm = page.getByRole('dialog', { name: 'Cancel this refund?' })
   await expect(confirm).toContainText('on BNB Smart Chain')
   await shoot(page, 'refund-admin-cancel-confirm')
-  await confirm.getByRole('button', { name: 'Cancel', exact: true }).click()
+  await confirm.getByRole('button', { name: 'Keep the refund' }).click()
   await expect(detail.getByText('Ready: pay it from your wallet')).toBeVisible()
   await detail.getByRole('button', { name: 'Cancel refund' }).click()
   await page
