@@ -1,10 +1,12 @@
 import type { Anvil } from '../tests/support/evm/anvil'
 import { spawnAnvil } from '../tests/support/evm/anvil'
 import { accounts, deployStablecoin, mint, transfer, USDT_18 } from '../tests/support/evm/tokens'
+import { mailsIn, mailTo } from './support/outbox'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
 import { adminLogin } from './support/shop'
-import { expect, test } from './support/test'
+import { expect, interactiveContext, test } from './support/test'
+import { expectShownWhole } from './support/whole'
 
 // A buyer pays with USDT on BNB Smart Chain, in Chromium, on a real EVM node: Anvil with chain id
 // 56 and a block every 2 s, an 18-decimal USDT deployed on it, the shop following it at a depth of
@@ -41,7 +43,7 @@ test.beforeAll(async () => {
   env.EVM_BSC_PROVIDER_1_URL = anvil.url
   env.EVM_BSC_TOKENS = JSON.stringify([{ symbol: 'USDT', contract: usdt, decimals: 18 }])
 })
-ownShopForThisFile(env, 'evm')
+const shop = ownShopForThisFile(env, 'evm')
 test.afterAll(async () => {
   await anvil?.stop()
 })
@@ -99,6 +101,14 @@ test('a buyer picks USDT on BNB Smart Chain, pays on the node, sees confirming a
   await expect(page.getByTestId('token-decimals')).toContainText('USDT has 18 decimals on BNB Smart Chain')
   await expect(page.getByTestId('watched-networks')).toContainText('USDT · BNB Smart Chain')
   await expect(page.getByText('Waiting for your payment…')).toBeVisible()
+  // The 0x address is shown whole beside its copy button; the wait is this chain's own.
+  await expectShownWhole(page, page.getByLabel('Wallet address', { exact: true }))
+  await expect(
+    page.getByText(
+      `Confirmation takes about ${Math.ceil(DEPTH * 0.75)} seconds after your transfer is in a block: ${DEPTH} blocks on BNB Smart Chain.`,
+    ),
+  ).toBeVisible()
+  await expect(page.getByText(/1-5 minutes/)).toHaveCount(0)
   await shoot(page, 'payment-evm-en')
   for (const [lang, name] of [
     ['zh', 'payment-evm-zh'],
@@ -117,6 +127,11 @@ test('a buyer picks USDT on BNB Smart Chain, pays on the node, sees confirming a
   await expect(page.getByTestId('payment-detected')).toContainText(/of \d+ blocks built on your transfer/)
   await shoot(page, 'payment-evm-confirming-en')
   await expect(page.getByRole('heading', { name: 'Payment Successful' })).toBeVisible({ timeout: 60_000 })
+  // Behind the dialog the paid state has replaced the instructions: nothing to send or cancel.
+  await expect(page.getByRole('heading', { name: 'Payment confirmed' })).toBeAttached()
+  await expect(page.getByText(/Send exactly/)).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Cancel Payment' })).toHaveCount(0)
+  await shoot(page, 'payment-evm-paid-en')
 })
 
 test('a refund of the BNB Smart Chain order is paid on that network, and the operator is told so', async ({
@@ -143,6 +158,123 @@ test('a refund of the BNB Smart Chain order is paid on that network, and the ope
   await expect(detail.getByTestId('refund-network')).toHaveText('BNB Smart Chain (BEP-20)')
   await expect(detail.getByRole('textbox', { name: 'Address' })).toHaveValue(buyerWallet)
   await shoot(page, 'refund-admin-ready-evm')
+})
+
+test("the buyer's refund page on BNB Smart Chain: the operator's card, Cancel asked first, the link, the address checked as typed", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  await adminLogin(page, PASSWORD)
+  await page.getByRole('searchbox', { name: 'Search orders' }).fill('evm-buyer@example.com')
+  const row = page.getByRole('row').filter({ hasText: 'evm-buyer@example.com' })
+  await row.getByRole('button').first().click()
+  const detail = page.getByRole('dialog', { name: 'Order details' })
+  // The ready refund's card: the address whole at 375 and 1440 px, and a QR holding the payment.
+  await expect(detail.getByText('Ready: pay it from your wallet')).toBeVisible()
+  await expectShownWhole(page, detail.getByRole('textbox', { name: 'Address' }))
+  const qr = detail.getByRole('img', { name: /QR code of the payment of/ })
+  await expect(qr).toHaveAttribute(
+    'aria-label',
+    new RegExp(`ethereum:${usdt}@56/transfer\\?address=${buyerWallet}&uint256=\\d+`),
+  )
+  await page.setViewportSize({ width: 375, height: 812 })
+  await shoot(page, 'refund-admin-ready-evm-375')
+  await page.setViewportSize({ width: 1280, height: 720 })
+
+  // Cancel refund asks first; keeping it changes nothing, confirming cancels it.
+  await detail.getByRole('button', { name: 'Cancel refund' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Cancel this refund?' })
+  await expect(confirm).toContainText('on BNB Smart Chain')
+  await shoot(page, 'refund-admin-cancel-confirm')
+  await confirm.getByRole('button', { name: 'Keep the refund' }).click()
+  await expect(detail.getByText('Ready: pay it from your wallet')).toBeVisible()
+  await detail.getByRole('button', { name: 'Cancel refund' }).click()
+  await page
+    .getByRole('dialog', { name: 'Cancel this refund?' })
+    .getByRole('button', { name: 'Cancel refund' })
+    .click()
+  await expect(detail.getByText('Cancelled', { exact: true })).toBeVisible()
+
+  // A new refund without an address: the buyer is e-mailed a link, listed by its name, not its id.
+  const before = mailsIn(shop.outbox)
+  await detail.getByRole('button', { name: 'Refund…' }).click()
+  await detail.getByLabel('Reason').fill('Bought the wrong plan')
+  await detail.getByRole('button', { name: 'Start refund' }).dblclick()
+  await expect(detail.getByText("Waiting for the buyer's address")).toBeVisible()
+  await expect(detail.getByText(/Refund link to evm-buyer@example\.com/).first()).toBeVisible({
+    timeout: 15_000,
+  })
+  await expect(detail.getByText(/refund_link:/)).toHaveCount(0)
+  const mail = await mailTo(shop.outbox, 'evm-buyer@example.com', /refund/i, 15_000, before)
+  const link = /http:\/\/\S+\/refund\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')?.[0]
+  expect(link).toBeTruthy()
+
+  const context = await interactiveContext(browser)
+  const buyer = await context.newPage()
+  await buyer.goto(link as string)
+  await expect(buyer.getByRole('heading', { name: 'Your refund' })).toBeVisible()
+  // One name for the network, and until when the link works.
+  await expect(buyer.getByTestId('refund-network')).toHaveText('BNB Smart Chain (BEP-20)')
+  await expect(buyer.getByText('This link works until')).toBeVisible()
+  await expect(buyer.getByTestId('refund-link-until')).toHaveText(/\d/)
+  for (const lang of ['zh', 'ru'] as const) {
+    await buyer.goto(`${link}?lang=${lang}`)
+    await expect(buyer.getByTestId('refund-network')).toHaveText('BNB Smart Chain (BEP-20)')
+    await shoot(buyer, `refund-buyer-evm-${lang}`)
+  }
+  await buyer.goto(`${link}?lang=en`)
+  await shoot(buyer, 'refund-buyer-evm-en')
+  // A TRON address is refused as it is typed, in the words the server would use, before Continue.
+  const field = buyer.getByLabel('Your BNB Smart Chain address')
+  await field.pressSequentially('TLyq')
+  await expect(buyer.getByRole('alert')).toHaveText(
+    'Enter an address that starts with 0x and has 40 hex digits after it',
+  )
+  await shoot(buyer, 'refund-buyer-evm-refused')
+  await buyer.getByRole('button', { name: 'Continue' }).click()
+  await expect(buyer.getByRole('heading', { name: 'Check your address' })).toHaveCount(0)
+  await field.fill(buyerWallet)
+  await expect(buyer.getByRole('alert')).toHaveCount(0)
+  await buyer.getByRole('button', { name: 'Continue' }).click()
+  await expect(buyer.getByRole('heading', { name: 'Check your address' })).toBeVisible()
+  await expect(buyer.getByText(/We will send [\d.]+\s+USDT on BNB Smart Chain \(BEP-20\) to:/)).toBeVisible()
+  await expect(buyer.getByTestId('refund-confirm-address')).toHaveText(buyerWallet)
+  await shoot(buyer, 'refund-buyer-evm-confirm')
+  await buyer.getByRole('button', { name: 'Yes, send it here' }).click()
+  await expect(buyer.getByRole('heading', { name: 'Thank you' })).toBeVisible()
+  await shoot(buyer, 'refund-buyer-evm-done')
+  await context.close()
+  await expect(detail.getByText('Ready: pay it from your wallet')).toBeVisible({ timeout: 15_000 })
+})
+
+test('the admin tabs are all in view without sideways scrolling from 1024 px, and behind the menu below', async ({
+  page,
+}) => {
+  await adminLogin(page, PASSWORD)
+  for (const width of [1024, 1280, 1440]) {
+    await page.setViewportSize({ width, height: 800 })
+    const nav = page.getByRole('navigation', { name: 'Admin', exact: true })
+    await expect(nav).toBeVisible()
+    const links = nav.getByRole('link')
+    await expect(links).toHaveCount(13)
+    for (const link of await links.all()) {
+      const box = await link.boundingBox()
+      expect(
+        box && box.x >= 0 && box.x + box.width <= width,
+        `${await link.textContent()} at ${width} px`,
+      ).toBe(true)
+    }
+    expect(await nav.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true)
+  }
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await page.screenshot({ path: 'screenshots/admin-nav-1440.png' })
+  await page.setViewportSize({ width: 1024, height: 800 })
+  await page.screenshot({ path: 'screenshots/admin-nav-1024.png' })
+  await page.setViewportSize({ width: 1000, height: 800 })
+  await expect(page.getByRole('navigation', { name: 'Admin', exact: true })).toBeHidden()
+  await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible()
 })
 
 test('the Chain tab shows each enabled chain on its own line with its depth and recorded height', async ({

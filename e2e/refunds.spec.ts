@@ -3,6 +3,7 @@ import { mailTo } from './support/outbox'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
 import { expect, test } from './support/test'
+import { expectShownWhole } from './support/whole'
 
 // A refund from start to proof: the operator starts it on the order, the buyer names the address
 // through the e-mailed link (seeing it again to confirm), the operator pays from their own wallet
@@ -75,6 +76,9 @@ test('the operator starts a refund, the buyer names the address, the paid refund
   await expect(buyer.getByText('49.99 USDT')).toBeVisible()
   await expect(buyer.getByText(`Your payment came from ${payer}.`)).toBeVisible()
   await expect(buyer.getByText(/exchange deposit addresses often cannot receive refunds/)).toBeVisible()
+  // The network by the one name the operator sees too, and until when the link works.
+  await expect(buyer.getByTestId('refund-network')).toHaveText('TRON (TRC-20)')
+  await expect(buyer.getByText('This link works until')).toBeVisible()
   await shoot(buyer, 'refund-buyer-address')
   // The page speaks the buyer's language; opening the link again does not spend it.
   await buyer.goto(`${link}?lang=zh`)
@@ -85,9 +89,12 @@ test('the operator starts a refund, the buyer names the address, the paid refund
   await shoot(buyer, 'refund-buyer-address-ru')
   await buyer.goto(`${link}?lang=en`)
   await expect(buyer.getByRole('heading', { name: 'Your refund' })).toBeVisible()
+  // An 0x address is refused as it is typed, in the server's words.
+  await buyer.getByLabel('Your TRON address').pressSequentially('0x7')
+  await expect(buyer.getByRole('alert')).toHaveText('Enter a TRON address (it starts with T, 34 characters)')
   await buyer.getByLabel('Your TRON address').fill('not an address')
   await buyer.getByRole('button', { name: 'Continue' }).click()
-  await expect(buyer.getByText('Enter a TRON address: it starts with T and has 34 characters.')).toBeVisible()
+  await expect(buyer.getByText('Enter a TRON address (it starts with T, 34 characters)')).toBeVisible()
   const own = buyerWallet()
   await buyer.getByLabel('Your TRON address').fill(own)
   await buyer.getByRole('button', { name: 'Continue' }).click()
@@ -104,6 +111,8 @@ test('the operator starts a refund, the buyer names the address, the paid refund
   await expect(detail.getByTestId('refund-network')).toHaveText('TRON (TRC-20)')
   await expect(detail.getByRole('textbox', { name: 'Address' })).toHaveValue(own)
   await expect(detail.getByRole('img', { name: 'QR code of the refund address' })).toBeVisible()
+  // The TRON address whole on the card at 375 px too.
+  await expectShownWhole(page, detail.getByRole('textbox', { name: 'Address' }))
   await shoot(page, 'refund-admin-ready')
 
   // The operator pays from their own wallet; the shop finds the transfer once it is final.
@@ -124,7 +133,14 @@ test('the operator starts a refund, the buyer names the address, the paid refund
   const refunds = buyer.getByRole('region', { name: 'Refunds' })
   await expect(refunds.getByText('Sent', { exact: false })).toBeVisible()
   await expect(refunds.getByText('49.99 USDT').first()).toBeVisible()
+  await expect(refunds.getByText('· TRON (TRC-20)')).toBeVisible()
   await expect(buyer.getByText('Refunded', { exact: true })).toBeVisible()
+  // The disabled licence says why: the refund.
+  await expect(
+    buyer
+      .getByText(/This licence was disabled because the order was refunded \(49\.99\s+USDT, sent /)
+      .first(),
+  ).toBeVisible()
   await shoot(buyer, 'refund-buyer-dashboard')
   const sentMail = await mailTo(shop.outbox, EMAIL, /was sent/)
   expect(sentMail.text).toContain(sent.transaction_id)

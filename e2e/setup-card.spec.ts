@@ -1,4 +1,3 @@
-import { E2E_PORT } from '../playwright.config'
 import { testAddresses } from '../tests/support/test-addresses'
 import { ownShopForThisFile } from './support/own-shop'
 import { shoot } from './support/screens'
@@ -9,10 +8,9 @@ import { expect, type Page, test } from './support/test'
 // addresses (a finding that loses money), the admin password from the environment and no
 // two-factor login; replacing the demo addresses and checking again turns that finding green. At
 // 375 and 1440 px in English, Chinese and Russian. Its own shop: the wallets change.
-const PORT = E2E_PORT + 90
 const PASSWORD = 'e2e-setup-card-password'
 
-ownShopForThisFile(PORT, { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'setup card')
+const shop = ownShopForThisFile({ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD }, 'setup card')
 
 async function call(page: Page, name: string, data: Record<string, unknown> = {}) {
   const res = await page.request.post(`/rpc/${name}`, { data })
@@ -52,14 +50,14 @@ test('the Setup card says what the shop lacks, each with its fix, and turns gree
     ['zh', '上线检查', '会损失资金'],
     ['ru', 'Настройка', 'Потеря денег'],
   ] as const) {
-    await page.context().addCookies([{ name: 'admin_lang', value: lang, url: `http://127.0.0.1:${PORT}` }])
+    await page.context().addCookies([{ name: 'admin_lang', value: lang, url: shop.url }])
     await page.reload()
     await expect(page.getByRole('region', { name: title })).toBeVisible()
     await expect(page.getByTestId('setup-demo_wallets')).toContainText(fails, { timeout: 60_000 })
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375)
     await shoot(page, `admin-setup-${lang}`)
   }
-  await page.context().addCookies([{ name: 'admin_lang', value: 'en', url: `http://127.0.0.1:${PORT}` }])
+  await page.context().addCookies([{ name: 'admin_lang', value: 'en', url: shop.url }])
 
   // The operator replaces the demo addresses with their own and checks again.
   const pool = await call(page, 'secure_fetch_wallet_addresses')

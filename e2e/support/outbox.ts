@@ -11,11 +11,13 @@ export async function mailTo(
   address: string,
   subject?: RegExp,
   timeoutMs = 15_000,
+  /** Files already there, passed over: the mail wanted is a newer one. */
+  seen: ReadonlySet<string> = new Set(),
 ): Promise<ParsedMail> {
   const until = Date.now() + timeoutMs
   for (;;) {
     if (existsSync(outbox)) {
-      for (const name of readdirSync(outbox).filter((n) => n.endsWith('.eml'))) {
+      for (const name of readdirSync(outbox).filter((n) => n.endsWith('.eml') && !seen.has(n))) {
         const mail = await simpleParser(readFileSync(join(outbox, name)))
         const to = mail.to && !Array.isArray(mail.to) ? mail.to.text : ''
         if (to === address && (!subject || subject.test(mail.subject ?? ''))) return mail
@@ -24,4 +26,9 @@ export async function mailTo(
     if (Date.now() > until) throw new Error(`no e-mail to ${address} in the outbox`)
     await new Promise((r) => setTimeout(r, 250))
   }
+}
+
+/** The mails in a shop's outbox folder now (to wait for a newer one with mailTo's `seen`). */
+export function mailsIn(outbox: string): Set<string> {
+  return new Set(existsSync(outbox) ? readdirSync(outbox) : [])
 }

@@ -85,6 +85,14 @@ export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
     /** The server reads the chain late (its providers are slow or down): payments are seen later. */
     detection_delayed: z.boolean(),
     sightings: orderSightingsSchema,
+    /**
+     * A pending order paid in part: what arrived and what is still missing in the order's token, as
+     * decimal strings of up to 6 decimals, the missing part rounded up (never a cent less than owed).
+     */
+    shortfall: z
+      .object({ token: tokenSymbolSchema, received: z.string(), missing: z.string() })
+      .nullable()
+      .optional(),
     /** Changes whenever anything above does: the long poll's p_known_version. */
     version: z.string(),
   }),

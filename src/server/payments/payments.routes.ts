@@ -7,6 +7,7 @@ import {
   orderStatusInputSchema,
   STATUS_WAIT_MS,
 } from '../../shared/order-status'
+import { formatTokenUnits } from '../../shared/refunds'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { ChainRegistry } from '../chains/chain-registry'
 import type { Database } from '../db/client'
@@ -44,6 +45,22 @@ export interface PaymentsRpcOptions {
   watch?: OrderWatch
   /** The chain's block time, for the buyer's "seconds left". Default 3000. */
   blockIntervalMs?: number
+}
+
+/**
+ * What a pending order paid in part still lacks, in its token with 6 decimals. The received micros
+ * are the ledger's, each transfer rounded down to a micro, so the missing part is rounded up: a
+ * transfer one base unit short of an 18-decimal total shows 0.000001 missing, never nothing.
+ */
+function shortfallOf(order: OrderRow) {
+  const received = receivedMicros(order)
+  const due = BigInt(order.totalCents) * 10_000n
+  if (order.status !== 'pending' || received <= 0n || received >= due) return null
+  return {
+    token: order.token,
+    received: formatTokenUnits(received, 6),
+    missing: formatTokenUnits(due - received, 6),
+  }
 }
 
 /** A waiting status call looks at the database again this often: news from another process. */
@@ -87,6 +104,7 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
         opts.rules,
         (chain) => chains.get(chain)?.blockIntervalMs ?? opts.blockIntervalMs ?? 3000,
       ),
+      shortfall: shortfallOf(order),
     }
     const version = createHash('sha256').update(JSON.stringify(answer)).digest('hex').slice(0, 16)
     return { ...answer, version }

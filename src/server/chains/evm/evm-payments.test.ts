@@ -88,16 +88,21 @@ describe.each(engines)('EVM payments (%s)', (engine) => {
   it('short stays open until topped up; over pays; late (after the window, in grace) pays late', async () => {
     const usdt = f.nodes.bsc.tokens.USDT as Address
     const short = await f.placeOrder({ chain: 'bsc', token: 'USDT' })
-    // Five dollars short: more than the tolerance (2 dollars, 10 %) allows.
-    await transfer(f.nodes.bsc.anvil, usdt, f.buyer, short.address, units(short.total - 5, 18))
+    // Five dollars and one base unit short: more than the tolerance (2 dollars, 10 %) allows.
+    await transfer(f.nodes.bsc.anvil, usdt, f.buyer, short.address, units(short.total - 5, 18) - 1n)
     await f.finalise('bsc')
+    // What is missing is said in the token, rounded up: 5.000000000000000001 USDT is 5.000001.
     expect(await f.status(short.id)).toMatchObject({
       status: 'pending',
-      amount_received: Math.round((short.total - 5) * 100) / 100,
+      shortfall: { token: 'USDT', missing: '5.000001' },
     })
-    await transfer(f.nodes.bsc.anvil, usdt, f.buyer, short.address, units(5, 18))
+    await transfer(f.nodes.bsc.anvil, usdt, f.buyer, short.address, units(5, 18) + 1n)
     await f.finalise('bsc')
-    expect(await f.status(short.id)).toMatchObject({ status: 'paid', amount_received: short.total })
+    expect(await f.status(short.id)).toMatchObject({
+      status: 'paid',
+      amount_received: short.total,
+      shortfall: null,
+    })
 
     const over = await f.placeOrder({ chain: 'bsc', token: 'USDC' })
     await transfer(

@@ -28,8 +28,13 @@ export function Modal({ open, onClose, title, children, className = '' }: ModalP
     <dialog
       ref={ref}
       aria-label={title}
-      onClose={onClose}
+      // Only this dialog's own close and cancel: React passes a nested dialog's (a confirmation
+      // inside an order's detail) up the tree, which must not close this one too.
+      onClose={(e) => {
+        if (e.target === ref.current) onClose()
+      }}
       onCancel={(e) => {
+        if (e.target !== ref.current) return
         e.preventDefault()
         onClose()
       }}

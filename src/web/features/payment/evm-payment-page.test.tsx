@@ -148,6 +148,22 @@ describe('payment page of an order on BNB Smart Chain', () => {
     expect(screen.getByText(/3 of 15 blocks built on your transfer · about 9 seconds left/)).toBeTruthy()
   })
 
+  it('paid one base unit short: what is missing in USDT, rounded up, never a cent', async () => {
+    answer = status({
+      amount_received: 24.99,
+      shortfall: { token: 'USDT', received: '24.999999', missing: '0.000001' },
+    })
+    renderPayment()
+    await waitFor(() =>
+      expect(
+        screen.getByText(
+          /We received 24\.999999\s+USDT of 25\.00\s+USDT\. Send the remaining 0\.000001\s+USDT to the same address\./,
+        ),
+      ).toBeTruthy(),
+    )
+    expect(screen.queryByText(/\$0\.01/)).toBeNull()
+  })
+
   it('in Russian the network and the token stay as wallets name them', () => {
     answer = status({})
     renderPayment('ru')

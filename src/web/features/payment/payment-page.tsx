@@ -162,7 +162,7 @@ export function PaymentPage() {
           >
             <AmountSummary state={state} />
 
-            {underpaid && <UnderpaidNotice received={received} total={total} />}
+            {underpaid && <UnderpaidNotice received={received} total={total} shortfall={data?.shortfall} />}
 
             <WatchStatus paid={paid} status={data} total={total} network={networkName} />
 

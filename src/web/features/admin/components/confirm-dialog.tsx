@@ -9,6 +9,7 @@ export function ConfirmDialog({
   title,
   message,
   confirmLabel,
+  keepLabel,
   busy = false,
   onConfirm,
   onClose,
@@ -17,6 +18,8 @@ export function ConfirmDialog({
   title: string
   message: string
   confirmLabel?: string
+  /** The button that leaves things as they are, when "Cancel" would be read as the action (Cancel refund). */
+  keepLabel?: string
   busy?: boolean
   onConfirm: () => void
   onClose: () => void
@@ -32,7 +35,7 @@ export function ConfirmDialog({
         <p className="mt-2 break-words text-muted">{message}</p>
         <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={onClose} disabled={busy}>
-            {t('admin.cancel')}
+            {keepLabel ?? t('admin.cancel')}
           </Button>
           <Button variant="danger" onClick={onConfirm} disabled={busy}>
             {confirmLabel ?? t('admin.delete')}

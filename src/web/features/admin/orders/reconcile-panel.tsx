@@ -112,7 +112,7 @@ export function ReconcilePanel() {
           )}
         </>
       )}
-      {shown && shown.order_mismatches.length > 0 && <OrderMismatches list={shown.order_mismatches} />}
+      {(shown?.order_mismatches?.length ?? 0) > 0 && <OrderMismatches list={shown?.order_mismatches ?? []} />}
     </Panel>
   )
 }

@@ -80,7 +80,7 @@ describe('order refunds (admin)', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Cancel this refund?' })
     expect(dialog.textContent).toMatch(/12\.50?\s+USDT on BNB Smart Chain/)
     expect(rpc.callsTo('secure_cancel_refund')).toHaveLength(0)
-    fireEvent.click(within(dialog).getByRole('button', { name: /^Cancel$/ }))
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep the refund' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
     expect(rpc.callsTo('secure_cancel_refund')).toHaveLength(0)
 

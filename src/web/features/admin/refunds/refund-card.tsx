@@ -83,6 +83,7 @@ export function RefundCard({ refund }: { refund: AdminRefund }) {
           network: refund.network,
         })}
         confirmLabel={t('admin.refund.cancel')}
+        keepLabel={t('admin.refund.keep')}
         busy={cancel.isPending}
         onConfirm={() => cancel.mutate(refund.id, { onSettled: () => setConfirmCancel(false) })}
         onClose={() => setConfirmCancel(false)}

@@ -111,19 +111,37 @@ export function AmountSummary({ state }: { state: CheckoutState }) {
   )
 }
 
-export function UnderpaidNotice({ received, total }: { received: number; total: number }) {
+/**
+ * A payment in part: what arrived and what is missing in the order's token, as the server says it
+ * (the missing part rounded up: a buyer who sends it never falls short, nor pays a cent too much).
+ */
+export function UnderpaidNotice({
+  received,
+  total,
+  shortfall,
+}: {
+  received: number
+  total: number
+  shortfall?: OrderStatus['shortfall']
+}) {
   const t = useT()
-  const { usd } = useFormat()
+  const { usd, token } = useFormat()
   return (
     <p
       role="status"
       className="rounded-xl border border-amber-500/30 bg-amber-500/10 p-3 text-sm text-amber-200"
     >
-      {t('payment.underpaid', {
-        received: usd(received),
-        total: usd(total),
-        remaining: usd(Math.round((total - received) * 100) / 100),
-      })}
+      {shortfall
+        ? t('payment.underpaid', {
+            received: token(shortfall.received, shortfall.token),
+            total: token(total.toFixed(2), shortfall.token),
+            remaining: token(shortfall.missing, shortfall.token),
+          })
+        : t('payment.underpaid', {
+            received: usd(received),
+            total: usd(total),
+            remaining: usd(Math.round((total - received) * 100) / 100),
+          })}
     </p>
   )
 }
