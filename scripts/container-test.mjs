@@ -32,6 +32,7 @@ const PG_URL = process.env.CONTAINER_PG_URL?.trim() || ''
 const shopUrl = `http://127.0.0.1:${PORT}`
 const chainUrl = `http://127.0.0.1:${CHAIN_PORT}`
 const figures = {}
+const startedAt = Date.now() - 1000
 let devchain
 
 function podman(args, { allowFail = false, input } = {}) {
@@ -413,6 +414,11 @@ try {
   for (const c of made.containers) podman(['rm', '-f', c], { allowFail: true })
   for (const v of made.volumes) podman(['volume', 'rm', '-f', v], { allowFail: true })
   for (const i of made.images) podman(['rmi', '-f', i], { allowFail: true })
+  // The build stages' images this run left untagged (the base image and older layers are kept).
+  const dangling = podman(['images', '--filter', 'dangling=true', '--format', 'json'], { allowFail: true })
+  for (const { Id, Created } of JSON.parse(dangling.stdout || '[]')) {
+    if (Created * 1000 >= startedAt) podman(['rmi', '-f', Id], { allowFail: true })
+  }
   for (const d of made.dirs) rmSync(d, { recursive: true, force: true })
   for (const db of made.databases)
     spawnSync('psql', [PG_URL, '-qAt', '-c', `drop database if exists ${db} with (force)`])

@@ -5,11 +5,13 @@
 // only); otherwise this process opens the database itself. With SMTP_URL set, a test mail goes to the
 // operator's address unless --no-mail.
 import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { SetupReport } from '../shared/setup-check'
 import { commandChains } from './chains/families'
 import { openDatabase } from './db/client'
 import { type Env, EnvError, parseEnv } from './env'
 import { loadDotEnv } from './lib/dotenv'
+import { pgliteDir } from './ops/backup'
 import { formatSetupReport } from './ops/doctor-text'
 import { doctorTokenFile, reportWithTestMail } from './ops/setup.routes'
 
@@ -32,6 +34,12 @@ async function askRunningShop(env: Env, sendTestMail: boolean): Promise<SetupRep
 }
 
 async function reportHere(env: Env, sendTestMail: boolean): Promise<SetupReport> {
+  // The embedded database open in the shop must not be opened a second time.
+  if (!env.DATABASE_URL && existsSync(join(pgliteDir({ dataDir: env.DATA_DIR }), 'postmaster.pid'))) {
+    throw new Error(
+      `The embedded database in ${env.DATA_DIR} is open (the shop runs?) but no shop answered on 127.0.0.1:${env.PORT} with this data folder's token. Run doctor where the shop runs, with its PORT and DATA_DIR.`,
+    )
+  }
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   try {
     const chains = commandChains(env)

@@ -45,7 +45,7 @@ const TEXTS: Record<string, (c: SetupCheck) => CheckText> = {
   }),
   'provider_key:keyed': (_c) => ({
     title: 'Chain provider key',
-    finding: "The providers have keys and today's budget is not nearly spent.",
+    finding: "No public provider is used without a key; today's request budget is not nearly spent.",
     fix: null,
   }),
   'chain:unreachable': (c) => ({

@@ -271,7 +271,8 @@ describe.each(engines)('the self-check on %s', (engine) => {
 })
 
 describe.each(engines)('the Setup card and the running shop on %s', (engine) => {
-  it('answers the admin with the report and refuses everyone else', async () => {
+  // Builds a whole app and logs in: slow on a busy machine.
+  it('answers the admin with the report and refuses everyone else', { timeout: 120_000 }, async () => {
     const t = await createTestApp(engine, { ADMIN_PASSWORD: STRONG })
     try {
       await addWalletAddresses(t.database.db, [demoWalletAddresses[0] as string])
