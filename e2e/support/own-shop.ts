@@ -1,4 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from './test'
 
@@ -89,13 +90,16 @@ export function ownShopForThisFile(...args: [EnvFor, string] | [number, Env, str
     throw new Error(`the ${name} e2e shop did not start`)
   })
 
-  // Waits for the shop to exit, so nothing of this file is still answering after it.
+  // Waits for the shop to exit, so nothing of this file is still answering after it, then removes
+  // its data folder (a free port is another one next run: its folder would stay behind).
   test.afterAll(async () => {
     const child = shop
-    if (!child || child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGTERM')
-    await exited
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+    }
+    if (fixedPort === undefined) rmSync(handle.dataDir, { recursive: true, force: true })
   })
   return handle
 }

@@ -1,17 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildServerIfStale } from '../../tests/support/built-server'
 import { testAddresses } from '../../tests/support/test-addresses'
 
 // The operator's CLI as the operator runs it: the built dist/server/cli.js (what `npm run
 // wallets:add` and the others run), a process, its arguments, its standard input. CI builds before
 // the tests; run alone, this file builds the server bundle first when it is missing or stale.
-beforeAll(() => {
-  const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs', 'server'], { encoding: 'utf8' })
-  if (build.status !== 0) throw new Error(`building the server failed:\n${build.stdout}${build.stderr}`)
-}, 300_000)
+beforeAll(buildServerIfStale, 300_000)
 
 function cli(args: string[], dataDir: string, stdin?: string, env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; out: string }>((resolve) => {
@@ -53,7 +51,7 @@ describe('npm run wallets:add', () => {
     const missing = await cli(['wallets:add', '--file', join(dir, 'nope.txt')], dir)
     expect(missing.code).toBe(1)
     expect(missing.out).toMatch(/Cannot read .*nope\.txt: ENOENT/)
-  }, 120_000)
+  }, 240_000)
 })
 
 describe('npm run follower:reset', () => {
@@ -72,7 +70,7 @@ describe('npm run follower:reset', () => {
     const never = await cli(['follower:reset', 'bsc', '100'], dir)
     expect(never.code).toBe(1)
     expect(never.out).toContain('The shop has not followed bsc yet')
-  }, 120_000)
+  }, 240_000)
 })
 
 describe('npm run reconcile', () => {
