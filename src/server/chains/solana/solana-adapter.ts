@@ -87,7 +87,13 @@ export function createSolanaAdapter(config: SolanaConfig, opts: SolanaAdapterOpt
     normalizeAddress: normalizeSolanaAddress,
     normalizeTxHash: normalizeSolanaSignature,
     paymentUri: ({ address, token, amountUnits }) =>
-      solanaPayUri({ address, mint: token.contract ?? '', amountUnits, decimals: token.decimals }),
+      solanaPayUri({
+        address,
+        mint: token.contract ?? '',
+        amountUnits,
+        decimals: token.decimals,
+        label: config.payLabel ?? undefined,
+      }),
     explorerTxUrl: solanaExplorerTxUrl,
     finalHead: () => solanaFinalHead(ctx),
     readFinal: (o) => solanaReadFinal(ctx, scanner, o),

@@ -12,6 +12,8 @@ import type { ProviderConfig } from '../../payments/provider-failover'
 //   SOLANA_START_SLOT                  first slot on a new database (default: the finalized slot)
 //   SOLANA_FINAL_EVERY_MS              how often the finalized slot is asked for while orders are
 //                                      watched (default 60000; the chain's clock, which ends orders)
+//   SOLANA_PAY_LABEL                   the label of the Solana Pay request, which the buyer's wallet
+//                                      shows (default: PUBLIC_URL's host name)
 
 export interface SolanaConfig {
   enabled: boolean
@@ -20,9 +22,11 @@ export interface SolanaConfig {
   startSlot: number | null
   /** How often the finalized slot itself is asked for while orders are watched (the chain's clock for expiry). */
   finalEveryMs: number
+  /** The Solana Pay request's label (the wallet shows who asks); null: none. */
+  payLabel: string | null
 }
 
-const FIELDS = ['ENABLED', 'POLL_MS', 'START_SLOT', 'FINAL_EVERY_MS'] as const
+const FIELDS = ['ENABLED', 'POLL_MS', 'START_SLOT', 'FINAL_EVERY_MS', 'PAY_LABEL'] as const
 const P = 'SOLANA_'
 
 export function parseSolanaEnv(source: Record<string, string | undefined>): {
@@ -62,7 +66,16 @@ export function parseSolanaEnv(source: Record<string, string | undefined>): {
       pollMs: read(`${P}POLL_MS`, 'POLL_MS') ?? 1000,
       startSlot: read(`${P}START_SLOT`, 'START_BLOCK') ?? null,
       finalEveryMs: read(`${P}FINAL_EVERY_MS`, 'POLL_MS') ?? 60_000,
+      payLabel: read(`${P}PAY_LABEL`, 'NAME') ?? hostOf(source.PUBLIC_URL),
     },
     errors,
+  }
+}
+
+function hostOf(url: string | undefined): string | null {
+  try {
+    return url ? new URL(url).hostname : null
+  } catch {
+    return null
   }
 }
