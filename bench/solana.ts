@@ -56,7 +56,15 @@ const env = parseEnv({
 })
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
 await seedOnce(database.db)
-for (const table of ['payments', 'payment_sightings', 'address_leases', 'mail_outbox', 'license_keys', 'orders', 'follower_state']) {
+for (const table of [
+  'payments',
+  'payment_sightings',
+  'address_leases',
+  'mail_outbox',
+  'license_keys',
+  'orders',
+  'follower_state',
+]) {
   await database.db.execute(sql.raw(`delete from ${table}`))
 }
 await database.db.execute(sql`delete from wallet_addresses`)
@@ -64,7 +72,10 @@ const maxOpen = MODE === 'budget' ? 1 : Math.max(0, ...SCENARIOS)
 const poolKeys = await Promise.all(
   Array.from({ length: maxOpen + ROUNDS * (SCENARIOS.length + 1) + 20 }, () => generateKeyPairSigner()),
 )
-await addWalletAddresses(database.db, poolKeys.map((k) => ({ address: k.address, family: 'solana' as const })))
+await addWalletAddresses(
+  database.db,
+  poolKeys.map((k) => ({ address: k.address, family: 'solana' as const })),
+)
 const app = await buildApp({ env, database })
 await app.listen({ port: 0, host: '127.0.0.1' })
 const listening = app.server.address()
@@ -92,7 +103,9 @@ async function call(name: string, payload: unknown) {
   })
   return (await response.json()) as Record<string, unknown>
 }
-const { products } = (await call('fetch_products', {})) as { products: { id: number; price: number; is_free: boolean }[] }
+const { products } = (await call('fetch_products', {})) as {
+  products: { id: number; price: number; is_free: boolean }[]
+}
 const product = products.find((p) => !p.is_free && p.price > 0) as { id: number; price: number }
 interface Order {
   id: string
@@ -108,11 +121,16 @@ async function placeOrder(): Promise<Order> {
     p_token: 'USDT',
   })
   if (!body.success) throw new Error(JSON.stringify(body))
-  return { id: body.order_id as string, address: body.wallet_address as string, amount: BigInt(body.amount_units as string) }
+  return {
+    id: body.order_id as string,
+    address: body.wallet_address as string,
+    amount: BigInt(body.amount_units as string),
+  }
 }
 async function placeMany(n: number) {
   const placed: Order[] = []
-  for (let i = 0; i < n; i += 25) placed.push(...(await Promise.all(Array.from({ length: Math.min(25, n - i) }, placeOrder))))
+  for (let i = 0; i < n; i += 25)
+    placed.push(...(await Promise.all(Array.from({ length: Math.min(25, n - i) }, placeOrder))))
   return placed
 }
 const rowsOf = async (q: ReturnType<typeof sql>) =>
@@ -121,11 +139,15 @@ const until = async (check: () => Promise<boolean>) => {
   while (!(await check())) await new Promise((r) => setTimeout(r, 20))
   return Date.now()
 }
-const slotAt = (slot: number) => until(async () => standin.slotTime(slot) !== null).then(() => standin.slotTime(slot) as number)
+const slotAt = (slot: number) =>
+  until(async () => standin.slotTime(slot) !== null).then(() => standin.slotTime(slot) as number)
 const sorted = (s: number[]) => [...s].sort((a, b) => a - b)
 const median = (s: number[]) => sorted(s)[Math.floor((s.length - 1) / 2)] ?? 0
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ')
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')
 
 console.log(
   `Solana on the stand-in (a slot every 400 ms, finalized ${FINALIZE_DEPTH} slots after), database ${database.kind}, mode ${MODE}, load average ${load()}`,
@@ -143,11 +165,25 @@ if (MODE === 'latency') {
     await Promise.all(
       payers.map(async (o) => {
         await new Promise((r) => setTimeout(r, Math.random() * 20_000))
-        const sent = await standin.run(buyer, await transferInstructions({ payer: buyer, to: o.address, mint: standin.mints.usdt, amount: o.amount }))
+        const sent = await standin.run(
+          buyer,
+          await transferInstructions({
+            payer: buyer,
+            to: o.address,
+            mint: standin.mints.usdt,
+            amount: o.amount,
+          }),
+        )
         const tx = standin.transaction(sent.signature)
         if (!tx || sent.err) throw new Error('the transfer failed')
-        const seen = until(async () => (await rowsOf(sql`select 1 from payment_sightings where tx_id = ${sent.signature}`)).length > 0)
-        const paid = until(async () => (await rowsOf(sql`select 1 from orders where id = ${o.id} and status = 'paid'`)).length > 0)
+        const seen = until(
+          async () =>
+            (await rowsOf(sql`select 1 from payment_sightings where tx_id = ${sent.signature}`)).length > 0,
+        )
+        const paid = until(
+          async () =>
+            (await rowsOf(sql`select 1 from orders where id = ${o.id} and status = 'paid'`)).length > 0,
+        )
         const confirmedAt = await slotAt(tx.slot + 1)
         const finalizedAt = await slotAt(tx.slot + FINALIZE_DEPTH)
         toSighting.push((await seen) - confirmedAt)
@@ -173,7 +209,9 @@ if (MODE === 'latency') {
   console.log(
     `one order open, PER_DAY 30000: ${open} requests in ${WINDOW_S} s → ${Math.round((open / WINDOW_S) * 86_400).toLocaleString('en')} a day (listing pace ${(chain as unknown as { followEveryMs: number }).followEveryMs} ms minimum)`,
   )
-  console.log(`idle: ${idle} requests in ${IDLE_S} s → ${Math.round((idle / IDLE_S) * 86_400).toLocaleString('en')} a day`)
+  console.log(
+    `idle: ${idle} requests in ${IDLE_S} s → ${Math.round((idle / IDLE_S) * 86_400).toLocaleString('en')} a day`,
+  )
 }
 for (const w of app.services.sightingWatchers) await w.stop()
 await follower.stop()

@@ -1,4 +1,5 @@
 import type { ChainAdapter } from '../../payments/chain'
+import type { EvmAdapterOptions } from '../../payments/evm/evm-adapter'
 import { endpointOf } from '../../payments/evm/evm-env'
 import { createFailoverPool } from '../../payments/provider-failover'
 import { normalizeSolanaAddress, normalizeSolanaSignature } from './solana-address'
@@ -17,15 +18,8 @@ import { SOLANA_TOKENS } from './solana-tokens'
 // providers. Payments are USDT and USDC (SPL Token) into the order address's associated token
 // accounts; "confirming" at the `confirmed` commitment, paid at `finalized`.
 
-export interface SolanaAdapterOptions {
-  fetch?: typeof globalThis.fetch
-  /** Per request. Default 10 s. */
-  timeoutMs?: number
-  coolingBaseMs?: number
-  maxCoolingMs?: number
-  setAsideMs?: number
-  onSetAside?: (provider: string, reason: string) => void
-}
+/** As an EVM chain's: fetch, timeouts, cooling and set-aside of the provider pool. */
+export type SolanaAdapterOptions = EvmAdapterOptions
 
 /** Solscan's page of a transaction. */
 export function solanaExplorerTxUrl(signature: string): string {

@@ -1,5 +1,4 @@
-import type { z } from 'zod'
-import { fieldSchemas, providersOf } from '../../payments/evm/evm-env'
+import { providersOf, settingReader, unknownSettings } from '../../payments/evm/evm-env'
 import type { ProviderConfig } from '../../payments/provider-failover'
 
 // The operator's settings for Solana, read from the environment (as the EVM chains' are):
@@ -34,22 +33,8 @@ export function parseSolanaEnv(source: Record<string, string | undefined>): {
   errors: string[]
 } {
   const errors: string[] = []
-  const read = <F extends keyof typeof fieldSchemas>(variable: string, field: F) => {
-    const raw = source[variable]
-    if (raw === undefined || raw.trim() === '') return undefined
-    const parsed = fieldSchemas[field].safeParse(raw.trim())
-    if (parsed.success) return parsed.data as z.infer<(typeof fieldSchemas)[F]>
-    errors.push(`  ${variable}: ${parsed.error.issues[0]?.message} (got ${JSON.stringify(raw)})`)
-    return undefined
-  }
-  for (const key of Object.keys(source)) {
-    if (!key.startsWith(P) || source[key] === undefined) continue
-    const rest = key.slice(P.length)
-    if ((FIELDS as readonly string[]).includes(rest) || /^PROVIDER_\d+_[A-Z_]+$/.test(rest)) continue
-    errors.push(
-      `  ${key}: unknown setting (use ${FIELDS.map((f) => P + f).join(', ')}, ${P}PROVIDER_<n>_URL …)`,
-    )
-  }
+  const read = settingReader(source, errors)
+  unknownSettings(P, FIELDS, source, errors)
   const enabledRaw = read(`${P}ENABLED`, 'ENABLED')
   const enabled = enabledRaw === 'true' || enabledRaw === '1'
   const providers = providersOf(P, source, read, errors).map(({ maxBlocks: _unused, ...p }) => p)
