@@ -135,8 +135,13 @@ async function placeMany(n: number) {
 }
 const rowsOf = async (q: ReturnType<typeof sql>) =>
   ((await database.db.execute(q)) as unknown as { rows: Record<string, unknown>[] }).rows
+/** When `check` first holds (polled every 20 ms); NaN after BENCH_TIMEOUT_S (120) without it. */
 const until = async (check: () => Promise<boolean>) => {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 20))
+  const give = Date.now() + Number(process.env.BENCH_TIMEOUT_S ?? 120) * 1000
+  while (!(await check())) {
+    if (Date.now() > give) return Number.NaN
+    await new Promise((r) => setTimeout(r, 20))
+  }
   return Date.now()
 }
 const slotAt = (slot: number) =>
@@ -188,8 +193,13 @@ if (MODE === 'latency') {
         const finalizedAt = await slotAt(tx.slot + FINALIZE_DEPTH)
         toSighting.push((await seen) - confirmedAt)
         toPaid.push((await paid) - finalizedAt)
+        if (process.env.BENCH_VERBOSE) console.log(`  slot ${tx.slot}: confirming ${toSighting.at(-1)} ms, paid ${toPaid.at(-1)} ms`)
       }),
     )
+    const missed = [...toSighting, ...toPaid].filter(Number.isNaN).length
+    if (missed > 0) console.log(`  ${missed} of the waits ran out (BENCH_TIMEOUT_S)`)
+    toSighting.splice(0, toSighting.length, ...toSighting.filter((x) => !Number.isNaN(x)))
+    toPaid.splice(0, toPaid.length, ...toPaid.filter((x) => !Number.isNaN(x)))
     const perDay = ((front.requests() - before) / ((Date.now() - started) / 1000)) * 86_400
     console.log(
       `${target} open: confirmed → "confirming" median ${fmt(median(toSighting))} / worst ${fmt(Math.max(...toSighting))}; finalized → paid median ${fmt(median(toPaid))} / worst ${fmt(Math.max(...toPaid))}; ${Math.round(perDay).toLocaleString('en')} requests a day at this rate (no daily limit, SOLANA_POLL_MS ${env.SOLANA.pollMs}); load ${load()}`,
