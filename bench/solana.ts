@@ -193,7 +193,8 @@ if (MODE === 'latency') {
         const finalizedAt = await slotAt(tx.slot + FINALIZE_DEPTH)
         toSighting.push((await seen) - confirmedAt)
         toPaid.push((await paid) - finalizedAt)
-        if (process.env.BENCH_VERBOSE) console.log(`  slot ${tx.slot}: confirming ${toSighting.at(-1)} ms, paid ${toPaid.at(-1)} ms`)
+        if (process.env.BENCH_VERBOSE)
+          console.log(`  slot ${tx.slot}: confirming ${toSighting.at(-1)} ms, paid ${toPaid.at(-1)} ms`)
       }),
     )
     const missed = [...toSighting, ...toPaid].filter(Number.isNaN).length
