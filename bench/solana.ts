@@ -92,6 +92,8 @@ const follower = createChainFollower({
   onPaid: (id) => app.services.orderPaid.emit(id),
   onCommitted: () => app.services.orderWatch.notify('*'),
 })
+// As server.ts does: a checkout wakes an idle follower.
+app.services.checkoutAsked.on(() => follower.wake())
 follower.start()
 for (const w of app.services.sightingWatchers) w.start()
 
