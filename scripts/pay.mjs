@@ -6,13 +6,36 @@
 // for review a transfer from a wallet that paid an earlier order at the same address (decision 020),
 // and the demo's few addresses are reused often.
 // A 0x… address pays on the demo's EVM node instead: `npm run pay -- <0x… address> <amount> [USDT|USDC]`
-// (scripts/lib/pay-evm.mjs).
+// (scripts/lib/pay-evm.mjs). A Solana address pays on the Solana stand-in: `npm run pay -- <address> <amount> [USDT|USDC]`.
 import { createHash, randomBytes } from 'node:crypto'
 import { payEvm } from './lib/pay-evm.mjs'
 
 const [address, amount, token = 'USDT'] = process.argv.slice(2)
 if (address?.startsWith('0x') && amount) {
   await payEvm(address, amount, token.toUpperCase())
+  process.exit(0)
+}
+// A Solana address (base58 of 32 bytes, not a T… TRON address): pay on the Solana stand-in
+// (`npm run solana-standin`, SOLANA_STANDIN_URL overrides http://127.0.0.1:8899), which runs the
+// slots on until the transfer is finalized.
+if (
+  address &&
+  amount &&
+  /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address) &&
+  !(address.length === 34 && address.startsWith('T'))
+) {
+  const url = process.env.SOLANA_STANDIN_URL ?? 'http://127.0.0.1:8899'
+  const response = await fetch(`${url}/control/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ to: address, amount, token: token.toUpperCase() }),
+  })
+  const json = await response.json()
+  if (!response.ok) {
+    console.error(`the Solana stand-in refused: ${json.error ?? JSON.stringify(json)}`)
+    process.exit(1)
+  }
+  console.log(`paid ${amount} ${token.toUpperCase()} on Solana to ${address}: ${json.signature} (finalized)`)
   process.exit(0)
 }
 const base = process.env.DEVCHAIN_URL ?? `http://127.0.0.1:${process.env.DEVCHAIN_PORT ?? '9090'}`

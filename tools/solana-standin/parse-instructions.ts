@@ -19,7 +19,8 @@ function u64(data: Uint8Array, at: number): bigint {
   return new DataView(data.buffer, data.byteOffset + at, 8).getBigUint64(0, true)
 }
 
-function uiAmount(amount: bigint, decimals: number) {
+/** A token amount as the node writes it: base units, decimals and the decimal text. */
+export function uiAmount(amount: bigint, decimals: number) {
   const digits = amount.toString().padStart(decimals + 1, '0')
   const whole = digits.slice(0, digits.length - decimals)
   const frac = digits.slice(digits.length - decimals).replace(/0+$/, '')

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { getBase58Encoder, getBase64Encoder } from '@solana/kit'
 import { control } from './control'
-import { parseInstruction } from './parse-instructions'
+import { parseInstruction, uiAmount } from './parse-instructions'
 import {
   type Commitment,
   type RecordedTransaction,
@@ -61,21 +61,13 @@ function statusOf(standin: Standin, slot: number): 'processed' | 'confirmed' | '
 }
 
 function balanceJson(b: TokenBalance) {
-  const digits = b.amount.toString().padStart(b.decimals + 1, '0')
-  const whole = digits.slice(0, digits.length - b.decimals)
-  const frac = digits.slice(digits.length - b.decimals).replace(/0+$/, '')
-  const s = frac ? `${whole}.${frac}` : whole
+  const ui = uiAmount(b.amount, b.decimals)
   return {
     accountIndex: b.accountIndex,
     mint: b.mint,
     owner: b.owner,
     programId: b.programId,
-    uiTokenAmount: {
-      amount: b.amount.toString(),
-      decimals: b.decimals,
-      uiAmount: b.amount === 0n ? null : Number(s),
-      uiAmountString: s,
-    },
+    uiTokenAmount: { ...ui, uiAmount: b.amount === 0n ? null : ui.uiAmount },
   }
 }
 

@@ -118,7 +118,9 @@ export interface Standin {
 export async function createStandin(opts: StandinOptions = {}): Promise<Standin> {
   const confirmDepth = opts.confirmDepth ?? 1
   const finalizeDepth = opts.finalizeDepth ?? 4
-  const svm = new LiteSVM().withTransactionHistory(0n)
+  // Any recent blockhash is accepted (a validator accepts one for 150 slots; LiteSVM only its latest):
+  // the signature itself guards against a transaction sent twice (txs below).
+  const svm = new LiteSVM().withTransactionHistory(0n).withBlockhashCheck(false)
   let tip = opts.firstSlot ?? 1000
   let offsetMs = 0
   const times = new Map<number, number>()

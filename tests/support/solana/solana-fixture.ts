@@ -85,6 +85,7 @@ export async function createSolanaFixture(engine: Engine): Promise<SolanaFixture
       SOLANA_PROVIDER_2_NAME: 'second',
       SOLANA_POLL_MS: '100',
       SOLANA_FINAL_EVERY_MS: '100',
+      SOLANA_PAY_LABEL: 'Test Shop',
     },
     { database },
   )

@@ -112,13 +112,9 @@ export function parseEvmEnv(source: Record<string, string | undefined>): {
   return { chains, errors }
 }
 
-function chainConfig(
-  spec: EvmChainSpec,
-  source: Record<string, string | undefined>,
-  errors: string[],
-): EvmChainConfig {
-  const p = prefix(spec.key)
-  const read = <F extends keyof typeof fieldSchemas>(variable: string, field: F) => {
+/** Reads one setting through its field's schema; a bad value is one line in `errors`, naming the variable. */
+export function settingReader(source: Record<string, string | undefined>, errors: string[]) {
+  return <F extends keyof typeof fieldSchemas>(variable: string, field: F) => {
     const raw = source[variable]
     if (raw === undefined || raw.trim() === '') return undefined
     const parsed = fieldSchemas[field].safeParse(raw.trim())
@@ -126,14 +122,33 @@ function chainConfig(
     errors.push(`  ${variable}: ${parsed.error.issues[0]?.message} (got ${JSON.stringify(raw)})`)
     return undefined
   }
+}
+
+/** A line in `errors` for each variable under prefix `p` that is neither one of `fields` nor a provider's. */
+export function unknownSettings(
+  p: string,
+  fields: readonly string[],
+  source: Record<string, string | undefined>,
+  errors: string[],
+): void {
   for (const key of Object.keys(source)) {
     if (!key.startsWith(p) || source[key] === undefined) continue
     const rest = key.slice(p.length)
-    if ((CHAIN_FIELDS as readonly string[]).includes(rest) || /^PROVIDER_\d+_[A-Z_]+$/.test(rest)) continue
+    if (fields.includes(rest) || /^PROVIDER_\d+_[A-Z_]+$/.test(rest)) continue
     errors.push(
-      `  ${key}: unknown setting (use ${CHAIN_FIELDS.map((f) => p + f).join(', ')}, ${p}PROVIDER_<n>_URL …)`,
+      `  ${key}: unknown setting (use ${fields.map((f) => p + f).join(', ')}, ${p}PROVIDER_<n>_URL …)`,
     )
   }
+}
+
+function chainConfig(
+  spec: EvmChainSpec,
+  source: Record<string, string | undefined>,
+  errors: string[],
+): EvmChainConfig {
+  const p = prefix(spec.key)
+  const read = settingReader(source, errors)
+  unknownSettings(p, CHAIN_FIELDS, source, errors)
   const enabledRaw = read(`${p}ENABLED`, 'ENABLED')
   const enabled = enabledRaw === 'true' || enabledRaw === '1'
   const providers = providersOf(p, source, read, errors)

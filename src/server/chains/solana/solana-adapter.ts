@@ -1,4 +1,5 @@
 import type { ChainAdapter, ChainError } from '../chain'
+import type { EvmAdapterOptions } from '../evm/evm-adapter'
 import { endpointOf } from '../evm/evm-env'
 import { createFailoverPool } from '../provider-failover'
 import { normalizeSolanaAddress, normalizeSolanaSignature } from './solana-address'
@@ -17,15 +18,8 @@ import { SOLANA_TOKENS } from './solana-tokens'
 // providers. Payments are USDT and USDC (SPL Token) into the order address's associated token
 // accounts; "confirming" at the `confirmed` commitment, paid at `finalized`.
 
-export interface SolanaAdapterOptions {
-  fetch?: typeof globalThis.fetch
-  /** Per request. Default 10 s. */
-  timeoutMs?: number
-  coolingBaseMs?: number
-  maxCoolingMs?: number
-  setAsideMs?: number
-  onSetAside?: (provider: string, reason: string) => void
-}
+/** As an EVM chain's: fetch, timeouts, cooling and set-aside of the provider pool. */
+export type SolanaAdapterOptions = EvmAdapterOptions
 
 /** Solscan's page of a transaction. */
 export function solanaExplorerTxUrl(signature: string): string {
@@ -87,7 +81,13 @@ export function createSolanaAdapter(config: SolanaConfig, opts: SolanaAdapterOpt
     normalizeAddress: normalizeSolanaAddress,
     normalizeTxHash: normalizeSolanaSignature,
     paymentUri: ({ address, token, amountUnits }) =>
-      solanaPayUri({ address, mint: token.contract ?? '', amountUnits, decimals: token.decimals }),
+      solanaPayUri({
+        address,
+        mint: token.contract ?? '',
+        amountUnits,
+        decimals: token.decimals,
+        label: config.payLabel ?? undefined,
+      }),
     explorerTxUrl: solanaExplorerTxUrl,
     finalHead: () => solanaFinalHead(ctx),
     headTime: () => solanaHeadTime(ctx),

@@ -1,5 +1,4 @@
-import type { z } from 'zod'
-import { fieldSchemas, providersOf } from '../evm/evm-env'
+import { providersOf, settingReader, unknownSettings } from '../evm/evm-env'
 import type { ProviderConfig } from '../provider-failover'
 
 // The operator's settings for Solana, read from the environment (as the EVM chains' are):
@@ -12,6 +11,8 @@ import type { ProviderConfig } from '../provider-failover'
 //   SOLANA_START_SLOT                  first slot on a new database (default: the finalized slot)
 //   SOLANA_FINAL_EVERY_MS              how often the finalized slot is asked for while orders are
 //                                      watched (default 60000; the chain's clock, which ends orders)
+//   SOLANA_PAY_LABEL                   the label of the Solana Pay request, which the buyer's wallet
+//                                      shows (default: PUBLIC_URL's host name)
 
 export interface SolanaConfig {
   enabled: boolean
@@ -20,9 +21,11 @@ export interface SolanaConfig {
   startSlot: number | null
   /** How often the finalized slot itself is asked for while orders are watched (the chain's clock for expiry). */
   finalEveryMs: number
+  /** The Solana Pay request's label (the wallet shows who asks); null: none. */
+  payLabel: string | null
 }
 
-const FIELDS = ['ENABLED', 'POLL_MS', 'START_SLOT', 'FINAL_EVERY_MS'] as const
+const FIELDS = ['ENABLED', 'POLL_MS', 'START_SLOT', 'FINAL_EVERY_MS', 'PAY_LABEL'] as const
 const P = 'SOLANA_'
 
 export function parseSolanaEnv(source: Record<string, string | undefined>): {
@@ -30,22 +33,8 @@ export function parseSolanaEnv(source: Record<string, string | undefined>): {
   errors: string[]
 } {
   const errors: string[] = []
-  const read = <F extends keyof typeof fieldSchemas>(variable: string, field: F) => {
-    const raw = source[variable]
-    if (raw === undefined || raw.trim() === '') return undefined
-    const parsed = fieldSchemas[field].safeParse(raw.trim())
-    if (parsed.success) return parsed.data as z.infer<(typeof fieldSchemas)[F]>
-    errors.push(`  ${variable}: ${parsed.error.issues[0]?.message} (got ${JSON.stringify(raw)})`)
-    return undefined
-  }
-  for (const key of Object.keys(source)) {
-    if (!key.startsWith(P) || source[key] === undefined) continue
-    const rest = key.slice(P.length)
-    if ((FIELDS as readonly string[]).includes(rest) || /^PROVIDER_\d+_[A-Z_]+$/.test(rest)) continue
-    errors.push(
-      `  ${key}: unknown setting (use ${FIELDS.map((f) => P + f).join(', ')}, ${P}PROVIDER_<n>_URL …)`,
-    )
-  }
+  const read = settingReader(source, errors)
+  unknownSettings(P, FIELDS, source, errors)
   const enabledRaw = read(`${P}ENABLED`, 'ENABLED')
   const enabled = enabledRaw === 'true' || enabledRaw === '1'
   const providers = providersOf(P, source, read, errors).map(({ maxBlocks: _unused, ...p }) => p)
@@ -62,7 +51,16 @@ export function parseSolanaEnv(source: Record<string, string | undefined>): {
       pollMs: read(`${P}POLL_MS`, 'POLL_MS') ?? 1000,
       startSlot: read(`${P}START_SLOT`, 'START_BLOCK') ?? null,
       finalEveryMs: read(`${P}FINAL_EVERY_MS`, 'POLL_MS') ?? 60_000,
+      payLabel: read(`${P}PAY_LABEL`, 'NAME') ?? hostOf(source.PUBLIC_URL),
     },
     errors,
+  }
+}
+
+function hostOf(url: string | undefined): string | null {
+  try {
+    return url ? new URL(url).hostname : null
+  } catch {
+    return null
   }
 }

@@ -44,7 +44,7 @@ describe.each(engines)('Solana payments (%s)', (engine) => {
       amount_units: due.toString(),
     })
     expect(o.body.payment_uri).toBe(
-      `solana:${o.address}?amount=${o.total}&spl-token=${f.standin.mints.usdt}&reference=${o.address}`,
+      `solana:${o.address}?amount=${o.total}&spl-token=${f.standin.mints.usdt}&reference=${o.address}&label=Test%20Shop`,
     )
     const sent = await f.pay(o.address, f.standin.mints.usdt, due)
     expect(sent.err).toBeNull()

@@ -12,7 +12,7 @@ import type { SignatureInfo } from './solana-types'
 /** Share of the day's budget the listings may take (the rest: finalized-slot looks, transactions, the buyer's signature). */
 const LISTING_SHARE = 0.85
 /** The finalized slot is asked for at least this far apart with nothing watched (an idle shop's whole cost). */
-export const IDLE_HEAD_EVERY_MS = 120_000
+export const IDLE_HEAD_EVERY_MS = 180_000
 const CONCURRENCY = 4
 
 export interface Listing {
