@@ -71,7 +71,7 @@ describe('the Solana family object', () => {
     })
     expect(ok.config.providers).toEqual([
       {
-        name: '1: rpc.example',
+        name: 'rpc.example',
         url: 'https://rpc.example/?api-key={key}',
         keys: ['a', 'b'],
         rps: 10,
