@@ -10,6 +10,7 @@ import type { ChainRegistry } from '../payments/chain-registry'
 import { chooseNetwork, orderNetwork } from '../payments/order-network'
 import type { PaymentRules } from '../payments/payment-rules'
 import type { PaymentDelay } from '../payments/payments-health'
+import type { SightingWatcher } from '../payments/sighting-watcher'
 import type { TrxPriceSource } from '../pricing/trx-price'
 import { defineRpc } from '../rpc'
 import { findFreeAddress } from '../wallets/wallets.repo'
@@ -33,6 +34,8 @@ export function ordersRpcs(
    * idle follower looks again at once rather than at its idle pace.
    */
   onCheckout: () => void = () => {},
+  /** The sighting watchers: a returning browser's checkout has them look once more first (decision 041). */
+  sightingWatchers: () => readonly SightingWatcher[] = () => [],
 ) {
   const { db } = database
   const placeOptions = {
@@ -88,6 +91,10 @@ export function ordersRpcs(
         const choice = chooseNetwork(chains, input.p_chain, input.p_token)
         if (!choice.ok) throw new AppError('bad_request', choice.error)
         const client = checkoutClient(request, reply, secureCookie)
+        // A returning browser's earlier order may give its address back unless a payment to it is in
+        // flight: a watcher whose last look is older than a block time looks once more first, so a
+        // transfer in a block it had not read yet keeps that order (bounded: the checkout goes on).
+        if (client.returning) await lookBeforeGivingBack(sightingWatchers())
         const answer = await placer.place(
           { ...input, p_chain: choice.chain, p_token: choice.token, p_idempotency_key: key?.slice(0, 100) },
           client,
@@ -117,4 +124,17 @@ export function ordersRpcs(
       },
     }),
   ]
+}
+
+const LOOK_BEFORE_GIVING_BACK_MS = 3_000
+
+/** Each watcher looks once more if its last look is stale, all at once, for at most 3 s. */
+async function lookBeforeGivingBack(watchers: readonly SightingWatcher[]): Promise<void> {
+  if (watchers.length === 0) return
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, LOOK_BEFORE_GIVING_BACK_MS)
+  })
+  const looks = Promise.all(watchers.map((w) => w.lookIfStale().catch(() => undefined)))
+  await Promise.race([looks, deadline]).finally(() => clearTimeout(timer))
 }

@@ -85,6 +85,11 @@ export interface SightingWatcher {
   stop(): Promise<void>
   /** One pass: resolve what the follower has read, then look at the head if the budget allows. */
   runOnce(): Promise<SightingPass>
+  /**
+   * Looks once more unless the last look is at most a block time old (a checkout about to give an
+   * address back, decision 041): a pass already running is awaited rather than doubled.
+   */
+  lookIfStale(): Promise<void>
   status(): SightingWatcherStatus
   readonly chain: ChainId
 }
@@ -216,9 +221,21 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
     }
   }
 
+  // One pass at a time: the loop's and a checkout's share the head reader's cursor. A pass asked
+  // for while one runs starts after it (it is asked for news since then).
+  let running: Promise<SightingPass> | null = null
+  const passOnce = async (): Promise<SightingPass> => {
+    while (running) await running.catch(() => undefined)
+    const pass = runOnce().finally(() => {
+      running = null
+    })
+    running = pass
+    return pass
+  }
+
   const loop = createPollLoop({
     pollMs: idleMs,
-    pass: runOnce,
+    pass: passOnce,
     pauseAfter: (pass) => Math.max(50, pass.nextInMs),
     failurePauseMs: 5000,
     logger: log,
@@ -229,7 +246,12 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
     chain,
     start: () => loop.start(),
     stop: () => loop.stop(),
-    runOnce,
+    runOnce: passOnce,
+    async lookIfStale() {
+      while (running) await running.catch(() => undefined)
+      if (state.lastLookAt !== null && now() - state.lastLookAt <= blockIntervalMs) return
+      await passOnce()
+    },
     status: () => state,
   }
 }
