@@ -6,6 +6,7 @@ import '../../test/setup-dom'
 import { makeProduct } from '../../../../tests/support/product'
 import { cart } from '../../lib/cart-store'
 import { checkout } from '../../lib/checkout-store'
+import { pendingStatusAnswer } from '../../test/order-status-answer'
 import { renderWithProviders } from '../../test/render'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { PaymentPage } from './payment-page'
@@ -19,22 +20,7 @@ import { PaymentPage } from './payment-page'
 const ORDER_ID = '7d7c2c4e-9b7a-4c52-9d1c-2f4b6a8e0a11'
 let rpc: RpcServer
 
-const status = (version: string) => ({
-  success: true,
-  order_id: ORDER_ID,
-  status: 'pending',
-  total: 20,
-  amount_received: 0,
-  tx_hash: null,
-  access_token: null,
-  window_ends_at: new Date(Date.now() + 30 * 60_000).toISOString(),
-  grace_until: new Date(Date.now() + 90 * 60_000).toISOString(),
-  paid_at: null,
-  late: false,
-  detection_delayed: false,
-  sightings: { confirming: null, dropped: false, failed: [] },
-  version,
-})
+const status = (version: string) => pendingStatusAnswer(ORDER_ID, { version })
 
 beforeAll(async () => {
   rpc = await startRpcServer('/payment')
