@@ -120,6 +120,8 @@ console.log(`shop idle: ${idleRss.toFixed(1)} MB resident, ${connections()} conn
 
 for (const pages of SCENARIOS) {
   const background = await Promise.all(Array.from({ length: pages - 1 }, () => placeOrder()))
+  // The shop's memory with the orders placed and no page open: what the open pages add is above it.
+  const baseRss = rss()
   const open = background.map((o) => openPage(o))
   const times: number[] = []
   const afterAnswer: number[] = []
@@ -157,7 +159,7 @@ for (const pages of SCENARIOS) {
     await page.close()
   }
   await Promise.all(open.map((p) => p.close()))
-  const perPage = pages > 1 ? ((heldRss - idleRss) * 1024) / pages : Number.NaN
+  const perPage = pages > 1 ? ((heldRss - baseRss) * 1024) / pages : Number.NaN
   console.log(
     `${String(pages).padStart(5)} open page(s): record → page median ${median(times).toFixed(0)} ms, ` +
       `worst ${Math.max(...times).toFixed(0)} ms (${times.length} rounds; after the operator's call ` +
