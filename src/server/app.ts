@@ -289,8 +289,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     ...catalogRpcs(services.catalog, database.db),
     ...contentRpcs(services.content),
     ...contentAdminRpcs(services.content),
-    ...ordersRpcs(database, env, services.rules, services.prices, paymentDelay, services.chains, () =>
-      services.checkoutAsked.emit(),
+    ...ordersRpcs(
+      database,
+      env,
+      services.rules,
+      services.prices,
+      paymentDelay,
+      services.chains,
+      () => services.checkoutAsked.emit(),
+      () => services.sightingWatchers,
     ),
     ...dashboardRpcs(database),
     ...orderLinkRpcs(database, env, services.orderLinksAsked),

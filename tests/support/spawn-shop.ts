@@ -8,6 +8,8 @@ import { freePort, waitFor } from './wait'
 export interface SpawnedShop {
   url: string
   port: number
+  /** The shop's process id (its memory in /proc). */
+  pid: number
   dataDir: string
   /** Everything the process printed so far (stdout and stderr). */
   output(): string
@@ -20,7 +22,10 @@ export interface SpawnedShop {
  * The real server (src/server/server.ts through tsx) in its own process on a free port, with a
  * throw-away data folder unless DATA_DIR is given; resolves once /api/health answers 200.
  */
-export async function spawnShop(env: Record<string, string> = {}): Promise<SpawnedShop> {
+export async function spawnShop(
+  env: Record<string, string> = {},
+  opts: { startupMs?: number } = {},
+): Promise<SpawnedShop> {
   const port = Number(env.PORT ?? (await freePort()))
   const ownDir = env.DATA_DIR === undefined
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'stablecart-shop-'))
@@ -68,7 +73,7 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<Spawn
           return false
         }
       },
-      60_000,
+      opts.startupMs ?? 60_000,
     )
   } catch (error) {
     child.kill('SIGKILL')
@@ -77,6 +82,7 @@ export async function spawnShop(env: Record<string, string> = {}): Promise<Spawn
   return {
     url,
     port,
+    pid: child.pid as number,
     dataDir,
     output: () => output,
     async kill() {

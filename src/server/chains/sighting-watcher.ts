@@ -85,6 +85,12 @@ export interface SightingWatcher {
   stop(): Promise<void>
   /** One pass: resolve what the follower has read, then look at the head if the budget allows. */
   runOnce(): Promise<SightingPass>
+  /**
+   * Looks once more unless the last look is at most a block time old (a checkout about to give an
+   * address back, decision 061): a pass already running is awaited rather than doubled, and a wait
+   * for the next block by the chain's clock is cut short (a budget's or a failure's wait stands).
+   */
+  lookIfStale(): Promise<void>
   status(): SightingWatcherStatus
   readonly chain: ChainId
 }
@@ -103,6 +109,8 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
   /** The orders watched: those placed to be paid on a chain of this chain's family. */
   const chains = chainIds.filter((c) => familyOfChain[c] === familyOfChain[chain])
   let nextLookAt = 0
+  /** The nextLookAt that only waits for the next block by the chain's clock (no budget, no backoff). */
+  let blockDueAt = -1
   let failures = 0
   /** Requests saved from the day's share while the budget is tight (null when it is not). */
   let saved: number | null = null
@@ -197,6 +205,7 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
       // says so; a look that found nothing new tries again shortly.
       const dueAt = looked.lastBlockTime + blockIntervalMs + 300
       nextLookAt = looked.head === null ? now() + 500 : Math.max(dueAt, now() + 250)
+      blockDueAt = nextLookAt
     }
     const found: FoundSighting[] = []
     for (const f of looked.found) {
@@ -216,9 +225,12 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
     }
   }
 
+  // One pass at a time: the loop's and a checkout's share the head reader's cursor.
+  const passes = oneAtATime(runOnce)
+
   const loop = createPollLoop({
     pollMs: idleMs,
-    pass: runOnce,
+    pass: passes.run,
     pauseAfter: (pass) => Math.max(50, pass.nextInMs),
     failurePauseMs: 5000,
     logger: log,
@@ -229,8 +241,33 @@ export function createSightingWatcher(opts: SightingWatcherOptions): SightingWat
     chain,
     start: () => loop.start(),
     stop: () => loop.stop(),
-    runOnce,
+    runOnce: passes.run,
+    async lookIfStale() {
+      await passes.settled()
+      if (state.lastLookAt !== null && now() - state.lastLookAt <= blockIntervalMs) return
+      if (nextLookAt === blockDueAt) nextLookAt = 0
+      await passes.run()
+    },
     status: () => state,
+  }
+}
+
+/** Runs `pass` one at a time: a call made while one runs starts after it (it asks for news since). */
+function oneAtATime<T>(pass: () => Promise<T>) {
+  let running: Promise<T> | null = null
+  const settled = async () => {
+    while (running) await running.catch(() => undefined)
+  }
+  return {
+    settled,
+    async run(): Promise<T> {
+      await settled()
+      const started = pass().finally(() => {
+        running = null
+      })
+      running = started
+      return started
+    },
   }
 }
 

@@ -1,6 +1,7 @@
 import { cancelOrderInputSchema, createOrderInputSchema } from '../../shared/checkout'
 import { emptyPayloadSchema } from '../../shared/rpc'
 import type { ChainRegistry } from '../chains/chain-registry'
+import type { SightingWatcher } from '../chains/sighting-watcher'
 import type { Database } from '../db/client'
 import type { Env } from '../env'
 import { AppError } from '../errors'
@@ -33,6 +34,8 @@ export function ordersRpcs(
    * idle follower looks again at once rather than at its idle pace.
    */
   onCheckout: () => void = () => {},
+  /** The sighting watchers: a returning browser's checkout has them look once more first (decision 041). */
+  sightingWatchers: () => readonly SightingWatcher[] = () => [],
 ) {
   const { db } = database
   const placeOptions = {
@@ -90,6 +93,10 @@ export function ordersRpcs(
         const choice = chooseNetwork(chains, input.p_chain, input.p_token)
         if (!choice.ok) throw new AppError('bad_request', choice.error)
         const client = checkoutClient(request, reply, secureCookie)
+        // A returning browser's earlier order may give its address back unless a payment to it is in
+        // flight: a watcher whose last look is older than a block time looks once more first, so a
+        // transfer in a block it had not read yet keeps that order (bounded: the checkout goes on).
+        if (client.returning) await lookBeforeGivingBack(sightingWatchers())
         const answer = await placer.place(
           { ...input, p_chain: choice.chain, p_token: choice.token, p_idempotency_key: key?.slice(0, 100) },
           client,
@@ -119,4 +126,17 @@ export function ordersRpcs(
       },
     }),
   ]
+}
+
+const LOOK_BEFORE_GIVING_BACK_MS = 3_000
+
+/** Each watcher looks once more if its last look is stale, all at once, for at most 3 s. */
+async function lookBeforeGivingBack(watchers: readonly SightingWatcher[]): Promise<void> {
+  if (watchers.length === 0) return
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, LOOK_BEFORE_GIVING_BACK_MS)
+  })
+  const looks = Promise.all(watchers.map((w) => w.lookIfStale().catch(() => undefined)))
+  await Promise.race([looks, deadline]).finally(() => clearTimeout(timer))
 }

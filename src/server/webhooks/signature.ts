@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 // Stablecart-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>"> — the scheme the
-// README shows receivers how to check. The timestamp inside the signed text lets a receiver refuse
+// docs/webhooks.md shows receivers how to check. The timestamp inside the signed text lets a receiver refuse
 // an old message replayed at it.
 
 export const SIGNATURE_HEADER = 'Stablecart-Signature'

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net'
 export interface RpcCall {
   name: string
   body: Record<string, unknown>
+  /** When it arrived (ms). */
+  at: number
 }
 
 export interface RpcServer {
@@ -33,7 +35,7 @@ export async function startRpcServer(path: string): Promise<RpcServer> {
     })
     req.on('end', () => {
       const name = String(req.url).replace('/rpc/', '')
-      calls.push({ name, body: JSON.parse(body || '{}') })
+      calls.push({ name, body: JSON.parse(body || '{}'), at: Date.now() })
       if (dropped.has(name)) return void req.socket.destroy()
       const { answer, status } = answers.get(name) ?? { answer: { success: true }, status: 200 }
       res.statusCode = status

@@ -33,7 +33,7 @@ export interface EvmChainSpec {
   chainId: number
   /** Typical time between blocks, ms (for pacing and the "confirming N of M" estimate). */
   blockTimeMs: number
-  /** Blocks on top of a transfer's block before it counts as final (see README: why each). */
+  /** Blocks on top of a transfer's block before it counts as final (see docs/configuration.md: why each). */
   defaultConfirmations: number
   /**
    * How often the follower looks once caught up: every block where blocks are seconds apart, every

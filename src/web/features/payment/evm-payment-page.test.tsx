@@ -8,6 +8,7 @@ import '../../test/setup-dom'
 import { makeProduct } from '../../../../tests/support/product'
 import { cart } from '../../lib/cart-store'
 import { checkout, paymentSuccess } from '../../lib/checkout-store'
+import { pendingStatusAnswer } from '../../test/order-status-answer'
 import { renderWithProviders } from '../../test/render'
 import { PaymentPage } from './payment-page'
 
@@ -20,23 +21,7 @@ const URI = `ethereum:0x55d398326f99059fF775485246999027B3197955@56/transfer?add
 let answer: Record<string, unknown> = {}
 let server: Server
 
-const status = (over: Record<string, unknown>) => ({
-  success: true,
-  order_id: ORDER_ID,
-  status: 'pending',
-  total: 25,
-  amount_received: 0,
-  tx_hash: null,
-  access_token: null,
-  window_ends_at: new Date(Date.now() + 30 * 60_000).toISOString(),
-  grace_until: new Date(Date.now() + 90 * 60_000).toISOString(),
-  paid_at: null,
-  late: false,
-  detection_delayed: false,
-  sightings: { confirming: null, dropped: false, failed: [] },
-  version: '0',
-  ...over,
-})
+const status = (over: Record<string, unknown>) => pendingStatusAnswer(ORDER_ID, { total: 25, ...over })
 
 beforeAll(async () => {
   server = createServer((req, res) => {

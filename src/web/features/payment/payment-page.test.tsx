@@ -8,6 +8,7 @@ import { CheckoutWatch } from '../../app/checkout-watch'
 import { cart } from '../../lib/cart-store'
 import { checkout, paymentSuccess } from '../../lib/checkout-store'
 import { storageKeys } from '../../lib/storage'
+import { pendingStatusAnswer } from '../../test/order-status-answer'
 import { renderWithProviders } from '../../test/render'
 import { type RpcServer, startRpcServer } from '../../test/rpc-server'
 import { PaymentPage } from './payment-page'
@@ -19,23 +20,7 @@ let rpc: RpcServer
 /** What the shop answers the page's status calls from now on. */
 const answerStatus = (answer: Record<string, unknown>) => rpc.reply('secure_get_order_status', answer)
 
-const status = (over: Record<string, unknown>) => ({
-  success: true,
-  order_id: ORDER_ID,
-  status: 'pending',
-  total: 20,
-  amount_received: 0,
-  tx_hash: null,
-  access_token: null,
-  window_ends_at: new Date(Date.now() + 30 * 60_000).toISOString(),
-  grace_until: new Date(Date.now() + 90 * 60_000).toISOString(),
-  paid_at: null,
-  late: false,
-  detection_delayed: false,
-  sightings: { confirming: null, dropped: false, failed: [] },
-  version: '0',
-  ...over,
-})
+const status = (over: Record<string, unknown>) => pendingStatusAnswer(ORDER_ID, over)
 
 const confirming = (over: Record<string, unknown> = {}) => ({
   amount_seen: 20,

@@ -9,8 +9,9 @@ import { callRpc } from '../../../lib/rpc-client'
 
 export const STATUS_POLL_MS = 3_000
 
-/** How long the last status call took (a held call is long: the next one may start at once). */
+/** How long the last status call took, and whether it brought news (a version other than the one sent). */
 let lastCallMs = 0
+let lastCallNews = false
 
 export const orderStatusKeys = { order: (orderId: string | null) => ['order-status', orderId] as const }
 
@@ -35,9 +36,11 @@ export async function getOrderStatus(orderId: string, knownVersion?: string): Pr
 
 /**
  * The payment watch: the server watches the chain; the page asks it with the version it already
- * has, and the server holds the call until something changes (a transfer seen, confirmed, dropped)
- * or 10 s pass. The next call starts at once after a held one, and never sooner than 3 s after the
- * previous one started: never more often than the plain 3 s poll it replaces.
+ * has, and the server holds the call until something changes (a transfer seen, confirmed, dropped,
+ * paid) or 10 s pass. So a held call is always waiting: the next call starts at once after one that
+ * was held or brought a new version (the shop's news reaches the page as it records it, even two
+ * changes in a row), and otherwise (an error, a server that did not hold, an answer without a
+ * version) never sooner than 3 s after the previous one started, the plain poll kept as the fallback.
  */
 export function useOrderStatus(orderId: string | null) {
   const client = useQueryClient()
@@ -46,14 +49,18 @@ export function useOrderStatus(orderId: string | null) {
     queryKey: key,
     queryFn: async () => {
       const started = Date.now()
+      const known = client.getQueryData<OrderStatus>(key)?.version
+      lastCallNews = false
       try {
-        return await getOrderStatus(orderId as string, client.getQueryData<OrderStatus>(key)?.version)
+        const answer = await getOrderStatus(orderId as string, known)
+        lastCallNews = answer.version !== undefined && answer.version !== known
+        return answer
       } finally {
         lastCallMs = Date.now() - started
       }
     },
     enabled: Boolean(orderId),
-    refetchInterval: () => Math.max(50, STATUS_POLL_MS - lastCallMs),
+    refetchInterval: () => (lastCallNews ? 1 : Math.max(50, STATUS_POLL_MS - lastCallMs)),
     refetchIntervalInBackground: true,
     gcTime: 0,
   })
