@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import fastifyCookie from '@fastify/cookie'
 import fastifyStatic from '@fastify/static'
 import Fastify, {
@@ -43,6 +43,7 @@ import { createLicenceSigner, type LicenceSigner } from './keys/licence-signing'
 import { cachedValue } from './lib/cached-value'
 import { packageRoot } from './lib/paths'
 import { createSignal, type Signal } from './lib/signal'
+import { inlineStylesheets, listDirectories } from './lib/web-files'
 import { createMetrics, type Metrics, registerMetricsRoutes } from './metrics/metrics'
 import { registerShopGauges } from './metrics/shop-gauges'
 import { setupRpcs } from './ops/setup.routes'
@@ -376,22 +377,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   return app
 }
 
-/**
- * The page's stylesheet written into the page (decision 030): a phone paints the server-rendered
- * page as soon as the HTML has arrived, without waiting for a second request first.
- */
-export function inlineStylesheets(html: string, root: string): string {
-  return html.replace(
-    /<link rel="stylesheet"(?: crossorigin)? href="\/(assets\/[\w.-]+\.css)">/g,
-    (tag, path: string) => {
-      const file = join(root, path)
-      if (!existsSync(file)) return tag
-      // Nothing in the stylesheet can close the element.
-      return `<style>${readFileSync(file, 'utf8').replace(/<\//g, '<\\/')}</style>`
-    },
-  )
-}
-
 /** Serves the built SPA: files as they are, every other GET the index.html (client-side routing). */
 async function registerWeb(app: FastifyInstance, root: string, services: AppServices): Promise<void> {
   const indexFile = join(root, 'index.html')
@@ -468,11 +453,4 @@ async function registerWeb(app: FastifyInstance, root: string, services: AppServ
     }
     return reply.status(404).send({ success: false, error: `Not found: ${request.method} ${request.url}` })
   })
-}
-
-/** Every folder under root, as URL paths ("/assets"). */
-function listDirectories(root: string): string[] {
-  return readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => `/${relative(root, join(entry.parentPath, entry.name)).split(sep).join('/')}`)
 }
