@@ -60,7 +60,7 @@ describe('npm run follower:reset', () => {
 
   it('refuses a chain or block it does not know, and a chain the shop has not followed', async () => {
     for (const args of [
-      ['solana', '5'],
+      ['cosmos', '5'],
       ['bsc', '12abc'],
     ]) {
       const bad = await cli(['follower:reset', ...args], dir)
@@ -93,7 +93,7 @@ describe('npm run reconcile', () => {
     expect(disabled.out).toContain('--chain polygon is not enabled in this shop (enabled: tron, bsc)')
     expect(disabled.code).toBe(1)
 
-    const unknown = await cli(['reconcile', '--chain', 'solana'], dir)
+    const unknown = await cli(['reconcile', '--chain', 'cosmos'], dir)
     expect(unknown.out).toContain('--chain needs one of tron, ethereum, bsc, polygon, arbitrum, base')
     expect(unknown.code).toBe(1)
 

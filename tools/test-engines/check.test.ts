@@ -16,14 +16,14 @@ describe('the engine rule for test files', () => {
       'pglite',
       'postgres',
     ])
-    expect(files.find((f) => f.file === 'src/server/payments/two-processes.test.ts')?.engines).toEqual([
+    expect(files.find((f) => f.file === 'src/server/chains/two-processes.test.ts')?.engines).toEqual([
       'postgres',
     ])
     const pglite = filesFor(files, 'pglite')
     const postgres = filesFor(files, 'postgres')
     expect(pglite).toContain('tools/test-engines/check.test.ts')
-    expect(pglite).not.toContain('src/server/payments/two-processes.test.ts')
-    expect(postgres).toContain('src/server/payments/two-processes.test.ts')
+    expect(pglite).not.toContain('src/server/chains/two-processes.test.ts')
+    expect(postgres).toContain('src/server/chains/two-processes.test.ts')
     expect(postgres).not.toContain('tools/test-engines/check.test.ts')
     // Every file runs in one of the two runs.
     expect(new Set([...pglite, ...postgres]).size).toBe(files.length)

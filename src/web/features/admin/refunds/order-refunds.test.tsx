@@ -53,7 +53,13 @@ const refund = (over: Partial<AdminRefund> = {}): AdminRefund => ({
 
 beforeEach(() => {
   rpc.calls.length = 0
-  rpc.reply('secure_fetch_refundable', { success: true, paid: true, usdt: '12.50', trx: '0.00' })
+  rpc.reply('secure_fetch_refundable', {
+    success: true,
+    paid: true,
+    usdt: '12.50',
+    trx: '0.00',
+    stable_token: 'USDT',
+  })
   rpc.reply('secure_fetch_refunds', { success: true, refunds: [] })
 })
 
