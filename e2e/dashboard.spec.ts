@@ -40,8 +40,14 @@ test.describe('buyer dashboard', () => {
     await page.goto(link as string)
     await expect(page.getByRole('heading', { name: 'Your purchase' })).toBeVisible()
     await expect(page.getByText('Paid', { exact: true })).toBeVisible()
+    // Each key in its own copy field (a text area that wraps), shown whole.
+    const boxes = page.getByRole('textbox')
+    const values = await boxes.evaluateAll((els) => els.map((el) => (el as HTMLTextAreaElement).value))
     for (const key of keys) {
-      await expect(page.getByRole('textbox').and(page.locator(`[value="${key}"]`))).toBeVisible()
+      const index = values.indexOf(key)
+      expect(index, `a field holding ${key}`).toBeGreaterThanOrEqual(0)
+      await expect(boxes.nth(index)).toBeVisible()
+      await expect(boxes.nth(index)).toHaveValue(key)
     }
     await expect(page.getByRole('link', { name: /View the transaction on Tronscan/ })).toHaveAttribute(
       'href',

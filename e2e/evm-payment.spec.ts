@@ -257,7 +257,7 @@ test('the admin tabs are all in view without sideways scrolling from 1024 px, an
     const nav = page.getByRole('navigation', { name: 'Admin', exact: true })
     await expect(nav).toBeVisible()
     const links = nav.getByRole('link')
-    await expect(links).toHaveCount(13)
+    await expect(links).toHaveCount(14)
     for (const link of await links.all()) {
       const box = await link.boundingBox()
       expect(

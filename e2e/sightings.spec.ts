@@ -142,7 +142,14 @@ test('detected in seconds, then paid at solidification; dropped, failed and shor
   expect(mailsTo(failed.email)).toEqual([])
 
   // The short transfer, once solidified, is the underpaid order of today.
-  await expect(short.page.getByText(new RegExp(`We received \\$${half} of \\$${short.amount}`))).toBeVisible({
+  // Said in the token's own units (what is missing rounded up, never down).
+  await expect(
+    short.page.getByText(
+      new RegExp(
+        `We received ${half}\\sUSDT of ${short.amount}\\sUSDT\\. Send the remaining ${missing}\\sUSDT`,
+      ),
+    ),
+  ).toBeVisible({
     timeout: 30_000,
   })
   await expect.poll(() => mailsTo(paid.email).length, { timeout: 10_000 }).toBe(1)

@@ -16,23 +16,21 @@ declare module 'vitest' {
 
 /**
  * Migrates once per run: a PGlite snapshot every test file loads, and a PostgreSQL template database.
- * A run on one engine (TEST_ENGINE, see test-db.ts) prepares only that one.
+ * A run on PGlite alone (TEST_ENGINE=pglite, see test-db.ts) prepares no template; a run on
+ * PostgreSQL alone still makes the snapshot (a few seconds), for the few tests that open a PGlite
+ * database by name whatever the engine (the built web app, the metrics endpoint, the first admin).
  */
 export default async function setup(project: TestProject) {
   const only = process.env.TEST_ENGINE?.trim()
-  if (only === 'postgres') {
-    project.provide('pgliteSnapshot', '')
-  } else {
-    const dir = join('.tmp', 'vitest')
-    mkdirSync(dir, { recursive: true })
-    const client = new PGlite(pgliteOptions())
-    const database = await openPglite(client)
-    const dump = await client.dumpDataDir('none')
-    const snapshot = join(dir, `pglite-snapshot-${process.pid}.tar`)
-    writeFileSync(snapshot, Buffer.from(await dump.arrayBuffer()))
-    await database.close()
-    project.provide('pgliteSnapshot', snapshot)
-  }
+  const dir = join('.tmp', 'vitest')
+  mkdirSync(dir, { recursive: true })
+  const client = new PGlite(pgliteOptions())
+  const database = await openPglite(client)
+  const dump = await client.dumpDataDir('none')
+  const snapshot = join(dir, `pglite-snapshot-${process.pid}.tar`)
+  writeFileSync(snapshot, Buffer.from(await dump.arrayBuffer()))
+  await database.close()
+  project.provide('pgliteSnapshot', snapshot)
 
   const url = pgTestUrl()
   if (!url || only === 'pglite') {

@@ -13,12 +13,23 @@ export interface PollLoop {
   wake(): void
 }
 
-/** A sleep that wake() cuts short (one sleeper at a time): the poll loop's, and the request budget's pump. */
+/**
+ * A sleep that wake() cuts short (one sleeper at a time): the poll loop's, and the request budget's
+ * pump. A wake while nobody sleeps (the worker is in a pass) is kept: the next sleep ends at once,
+ * so news that came during a pass is not left until the pause after it (an order placed while the
+ * chain follower's first pass ran waited its whole idle pause, 45 s).
+ */
 export function createWakeableSleep(): { sleep(ms: number): Promise<void>; wake(): void } {
   let wakeUp: (() => void) | undefined
+  let woken = false
   return {
     sleep: (ms) =>
       new Promise<void>((resolve) => {
+        if (woken) {
+          woken = false
+          resolve()
+          return
+        }
         const timer = setTimeout(done, ms)
         function done() {
           clearTimeout(timer)
@@ -27,7 +38,10 @@ export function createWakeableSleep(): { sleep(ms: number): Promise<void>; wake(
         }
         wakeUp = done
       }),
-    wake: () => wakeUp?.(),
+    wake: () => {
+      if (wakeUp) wakeUp()
+      else woken = true
+    },
   }
 }
 
