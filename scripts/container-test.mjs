@@ -9,7 +9,7 @@
 // Needs root, podman, runc and debootstrap (CI installs them). Cleans up what it made, even on failure.
 //   node scripts/container-test.mjs     (CONTAINER_TEST_PORT=4950: the shop; the devchain on +1000)
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { buyOnDevchain, paidStatus } from './lib/devchain-purchase.mjs'
@@ -60,11 +60,29 @@ async function until(what, check, ms = 120_000) {
   }
 }
 
-/** npm behind a TLS-inspecting proxy: its CA bundle is lent to the build (see the Dockerfile). */
-function caArgs() {
+/**
+ * npm behind a TLS-inspecting proxy: its CA bundle is lent to the build (see the Dockerfile). The
+ * npm on PATH may not be the machine's (CI puts Node 24's own npm first, whose config names no
+ * cafile), so the bundle Node and OpenSSL are told of counts too.
+ */
+function caFile() {
   const r = spawnSync('npm', ['config', 'get', 'cafile'], { encoding: 'utf8' })
-  const file = r.stdout.trim()
-  if (r.status !== 0 || !file || file === 'null' || file === 'undefined') return []
+  const fromNpm = r.status === 0 ? r.stdout.trim() : ''
+  const named = [
+    process.env.CONTAINER_NPM_CAFILE,
+    fromNpm,
+    process.env.NODE_EXTRA_CA_CERTS,
+    process.env.SSL_CERT_FILE,
+  ]
+  for (const file of named) {
+    if (file && file !== 'null' && file !== 'undefined' && existsSync(file)) return file
+  }
+  return ''
+}
+
+function caArgs() {
+  const file = caFile()
+  if (!file) return []
   const dir = file.slice(0, file.lastIndexOf('/'))
   return [
     '--volume',
