@@ -43,7 +43,9 @@ function anvilClient(url: string, chainId: number) {
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [url] } },
   })
-  return createTestClient({ mode: 'anvil', chain, transport: http(url), pollingInterval: 50 })
+  // cacheTime 0: a test that mines and then asks the head must get the new head, not viem's
+  // answer from up to one polling interval ago (a fast machine read a head three blocks old).
+  return createTestClient({ mode: 'anvil', chain, transport: http(url), pollingInterval: 50, cacheTime: 0 })
     .extend(publicActions)
     .extend(walletActions)
 }
