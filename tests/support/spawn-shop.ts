@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { buildServerIfStale } from './built-server'
 import { freePort, waitFor } from './wait'
 
 export interface SpawnedShop {
@@ -18,26 +18,31 @@ export interface SpawnedShop {
   kill(): Promise<void>
 }
 
+let built = false
+
 /**
- * The real server (src/server/server.ts through tsx) in its own process on a free port, with a
- * throw-away data folder unless DATA_DIR is given; resolves once /api/health answers 200.
+ * The real server as it is deployed (the built dist/server/server.js, made from the current sources
+ * first when it is missing or stale; CI has built it) in its own process on a free port, with a
+ * throw-away data folder unless DATA_DIR is given; resolves once /api/health answers 200. (Through
+ * tsx, each start compiled the whole server again: seconds of CPU per shop.)
  */
 export async function spawnShop(
   env: Record<string, string> = {},
   opts: { startupMs?: number } = {},
 ): Promise<SpawnedShop> {
+  if (!built) {
+    buildServerIfStale()
+    built = true
+  }
   const port = Number(env.PORT ?? (await freePort()))
   const ownDir = env.DATA_DIR === undefined
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'stablecart-shop-'))
   let output = ''
   const child: ChildProcess = spawn(
     process.execPath,
-    // One process (tsx's loader, not its CLI wrapper), so a kill leaves no orphan behind.
-    [
-      '--import',
-      pathToFileURL(resolve('node_modules/tsx/dist/loader.mjs')).href,
-      resolve('src/server/server.ts'),
-    ],
+    // The server itself, not the launcher (which would start it as a second process), so a kill
+    // leaves no orphan behind.
+    [resolve('dist/server/server.js')],
     {
       env: {
         ...process.env,

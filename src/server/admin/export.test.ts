@@ -282,6 +282,9 @@ describe.each(engines)('CSV exports on %s', (engine) => {
   })
 
   it('streams 100,000 orders with bounded memory', { timeout: 180_000 }, async () => {
+    // The export reads no search index; keeping the trigram index up to date for 100,000 inserted
+    // rows was over half of this test's time (on PGlite, Node 24: 20.8 s against 9.1 s per 20,000).
+    await t.database.db.execute(sql`drop index if exists orders_search_trgm_idx`)
     await t.database.db.execute(sql`
       insert into orders (id, created_at, email, items, total_cents, wallet_address, status, window_ends_at, grace_until)
       select gen_random_uuid(), now() - (i || ' seconds')::interval, 'bulk' || i || '@example.com',
