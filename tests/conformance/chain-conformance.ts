@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ChainAdapter, ChainTransfer, TokenSymbol } from '../../src/server/chains/chain'
+import type {
+  ChainAdapter,
+  ChainFamilyId,
+  ChainId,
+  ChainTransfer,
+  TokenSymbol,
+} from '../../src/server/chains/chain'
+import type { Engine } from '../support/test-db'
 import { waitFor } from '../support/wait'
 import { type ProviderProxy, startProviderProxy, type Tamper } from './provider-proxy'
+import { shopCases } from './shop-conformance'
 
 // The chain conformance suite (decision 064): what every chain family's adapter must do against its
 // own node or stand-in, written once. A family's test file builds a ConformanceHarness (its node,
@@ -11,6 +19,11 @@ import { type ProviderProxy, startProviderProxy, type Tamper } from './provider-
 // reconciliation are given. A case the node cannot stage is skipped with the reason in its name.
 
 export interface ConformanceHarness {
+  /** The chain the cases run on, and its family. */
+  chain: ChainId
+  family: ChainFamilyId
+  /** The shop's settings that enable this chain with these providers (the cases through the shop). */
+  env(providerUrls: string[]): Record<string, string>
   /** The stablecoin the cases pay, with its decimals on this chain. */
   token: { symbol: TokenSymbol; decimals: number }
   /** The buyer's address in the family's normal form (the `from` of every payment). */
@@ -101,16 +114,21 @@ async function chainNow(adapter: ChainAdapter): Promise<number> {
 
 const ids = (transfers: readonly { txId: string }[]) => transfers.map((t) => t.txId)
 
-/** What a family's node cannot stage, each with the reason (the case is skipped and says why). */
-export interface Cannot {
-  drop?: string
+export interface ConformanceOptions {
+  /**
+   * The database engines the cases through the shop run on: `engines` from tests/support/test-db,
+   * imported in the family's test file, where the engine check (docs/testing.md) reads it.
+   */
+  engines: readonly Engine[]
+  /** What the family's node cannot stage, each with the reason (the case is skipped and says why). */
+  cannot?: { drop?: string }
 }
 
 /** The suite, titled `name` (the family and its node: "TRON on the devchain"). */
 export function runChainConformance(
   name: string,
   setup: () => Promise<ConformanceHarness>,
-  cannot: Cannot = {},
+  { engines, cannot = {} }: ConformanceOptions,
 ): void {
   let h: ConformanceHarness
   let adapter: ChainAdapter
@@ -352,5 +370,7 @@ export function runChainConformance(
       const [first] = two.providers.health()
       expect(first?.state === 'set_aside' || first?.lastError !== null).toBe(true)
     })
+
+    shopCases(() => h, engines)
   })
 }

@@ -1,6 +1,7 @@
 import { generateKeyPairSigner } from '@solana/kit'
 import { runChainConformance } from '../../../../tests/conformance/chain-conformance'
 import { rpcTamper } from '../../../../tests/conformance/provider-proxy'
+import { engines } from '../../../../tests/support/test-db'
 import { serveRpc } from '../../../../tools/solana-standin/rpc'
 import { createStandin } from '../../../../tools/solana-standin/standin'
 import { transferInstructions } from '../../../../tools/solana-standin/transfers'
@@ -27,17 +28,21 @@ runChainConformance(
     await standin.mintTo(standin.mints.usdt, broke.address, 1n)
     const send = async (from: typeof buyer, to: string, mint: string, amount: bigint) =>
       (await standin.run(from, await transferInstructions({ payer: from, to, mint, amount }))).signature
+    const env = (urls: string[]) => ({
+      SOLANA_ENABLED: 'true',
+      SOLANA_POLL_MS: '100',
+      SOLANA_FINAL_EVERY_MS: '100',
+      ...Object.fromEntries(urls.map((url, i) => [`SOLANA_PROVIDER_${i + 1}_URL`, url])),
+    })
     return {
+      chain: 'solana',
+      family: 'solana',
+      env,
       token: { symbol: 'USDT', decimals: 6 },
       buyer: buyer.address,
       nodeUrl: front.url,
       adapter(urls) {
-        const { config, errors } = parseSolanaEnv({
-          SOLANA_ENABLED: 'true',
-          SOLANA_POLL_MS: '100',
-          SOLANA_FINAL_EVERY_MS: '100',
-          ...Object.fromEntries(urls.map((url, i) => [`SOLANA_PROVIDER_${i + 1}_URL`, url])),
-        })
+        const { config, errors } = parseSolanaEnv(env(urls))
         if (errors.length > 0) throw new Error(errors.join('\n'))
         return createSolanaAdapter(config, { coolingBaseMs: 1, maxCoolingMs: 1, timeoutMs: 5000 })
       },
@@ -70,6 +75,9 @@ runChainConformance(
     }
   },
   {
-    drop: 'the stand-in cannot take a slot back (LiteSVM keeps one state, with no fork to switch to)',
+    engines,
+    cannot: {
+      drop: 'the stand-in cannot take a slot back (LiteSVM keeps one state, with no fork to switch to)',
+    },
   },
 )
