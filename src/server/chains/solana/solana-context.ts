@@ -109,9 +109,16 @@ export async function listSignatures(
   }
 }
 
+/**
+ * Slots a provider's finalized slot may trail another's before its listings are doubted: the
+ * providers' heads are looked at a moment apart, and 2.5 slots a second make them differ by a slot
+ * or two with no provider lagging; more than this (1.6 s) is a provider behind.
+ */
+const BEHIND_SLOTS = 4
+
 /** Whether a provider's finalized slot, last seen, is behind another provider's. */
 function behind(ctx: SolanaContext, name: string): boolean {
-  return (ctx.pool.health().find((h) => h.name === name)?.lagBlocks ?? 0) > 0
+  return (ctx.pool.health().find((h) => h.name === name)?.lagBlocks ?? 0) > BEHIND_SLOTS
 }
 
 /** One transaction at `commitment`; null when the node does not have it there. */
