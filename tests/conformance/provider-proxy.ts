@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net'
 //   refuse  every request is answered 503 (a provider that is down);
 //   freeze  a request asked before is answered as it was then (a provider that lags: its head, its
 //           listings and its blocks stay where they were; what it never saw still comes through);
-//   tamper  the node's answer goes through a function first (a provider that lies).
+//   tamper  the node's answer goes through a function first (a provider that lies);
+//   hold    requests wait, unanswered, until the mode changes (a reader frozen mid-read).
 // JSON-RPC ids are left out of what "the same request" means, and the answer carries the new id.
 
 // biome-ignore lint/suspicious/noExplicitAny: the answers of any chain's API are arbitrary JSON.
@@ -20,12 +21,13 @@ export type ProxyMode =
   | { kind: 'refuse' }
   | { kind: 'freeze' }
   | { kind: 'tamper'; tamper: Tamper }
+  | { kind: 'hold' }
 
 export interface ProviderProxy {
   url: string
   set(mode: ProxyMode): void
   /** Requests answered in each mode since start. */
-  readonly asked: { total: number; refused: number; frozen: number; tampered: number }
+  readonly asked: { total: number; refused: number; frozen: number; tampered: number; held: number }
   close(): Promise<void>
 }
 
@@ -64,7 +66,8 @@ function withIdsOf(request: Json, answer: Json): Json {
 export async function startProviderProxy(upstream: string): Promise<ProviderProxy> {
   let mode: ProxyMode = { kind: 'pass' }
   const seen = new Map<string, { status: number; body: Json }>()
-  const asked = { total: 0, refused: 0, frozen: 0, tampered: 0 }
+  const asked = { total: 0, refused: 0, frozen: 0, tampered: 0, held: 0 }
+  let release: (() => void)[] = []
   const base = upstream.replace(/\/+$/, '')
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -73,6 +76,10 @@ export async function startProviderProxy(upstream: string): Promise<ProviderProx
       const request = parse(text)
       const key = `${req.method} ${path} ${JSON.stringify(withoutId(request))}`
       asked.total += 1
+      if (mode.kind === 'hold') {
+        asked.held += 1
+        await new Promise<void>((resolve) => release.push(resolve))
+      }
       const reply = (status: number, body: Json) => {
         res.writeHead(status, { 'content-type': 'application/json' })
         res.end(typeof body === 'string' ? body : JSON.stringify(body))
@@ -112,10 +119,14 @@ export async function startProviderProxy(upstream: string): Promise<ProviderProx
     url: `http://127.0.0.1:${port}`,
     set: (m) => {
       mode = m
+      const waiting = release
+      release = []
+      for (const go of waiting) go()
     },
     asked,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const go of release) go()
         server.closeAllConnections()
         server.close(() => resolve())
       }),

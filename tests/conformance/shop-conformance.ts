@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FinalReads } from '../../src/server/chains/chain'
 import { type ChainFollower, createChainFollower } from '../../src/server/chains/chain-follower'
 import { seedOnce } from '../../src/server/db/seed'
 import { addWalletAddresses } from '../../src/server/wallets/wallets.repo'
@@ -7,11 +8,13 @@ import { createTestApp, rpc, type TestApp } from '../support/test-app'
 import { createTestDatabase, type Engine } from '../support/test-db'
 import { waitFor } from '../support/wait'
 import type { ConformanceHarness } from './chain-conformance'
+import { startProviderProxy } from './provider-proxy'
 
 // The conformance suite's cases through the shop itself (decision 064): the app built from the
 // family's settings, an order placed over HTTP, the chain's follower writing the ledger on a real
-// database. What the adapter cases cannot show: the transfer is recorded once, and a follower
-// started again after a process died between reading and committing records nothing twice.
+// database. What the adapter cases cannot show: the transfer is recorded once, also when the
+// follower that was reading stops dead mid-read (another takes over once its lease runs out, and if
+// it wakes it records nothing), and when a follower starts again from an older checkpoint.
 
 const LEASE_MS = 500
 
@@ -20,10 +23,11 @@ export function shopCases(harness: () => ConformanceHarness, engines: readonly E
     let h: ConformanceHarness
     let t: TestApp
     let follower: ChainFollower
-    const newFollower = () =>
+    /** A follower of the chain, through the shop's adapter unless given another. */
+    const newFollower = (chain: FinalReads = t.app.services.chains.require(h.chain)) =>
       createChainFollower({
         db: t.database.db,
-        chain: t.app.services.chains.require(h.chain),
+        chain,
         rules: t.app.services.rules,
         batchBlocks: 50,
         intervalMs: 20,
@@ -74,7 +78,7 @@ export function shopCases(harness: () => ConformanceHarness, engines: readonly E
       await t?.close()
     })
 
-    it('an order paid exactly is paid, its transfer in the ledger once, also after a follower died before its commit', async () => {
+    it('an order paid exactly is paid, its transfer in the ledger once: a follower stuck mid-read is taken over, and one started again from an older checkpoint records nothing twice', async () => {
       const product = (
         (await rpc(t.app, 'fetch_products')).body.products as {
           id: number
@@ -97,14 +101,34 @@ export function shopCases(harness: () => ConformanceHarness, engines: readonly E
       const before = await checkpoint()
       const sent = await h.pay(address as string, due)
       await h.finalize()
-      await followToFinal(follower)
       const ledger = () =>
         rows(sql`select tx_id, amount_units::text as units, status from payments where order_id = ${id}`)
-      expect(await ledger()).toEqual([{ tx_id: sent, units: due.toString(), status: 'credited' }])
-      const status = await rpc(t.app, 'secure_get_order_status', { p_order_id: id, p_order_secret: secret })
-      expect(status.body).toMatchObject({ status: 'paid', tx_hash: sent })
-      // As if the process was killed after reading the payment, before its checkpoint moved past it:
-      // its lease is left to run out, and a new process reads the same blocks again.
+      // A follower stops mid-read, its provider's answer never coming: to the others it is dead
+      // (SIGKILL, a frozen machine). Its lease runs out and another process records the payment.
+      // The first pass's follower lets go of the chain, so the one that gets stuck is the leader.
+      await follower.stop()
+      const stuck = await startProviderProxy(h.nodeUrl)
+      stuck.set({ kind: 'hold' })
+      const frozen = newFollower(h.adapter([stuck.url]))
+      const frozenPass = frozen.runOnce().catch((err: Error) => ({ error: err, leader: false }))
+      try {
+        await waitFor('the first follower stuck in its read', () => stuck.asked.held > 0)
+        const next = newFollower()
+        await followToFinal(next)
+        await next.stop()
+        expect(await ledger()).toEqual([{ tx_id: sent, units: due.toString(), status: 'credited' }])
+        const status = await rpc(t.app, 'secure_get_order_status', { p_order_id: id, p_order_secret: secret })
+        expect(status.body).toMatchObject({ status: 'paid', tx_hash: sent })
+        // It wakes after all: what it read is not recorded again.
+        stuck.set({ kind: 'pass' })
+        await frozenPass
+        expect(await ledger()).toEqual([{ tx_id: sent, units: due.toString(), status: 'credited' }])
+      } finally {
+        await frozen.stop()
+        await stuck.close()
+      }
+      // As if a process was killed after reading the payment, before its checkpoint moved past it:
+      // a new process reads the same blocks again.
       await rows(
         sql`update follower_state set checkpoint_block = ${before}, checkpoint_block_id = null where chain = ${h.chain}`,
       )
