@@ -36,6 +36,7 @@ export class ChainControl {
       blockIntervalMs: opts.blockIntervalMs ?? 3000,
       solidifyLag: opts.solidifyLag ?? 19,
       noisePerBlock,
+      now: opts.now,
     })
     this.autoMine = opts.autoMine ?? true
     this.initialPrice = validatePrice(opts.priceUsd ?? DEFAULT_PRICE)

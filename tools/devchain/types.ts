@@ -27,6 +27,11 @@ export interface DevchainOptions {
   noisePerBlock?: number
   /** Initial TRX/USD price as a decimal string. Default "0.25". */
   priceUsd?: string
+  /**
+   * The chain's clock for the blocks it produces (a test moves it forward to make a payment late).
+   * Default Date.now; with autoMine the timer still runs on the wall clock.
+   */
+  now?: () => number
 }
 
 export interface LogRequest {

@@ -177,7 +177,9 @@ export function call(standin: Standin, method: string, params: unknown[]): unkno
       const slot = params[0]
       if (typeof slot !== 'number' || !Number.isInteger(slot) || slot < 0)
         throw new RpcError(-32602, 'Invalid param: slot')
-      const t = slot <= standin.slot('finalized') ? standin.slotTime(slot) : null
+      // A validator answers a rooted slot from its ledger and a newer one from the bank that made it
+      // (a confirmed slot's time is the chain's clock for refunds): any slot produced has a time.
+      const t = standin.slotTime(slot)
       if (t === null) throw new RpcError(-32004, `Block not available for slot ${slot}`)
       return Math.floor(t / 1000)
     }

@@ -81,8 +81,13 @@ export async function listSignatures(
           [account, { limit: PAGE, commitment: bound.commitment, ...(before ? { before } : {}) }],
           lane.signal,
         ),
-      (answer) =>
-        isSignatureList(answer.result) ? null : { fault: 'answered a signature list of another shape' },
+      (answer, p) =>
+        !isSignatureList(answer.result)
+          ? { fault: 'answered a signature list of another shape' }
+          : behind(ctx, p.name)
+            ? // A provider behind the others lists what it had then: the next one is asked too.
+              { fault: 'listed signatures while behind the other providers', doubtful: true }
+            : null,
       lane,
     )
     if (res.status === 'error') return res
@@ -104,6 +109,18 @@ export async function listSignatures(
   }
 }
 
+/**
+ * Slots a provider's finalized slot may trail another's before its listings are doubted: the
+ * providers' heads are looked at a moment apart, and 2.5 slots a second make them differ by a slot
+ * or two with no provider lagging; more than this (1.6 s) is a provider behind.
+ */
+const BEHIND_SLOTS = 4
+
+/** Whether a provider's finalized slot, last seen, is behind another provider's. */
+function behind(ctx: SolanaContext, name: string): boolean {
+  return (ctx.pool.health().find((h) => h.name === name)?.lagBlocks ?? 0) > BEHIND_SLOTS
+}
+
 /** One transaction at `commitment`; null when the node does not have it there. */
 export async function getTransaction(
   ctx: SolanaContext,
@@ -123,15 +140,18 @@ export async function getTransaction(
         lane.signal,
       ),
     (answer) =>
-      answer.result === null || isParsedTransaction(answer.result)
+      answer.result === null
         ? null
-        : { fault: 'answered a transaction of another shape' },
+        : !isParsedTransaction(answer.result)
+          ? { fault: 'answered a transaction of another shape' }
+          : answer.result.transaction.signatures[0] !== signature
+            ? // Another transaction than asked: a lie, whichever; the next provider is asked.
+              { fault: `asked for ${signature}, answered another transaction` }
+            : null,
     lane,
   )
   if (res.status === 'error') return res
   const tx = res.result as ParsedTransaction | null
-  if (tx && tx.transaction.signatures[0] !== signature)
-    return malformed(`asked for ${signature}, got another transaction`)
   if (tx) {
     if (ctx.txCache.size > 5000) ctx.txCache.clear()
     ctx.txCache.set(signature, tx)
