@@ -87,7 +87,8 @@ export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
     sightings: orderSightingsSchema,
     /**
      * A pending order paid in part: what arrived and what is still missing in the order's token, as
-     * decimal strings of up to 6 decimals, the missing part rounded up (never a cent less than owed).
+     * decimal strings to the token's own decimals (18 on BNB Smart Chain), the missing part rounded
+     * up (shared/token-amount.ts).
      */
     shortfall: z
       .object({ token: tokenSymbolSchema, received: z.string(), missing: z.string() })
