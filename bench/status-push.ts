@@ -101,7 +101,11 @@ function openPage(order: { id: string; secret: string }, onAnswer: (status: stri
     })
     onAnswer(body.status as string)
   }
-  const net = setInterval(() => void ask().catch(() => {}), NET_POLL_MS)
+  // Pages opened at once would ask in step; a browser's 15 s runs from its own page's last answer.
+  let net: NodeJS.Timeout | undefined
+  const first = setTimeout(() => {
+    net = setInterval(() => void ask().catch(() => {}), NET_POLL_MS)
+  }, Math.random() * NET_POLL_MS)
   const loop = (async () => {
     const res = await fetch(`${base}${STATUS_STREAM_PATH}`, {
       method: 'POST',
@@ -128,6 +132,7 @@ function openPage(order: { id: string; secret: string }, onAnswer: (status: stri
   })
   return {
     async close() {
+      clearTimeout(first)
       clearInterval(net)
       abort.abort()
       await loop
