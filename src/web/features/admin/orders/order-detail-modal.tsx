@@ -67,7 +67,10 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
               )}
               <Row label={t('admin.order.received')}>
                 {data.order.shortfall ? (
-                  <span data-testid="order-shortfall">
+                  <span
+                    data-testid="order-shortfall"
+                    className="[overflow-wrap:anywhere] [word-break:normal]"
+                  >
                     {t('admin.order.shortfall', {
                       received: token(data.order.shortfall.received, data.order.shortfall.token),
                       total: token(data.order.total.toFixed(2), data.order.shortfall.token),
