@@ -1,23 +1,25 @@
 import { readFileSync } from 'node:fs'
+import { STATUS_STREAM_PATH } from '../src/shared/order-status'
 import { spawnShop } from '../tests/support/spawn-shop'
 import { testAddresses } from '../tests/support/test-addresses'
 import { createDevchain } from '../tools/devchain/devchain'
 
 // `npm run bench:status-push`: how soon an open payment page learns what the shop recorded. Each
-// page runs the page's own status loop (src/web/features/payment/api/get-order-status.ts) over real
-// HTTP: the status call with the order's secret and the version it has, held by the shop until
-// something changes; at once again after news, else at the 3 s pace. The shop (its own process,
-// embedded PGlite, TRON on the devchain) records a change (the operator marks the order paid);
-// the time is from that call leaving to the page holding the paid answer: record → page, median
-// and worst of BENCH_ROUNDS (20), with 1 and 1,000 pages open (BENCH_PAGES=1,1000). Then the shop's
-// resident memory and open connections with the pages open, per page.
+// page does what the page does (src/web/features/payment/api/status-stream.ts and
+// get-order-status.ts) over real HTTP: it holds the order's stream open (server-sent events behind
+// the order's secret) and asks the status call when the stream says "ready" or "status", and every
+// 15 s besides. The shop (its own process, embedded PGlite, TRON on the devchain) records a change
+// (the operator marks the order paid); the time is from that call leaving to the page holding the
+// paid answer: record → page, median and worst of BENCH_ROUNDS (20), with 1 and 1,000 pages open
+// (BENCH_PAGES=1,1000). Then the shop's resident memory and open connections with the pages open,
+// per page, and the status calls the open pages made while they waited (none but the net's).
 //   BENCH_PORT (6110), BENCH_CHAIN_PORT (7110)
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20)
 const SCENARIOS = (process.env.BENCH_PAGES ?? '1,1000').split(',').filter(Boolean).map(Number)
 const PORT = Number(process.env.BENCH_PORT ?? 6110)
 const CHAIN_PORT = Number(process.env.BENCH_CHAIN_PORT ?? 7110)
-const POLL_MS = 3_000
+const NET_POLL_MS = 15_000
 const PASSWORD = 'status push bench password'
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36'
 
@@ -35,6 +37,8 @@ const shop = await spawnShop(
     CHECKOUT_CREATIONS_PER_MINUTE: '100000',
     CHECKOUT_HELD_PER_NETWORK: '100000',
     CHECKOUT_RESERVE_PERCENT: '0',
+    STATUS_STREAMS_PER_CLIENT: '100000',
+    STATUS_STREAMS_MAX: '100000',
   },
   { startupMs: 300_000 },
 )
@@ -84,31 +88,53 @@ async function placeOrder() {
   return { id: body.order_id as string, secret: body.order_secret as string }
 }
 
-/** One open payment page: the page's status loop until stopped; onAnswer sees each answer. */
+let statusCalls = 0
+
+/** One open payment page: its stream, and the status call on each event; onAnswer sees each answer. */
 function openPage(order: { id: string; secret: string }, onAnswer: (status: string) => void = () => {}) {
-  let stopped = false
-  let version: string | undefined
+  const abort = new AbortController()
+  const ask = async () => {
+    statusCalls += 1
+    const { body } = await call('secure_get_order_status', {
+      p_order_id: order.id,
+      p_order_secret: order.secret,
+    })
+    onAnswer(body.status as string)
+  }
+  // Pages opened at once would ask in step; a browser's 15 s runs from its own page's last answer.
+  let net: NodeJS.Timeout | undefined
+  const first = setTimeout(() => {
+    net = setInterval(() => void ask().catch(() => {}), NET_POLL_MS)
+  }, Math.random() * NET_POLL_MS)
   const loop = (async () => {
-    while (!stopped) {
-      const started = Date.now()
-      let news = false
-      try {
-        const { body } = await call('secure_get_order_status', {
-          p_order_id: order.id,
-          p_order_secret: order.secret,
-          ...(version ? { p_known_version: version } : {}),
-        })
-        news = typeof body.version === 'string' && body.version !== version
-        version = body.version as string
-        onAnswer(body.status as string)
-      } catch {}
-      const wait = news ? 1 : Math.max(50, POLL_MS - (Date.now() - started))
-      await new Promise((r) => setTimeout(r, wait))
+    const res = await fetch(`${base}${STATUS_STREAM_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': BROWSER },
+      body: JSON.stringify({ p_order_id: order.id, p_order_secret: order.secret }),
+      signal: abort.signal,
+    })
+    if (!res.ok || !res.body) throw new Error(`the stream was refused: ${res.status} ${await res.text()}`)
+    const reader = res.body.getReader()
+    const decoder = new TextDecoder()
+    let buffer = ''
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) return
+      buffer += decoder.decode(value, { stream: true })
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const event = /^event: (\w+)$/m.exec(buffer.slice(0, end))?.[1]
+        buffer = buffer.slice(end + 2)
+        if (event === 'ready' || event === 'status') void ask().catch(() => {})
+      }
     }
-  })()
+  })().catch((err: Error) => {
+    if (err.name !== 'AbortError') throw err
+  })
   return {
     async close() {
-      stopped = true
+      clearTimeout(first)
+      clearInterval(net)
+      abort.abort()
       await loop
     },
   }
@@ -127,6 +153,8 @@ for (const pages of SCENARIOS) {
   const afterAnswer: number[] = []
   let heldRss = 0
   let heldConnections = 0
+  const callsBefore = statusCalls
+  const startedAt = performance.now()
   for (let round = 0; round < ROUNDS; round++) {
     const order = await placeOrder()
     let paidAt = 0
@@ -142,7 +170,7 @@ for (const pages of SCENARIOS) {
       }
       held = true
     })
-    // The page has its answer and holds its next call at the shop.
+    // The page has its stream open and its first answer.
     while (!held) await new Promise((r) => setTimeout(r, 20))
     await new Promise((r) => setTimeout(r, 300))
     if (round === 0) {
@@ -158,6 +186,7 @@ for (const pages of SCENARIOS) {
     afterAnswer.push(paidAt - answeredAt)
     await page.close()
   }
+  const callsPerSecond = ((statusCalls - callsBefore) * 1000) / (performance.now() - startedAt)
   await Promise.all(open.map((p) => p.close()))
   const perPage = pages > 1 ? ((heldRss - baseRss) * 1024) / pages : Number.NaN
   console.log(
@@ -167,7 +196,8 @@ for (const pages of SCENARIOS) {
       `resident, ${heldConnections} connections` +
       (pages > 1
         ? ` (${perPage.toFixed(1)} KB and ${(heldConnections / pages).toFixed(2)} connection per page)`
-        : ''),
+        : '') +
+      `; the open pages asked the status call ${callsPerSecond.toFixed(1)} times a second`,
   )
 }
 

@@ -22,6 +22,9 @@ const env: Record<string, string> = {
   EVM_BSC_ENABLED: 'true',
   EVM_BSC_CONFIRMATIONS: String(DEPTH),
   EVM_BSC_POLL_MS: '500',
+  // No shortfall accepted: one base unit short stays unpaid.
+  PAYMENT_TOLERANCE: '0',
+  PAYMENT_TOLERANCE_PERCENT: '0',
 }
 let anvil: Anvil
 let usdt: `0x${string}`
@@ -121,7 +124,36 @@ test('a buyer picks USDT on BNB Smart Chain, pays on the node, sees confirming a
 
   const [whole, cents = '00'] = amount.split('.')
   const units = BigInt(whole as string) * 10n ** 18n + BigInt(cents.padEnd(18, '0'))
-  await transfer(anvil, usdt, buyerWallet, address as `0x${string}`, units)
+  // One base unit short: the page says the exact amount missing in USDT, never a cent of dollars.
+  await transfer(anvil, usdt, buyerWallet, address as `0x${string}`, units - 1n)
+  await expect(
+    page.getByText(/Send the remaining 0\.000000000000000001\s+USDT to the same address\./),
+  ).toBeVisible({ timeout: 90_000 })
+  await expect(page.getByText(/\$0\.01/)).toHaveCount(0)
+  await shoot(page, 'payment-evm-short-en')
+  for (const lang of ['zh', 'ru'] as const) {
+    await page.goto(`/payment?lang=${lang}`)
+    await expect(page.getByText(/0[.,]000000000000000001\s+USDT/)).toBeVisible()
+    await shoot(page, `payment-evm-short-${lang}`)
+  }
+  await page.goto('/payment?lang=en')
+  // The operator's order says the same.
+  const admin = await page.context().newPage()
+  await adminLogin(admin, PASSWORD)
+  await admin
+    .getByRole('row')
+    .filter({ hasText: 'evm-buyer@example.com' })
+    .getByRole('button')
+    .first()
+    .click()
+  const short = units - 1n
+  const received = `${short / 10n ** 18n}.${(short % 10n ** 18n).toString().padStart(18, '0')}`
+  await expect(
+    admin.getByRole('dialog', { name: 'Order details' }).getByTestId('order-shortfall'),
+  ).toHaveText(`${received} USDT of ${amount} USDT; 0.000000000000000001 USDT still missing`)
+  await shoot(admin, 'admin-order-shortfall-en')
+  await admin.close()
+  await transfer(anvil, usdt, buyerWallet, address as `0x${string}`, 1n)
   await expect(page.getByTestId('payment-detected')).toBeVisible({ timeout: 30_000 })
   await expect(page.getByTestId('payment-detected')).toContainText('confirming on BNB Smart Chain')
   await expect(page.getByTestId('payment-detected')).toContainText(/of \d+ blocks built on your transfer/)

@@ -41,6 +41,7 @@ import { createInvoiceService, type InvoiceService } from './invoices/invoice-se
 import { registerLicenceApi } from './keys/licence-api.routes'
 import { createLicenceSigner, type LicenceSigner } from './keys/licence-signing'
 import { cachedValue } from './lib/cached-value'
+import { acceptJsonBodies } from './lib/json-body'
 import { packageRoot } from './lib/paths'
 import { createSignal, type Signal } from './lib/signal'
 import { inlineStylesheets, listDirectories } from './lib/web-files'
@@ -57,6 +58,7 @@ import { createPaymentDelay, createShopHealth, type ShopHealth } from './payment
 import { providersRpcs } from './payments/providers.routes'
 import { reconcileRpcs } from './payments/reconcile.routes'
 import { sightingsRpcs } from './payments/sightings.routes'
+import { registerStatusStreamRoute } from './payments/status-stream.routes'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { refundRpcs } from './refunds/refunds.routes'
 import { compressHtml, createPageCache, htmlEncoding, loadRenderer, renderPage } from './render/render-page'
@@ -97,7 +99,7 @@ export interface AppServices {
   webhookQueued: Signal<void>
   /** Prometheus registry: metrics.gauge(name, help, collect) adds a gauge read at scrape time. */
   metrics: Metrics
-  /** Wakes the payment page's waiting status calls (the long poll) when an order's news arrives. */
+  /** Told of an order's news: wakes the payment page's stream and its waiting status calls. */
   orderWatch: OrderWatch
   /** TRON's sighting watcher (decision 024): built here, started by server.ts; null when SIGHTINGS=false. */
   sightings: SightingWatcher | null
@@ -249,17 +251,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.orderPaid.on((id) => services.orderWatch.notify([id]))
   app.decorate('services', services)
 
-  // An empty body on a call with no payload means {}.
-  app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = String(body)
-    if (text.trim() === '') return done(null, undefined)
-    try {
-      done(null, JSON.parse(text))
-    } catch {
-      done(new AppError('bad_request', 'Invalid request: the body is not valid JSON'), undefined)
-    }
-  })
+  acceptJsonBodies(app)
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
@@ -338,6 +330,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.rpc.auditDb = database.db
   services.rpc.register(app)
   registerExportRoutes(app, database.db, services.rpc)
+  registerStatusStreamRoute(app, database.db, services.orderWatch, env)
   await registerLicenceApi(app, {
     db: database.db,
     signer: services.licenceSigner,

@@ -117,6 +117,11 @@ const envSchema = z.object({
     .transform((v) => v !== 'false'),
   /** The chain's block time in ms (TRON: 3000), for the sighting watcher's pace and the buyer's seconds left. */
   CHAIN_BLOCK_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  /** The payment page's stream (docs/decisions/066-the-payment-page-is-told.md): streams open at once
+   * in all and per client address, and the heartbeat that keeps an idle one open behind proxies. */
+  STATUS_STREAMS_MAX: z.coerce.number().int().min(1).max(1_000_000).default(5000),
+  STATUS_STREAMS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(20),
+  STATUS_STREAM_HEARTBEAT_MS: z.coerce.number().int().min(50).max(120_000).default(15_000),
   /** Checkout limits: orders in their payment window per client address and per e-mail, and
    * creations per client address per minute (docs/decisions/015-hardening.md). */
   CHECKOUT_PENDING_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(5),

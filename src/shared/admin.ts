@@ -6,6 +6,7 @@ import { orderStatusValues } from './order-statuses'
 import { productTranslationsSchema } from './product'
 import { adminKeyField } from './rpc'
 import { siteContentSchema } from './site-content'
+import type { Shortfall } from './token-amount'
 import type { UnmatchedReason } from './unmatched-reasons'
 import { parseWalletAddressLines } from './wallet-addresses'
 
@@ -273,7 +274,13 @@ export interface FetchOrdersAnswer {
 
 export interface AdminOrderDetail {
   success: true
-  order: AdminOrder & { window_ends_at: string; grace_until: string; cancelled_at: string | null }
+  order: AdminOrder & {
+    window_ends_at: string
+    grace_until: string
+    cancelled_at: string | null
+    /** Pending and paid in part: received and missing in the order's token (missing rounded up); else null. */
+    shortfall: Shortfall | null
+  }
   keys: { product_id: number; key: string; generated: boolean }[]
   payments: AdminPayment[]
   mails: {

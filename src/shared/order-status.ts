@@ -21,6 +21,14 @@ export const orderStatusInputSchema = z
   })
   .strict()
 
+/** Where the payment page opens its stream of news (a POST: the secret never travels in a URL a log keeps). */
+export const STATUS_STREAM_PATH = '/api/order-status/stream'
+
+/** The payment page's stream of news: the order and its secret. */
+export const orderStatusStreamInputSchema = z
+  .object({ p_order_id: orderIdSchema, p_order_secret: orderSecretSchema.optional() })
+  .strict()
+
 /** The longest a status call with p_known_version waits (the browser gives a call 15 s). */
 export const STATUS_WAIT_MS = 10_000
 
@@ -87,7 +95,8 @@ export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
     sightings: orderSightingsSchema,
     /**
      * A pending order paid in part: what arrived and what is still missing in the order's token, as
-     * decimal strings of up to 6 decimals, the missing part rounded up (never a cent less than owed).
+     * decimal strings to the token's own decimals (18 on BNB Smart Chain), the missing part rounded
+     * up (shared/token-amount.ts).
      */
     shortfall: z
       .object({ token: tokenSymbolSchema, received: z.string(), missing: z.string() })

@@ -36,16 +36,6 @@ export function parseTokenAmount(text: string): bigint | null {
   return units > 0n ? units : null
 }
 
-/** 12500000n → "12.5" (trailing zeros trimmed, at least 2 decimals): what a wallet is typed with. */
-export function formatTokenUnits(units: bigint, decimals = DECIMALS): string {
-  const unit = 10n ** BigInt(decimals)
-  const sign = units < 0n ? '-' : ''
-  const abs = units < 0n ? -units : units
-  let fraction = (abs % unit).toString().padStart(decimals, '0').replace(/0+$/, '')
-  if (fraction.length < 2) fraction = fraction.padEnd(2, '0')
-  return `${sign}${abs / unit}.${fraction}`
-}
-
 /** Micro-units (6 decimals: micro-dollars, sun) as base units at `decimals`; exact, rounded down below 6. */
 export function microsToUnits(micros: bigint, decimals: number): bigint {
   return decimals >= DECIMALS

@@ -134,6 +134,9 @@ export async function createPaymentFixture(
     backoffBaseMs: 20,
     maxBackoffMs: 100,
     leaseMs: 5000,
+    // As server.ts wires it: a payment and a commit are news for the payment page.
+    onPaid: (id) => t.app.services.orderPaid.emit(id),
+    onCommitted: () => t.app.services.orderWatch.notify('*'),
   })
   // The follower starts at the solidified head, before any order exists.
   chain.mine(lag + 1)

@@ -23,6 +23,7 @@ import { detachOrderPayments, heldOrderIds } from '../payments/ledger'
 import { paymentsOfOrder } from '../payments/payment-admin'
 import type { PaymentRules } from '../payments/payment-rules'
 import { settleOrder } from '../payments/settle-order'
+import { orderShortfall } from '../payments/shortfall'
 import { confirmingAmounts } from '../payments/sightings'
 import { releaseAddress } from '../wallets/wallets.repo'
 
@@ -159,6 +160,7 @@ export async function orderDetail(db: Db, orderId: string): Promise<AdminOrderDe
       window_ends_at: row.windowEndsAt.toISOString(),
       grace_until: row.graceUntil.toISOString(),
       cancelled_at: row.cancelledAt?.toISOString() ?? null,
+      shortfall: await orderShortfall(db, row),
     },
     keys: keys.map((k) => ({ product_id: k.productId, key: k.key, generated: k.generated })),
     payments: orderPayments,

@@ -52,6 +52,25 @@ export async function findOrder(db: Db, orderId: string): Promise<OrderRow | und
   return row
 }
 
+/**
+ * A short fingerprint of what the buyer's status answer reads from each order (status, amounts, the
+ * paying transaction, late, the window): the payment page's stream compares it to push news another
+ * process wrote, one query for every open page.
+ */
+export async function orderFingerprints(db: Db, orderIds: readonly string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>()
+  if (orderIds.length === 0) return found
+  const rows = await db
+    .select({
+      id: orders.id,
+      print: sql<string>`concat_ws('|', ${orders.status}, ${orders.amountReceivedUnits}::text, ${orders.nativeReceivedUnits}::text, ${orders.txHash}, ${orders.late}::text, ${orders.windowEndsAt}::text, ${orders.updatedAt}::text)`,
+    })
+    .from(orders)
+    .where(inArray(orders.id, [...orderIds]))
+  for (const r of rows) found.set(r.id, r.print)
+  return found
+}
+
 /** What the ledger credits to the order, kept on the order for lists and the buyer's page. */
 /** The order a buyer's dashboard link names (a paid order's access token). */
 export async function findOrderByAccessToken(db: Db, token: string): Promise<OrderRow | undefined> {

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm'
 import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { isPaidStatus } from '../../shared/order-status'
+import { toShortfallUnits } from '../../shared/token-amount'
 import { type ChainTransfer, stableUnitsToMicros } from '../chains/chain'
 import { decimalsOf, tableToken } from '../chains/token-table'
 import type { Db } from '../db/client'
@@ -258,6 +259,17 @@ export async function creditedTotals(
     lastTxId: last?.txId ?? null,
     lastBlockTimestamp: last?.blockTimestamp ?? null,
   }
+}
+
+/** The stablecoins credited to an order, exactly, at SHORTFALL_DECIMALS (each chain's token at its own decimals). */
+export async function creditedStableExact(db: Db, orderId: string): Promise<bigint> {
+  const sums = (await db.execute(sql`
+    select chain, token, coalesce(sum(amount_units), 0)::text as units
+    from ${payments} where order_id = ${orderId} and status = 'credited' and token <> 'TRX'
+    group by chain, token`)) as unknown as { rows: { chain: ChainId; token: TokenSymbol; units: string }[] }
+  let total = 0n
+  for (const r of sums.rows) total += toShortfallUnits(BigInt(r.units), decimalsOf(r.chain, r.token))
+  return total
 }
 
 /** A transaction already credited to an order other than `orderId` (the buyer's hash check). */

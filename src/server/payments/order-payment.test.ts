@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
 import { defaultSiteContent } from '../../shared/site-content-defaults'
+import { formatTokenUnits } from '../../shared/token-amount'
 import { orders, payments } from '../db/schema'
 import { renderOrderEmail } from '../delivery/order-email'
-import { formatTokenUnits, orderPaymentOf } from './order-payment'
+import { orderPaymentOf } from './order-payment'
 
 // How a paid order's payment is named: the chain and token of the transaction that paid it (from
 // the ledger), with that chain's explorer link, in the e-mail as on every screen.

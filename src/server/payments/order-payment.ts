@@ -1,6 +1,5 @@
 import { and, eq } from 'drizzle-orm'
 import type { ChainId, TokenSymbol } from '../../shared/chains'
-import { unitsToDecimal } from '../../shared/networks'
 import type { ChainRegistry } from '../chains/chain-registry'
 import { familyOf } from '../chains/families'
 import type { Db } from '../db/client'
@@ -16,13 +15,6 @@ export function explorerTxUrlOf(chain: ChainId, txId: string, chains?: ChainRegi
   const adapter = chains?.get(chain)
   if (adapter) return adapter.explorerTxUrl(txId)
   return familyOf(chain).explorerTxUrl(chain, txId)
-}
-
-/** Base units of a token as a decimal string, trimmed to cents where the rest are zeros ("25.00", "0.123456"). */
-export function formatTokenUnits(units: bigint, decimals: number): string {
-  const full = unitsToDecimal(units.toString(), decimals)
-  if (decimals < 2) return Number(full).toFixed(2)
-  return full.replace(/(\.\d\d\d*?)0+$/, '$1')
 }
 
 export interface OrderPayment {

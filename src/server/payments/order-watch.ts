@@ -1,7 +1,8 @@
-// The payment page's long poll: a status call that already knows the current answer waits here
-// until something about its order may have changed (a sighting, a payment, the follower's commit)
-// or a few seconds pass. In-process only: with several processes, the waiter's own re-check every
-// few seconds (payments.routes.ts) covers news another process wrote.
+// The payment page's news, in process: whatever may have changed an order (a sighting, a payment,
+// the follower's commit) notifies here. The page's stream (status-stream.ts) fans it out to the open
+// pages; a long-polling status call waits here until its order is named or a few seconds pass. With
+// several processes, the stream's and the waiter's own re-checks every few seconds cover news
+// another process wrote.
 
 export interface OrderWatch {
   /** Wakes the waiters of these orders ('*': every waiter). */
@@ -10,21 +11,26 @@ export interface OrderWatch {
   wait(orderId: string, ms: number): Promise<void>
   /** Waiting calls now (for tests and metrics). */
   waiting(): number
+  /** Told of every notify (the payment page's stream fans it out); answers the unsubscribe. */
+  subscribe(listener: (orderIds: readonly string[] | '*') => void): () => void
 }
 
 export function createOrderWatch(): OrderWatch {
   const waiters = new Map<string, Set<() => void>>()
   let count = 0
+  const listeners = new Set<(orderIds: readonly string[] | '*') => void>()
   const wake = (orderId: string) => {
     for (const done of [...(waiters.get(orderId) ?? [])]) done()
   }
   return {
     notify(orderIds) {
-      if (orderIds === '*') {
+      const ids = orderIds === '*' ? '*' : [...orderIds]
+      for (const listener of listeners) listener(ids)
+      if (ids === '*') {
         for (const id of [...waiters.keys()]) wake(id)
         return
       }
-      for (const id of orderIds) wake(id)
+      for (const id of ids) wake(id)
     },
     wait(orderId, ms) {
       return new Promise<void>((resolve) => {
@@ -43,5 +49,9 @@ export function createOrderWatch(): OrderWatch {
       })
     },
     waiting: () => count,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
   }
 }

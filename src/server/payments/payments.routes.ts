@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto'
 import { familyOfChain } from '../../shared/chains'
-import { centsToDollars, formatUsd, microsToDollars } from '../../shared/money'
+import { centsToDollars, formatCents, formatUsd, microsToDollars } from '../../shared/money'
 import {
   confirmTransactionInputSchema,
   isPaidStatus,
   orderStatusInputSchema,
   STATUS_WAIT_MS,
 } from '../../shared/order-status'
-import { formatTokenUnits } from '../../shared/refunds'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { ChainRegistry } from '../chains/chain-registry'
 import type { Database } from '../db/client'
@@ -23,6 +22,7 @@ import { paysOrder } from './ledger'
 import type { OrderWatch } from './order-watch'
 import type { PaymentRules } from './payment-rules'
 import type { PaymentDelay } from './payments-health'
+import { orderShortfall } from './shortfall'
 import { orderSightings } from './sightings'
 
 /**
@@ -45,22 +45,6 @@ export interface PaymentsRpcOptions {
   watch?: OrderWatch
   /** The chain's block time, for the buyer's "seconds left". Default 3000. */
   blockIntervalMs?: number
-}
-
-/**
- * What a pending order paid in part still lacks, in its token with 6 decimals. The received micros
- * are the ledger's, each transfer rounded down to a micro, so the missing part is rounded up: a
- * transfer one base unit short of an 18-decimal total shows 0.000001 missing, never nothing.
- */
-function shortfallOf(order: OrderRow) {
-  const received = receivedMicros(order)
-  const due = BigInt(order.totalCents) * 10_000n
-  if (order.status !== 'pending' || received <= 0n || received >= due) return null
-  return {
-    token: order.token,
-    received: formatTokenUnits(received, 6),
-    missing: formatTokenUnits(due - received, 6),
-  }
 }
 
 /** A waiting status call looks at the database again this often: news from another process. */
@@ -104,7 +88,7 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
         opts.rules,
         (chain) => chains.get(chain)?.blockIntervalMs ?? opts.blockIntervalMs ?? 3000,
       ),
-      shortfall: shortfallOf(order),
+      shortfall: await orderShortfall(db, order),
     }
     const version = createHash('sha256').update(JSON.stringify(answer)).digest('hex').slice(0, 16)
     return { ...answer, version }
@@ -168,9 +152,15 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
           return refused('confirm.notAwaiting')
         }
         if (result.creditedHere) {
+          // Said in the order's token, received rounded down (what is missing is never rounded away).
+          const short = await orderShortfall(db, now)
           return refused('confirm.underpaid', {
-            received: formatUsd(microsToDollars(receivedMicros(now))),
-            total: formatUsd(centsToDollars(now.totalCents)),
+            received: short
+              ? `${short.received} ${short.token}`
+              : formatUsd(microsToDollars(receivedMicros(now))),
+            total: short
+              ? `${formatCents(now.totalCents)} ${short.token}`
+              : formatUsd(centsToDollars(now.totalCents)),
           })
         }
         if (result.reachedOrder) return refused('confirm.notAwaiting')

@@ -5,7 +5,6 @@ import {
   badAddressFor,
   type CreateRefundInput,
   fillMessage,
-  formatTokenUnits,
   microsToUnits,
   parseTokenAmount,
   refundAddressFor,
@@ -13,6 +12,7 @@ import {
   unitsToMicrosUp,
 } from '../../shared/refunds'
 import { mergeSiteContent } from '../../shared/site-content'
+import { formatTokenUnits } from '../../shared/token-amount'
 import { sunToUsdMicros } from '../../shared/trx'
 import { tableToken } from '../chains/token-table'
 import { readStoredContent } from '../content/content.repo'

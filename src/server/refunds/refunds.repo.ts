@@ -5,11 +5,11 @@ import { chainNames } from '../../shared/networks'
 import {
   type AdminRefund,
   type DashboardRefund,
-  formatTokenUnits,
   REFUND_LINK_HOURS,
   type RefundToken,
   unitsToMicrosUp,
 } from '../../shared/refunds'
+import { formatTokenUnits } from '../../shared/token-amount'
 import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { refunds } from '../db/schema'

@@ -7,7 +7,6 @@ import {
   createRefundInputSchema,
   createReturnInputSchema,
   fetchRefundsInputSchema,
-  formatTokenUnits,
   openRefundInputSchema,
   REFUND_LINK_TOKEN,
   refundIdInputSchema,
@@ -17,6 +16,7 @@ import {
   verifyRefundInputSchema,
 } from '../../shared/refunds'
 import { adminKeyField } from '../../shared/rpc'
+import { formatTokenUnits } from '../../shared/token-amount'
 import { adminActorOf } from '../admin/admin-auth'
 import { onSuccess } from '../audit/audit-log'
 import type { Db } from '../db/client'

@@ -155,8 +155,9 @@ export function formatters(locale: Locale) {
      * "199,96 TRX"; 1234.5 → "1,234.50 USDT"; ("1.000000000000000001", …, 18) keeps the last digit.
      */
     token: (amount: number | string, symbol: TokenSymbol, decimals = 6) =>
-      // Intl formats a decimal string digit for digit (no rounding through a float).
-      `${token(decimals).format(amount as Intl.StringNumericLiteral)}\u00a0${symbol}`,
+      // Intl formats a decimal string digit for digit (no rounding through a float); a string keeps
+      // every decimal it has ("0.000000000000000001" is never shown as 0.00).
+      `${token(typeof amount === 'string' ? Math.max(decimals, amount.split('.')[1]?.length ?? 0) : decimals).format(amount as Intl.StringNumericLiteral)}\u00a0${symbol}`,
     /** A price per token in dollars, to the rate's last digit (at least cents), e.g. "$0.2451". */
     rate: (dollars: number | string) => usdRate().format(dollars as Intl.StringNumericLiteral),
     number: (value: number, options?: Intl.NumberFormatOptions) =>

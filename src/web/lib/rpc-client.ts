@@ -44,6 +44,20 @@ async function attempt(name: string, payload: unknown): Promise<Response> {
   }
 }
 
+/**
+ * A POST whose answer is read as it arrives (the payment page's stream of server-sent events): no
+ * timeout and no retries, the caller opens it again.
+ */
+export function openStream(path: string, payload: unknown, signal: AbortSignal): Promise<Response> {
+  return fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+    credentials: 'same-origin',
+    signal,
+  })
+}
+
 export async function callRpc<T>(name: string, payload?: unknown, options: RpcOptions = {}): Promise<T> {
   const attempts = options.idempotent ? RETRIES + 1 : 1
   let lastError: RpcError | undefined

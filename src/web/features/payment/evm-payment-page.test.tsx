@@ -133,16 +133,16 @@ describe('payment page of an order on BNB Smart Chain', () => {
     expect(screen.getByText(/3 of 15 blocks built on your transfer · about 9 seconds left/)).toBeTruthy()
   })
 
-  it('paid one base unit short: what is missing in USDT, rounded up, never a cent', async () => {
+  it('paid one base unit short: the exact 18-decimal amount missing in USDT, never a cent', async () => {
     answer = status({
       amount_received: 24.99,
-      shortfall: { token: 'USDT', received: '24.999999', missing: '0.000001' },
+      shortfall: { token: 'USDT', received: '24.999999999999999999', missing: '0.000000000000000001' },
     })
     renderPayment()
     await waitFor(() =>
       expect(
         screen.getByText(
-          /We received 24\.999999\s+USDT of 25\.00\s+USDT\. Send the remaining 0\.000001\s+USDT to the same address\./,
+          /We received 24\.999999999999999999\s+USDT of 25\.00\s+USDT\. Send the remaining 0\.000000000000000001\s+USDT to the same address\./,
         ),
       ).toBeTruthy(),
     )

@@ -66,7 +66,20 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
                 <Row label={t('admin.order.trxTotal')}>{token(data.order.trx_amount, 'TRX')}</Row>
               )}
               <Row label={t('admin.order.received')}>
-                {usd(data.order.amount_received)}
+                {data.order.shortfall ? (
+                  <span
+                    data-testid="order-shortfall"
+                    className="[overflow-wrap:anywhere] [word-break:normal]"
+                  >
+                    {t('admin.order.shortfall', {
+                      received: token(data.order.shortfall.received, data.order.shortfall.token),
+                      total: token(data.order.total.toFixed(2), data.order.shortfall.token),
+                      missing: token(data.order.shortfall.missing, data.order.shortfall.token),
+                    })}
+                  </span>
+                ) : (
+                  usd(data.order.amount_received)
+                )}
                 {data.order.trx_received !== '0.00' &&
                   t('admin.order.includesTrx', { amount: token(data.order.trx_received, 'TRX') })}
               </Row>

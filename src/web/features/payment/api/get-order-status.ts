@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useRef } from 'react'
 import {
   confirmTransactionAnswerSchema,
   type OrderStatusAnswer,
@@ -6,6 +7,7 @@ import {
 } from '../../../../shared/order-status'
 import { secretOfOrder } from '../../../lib/checkout-store'
 import { callRpc } from '../../../lib/rpc-client'
+import { useStatusStream } from './status-stream'
 
 export const STATUS_POLL_MS = 3_000
 
@@ -34,22 +36,29 @@ export async function getOrderStatus(orderId: string, knownVersion?: string): Pr
   return answer
 }
 
+/** While the stream is open, the status call is still asked this often: a net under the stream. */
+export const STREAM_POLL_MS = 15_000
+
 /**
- * The payment watch: the server watches the chain; the page asks it with the version it already
- * has, and the server holds the call until something changes (a transfer seen, confirmed, dropped,
- * paid) or 10 s pass. So a held call is always waiting: the next call starts at once after one that
- * was held or brought a new version (the shop's news reaches the page as it records it, even two
- * changes in a row), and otherwise (an error, a server that did not hold, an answer without a
- * version) never sooner than 3 s after the previous one started, the plain poll kept as the fallback.
+ * The payment watch: the server watches the chain; the page asks it. While the order's stream is
+ * open (status-stream.ts) the shop tells the page of news at once and the page asks again then (and
+ * every 15 s). Otherwise the page asks with the version it already has and the server holds the call
+ * until something changes (a transfer seen, confirmed, dropped, paid) or 10 s pass: the next call
+ * starts at once after one that was held or brought a new version, and otherwise (an error, a server
+ * that did not hold) never sooner than 3 s after the previous one started, the plain poll kept as the
+ * fallback, and after the stream drops until it is open again.
  */
 export function useOrderStatus(orderId: string | null) {
   const client = useQueryClient()
   const key = orderStatusKeys.order(orderId)
+  const streaming = useStatusStream(orderId, () => void client.invalidateQueries({ queryKey: key }))
+  const streamOpen = useRef(streaming)
+  streamOpen.current = streaming
   return useQuery({
     queryKey: key,
     queryFn: async () => {
       const started = Date.now()
-      const known = client.getQueryData<OrderStatus>(key)?.version
+      const known = streamOpen.current ? undefined : client.getQueryData<OrderStatus>(key)?.version
       lastCallNews = false
       try {
         const answer = await getOrderStatus(orderId as string, known)
@@ -60,7 +69,8 @@ export function useOrderStatus(orderId: string | null) {
       }
     },
     enabled: Boolean(orderId),
-    refetchInterval: () => (lastCallNews ? 1 : Math.max(50, STATUS_POLL_MS - lastCallMs)),
+    refetchInterval: () =>
+      streaming ? STREAM_POLL_MS : lastCallNews ? 1 : Math.max(50, STATUS_POLL_MS - lastCallMs),
     refetchIntervalInBackground: true,
     gcTime: 0,
   })
