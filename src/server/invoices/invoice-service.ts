@@ -12,6 +12,7 @@ import { amountToCents, type CreateInvoiceRequest, invoiceCurrencies } from './g
 import { invoiceViews, paymentMethodId } from './invoice-view'
 import {
   findInvoice,
+  type InvoiceInsert,
   type InvoiceWithOrder,
   insertInvoice,
   newInvoiceId,
@@ -63,7 +64,7 @@ export function localeOf(language: string | null | undefined): Locale {
 }
 
 /** The network the invoice is paid on: the first of its payment methods the shop takes, else the shop's first. */
-function networkOf(
+export function networkOf(
   chains: ChainRegistry,
   methods: readonly string[] | null | undefined,
 ): { chain: ChainId; token: TokenSymbol } {
@@ -99,6 +100,51 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
     { maxInFlight: opts.maxInFlight },
   )
 
+  /**
+   * Places an invoice's order of `cents` on `network` and writes the invoice in the same
+   * transaction; answers the invoice's id, or the open one of the same seller's order (a retry).
+   */
+  async function placeAmount(p: {
+    cents: number
+    email: string
+    locale: Locale
+    network: { chain: ChainId; token: TokenSymbol }
+    windowMs: number | undefined
+    row: Omit<InvoiceInsert, 'id' | 'orderId'>
+  }): Promise<string> {
+    const id = newInvoiceId()
+    let answer: CreateOrderAnswer
+    try {
+      answer = await placer.place(
+        {
+          p_email: p.email,
+          p_items: [],
+          p_total: p.cents / 100,
+          p_locale: p.locale,
+          p_chain: p.network.chain,
+          p_token: p.network.token,
+        },
+        undefined,
+        {
+          amountCents: p.cents,
+          windowMs: p.windowMs,
+          attach: (tx, order) => insertInvoice(tx, { ...p.row, id, orderId: order.id }),
+        },
+      )
+    } catch (error) {
+      if (error instanceof OpenInvoiceExists) return error.invoiceId
+      throw error
+    }
+    if (!answer.success) {
+      throw new InvoiceRefused(
+        503,
+        'service-unavailable',
+        'No payment address is free now: try again in a few minutes',
+      )
+    }
+    return id
+  }
+
   /** Creates an invoice, or answers the open one of the same metadata.orderId; answers its id. */
   async function create(request: CreateInvoiceRequest, apiKeyId: number | null): Promise<string> {
     const currency = (request.currency ?? 'USD').trim().toUpperCase() || 'USD'
@@ -117,48 +163,15 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
       const open = await openInvoiceOf(db, externalOrderId)
       if (open) return open
     }
-    const network = networkOf(chains, request.checkout?.paymentMethods)
     const checkout = request.checkout ?? {}
-    const id = newInvoiceId()
-    let answer: CreateOrderAnswer
-    try {
-      answer = await placer.place(
-        {
-          p_email: metadata.buyerEmail?.trim() ?? '',
-          p_items: [],
-          p_total: cents / 100,
-          p_locale: localeOf(checkout.defaultLanguage),
-          p_chain: network.chain,
-          p_token: network.token,
-        },
-        undefined,
-        {
-          amountCents: cents,
-          windowMs: checkout.expirationMinutes ? checkout.expirationMinutes * 60_000 : undefined,
-          attach: (tx, order) =>
-            insertInvoice(tx, {
-              id,
-              orderId: order.id,
-              externalOrderId,
-              currency,
-              metadata,
-              checkout,
-              apiKeyId,
-            }),
-        },
-      )
-    } catch (error) {
-      if (error instanceof OpenInvoiceExists) return error.invoiceId
-      throw error
-    }
-    if (!answer.success) {
-      throw new InvoiceRefused(
-        503,
-        'service-unavailable',
-        'No payment address is free now: try again in a few minutes',
-      )
-    }
-    return id
+    return placeAmount({
+      cents,
+      email: metadata.buyerEmail?.trim() ?? '',
+      locale: localeOf(checkout.defaultLanguage),
+      network: networkOf(chains, request.checkout?.paymentMethods),
+      windowMs: checkout.expirationMinutes ? checkout.expirationMinutes * 60_000 : undefined,
+      row: { externalOrderId, currency, metadata, checkout, apiKeyId },
+    })
   }
 
   /** The operator marks an invoice settled (its order paid by hand, the one path) or invalid (cancelled). */
@@ -190,6 +203,7 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
 
   return {
     create,
+    placeAmount,
     views: (rows: readonly InvoiceWithOrder[], storeId: string) => invoiceViews(opts, rows, storeId),
     mark,
     find: (id: string) => findInvoice(db, id),
