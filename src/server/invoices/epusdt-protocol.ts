@@ -1,6 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { z } from 'zod'
-import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { formatCents } from '../../shared/money'
 
 // The epusdt order protocol's wire rules (decision 056): its signature, its amounts written as
@@ -56,27 +55,26 @@ export function fiatToTokenCents(amountE8: bigint, rateE8: bigint): bigint {
   return (numerator + rateE8 - 1n) / rateE8
 }
 
-/** epusdt's trade types (`usdt.trc20`…) and the networks they are here. */
-export const epusdtTradeTypes: Record<string, { chain: ChainId; token: TokenSymbol }> = {
-  'usdt.trc20': { chain: 'tron', token: 'USDT' },
-  'usdc.trc20': { chain: 'tron', token: 'USDC' },
-  'usdt.erc20': { chain: 'ethereum', token: 'USDT' },
-  'usdc.erc20': { chain: 'ethereum', token: 'USDC' },
-  'usdt.bep20': { chain: 'bsc', token: 'USDT' },
-  'usdc.bep20': { chain: 'bsc', token: 'USDC' },
-  'usdt.polygon': { chain: 'polygon', token: 'USDT' },
-  'usdc.polygon': { chain: 'polygon', token: 'USDC' },
-  'usdt.arbitrum': { chain: 'arbitrum', token: 'USDT' },
-  'usdc.arbitrum': { chain: 'arbitrum', token: 'USDC' },
-  'usdc.base': { chain: 'base', token: 'USDC' },
-  'usdt.solana': { chain: 'solana', token: 'USDT' },
-  'usdc.solana': { chain: 'solana', token: 'USDC' },
+/** epusdt's trade types (`usdt.trc20`…) and the payment methods (Greenfield's ids) they are here. */
+export const epusdtTradeTypes: Readonly<Record<string, string>> = {
+  'usdt.trc20': 'USDT-TRON',
+  'usdc.trc20': 'USDC-TRON',
+  'usdt.erc20': 'USDT-ETHEREUM',
+  'usdc.erc20': 'USDC-ETHEREUM',
+  'usdt.bep20': 'USDT-BSC',
+  'usdc.bep20': 'USDC-BSC',
+  'usdt.polygon': 'USDT-POLYGON',
+  'usdc.polygon': 'USDC-POLYGON',
+  'usdt.arbitrum': 'USDT-ARBITRUM',
+  'usdc.arbitrum': 'USDC-ARBITRUM',
+  'usdc.base': 'USDC-BASE',
+  'usdt.solana': 'USDT-SOLANA',
+  'usdc.solana': 'USDC-SOLANA',
 }
 
-/** The trade type of a network, when epusdt has one. */
-export function tradeTypeOf(chain: ChainId, token: TokenSymbol): string | null {
-  const found = Object.entries(epusdtTradeTypes).find(([, n]) => n.chain === chain && n.token === token)
-  return found?.[0] ?? null
+/** The trade type of a payment method (USDT-TRON → usdt.trc20), when epusdt has one. */
+export function tradeTypeOf(paymentMethod: string): string | null {
+  return Object.entries(epusdtTradeTypes).find(([, m]) => m === paymentMethod)?.[0] ?? null
 }
 
 const decimal = z

@@ -20,8 +20,8 @@ import {
   tradeTypeOf,
 } from './epusdt-protocol'
 import type { FiatRateSource } from './epusdt-rate'
-import { InvoiceRefused, type InvoiceService, localeOf, networkOf } from './invoice-service'
-import { checkoutLinkOf } from './invoice-view'
+import { InvoiceRefused, type InvoiceService, localeOf, networkOf, parseMethod } from './invoice-service'
+import { checkoutLinkOf, paymentMethodId } from './invoice-view'
 import { findInvoice, latestInvoiceOf } from './invoices.repo'
 
 // The epusdt order protocol (decision 056): POST /api/v1/order/create-transaction as the shops
@@ -103,12 +103,12 @@ function networkOfTradeType(chains: ChainRegistry, tradeType: string | null | un
       throw error
     }
   }
-  const wanted = epusdtTradeTypes[tradeType.toLowerCase()]
+  const wanted = parseMethod(epusdtTradeTypes[tradeType.toLowerCase()] ?? '')
   const choice = wanted && chooseNetwork(chains, wanted.chain, wanted.token)
   if (choice?.ok) return { chain: choice.chain, token: choice.token }
   const taken = chains
     .enabled()
-    .flatMap((c) => c.tokens.map((t) => tradeTypeOf(c.chain, t.symbol)))
+    .flatMap((c) => c.tokens.map((t) => tradeTypeOf(paymentMethodId(c.chain, t.symbol))))
     .filter((t): t is string => t !== null)
   throw new EpusdtError(
     400,

@@ -50,7 +50,7 @@ export class InvoiceRefused extends Error {
   }
 }
 
-function parseMethod(id: string): { chain: ChainId; token: TokenSymbol } | null {
+export function parseMethod(id: string): { chain: ChainId; token: TokenSymbol } | null {
   const [token, chain] = id.trim().toUpperCase().split('-')
   const c = chain?.toLowerCase() as ChainId
   const t = token as TokenSymbol
