@@ -45,6 +45,7 @@ function eventsFor(
   type: string,
   order: OrderRow,
   extra: Record<string, unknown>,
+  keys: readonly { product_id: number; key: string }[],
 ): [GreenfieldEvent, Record<string, unknown>][] {
   const received = receivedUsdMicros(order.amountReceivedUnits, order.nativeReceivedUnits, order.nativeRateE8)
   const due = BigInt(order.totalCents) * MICROS_PER_CENT
@@ -65,7 +66,23 @@ function eventsFor(
       return [
         ['InvoiceReceivedPayment', { afterExpiration: order.late }],
         ['InvoiceProcessing', { overPaid: received > due }],
-        ['InvoiceSettled', { manuallyMarked, overPaid: received > due }],
+        [
+          'InvoiceSettled',
+          {
+            manuallyMarked,
+            overPaid: received > due,
+            // An invoice of catalogue products: the keys delivered, for the seller's site to show.
+            ...(order.items.length > 0
+              ? {
+                  keys: keys.map((k) => ({
+                    productId: k.product_id,
+                    productName: order.items.find((i) => i.product.id === k.product_id)?.product.name ?? null,
+                    key: k.key,
+                  })),
+                }
+              : {}),
+          },
+        ],
       ]
     }
     case 'order.expired':
@@ -125,10 +142,10 @@ export async function recordInvoiceEvents(
   type: string,
   order: OrderRow,
   extra: Record<string, unknown>,
+  /** order.paid: the licence keys handed out, named in InvoiceSettled of an invoice of products. */
+  keys: readonly { product_id: number; key: string }[] = [],
 ): Promise<void> {
-  // Only an order of an amount (no catalogue lines) can be an invoice: a storefront order costs nothing here.
-  if (order.items.length > 0) return
-  const events = eventsFor(type, order, extra)
+  const events = eventsFor(type, order, extra, keys)
   if (events.length === 0) return
   const result = (await tx.execute(
     sql`select id, metadata, events_sent, checkout from ${invoices} where order_id = ${order.id} for update`,

@@ -1,10 +1,12 @@
 import { type ChainId, chainIds, stablecoins, type TokenSymbol, tokenSymbols } from '../../shared/chains'
-import type { CreateOrderAnswer } from '../../shared/checkout'
+import type { CreateOrderAnswer, CreateOrderInput } from '../../shared/checkout'
 import type { Locale } from '../../shared/locale'
+import { formatCents } from '../../shared/money'
 import { updateOrderStatus } from '../admin/order-admin'
 import type { ChainRegistry } from '../chains/chain-registry'
 import type { Db } from '../db/client'
 import { createOrderPlacer } from '../orders/order-batcher'
+import { priceCart } from '../orders/order-pricing'
 import { chooseNetwork } from '../payments/order-network'
 import type { PaymentRules } from '../payments/payment-rules'
 import type { RateResult } from '../pricing/trx-price'
@@ -111,6 +113,8 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
     network: { chain: ChainId; token: TokenSymbol }
     windowMs: number | undefined
     row: Omit<InvoiceInsert, 'id' | 'orderId'>
+    /** Catalogue lines, priced at `cents` already (priceCart); without them an order of the amount. */
+    items?: CreateOrderInput['p_items']
   }): Promise<string> {
     const id = newInvoiceId()
     let answer: CreateOrderAnswer
@@ -118,7 +122,7 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
       answer = await placer.place(
         {
           p_email: p.email,
-          p_items: [],
+          p_items: p.items ?? [],
           p_total: p.cents / 100,
           p_locale: p.locale,
           p_chain: p.network.chain,
@@ -126,7 +130,7 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
         },
         undefined,
         {
-          amountCents: p.cents,
+          amountCents: p.items ? undefined : p.cents,
           windowMs: p.windowMs,
           attach: (tx, order) => insertInvoice(tx, { ...p.row, id, orderId: order.id }),
         },
@@ -164,7 +168,28 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
       if (open) return open
     }
     const checkout = request.checkout ?? {}
+    const items = request.products?.map((p) => ({ product: { id: p.id }, quantity: p.quantity ?? 1 }))
+    if (items) {
+      // Priced as the placer prices them: the amount must be what the catalogue says.
+      const priced = await priceCart(db, items).catch((error: Error) => {
+        throw new InvoiceRefused(
+          400,
+          'validation',
+          error.message.replace(/^Invalid request: /, ''),
+          'products',
+        )
+      })
+      if (priced.totalCents !== cents) {
+        throw new InvoiceRefused(
+          400,
+          'validation',
+          `must be the products' total, ${formatCents(priced.totalCents)}`,
+          'amount',
+        )
+      }
+    }
     return placeAmount({
+      items,
       cents,
       email: metadata.buyerEmail?.trim() ?? '',
       locale: localeOf(checkout.defaultLanguage),

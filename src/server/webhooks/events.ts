@@ -239,7 +239,7 @@ export async function recordOrderEvent(
   }
   const id = await recordEvent(tx, type, data, { keys })
   // An order of an invoice: the invoice API's own events, in Greenfield's shape.
-  await recordInvoiceEvents(tx, type, order, extra)
+  await recordInvoiceEvents(tx, type, order, extra, keys)
   return id
 }
 
