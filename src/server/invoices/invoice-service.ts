@@ -24,8 +24,9 @@ import {
 } from './invoices.repo'
 
 // Invoices of the API: each one is an order of the shop placed through the orders module's placer
-// (an amount order, decision 055), its address leased from the pool like any checkout's, and its
-// invoice row written in the same transaction. Everything the answers say is read from the order.
+// (an amount order, decision 055, or one of catalogue products, 063), its address leased from the
+// pool like any checkout's, and its invoice row written in the same transaction. Everything the
+// answers say is read from the order.
 
 export interface InvoiceServiceOptions {
   db: Db
