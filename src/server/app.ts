@@ -36,7 +36,7 @@ import { discountRpcs } from './discounts/discounts.routes'
 import type { Env } from './env'
 import { AppError } from './errors'
 import { apiKeyRpcs } from './invoices/api-keys.routes'
-import { registerGreenfieldApi } from './invoices/greenfield.routes'
+import { registerInvoiceApis } from './invoices/invoice-apis'
 import { createInvoiceService, type InvoiceService } from './invoices/invoice-service'
 import { registerLicenceApi } from './keys/licence-api.routes'
 import { createLicenceSigner, type LicenceSigner } from './keys/licence-signing'
@@ -339,7 +339,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     perKeyPerMinute: env.LICENCE_RATE_PER_KEY,
     tokenLifeMs: env.LICENCE_TOKEN_DAYS * 86_400_000,
   })
-  await registerGreenfieldApi(app, {
+  await registerInvoiceApis(app, {
     db: database.db,
     chains,
     invoices: services.invoices,

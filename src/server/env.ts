@@ -148,6 +148,28 @@ const envSchema = z.object({
   /** Invoice API (/api/v1/*, src/server/invoices): calls per minute from one client, and per API key. */
   API_RATE_PER_CLIENT: z.coerce.number().int().min(1).max(10_000_000).default(600),
   API_RATE_PER_KEY: z.coerce.number().int().min(1).max(10_000_000).default(300),
+  /**
+   * The epusdt order protocol (POST /api/v1/order/create-transaction, decision 056): off unless
+   * the shared token is set; the sellers' fiat and its rate (fiat per stablecoin).
+   */
+  EPUSDT_TOKEN: optionalString.pipe(
+    z
+      .string()
+      .min(16, 'must be at least 16 characters (it signs orders and callbacks)')
+      .max(200, 'must be at most 200 characters')
+      .optional(),
+  ),
+  EPUSDT_FIAT: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{3}$/, 'must be a three-letter currency code such as CNY')
+    .transform((v) => v.toUpperCase())
+    .default('CNY'),
+  EPUSDT_RATE: z
+    .string()
+    .trim()
+    .regex(/^(coingecko|fixed:\d{1,6}(\.\d{1,8})?)$/, 'must be coingecko or fixed:<fiat per stablecoin>')
+    .default('coingecko'),
   /** Days a licence token (the offline proof activate and validate answer) stays valid, at most. */
   LICENCE_TOKEN_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   WEBHOOK_ALLOW_PRIVATE: z

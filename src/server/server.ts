@@ -160,6 +160,7 @@ async function main(): Promise<void> {
   const webhooks = createWebhookWorker({
     db: database.db,
     allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
+    epusdtToken: env.EPUSDT_TOKEN,
     pollMs: 2000,
     logger: app.log.child({ module: 'webhooks' }),
   })

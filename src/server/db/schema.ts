@@ -597,8 +597,11 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   /** order.paid carries the delivered licence keys only when this is on. */
   includeKeys: boolean('include_keys').notNull().default(false),
   enabled: boolean('enabled').notNull().default(true),
-  /** 'greenfield': made through the invoice API; gets its events in BTCPay's shape and signature. */
-  kind: text('kind').$type<'stablecart' | 'greenfield'>().notNull().default('stablecart'),
+  /**
+   * 'greenfield': made through the invoice API; gets its events in BTCPay's shape and signature.
+   * 'epusdt': a seller's notify_url (one row per URL), gets the epusdt paid callbacks only.
+   */
+  kind: text('kind').$type<'stablecart' | 'greenfield' | 'epusdt'>().notNull().default('stablecart'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })

@@ -90,8 +90,25 @@ export const checkoutOptionsSchema = z.object({
   checkoutType: z.string().max(10).nullable().optional(),
 })
 
+/** Catalogue products an invoice sells (the shop's own field; Greenfield has none). */
+export const invoiceProductsSchema = z
+  .array(
+    z.object({
+      id: z.number().int('must be a product id').min(1, 'must be a product id').max(2_147_483_647),
+      quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(100).optional(),
+    }),
+  )
+  .min(1, 'must list at least one product')
+  .max(20, 'must list at most 20 products')
+
 export const createInvoiceRequestSchema = z.object({
   amount: amountSchema.describe('The amount, a decimal string (a number is accepted too)'),
+  products: invoiceProductsSchema
+    .nullable()
+    .optional()
+    .describe(
+      "The shop's catalogue products this invoice sells ({id, quantity}); amount must be their total. Their licence keys are delivered when it is paid and named in InvoiceSettled",
+    ),
   currency: z.string().max(10).nullable().optional().describe('USD (default), or USDT / USDC taken at par'),
   metadata: invoiceMetadataSchema.nullable().optional(),
   checkout: checkoutOptionsSchema.nullable().optional(),

@@ -240,4 +240,55 @@ describe.each(engines)('Greenfield webhooks on %s', (engine) => {
     const listed = await rpc(f.t.app, 'secure_fetch_webhooks', {}, admin)
     expect((listed.body.endpoints as { url: string }[]).map((e) => e.url)).toEqual([`${receiver.url}/shop`])
   })
+
+  it('an invoice of catalogue products: priced from the catalogue, its keys delivered and named in InvoiceSettled', async () => {
+    const product = f.products[0] as { id: number; price: number }
+    const price = product.price.toFixed(2)
+    const before = Number((await f.rows(sql`select count(*)::int as n from invoices`))[0]?.n)
+    // Refused, nothing made: an unknown product, an amount that is not the catalogue's total.
+    const unknown = await api('POST', `/api/v1/stores/${storeId}/invoices`, {
+      amount: price,
+      products: [{ id: 999_999 }],
+    })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body[0]).toMatchObject({ path: 'products' })
+    const wrong = await api('POST', `/api/v1/stores/${storeId}/invoices`, {
+      amount: (product.price + 1).toFixed(2),
+      products: [{ id: product.id }],
+    })
+    expect(wrong.status).toBe(400)
+    expect(wrong.body[0]).toMatchObject({ path: 'amount', message: `must be the products' total, ${price}` })
+    expect(Number((await f.rows(sql`select count(*)::int as n from invoices`))[0]?.n)).toBe(before)
+
+    const created = await api('POST', `/api/v1/stores/${storeId}/invoices`, {
+      amount: price,
+      products: [{ id: product.id, quantity: 1 }],
+      metadata: { orderId: 'woo-keys', buyerEmail: 'buyer@example.com' },
+    })
+    expect(created.status).toBe(200)
+    const id = created.body.id as string
+    const [order] = (await f.rows(
+      sql`select o.id, o.wallet_address, o.items from orders o join invoices i on i.order_id = o.id where i.id = ${id}`,
+    )) as { id: string; wallet_address: string; items: { product: { id: number } }[] }[]
+    if (!order) throw new Error('the invoice has no order')
+    expect(order.items.map((i) => i.product.id)).toEqual([product.id])
+    const count = receiver.received.length
+    await f.pay({ to: order.wallet_address, amount: price })
+    expect((await invoice(id)).status).toBe('Settled')
+    const keys = await f.rows(
+      sql`select product_id, key from license_keys where order_id = ${order.id} order by id`,
+    )
+    expect(keys).toHaveLength(1)
+
+    await worker.drain()
+    const settled = receiver.received
+      .slice(count)
+      .filter((r) => r.url === '/btcpay')
+      .map((r) => JSON.parse(r.body))
+      .filter((b) => b.type === 'InvoiceSettled' && b.invoiceId === id)
+    expect(settled).toHaveLength(1)
+    expect(settled[0].keys).toEqual(
+      keys.map((k) => ({ productId: product.id, productName: expect.any(String), key: k.key })),
+    )
+  })
 })

@@ -4,8 +4,9 @@ import { receivedUsdMicros } from '../../shared/trx'
 import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { invoices, type orders } from '../db/schema'
-import { recordGreenfieldEvent } from '../webhooks/events'
+import { recordEpusdtCallback, recordGreenfieldEvent } from '../webhooks/events'
 import { storeIdOf } from './api-keys.repo'
+import { callbackFields, centsAsAmount, type EpusdtTerms } from './epusdt-protocol'
 
 // The Greenfield webhook events of an invoice, recorded in the transaction of the order's change
 // that causes them (the webhooks module calls recordInvoiceEvents beside each order event), each
@@ -44,6 +45,7 @@ function eventsFor(
   type: string,
   order: OrderRow,
   extra: Record<string, unknown>,
+  keys: readonly { product_id: number; key: string }[],
 ): [GreenfieldEvent, Record<string, unknown>][] {
   const received = receivedUsdMicros(order.amountReceivedUnits, order.nativeReceivedUnits, order.nativeRateE8)
   const due = BigInt(order.totalCents) * MICROS_PER_CENT
@@ -64,7 +66,23 @@ function eventsFor(
       return [
         ['InvoiceReceivedPayment', { afterExpiration: order.late }],
         ['InvoiceProcessing', { overPaid: received > due }],
-        ['InvoiceSettled', { manuallyMarked, overPaid: received > due }],
+        [
+          'InvoiceSettled',
+          {
+            manuallyMarked,
+            overPaid: received > due,
+            // An invoice of catalogue products: the keys delivered, for the seller's site to show.
+            ...(order.items.length > 0
+              ? {
+                  keys: keys.map((k) => ({
+                    productId: k.product_id,
+                    productName: order.items.find((i) => i.product.id === k.product_id)?.product.name ?? null,
+                    key: k.key,
+                  })),
+                }
+              : {}),
+          },
+        ],
       ]
     }
     case 'order.expired':
@@ -124,15 +142,45 @@ export async function recordInvoiceEvents(
   type: string,
   order: OrderRow,
   extra: Record<string, unknown>,
+  /** order.paid: the licence keys handed out, named in InvoiceSettled of an invoice of products. */
+  keys: readonly { product_id: number; key: string }[] = [],
 ): Promise<void> {
-  // Only an order of an amount (no catalogue lines) can be an invoice: a storefront order costs nothing here.
-  if (order.items.length > 0) return
-  const events = eventsFor(type, order, extra)
+  const events = eventsFor(type, order, extra, keys)
   if (events.length === 0) return
   const result = (await tx.execute(
-    sql`select id, metadata, events_sent from ${invoices} where order_id = ${order.id} for update`,
-  )) as unknown as { rows: { id: string; metadata: Record<string, unknown>; events_sent: string[] }[] }
+    sql`select id, metadata, events_sent, checkout from ${invoices} where order_id = ${order.id} for update`,
+  )) as unknown as {
+    rows: {
+      id: string
+      metadata: Record<string, unknown>
+      events_sent: string[]
+      checkout: { epusdt?: EpusdtTerms }
+    }[]
+  }
   const row = result.rows[0]
   if (!row) return
   await record(tx, { id: row.id, metadata: row.metadata, eventsSent: row.events_sent }, events)
+  const terms = row.checkout.epusdt
+  if (type === 'order.paid' && terms && !row.events_sent.includes(EPUSDT_PAID)) {
+    // An epusdt order: its seller's paid callback, once (the worker repeats it until answered ok).
+    await recordEpusdtCallback(
+      tx,
+      terms.notifyUrl,
+      callbackFields({
+        tradeId: row.id,
+        orderId: String(row.metadata.orderId ?? ''),
+        amount: terms.amount,
+        actualAmount: centsAsAmount(order.totalCents),
+        token: order.walletAddress,
+        txId: order.txHash,
+      }),
+    )
+    await tx
+      .update(invoices)
+      .set({ eventsSent: sql`${invoices.eventsSent} || ${JSON.stringify([EPUSDT_PAID])}::jsonb` })
+      .where(eq(invoices.id, row.id))
+  }
 }
+
+/** Noted on an epusdt invoice once its paid callback is recorded. */
+const EPUSDT_PAID = 'EpusdtPaid'

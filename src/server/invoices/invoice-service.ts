@@ -1,10 +1,12 @@
 import { type ChainId, chainIds, stablecoins, type TokenSymbol, tokenSymbols } from '../../shared/chains'
-import type { CreateOrderAnswer } from '../../shared/checkout'
+import type { CreateOrderAnswer, CreateOrderInput } from '../../shared/checkout'
 import type { Locale } from '../../shared/locale'
+import { formatCents } from '../../shared/money'
 import { updateOrderStatus } from '../admin/order-admin'
 import type { ChainRegistry } from '../chains/chain-registry'
 import type { Db } from '../db/client'
 import { createOrderPlacer } from '../orders/order-batcher'
+import { priceCart } from '../orders/order-pricing'
 import { chooseNetwork } from '../payments/order-network'
 import type { PaymentRules } from '../payments/payment-rules'
 import type { RateResult } from '../pricing/trx-price'
@@ -12,6 +14,7 @@ import { amountToCents, type CreateInvoiceRequest, invoiceCurrencies } from './g
 import { invoiceViews, paymentMethodId } from './invoice-view'
 import {
   findInvoice,
+  type InvoiceInsert,
   type InvoiceWithOrder,
   insertInvoice,
   newInvoiceId,
@@ -21,8 +24,9 @@ import {
 } from './invoices.repo'
 
 // Invoices of the API: each one is an order of the shop placed through the orders module's placer
-// (an amount order, decision 055), its address leased from the pool like any checkout's, and its
-// invoice row written in the same transaction. Everything the answers say is read from the order.
+// (an amount order, decision 055, or one of catalogue products, 063), its address leased from the
+// pool like any checkout's, and its invoice row written in the same transaction. Everything the
+// answers say is read from the order.
 
 export interface InvoiceServiceOptions {
   db: Db
@@ -49,7 +53,7 @@ export class InvoiceRefused extends Error {
   }
 }
 
-function parseMethod(id: string): { chain: ChainId; token: TokenSymbol } | null {
+export function parseMethod(id: string): { chain: ChainId; token: TokenSymbol } | null {
   const [token, chain] = id.trim().toUpperCase().split('-')
   const c = chain?.toLowerCase() as ChainId
   const t = token as TokenSymbol
@@ -63,7 +67,7 @@ export function localeOf(language: string | null | undefined): Locale {
 }
 
 /** The network the invoice is paid on: the first of its payment methods the shop takes, else the shop's first. */
-function networkOf(
+export function networkOf(
   chains: ChainRegistry,
   methods: readonly string[] | null | undefined,
 ): { chain: ChainId; token: TokenSymbol } {
@@ -99,6 +103,53 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
     { maxInFlight: opts.maxInFlight },
   )
 
+  /**
+   * Places an invoice's order of `cents` on `network` and writes the invoice in the same
+   * transaction; answers the invoice's id, or the open one of the same seller's order (a retry).
+   */
+  async function placeAmount(p: {
+    cents: number
+    email: string
+    locale: Locale
+    network: { chain: ChainId; token: TokenSymbol }
+    windowMs: number | undefined
+    row: Omit<InvoiceInsert, 'id' | 'orderId'>
+    /** Catalogue lines, priced at `cents` already (priceCart); without them an order of the amount. */
+    items?: CreateOrderInput['p_items']
+  }): Promise<string> {
+    const id = newInvoiceId()
+    let answer: CreateOrderAnswer
+    try {
+      answer = await placer.place(
+        {
+          p_email: p.email,
+          p_items: p.items ?? [],
+          p_total: p.cents / 100,
+          p_locale: p.locale,
+          p_chain: p.network.chain,
+          p_token: p.network.token,
+        },
+        undefined,
+        {
+          amountCents: p.items ? undefined : p.cents,
+          windowMs: p.windowMs,
+          attach: (tx, order) => insertInvoice(tx, { ...p.row, id, orderId: order.id }),
+        },
+      )
+    } catch (error) {
+      if (error instanceof OpenInvoiceExists) return error.invoiceId
+      throw error
+    }
+    if (!answer.success) {
+      throw new InvoiceRefused(
+        503,
+        'service-unavailable',
+        'No payment address is free now: try again in a few minutes',
+      )
+    }
+    return id
+  }
+
   /** Creates an invoice, or answers the open one of the same metadata.orderId; answers its id. */
   async function create(request: CreateInvoiceRequest, apiKeyId: number | null): Promise<string> {
     const currency = (request.currency ?? 'USD').trim().toUpperCase() || 'USD'
@@ -117,48 +168,36 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
       const open = await openInvoiceOf(db, externalOrderId)
       if (open) return open
     }
-    const network = networkOf(chains, request.checkout?.paymentMethods)
     const checkout = request.checkout ?? {}
-    const id = newInvoiceId()
-    let answer: CreateOrderAnswer
-    try {
-      answer = await placer.place(
-        {
-          p_email: metadata.buyerEmail?.trim() ?? '',
-          p_items: [],
-          p_total: cents / 100,
-          p_locale: localeOf(checkout.defaultLanguage),
-          p_chain: network.chain,
-          p_token: network.token,
-        },
-        undefined,
-        {
-          amountCents: cents,
-          windowMs: checkout.expirationMinutes ? checkout.expirationMinutes * 60_000 : undefined,
-          attach: (tx, order) =>
-            insertInvoice(tx, {
-              id,
-              orderId: order.id,
-              externalOrderId,
-              currency,
-              metadata,
-              checkout,
-              apiKeyId,
-            }),
-        },
-      )
-    } catch (error) {
-      if (error instanceof OpenInvoiceExists) return error.invoiceId
-      throw error
+    const items = request.products?.map((p) => ({ product: { id: p.id }, quantity: p.quantity ?? 1 }))
+    if (items) {
+      // Priced as the placer prices them: the amount must be what the catalogue says.
+      const priced = await priceCart(db, items).catch((error: Error) => {
+        throw new InvoiceRefused(
+          400,
+          'validation',
+          error.message.replace(/^Invalid request: /, ''),
+          'products',
+        )
+      })
+      if (priced.totalCents !== cents) {
+        throw new InvoiceRefused(
+          400,
+          'validation',
+          `must be the products' total, ${formatCents(priced.totalCents)}`,
+          'amount',
+        )
+      }
     }
-    if (!answer.success) {
-      throw new InvoiceRefused(
-        503,
-        'service-unavailable',
-        'No payment address is free now: try again in a few minutes',
-      )
-    }
-    return id
+    return placeAmount({
+      items,
+      cents,
+      email: metadata.buyerEmail?.trim() ?? '',
+      locale: localeOf(checkout.defaultLanguage),
+      network: networkOf(chains, request.checkout?.paymentMethods),
+      windowMs: checkout.expirationMinutes ? checkout.expirationMinutes * 60_000 : undefined,
+      row: { externalOrderId, currency, metadata, checkout, apiKeyId },
+    })
   }
 
   /** The operator marks an invoice settled (its order paid by hand, the one path) or invalid (cancelled). */
@@ -190,6 +229,7 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
 
   return {
     create,
+    placeAmount,
     views: (rows: readonly InvoiceWithOrder[], storeId: string) => invoiceViews(opts, rows, storeId),
     mark,
     find: (id: string) => findInvoice(db, id),

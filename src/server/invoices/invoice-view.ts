@@ -24,7 +24,6 @@ export async function invoiceViews(
   storeId: string,
 ): Promise<InvoiceData[]> {
   const { db, rules } = opts
-  const base = opts.publicUrl.replace(/\/+$/, '')
   const pending = rows.filter((r) => r.order.status === 'pending').map((r) => r.order)
   const [held, confirming] = await Promise.all([
     heldOrderIds(
@@ -62,7 +61,7 @@ export async function invoiceViews(
       amount: formatCents(order.totalCents),
       currency: invoice.currency,
       type: 'Standard' as const,
-      checkoutLink: `${base}/invoice/${invoice.id}`,
+      checkoutLink: checkoutLinkOf(opts.publicUrl, invoice.id),
       createdTime: Math.floor(invoice.createdAt.getTime() / 1000),
       expirationTime: Math.floor(order.windowEndsAt.getTime() / 1000),
       monitoringExpiration: Math.floor(order.graceUntil.getTime() / 1000),
@@ -89,6 +88,10 @@ export async function invoiceViews(
     }
   })
 }
+
+/** The invoice's hosted payment page: Greenfield's checkoutLink, the epusdt answer's payment_url. */
+export const checkoutLinkOf = (publicUrl: string, invoiceId: string) =>
+  `${publicUrl.replace(/\/+$/, '')}/invoice/${invoiceId}`
 
 /** A payment method's Greenfield id: the token and the network, as USDT-TRON or USDC-BASE. */
 export const paymentMethodId = (chain: ChainId, token: TokenSymbol) => `${token}-${chain.toUpperCase()}`

@@ -10,6 +10,7 @@ import { recordInvoiceCreated } from './invoice-events'
 
 export type InvoiceRow = typeof invoices.$inferSelect
 export type InvoiceOrderRow = typeof orders.$inferSelect
+export type InvoiceInsert = typeof invoices.$inferInsert
 export interface InvoiceWithOrder {
   invoice: InvoiceRow
   order: InvoiceOrderRow
@@ -52,6 +53,21 @@ export async function openInvoiceOf(db: Db, externalOrderId: string): Promise<st
     .orderBy(desc(invoices.createdAt))
     .limit(1)
   return row?.id ?? null
+}
+
+/** The newest invoice of a seller's order with its order's status, or null. */
+export async function latestInvoiceOf(
+  db: Db,
+  externalOrderId: string,
+): Promise<{ id: string; orderStatus: string } | null> {
+  const [row] = await db
+    .select({ id: invoices.id, orderStatus: orders.status })
+    .from(invoices)
+    .innerJoin(orders, eq(orders.id, invoices.orderId))
+    .where(eq(invoices.externalOrderId, externalOrderId))
+    .orderBy(desc(invoices.createdAt))
+    .limit(1)
+  return row ?? null
 }
 
 export async function findInvoice(db: Db, id: string): Promise<InvoiceWithOrder | null> {

@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https'
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/client'
 import { webhookDeliveries, webhookEndpoints } from '../db/schema'
+import { signedCallbackBody } from '../invoices/epusdt-protocol'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { drainOutbox, type OutboxTable, type OutboxWorker, retryPlan } from '../lib/outbox'
 import { createPollLoop } from '../lib/poll-loop'
@@ -18,6 +19,8 @@ export interface WebhookWorkerOptions {
   db: Db
   /** WEBHOOK_ALLOW_PRIVATE: let targets on loopback and private networks through (tests, intranets). */
   allowPrivate: boolean
+  /** EPUSDT_TOKEN: signs the epusdt paid callbacks when they are sent (unset: they wait, then fail). */
+  epusdtToken?: string
   logger?: WorkerLogger
   /** Looks for due rows this often when nobody wakes it. Default 5000. */
   pollMs?: number
@@ -69,8 +72,8 @@ export function postSigned(
     timeoutMs: number
     maxResponseBytes: number
     eventId: string
-    /** 'greenfield': BTCPay's BTCPay-Sig header instead of the shop's own signature. */
-    kind?: 'stablecart' | 'greenfield'
+    /** 'greenfield': BTCPay's BTCPay-Sig header instead of the shop's own signature; 'epusdt': signed in the body. */
+    kind?: 'stablecart' | 'greenfield' | 'epusdt'
   },
 ): Promise<PostResult> {
   return new Promise((resolve) => {
@@ -83,12 +86,14 @@ export function postSigned(
     }
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     const signed =
-      opts.kind === 'greenfield'
-        ? { [BTCPAY_SIGNATURE_HEADER]: btcpaySignature(secret, body) }
-        : {
-            [SIGNATURE_HEADER]: signBody(secret, body, Math.floor(Date.now() / 1000)),
-            'Stablecart-Event-Id': opts.eventId,
-          }
+      opts.kind === 'epusdt'
+        ? {}
+        : opts.kind === 'greenfield'
+          ? { [BTCPAY_SIGNATURE_HEADER]: btcpaySignature(secret, body) }
+          : {
+              [SIGNATURE_HEADER]: signBody(secret, body, Math.floor(Date.now() / 1000)),
+              'Stablecart-Event-Id': opts.eventId,
+            }
     let settled = false
     const finish = (result: PostResult) => {
       if (settled) return
@@ -175,14 +180,25 @@ export function createWebhookWorker(opts: WebhookWorkerOptions): WebhookWorker {
         .where(eq(webhookDeliveries.id, row.id))
       return false
     }
-    const parsed = JSON.parse(row.body) as { id?: string; deliveryId?: string }
-    const eventId = parsed.id ?? parsed.deliveryId ?? ''
-    const result = await postSigned(endpoint.url, row.body, endpoint.secret, {
-      ...postOpts,
-      eventId,
-      kind: endpoint.kind,
-    })
-    const ok = result.status !== null && result.status >= 200 && result.status < 300
+    const parsed = JSON.parse(row.body) as { id?: string; deliveryId?: string; trade_id?: string }
+    const eventId = parsed.id ?? parsed.deliveryId ?? parsed.trade_id ?? ''
+    const epusdt = endpoint.kind === 'epusdt'
+    // An epusdt callback is signed with the token as it is sent (decision 056); without one it waits.
+    const result =
+      epusdt && !opts.epusdtToken
+        ? { status: null, response: 'EPUSDT_TOKEN is not set: the callback cannot be signed' }
+        : await postSigned(
+            endpoint.url,
+            epusdt ? signedCallbackBody(row.body, opts.epusdtToken as string) : row.body,
+            endpoint.secret,
+            { ...postOpts, eventId, kind: endpoint.kind },
+          )
+    // epusdt's sellers confirm a callback by answering ok (or success); anything else is sent again.
+    const ok =
+      result.status !== null &&
+      result.status >= 200 &&
+      result.status < 300 &&
+      (!epusdt || /^(ok|success)$/i.test(result.response.trim()))
     if (ok) {
       await db
         .update(webhookDeliveries)

@@ -105,6 +105,39 @@ export async function recordGreenfieldEvent(
   return rows.length
 }
 
+/**
+ * An epusdt paid callback to a seller's notify_url: the URL's 'epusdt' endpoint (made the first
+ * time, one per URL), and one delivery of the fields kept unsigned: the worker signs them with the
+ * token when it sends them, and sends them again until the seller answers ok.
+ */
+export async function recordEpusdtCallback(
+  tx: Db,
+  notifyUrl: string,
+  fields: Record<string, unknown>,
+): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`epusdt endpoint ${notifyUrl}`}))`)
+  const [found] = await tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.kind, 'epusdt'), eq(webhookEndpoints.url, notifyUrl)))
+    .limit(1)
+  const endpointId =
+    found?.id ??
+    (
+      await tx
+        .insert(webhookEndpoints)
+        .values({ url: notifyUrl, events: [], secret: '', kind: 'epusdt' })
+        .returning({ id: webhookEndpoints.id })
+    )[0]?.id
+  if (endpointId === undefined) return
+  await tx.insert(webhookDeliveries).values({
+    endpointId,
+    eventId: randomUUID(),
+    eventType: 'epusdt.paid',
+    body: JSON.stringify(fields),
+  })
+}
+
 type OrderRow = typeof orders.$inferSelect
 type OrderFacts = Pick<
   OrderRow,
@@ -206,7 +239,7 @@ export async function recordOrderEvent(
   }
   const id = await recordEvent(tx, type, data, { keys })
   // An order of an invoice: the invoice API's own events, in Greenfield's shape.
-  await recordInvoiceEvents(tx, type, order, extra)
+  await recordInvoiceEvents(tx, type, order, extra, keys)
   return id
 }
 
