@@ -17,14 +17,22 @@ export const orderStatusKeys = { order: (orderId: string | null) => ['order-stat
 
 export type OrderStatus = Extract<OrderStatusAnswer, { success: true }>
 
-/** knownVersion: the long poll; the server answers when the status changed, or within 10 s. */
-export async function getOrderStatus(orderId: string, knownVersion?: string): Promise<OrderStatus> {
+/**
+ * knownVersion: the long poll; the server answers when the status changed, or within 10 s.
+ * invoiceId: an invoice's hosted page, which watches its order by the invoice's id (no secret).
+ */
+export async function getOrderStatus(
+  orderId: string,
+  knownVersion?: string,
+  invoiceId?: string,
+): Promise<OrderStatus> {
   const answer = orderStatusAnswerSchema.parse(
     await callRpc(
       'secure_get_order_status',
       {
         p_order_id: orderId,
         p_order_secret: secretOfOrder(orderId),
+        ...(invoiceId ? { p_invoice_id: invoiceId } : {}),
         ...(knownVersion ? { p_known_version: knownVersion } : {}),
       },
       { idempotent: true, quiet: true },
@@ -42,7 +50,7 @@ export async function getOrderStatus(orderId: string, knownVersion?: string): Pr
  * changes in a row), and otherwise (an error, a server that did not hold, an answer without a
  * version) never sooner than 3 s after the previous one started, the plain poll kept as the fallback.
  */
-export function useOrderStatus(orderId: string | null) {
+export function useOrderStatus(orderId: string | null, invoiceId?: string) {
   const client = useQueryClient()
   const key = orderStatusKeys.order(orderId)
   return useQuery({
@@ -52,7 +60,7 @@ export function useOrderStatus(orderId: string | null) {
       const known = client.getQueryData<OrderStatus>(key)?.version
       lastCallNews = false
       try {
-        const answer = await getOrderStatus(orderId as string, known)
+        const answer = await getOrderStatus(orderId as string, known, invoiceId)
         lastCallNews = answer.version !== undefined && answer.version !== known
         return answer
       } finally {
