@@ -228,6 +228,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       publicUrl: rules.fulfil.publicUrl,
       maxInFlight: database.kind === 'pglite' ? 1 : 2,
       onPaid: (id) => services.orderPaid.emit(id),
+      onPlaced: () => services.checkoutAsked.emit(),
     }),
   }
   if (env.SIGHTINGS) {

@@ -273,7 +273,13 @@ export interface FetchOrdersAnswer {
 
 export interface AdminOrderDetail {
   success: true
-  order: AdminOrder & { window_ends_at: string; grace_until: string; cancelled_at: string | null }
+  order: AdminOrder & {
+    window_ends_at: string
+    grace_until: string
+    cancelled_at: string | null
+    /** An invoice's metadata.orderId (the seller's own order); null for the storefront's orders. */
+    seller_order_id: string | null
+  }
   keys: { product_id: number; key: string; generated: boolean }[]
   payments: AdminPayment[]
   mails: {

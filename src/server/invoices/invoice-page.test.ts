@@ -147,6 +147,8 @@ describe.each(engines)('the hosted payment page on %s', (engine) => {
     expect(text).toContain('12,50 USDT')
     // Written in place, with no script of React's streaming (the shop's CSP allows none inline).
     expect(res.html).not.toMatch(/\$RC|\$RB|\$RT|hidden id="S:/)
+    // Whole: no part left for the browser to render (React's client-render fallback).
+    expect(res.html).not.toContain('<!--$!-->')
     expect(text).not.toContain('Complete Your Payment')
     // The seller's invoice is not the buyer's to cancel here.
     expect(text).not.toMatch(/Отменить заказ|Cancel/i)
@@ -239,6 +241,28 @@ describe.each(engines)('the hosted payment page on %s', (engine) => {
     const aloneText = textOf((await page(`/invoice/${alone.id}`)).html)
     expect(aloneText).toContain('Ask the seller for what to do next')
     expect(aloneText).not.toContain('Back to')
+  })
+
+  it("the seller's metadata.orderId is in the admin's order view and the orders CSV", async () => {
+    const invoice = await createInvoice({ amount: '8', metadata: { orderId: 'woo-csv-7' } })
+    const { invoice: data } = serverData((await page(`/invoice/${invoice.id}`)).html)
+    if (!data.found) throw new Error('not found')
+    const orderId = data.order.order_id
+    const detail = await rpc(t.app, 'secure_fetch_order', { p_order_id: orderId }, admin)
+    expect((detail.body.order as Record<string, unknown>).seller_order_id).toBe('woo-csv-7')
+    const csv = await t.app.inject({ method: 'GET', url: '/api/admin/export/orders.csv', headers: admin })
+    expect(csv.statusCode).toBe(200)
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/)
+    expect(lines[0]?.split(',').at(-1)).toBe('seller_order_id')
+    expect(
+      lines
+        .find((l) => l.startsWith(orderId))
+        ?.split(',')
+        .at(-1),
+    ).toBe('woo-csv-7')
   })
 
   it('an unknown or malformed id is a 404 page in the visitor’s language, never a 500', async () => {
