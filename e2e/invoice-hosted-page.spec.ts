@@ -101,6 +101,14 @@ test("a seller's page sends the buyer to the hosted page, who pays and lands bac
   // The buyer's own browser, starting on the seller's site (not the shop's app: no hydration to wait for there).
   const context = await browser.newContext()
   const page = await context.newPage()
+  // Nothing goes wrong on the way: no uncaught error, no console error (React's hydration errors are logged there).
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`))
+  page.on('console', (message) => {
+    // The seller's tiny site has no favicon: only the shop's pages count here.
+    if (message.type() === 'error' && message.location().url.startsWith(shop.url))
+      errors.push(`console: ${message.text()} (${message.location().url})`)
+  })
   try {
     await page.goto(seller.url)
     await page.getByRole('button', { name: 'Pay with USDT' }).click()
@@ -113,6 +121,7 @@ test("a seller's page sends the buyer to the hosted page, who pays and lands bac
     expect(address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/)
     await expect(page.getByTestId('wallet-qr')).toBeVisible()
     await expect(page.getByTestId('pay-amount')).toHaveText('$9.99')
+    await expect(page.getByText('For: Pro licence')).toBeVisible()
     await expect(page.getByRole('button', { name: /Cancel/ })).toHaveCount(0)
 
     await pay(page, address, '9.99')
@@ -125,6 +134,7 @@ test("a seller's page sends the buyer to the hosted page, who pays and lands bac
     // redirectAutomatically: back on the seller's page by itself.
     await expect(page).toHaveURL(`${seller.url}/thanks?order=seller-1042`, { timeout: 10_000 })
     await expect(page.getByText('Order seller-1042 is paid.')).toBeVisible()
+    expect(errors).toEqual([])
   } finally {
     await context.close()
     seller.server.close()

@@ -126,6 +126,7 @@ export function InvoicePaymentPage() {
       key={data.order.order_id}
       state={checkoutOf(data)}
       invoiceId={data.id}
+      item={data.item}
       initiallyPaid={data.state === 'paid'}
       onPaid={() => {}}
       // The order ended unpaid: the invoice says how (expired or invalid).

@@ -42,6 +42,8 @@ export interface PaymentViewProps {
   onCancelled(): void
   /** Under the paid panel: what comes next on this page. */
   afterPaid?: ReactNode
+  /** What is being paid for, as the seller named it (an invoice's itemDesc). */
+  item?: string | null
 }
 
 /**
@@ -56,6 +58,7 @@ export function PaymentView({
   onPaid,
   onCancelled,
   afterPaid,
+  item,
 }: PaymentViewProps) {
   const t = useT()
   const leaving = useRef(false)
@@ -145,6 +148,7 @@ export function PaymentView({
               />
             )}
           </p>
+          {item && <p className="mt-1 text-sm text-fg">{t('invoice.item', { item })}</p>}
         </div>
         {!paid && <Countdown state={state} confirming={isConfirming} />}
       </div>
