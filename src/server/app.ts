@@ -9,7 +9,6 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify'
-import { ADMIN_LOCALE_COOKIE, isLocale, LOCALE_COOKIE, LOCALE_PARAM, pickLocale } from '../shared/locale'
 import { adminRpcs } from './admin/admin.routes'
 import { adminActorOf, createAdminGuard } from './admin/admin-auth'
 import { adminLicenceRpcs } from './admin/admin-licences.routes'
@@ -37,6 +36,7 @@ import type { Env } from './env'
 import { AppError } from './errors'
 import { apiKeyRpcs } from './invoices/api-keys.routes'
 import { registerInvoiceApis } from './invoices/invoice-apis'
+import { invoiceOfOrderIs, invoicePageRpcs, registerInvoicePage } from './invoices/invoice-page.routes'
 import { createInvoiceService, type InvoiceService } from './invoices/invoice-service'
 import { registerLicenceApi } from './keys/licence-api.routes'
 import { createLicenceSigner, type LicenceSigner } from './keys/licence-signing'
@@ -61,6 +61,7 @@ import { sightingsRpcs } from './payments/sightings.routes'
 import { registerStatusStreamRoute } from './payments/status-stream.routes'
 import { createTrxPriceSource, type TrxPriceSource } from './pricing/trx-price'
 import { refundRpcs } from './refunds/refunds.routes'
+import { pageLocale } from './render/page-locale'
 import { compressHtml, createPageCache, htmlEncoding, loadRenderer, renderPage } from './render/render-page'
 import { RpcRegistry } from './rpc'
 import { registerSecurityHeaders } from './security-headers'
@@ -229,6 +230,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       publicUrl: rules.fulfil.publicUrl,
       maxInFlight: database.kind === 'pglite' ? 1 : 2,
       onPaid: (id) => services.orderPaid.emit(id),
+      onPlaced: () => services.checkoutAsked.emit(),
     }),
   }
   if (env.SIGHTINGS) {
@@ -300,7 +302,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       onPaid: services.orderPaid.emit,
       watch: services.orderWatch,
       blockIntervalMs: env.CHAIN_BLOCK_MS,
+      invoiceOfOrder: (invoiceId, orderId) => invoiceOfOrderIs(services.invoices, invoiceId, orderId),
     }),
+    ...invoicePageRpcs(services.invoices, services.chains),
     ...providersRpcs(database.db, services.chains, services.sightingWatchers),
     ...sightingsRpcs(database.db),
     ...networksRpcs(services.chains),
@@ -406,20 +410,7 @@ async function registerWeb(app: FastifyInstance, root: string, services: AppServ
     ])
     const path = request.url.split('?')[0] ?? '/'
     const admin = /^\/admin(\/|$)/.test(path)
-    const query = (request.query as Record<string, unknown> | undefined)?.[LOCALE_PARAM]
-    const locale = pickLocale({
-      query: typeof query === 'string' ? query : null,
-      cookieHeader: request.headers.cookie,
-      acceptLanguage: request.headers['accept-language'],
-      admin,
-    })
-    // A link with ?lang= is a choice like the switcher's: remembered for the next visit.
-    if (typeof query === 'string' && isLocale(query)) {
-      reply.header(
-        'set-cookie',
-        `${admin ? ADMIN_LOCALE_COOKIE : LOCALE_COOKIE}=${query}; Path=/; Max-Age=31536000; SameSite=Lax`,
-      )
-    }
+    const locale = pageLocale(request, reply, admin)
     const acceptEncoding = request.headers['accept-encoding']
     const { body, encoding } = pages.get(
       [html, products, content],
@@ -439,6 +430,8 @@ async function registerWeb(app: FastifyInstance, root: string, services: AppServ
   }
   // The static files' wildcard would answer / itself (a directory); / is a page.
   if (indexHtml) app.get('/', (request, reply) => sendPage(request, reply, indexHtml))
+  if (indexHtml)
+    registerInvoicePage(app, { template: indexHtml, renderer, services, networks: storefrontNetworks })
   app.setNotFoundHandler(async (request, reply) => {
     const isApi = request.url.startsWith('/rpc/') || request.url.startsWith('/api/')
     if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && indexHtml) {

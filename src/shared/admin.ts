@@ -280,6 +280,8 @@ export interface AdminOrderDetail {
     cancelled_at: string | null
     /** Pending and paid in part: received and missing in the order's token (missing rounded up); else null. */
     shortfall: Shortfall | null
+    /** An invoice's metadata.orderId (the seller's own order); null for the storefront's orders. */
+    seller_order_id: string | null
   }
   keys: { product_id: number; key: string; generated: boolean }[]
   payments: AdminPayment[]

@@ -1,15 +1,24 @@
 import { z } from 'zod'
 import { chainIdSchema, tokenSymbolSchema } from './chains'
 import { orderIdSchema, orderSecretSchema } from './checkout'
+import { INVOICE_ID } from './invoice-page'
 import { orderStatusValues } from './order-statuses'
 
 // The payment page's watch: the server watches the chain, the browser asks the server.
+
+/** An invoice's public id (its hosted page's address). */
+export const invoiceIdSchema = z.string().regex(INVOICE_ID, 'must be an invoice id')
 
 /** Without the order's secret the answer only says whether the order is paid (limitedOrderStatusSchema). */
 export const orderStatusInputSchema = z
   .object({
     p_order_id: orderIdSchema,
     p_order_secret: orderSecretSchema.optional(),
+    /**
+     * The hosted page of an invoice has no secret: the invoice's id, when it names this order's
+     * invoice, unlocks the full status (never the access token).
+     */
+    p_invoice_id: invoiceIdSchema.optional(),
     /**
      * The long poll: the `version` of the answer the page already has. The server then answers when
      * something changed, or after at most STATUS_WAIT_MS with the same answer.

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { BrowserRouter } from 'react-router'
+import { invoicePageKeys } from '../shared/invoice-page'
 import { AppShell, createQueryClient, startHydrating } from './app/app'
 import { applyReloadRules } from './app/checkout-watch'
 import { AppRoutes } from './app/routes'
@@ -39,6 +40,7 @@ const prepared = nextTask()
       queryClient.setQueryData(productKeys.all, data.products)
       queryClient.setQueryData(siteContentKeys.all, data.content)
       if (data.networks?.length) queryClient.setQueryData(networksKeys.all, data.networks)
+      if (data.invoice) queryClient.setQueryData(invoicePageKeys.one(data.invoice.id), data.invoice)
     }
     // The reload rules run before the router reads the address bar (they may change it).
     applyReloadRules()

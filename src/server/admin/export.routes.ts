@@ -10,6 +10,7 @@ import { recordAudit } from '../audit/audit-log'
 import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { AppError } from '../errors'
+import { anyInvoice, sellerOrderIds } from '../invoices/invoices.repo'
 import { type ExportCursor, type ExportOrdersFilter, exportOrdersPage } from '../orders/order-pages.repo'
 import { creditedTxIds, paymentsPage } from '../payments/payment-admin'
 import { anyRefundSent, refundsPage, sentRefundsOfOrders } from '../refunds/refunds.repo'
@@ -58,17 +59,22 @@ async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<st
       'discount_usd',
       'refunded_usdt',
       'refunded_trx',
+      // An invoice's metadata.orderId: the order in the seller's own site or cart.
+      'seller_order_id',
     ])
   let cursor: ExportCursor | null = null
   // Most shops have sent no refund: then no page asks what its orders got back.
   const anyRefunds = await anyRefundSent(db)
+  // Nor, when the shop has no invoice, what seller's order each is.
+  const invoices = await anyInvoice(db)
   for (;;) {
     const rows = await exportOrdersPage(db, filter, cursor, EXPORT_BATCH)
     if (rows.length === 0) return
-    const txByOrder = await creditedTxIds(
-      db,
-      rows.map((r) => r.row.id),
-    )
+    const ids = rows.map((r) => r.row.id)
+    const [txByOrder, sellerIds] = await Promise.all([
+      creditedTxIds(db, ids),
+      invoices ? sellerOrderIds(db, ids) : new Map<string, string>(),
+    ])
     const refunded = anyRefunds
       ? await sentRefundsOfOrders(
           db,
@@ -100,6 +106,7 @@ async function* orderRows(db: Db, filter: ExportOrdersFilter): AsyncGenerator<st
         row.discountCode ? formatCents(row.discountCents) : '',
         back ? formatSun(back.usdt) : '',
         back ? formatSun(back.trx) : '',
+        sellerIds.get(row.id) ?? '',
       ])
     }
     yield chunk

@@ -165,6 +165,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         'discount_usd',
         'refunded_usdt',
         'refunded_trx',
+        'seller_order_id',
       ],
       [
         paidId,
@@ -186,6 +187,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         '',
         '',
         '',
+        '',
       ],
       [
         evilId,
@@ -200,6 +202,7 @@ describe.each(engines)('CSV exports on %s', (engine) => {
         '',
         'tron',
         'USDT',
+        '',
         '',
         '',
         '',

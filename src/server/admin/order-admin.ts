@@ -5,6 +5,7 @@ import { isPaidStatus } from '../../shared/order-status'
 import { formatSun, receivedUsdMicros } from '../../shared/trx'
 import type { Db } from '../db/client'
 import { dropUnsentMail, mailsOfOrder } from '../delivery/order-mail.repo'
+import { sellerOrderIds } from '../invoices/invoices.repo'
 import { keysOfOrder } from '../keys/key-stock'
 import { enableKeysOfOrder } from '../keys/licence-state'
 import { releaseReservation } from '../keys/reservation'
@@ -148,10 +149,11 @@ export async function deleteOrder(db: Db, orderId: string, rules: PaymentRules):
 export async function orderDetail(db: Db, orderId: string): Promise<AdminOrderDetail | null> {
   const row = await findOrder(db, orderId)
   if (!row) return null
-  const [keys, orderPayments, mails] = await Promise.all([
+  const [keys, orderPayments, mails, sellerIds] = await Promise.all([
     keysOfOrder(db, orderId),
     paymentsOfOrder(db, orderId),
     mailsOfOrder(db, orderId),
+    sellerOrderIds(db, [orderId]),
   ])
   return {
     success: true,
@@ -161,6 +163,7 @@ export async function orderDetail(db: Db, orderId: string): Promise<AdminOrderDe
       grace_until: row.graceUntil.toISOString(),
       cancelled_at: row.cancelledAt?.toISOString() ?? null,
       shortfall: await orderShortfall(db, row),
+      seller_order_id: sellerIds.get(orderId) ?? null,
     },
     keys: keys.map((k) => ({ product_id: k.productId, key: k.key, generated: k.generated })),
     payments: orderPayments,

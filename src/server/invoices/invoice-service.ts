@@ -39,6 +39,8 @@ export interface InvoiceServiceOptions {
   maxInFlight: number
   /** An invoice was marked settled (its order paid): wakes the mail and webhook workers. */
   onPaid?: (orderId: string) => void
+  /** A new invoice's order waits for its payment: wakes an idle chain follower, as a checkout does. */
+  onPlaced?: () => void
 }
 
 /** Why an invoice is refused: the Greenfield error it becomes. */
@@ -147,6 +149,7 @@ export function createInvoiceService(opts: InvoiceServiceOptions) {
         'No payment address is free now: try again in a few minutes',
       )
     }
+    opts.onPlaced?.()
     return id
   }
 

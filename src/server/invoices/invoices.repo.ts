@@ -79,6 +79,22 @@ export async function findInvoice(db: Db, id: string): Promise<InvoiceWithOrder 
   return row ?? null
 }
 
+/** Whether the shop has any invoice (most have none: their exports ask nothing more). */
+export async function anyInvoice(db: Db): Promise<boolean> {
+  const [row] = await db.select({ id: invoices.id }).from(invoices).limit(1)
+  return row !== undefined
+}
+
+/** The seller's order id (metadata.orderId) of each of these orders that is an invoice and has one. */
+export async function sellerOrderIds(db: Db, orderIds: readonly string[]): Promise<Map<string, string>> {
+  if (orderIds.length === 0) return new Map()
+  const rows = await db
+    .select({ orderId: invoices.orderId, externalOrderId: invoices.externalOrderId })
+    .from(invoices)
+    .where(inArray(invoices.orderId, [...orderIds]))
+  return new Map(rows.flatMap((r) => (r.externalOrderId ? [[r.orderId, r.externalOrderId] as const] : [])))
+}
+
 export async function setInvoiceMarked(db: Db, id: string, marked: 'Invalid' | 'Settled'): Promise<void> {
   await db.update(invoices).set({ marked }).where(eq(invoices.id, id))
 }

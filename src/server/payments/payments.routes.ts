@@ -45,6 +45,8 @@ export interface PaymentsRpcOptions {
   watch?: OrderWatch
   /** The chain's block time, for the buyer's "seconds left". Default 3000. */
   blockIntervalMs?: number
+  /** Whether an invoice id names this order's invoice (its hosted page watches the order with it). */
+  invoiceOfOrder?: (invoiceId: string, orderId: string) => Promise<boolean>
 }
 
 /** A waiting status call looks at the database again this often: news from another process. */
@@ -64,10 +66,13 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
     timestamp: o.paidAt?.getTime() ?? Date.now(),
   })
 
-  async function statusOf(orderId: string, secret: string | undefined) {
+  async function statusOf(orderId: string, secret: string | undefined, invoiceId: string | undefined) {
     const order = await findOrder(db, orderId)
     if (!order) return refused('confirm.unknownOrder')
-    if (!orderSecretMatches(order, secret)) return limitedOrderStatus(order)
+    const owner = orderSecretMatches(order, secret)
+    const invoicePage =
+      !owner && invoiceId !== undefined && (await opts.invoiceOfOrder?.(invoiceId, order.id)) === true
+    if (!owner && !invoicePage) return limitedOrderStatus(order)
     const paid = isPaidStatus(order.status)
     const answer = {
       success: true as const,
@@ -76,7 +81,8 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
       total: centsToDollars(order.totalCents),
       amount_received: microsToDollars(receivedMicros(order)),
       tx_hash: order.txHash,
-      access_token: paid ? order.accessToken : null,
+      // The dashboard (and its refunds) stays the placing browser's: an invoice's page never gets it.
+      access_token: paid && owner ? order.accessToken : null,
       window_ends_at: order.windowEndsAt.toISOString(),
       grace_until: order.graceUntil.toISOString(),
       paid_at: order.paidAt?.toISOString() ?? null,
@@ -101,7 +107,7 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
       handler: async (input) => {
         const deadline = Date.now() + STATUS_WAIT_MS
         for (;;) {
-          const answer = await statusOf(input.p_order_id, input.p_order_secret)
+          const answer = await statusOf(input.p_order_id, input.p_order_secret, input.p_invoice_id)
           const known = input.p_known_version
           if (!known || !('version' in answer) || answer.version !== known) return answer
           const left = deadline - Date.now()

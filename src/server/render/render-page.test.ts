@@ -242,6 +242,8 @@ describe('every storefront route on the server', () => {
     '/cart': '/cart',
     '/checkout': '/checkout',
     '/payment': '/payment',
+    // Rendered by its own route (renderInvoicePage, tested in invoices/invoice-page.test.ts).
+    '/invoice/*': '/invoice/AAAAAAAAAAAAAAAAAAAAAA',
     '/dashboard/:token': '/dashboard/x',
     '/orders/:token': '/orders/x',
     '/refund/:token': '/refund/x',

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import type { InvoicePage } from '../../shared/invoice-page'
 import { type Locale, localeTags } from '../../shared/locale'
 import { localizeContent, localizeProduct } from '../../shared/localize'
 import { acceptedSummary, type PaymentNetwork } from '../../shared/networks'
@@ -21,6 +22,15 @@ interface Renderer {
     networks: PaymentNetwork[]
     locale: Locale
   }): string
+  /** Waits for the routes downloaded later in the browser (an invoice's hosted page). */
+  renderComplete(data: {
+    path: string
+    products: Product[]
+    content: SiteContent
+    networks: PaymentNetwork[]
+    locale: Locale
+    invoice: InvoicePage
+  }): Promise<string>
   themeStyle(theme: SiteContent['theme']): string
 }
 
@@ -75,7 +85,25 @@ export function renderPage(template: string, renderer: Renderer | undefined, inp
       : content.hero.subtitle.replaceAll(ACCEPTED_PLACEHOLDER, acceptedSummary(networks)),
   )
 
-  let html = template
+  const html = pageHead(template, renderer, content, locale, title, description)
+  if (!renderer) return html
+  // A product id the catalogue doesn't have goes back to the catalogue in the browser.
+  if (!renderer.serverRenderedPaths.test(path) || (productMatch && !product)) return html
+  const body = renderer.render({ path, products, content: input.content, networks, locale })
+  const data = `<script type="application/json" id="server-data">${scriptJson({ path, products, content: input.content, networks })}</script>`
+  return html.replace('<div id="root"></div>', `<div id="root">${body}</div>${data}`)
+}
+
+/** The template with the page's title, description, language and the shop's theme. */
+function pageHead(
+  template: string,
+  renderer: Renderer | undefined,
+  content: SiteContent,
+  locale: Locale,
+  title: string,
+  description: string,
+): string {
+  const html = template
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
     .replace(
       /<meta name="description" content="[^"]*" \/>/,
@@ -86,12 +114,34 @@ export function renderPage(template: string, renderer: Renderer | undefined, inp
       `<meta name="theme-color" content="${escapeHtml(content.theme.background)}" />`,
     )
   const style = renderer ? ` style="${escapeHtml(renderer.themeStyle(content.theme))}"` : ''
-  html = html.replace('<html lang="en">', `<html lang="${localeTags[locale]}"${style}>`)
+  return html.replace('<html lang="en">', `<html lang="${localeTags[locale]}"${style}>`)
+}
+
+/**
+ * An invoice's hosted payment page (decision 062): in the invoice's language, with the shop's
+ * theme, the whole payment page rendered and the invoice beside it for the browser. Never cached:
+ * it is one buyer's page and changes as the payment does.
+ */
+export async function renderInvoicePage(
+  template: string,
+  renderer: Renderer | undefined,
+  input: PageInput & { invoice: InvoicePage },
+): Promise<string> {
+  const { path, products, locale, networks, invoice } = input
+  const content = localizeContent(input.content, locale)
+  const html = pageHead(template, renderer, content, locale, content.meta.title, content.meta.title)
+    // The address is the buyer's to pay with: no search engine lists it.
+    .replace('</head>', '<meta name="robots" content="noindex" /></head>')
   if (!renderer) return html
-  // A product id the catalogue doesn't have goes back to the catalogue in the browser.
-  if (!renderer.serverRenderedPaths.test(path) || (productMatch && !product)) return html
-  const body = renderer.render({ path, products, content: input.content, networks, locale })
-  const data = `<script type="application/json" id="server-data">${scriptJson({ path, products, content: input.content, networks })}</script>`
+  const body = await renderer.renderComplete({
+    path,
+    products,
+    content: input.content,
+    networks,
+    locale,
+    invoice,
+  })
+  const data = `<script type="application/json" id="server-data">${scriptJson({ path, products, content: input.content, networks, invoice })}</script>`
   return html.replace('<div id="root"></div>', `<div id="root">${body}</div>${data}`)
 }
 

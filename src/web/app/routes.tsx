@@ -29,6 +29,10 @@ const PaymentPage = later(
   buying(() => import('../features/payment/payment-page')),
   (m) => m.PaymentPage,
 )
+const InvoicePaymentPage = later(
+  buying(() => import('../features/payment/invoice-payment-page')),
+  (m) => m.InvoicePaymentPage,
+)
 const DashboardPage = later(
   buying(() => import('../features/dashboard/dashboard-page')),
   (m) => m.DashboardPage,
@@ -70,6 +74,8 @@ const storefrontRoutes = [
   { path: '/cart', element: <CartPage /> },
   { path: '/checkout', element: <CheckoutPage /> },
   { path: '/payment', element: <PaymentPage /> },
+  // An invoice's hosted payment page (server-rendered by its own route, decision 062).
+  { path: '/invoice/*', element: <InvoicePaymentPage /> },
   { path: '/dashboard/:token', element: <DashboardPage /> },
   { path: '/orders/:token', element: <MyOrdersPage /> },
   { path: '/refund/:token', element: <RefundPage /> },

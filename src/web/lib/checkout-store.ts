@@ -52,6 +52,32 @@ function loadNetwork(raw: unknown): OrderNetwork | null {
   }
 }
 
+/** What the payment page needs of the order's network (null: a TRON order, shown as always). */
+export function networkOfOrder(order: {
+  chain?: ChainId
+  token?: TokenSymbol
+  token_decimals?: number
+  amount_units?: string
+  payment_uri?: string
+  watched?: { chain: ChainId; tokens: TokenSymbol[] }[]
+  confirm_blocks?: number | null
+  confirm_seconds?: number | null
+}): OrderNetwork | null {
+  if (!order.chain || order.chain === 'tron' || !order.token || !order.payment_uri || !order.amount_units)
+    return null
+  return {
+    chain: order.chain,
+    token: order.token,
+    tokenDecimals: order.token_decimals ?? 6,
+    amountUnits: order.amount_units,
+    paymentUri: order.payment_uri,
+    watched: order.watched ?? [],
+    ...(typeof order.confirm_blocks === 'number' && typeof order.confirm_seconds === 'number'
+      ? { confirm: { blocks: order.confirm_blocks, seconds: order.confirm_seconds } }
+      : {}),
+  }
+}
+
 /** The checkout state kept in localStorage, plus the end of the server's payment window and total. */
 export interface CheckoutState {
   email: string

@@ -43,6 +43,11 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
               <Row label={t('admin.order.id')}>
                 <span className="font-mono">{data.order.id}</span>
               </Row>
+              {data.order.seller_order_id && (
+                <Row label={t('admin.order.sellerOrder')}>
+                  <span className="font-mono break-all">{data.order.seller_order_id}</span>
+                </Row>
+              )}
               <Row label={t('admin.orders.col.date')}>{orderFmt.date(data.order.created_at)}</Row>
               <Row label={t('admin.orders.col.email')}>
                 <EmailAddress email={data.order.email} />

@@ -9,7 +9,6 @@ import type { Locale } from '../../../../shared/locale'
 import type { NetworkOption } from '../../../../shared/networks'
 import type { MessageId } from '../../../i18n/i18n'
 import type { CartItem } from '../../../lib/cart-store'
-import type { OrderNetwork } from '../../../lib/checkout-store'
 import { callRpc, RpcError } from '../../../lib/rpc-client'
 
 /**
@@ -40,22 +39,7 @@ export interface CreateOrderInput {
 
 type PlacedOrder = Extract<CreateOrderAnswer, { success: true }>
 
-/** What the payment page needs of the order's network (null: a TRON order, shown as always). */
-export function networkOfOrder(order: PlacedOrder): OrderNetwork | null {
-  if (!order.chain || order.chain === 'tron' || !order.token || !order.payment_uri || !order.amount_units)
-    return null
-  return {
-    chain: order.chain,
-    token: order.token,
-    tokenDecimals: order.token_decimals ?? 6,
-    amountUnits: order.amount_units,
-    paymentUri: order.payment_uri,
-    watched: order.watched ?? [],
-    ...(typeof order.confirm_blocks === 'number' && typeof order.confirm_seconds === 'number'
-      ? { confirm: { blocks: order.confirm_blocks, seconds: order.confirm_seconds } }
-      : {}),
-  }
-}
+export { networkOfOrder } from '../../../lib/checkout-store'
 
 /** The checkout's one write: TanStack Query tracks it; the RPC client does the retrying. */
 export function useCreateOrder() {

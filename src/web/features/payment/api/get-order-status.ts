@@ -19,14 +19,22 @@ export const orderStatusKeys = { order: (orderId: string | null) => ['order-stat
 
 export type OrderStatus = Extract<OrderStatusAnswer, { success: true }>
 
-/** knownVersion: the long poll; the server answers when the status changed, or within 10 s. */
-export async function getOrderStatus(orderId: string, knownVersion?: string): Promise<OrderStatus> {
+/**
+ * knownVersion: the long poll; the server answers when the status changed, or within 10 s.
+ * invoiceId: an invoice's hosted page, which watches its order by the invoice's id (no secret).
+ */
+export async function getOrderStatus(
+  orderId: string,
+  knownVersion?: string,
+  invoiceId?: string,
+): Promise<OrderStatus> {
   const answer = orderStatusAnswerSchema.parse(
     await callRpc(
       'secure_get_order_status',
       {
         p_order_id: orderId,
         p_order_secret: secretOfOrder(orderId),
+        ...(invoiceId ? { p_invoice_id: invoiceId } : {}),
         ...(knownVersion ? { p_known_version: knownVersion } : {}),
       },
       { idempotent: true, quiet: true },
@@ -48,7 +56,7 @@ export const STREAM_POLL_MS = 15_000
  * that did not hold) never sooner than 3 s after the previous one started, the plain poll kept as the
  * fallback, and after the stream drops until it is open again.
  */
-export function useOrderStatus(orderId: string | null) {
+export function useOrderStatus(orderId: string | null, invoiceId?: string) {
   const client = useQueryClient()
   const key = orderStatusKeys.order(orderId)
   const streaming = useStatusStream(orderId, () => void client.invalidateQueries({ queryKey: key }))
@@ -61,7 +69,7 @@ export function useOrderStatus(orderId: string | null) {
       const known = streamOpen.current ? undefined : client.getQueryData<OrderStatus>(key)?.version
       lastCallNews = false
       try {
-        const answer = await getOrderStatus(orderId as string, known)
+        const answer = await getOrderStatus(orderId as string, known, invoiceId)
         lastCallNews = answer.version !== undefined && answer.version !== known
         return answer
       } finally {

@@ -29,6 +29,8 @@ export function Countdown({ state, confirming = false }: { state: CheckoutState;
           className="font-mono text-xl font-bold tabular-nums text-fg"
           aria-labelledby="time-remaining-label"
           data-testid="countdown"
+          // A server-rendered page (an invoice's) was written a moment earlier: the browser's second wins.
+          suppressHydrationWarning
         >
           {confirming && left === 0 ? t('payment.detected.timer') : formatCountdown(left)}
         </p>

@@ -1,4 +1,5 @@
 import { Clock, Info, Loader2, ShieldCheck } from 'lucide-react'
+import type { ReactNode } from 'react'
 import { chainNames } from '../../../../shared/networks'
 import { CopyField } from '../../../components/ui/copy-field'
 import { EmailAddress } from '../../../components/ui/email-address'
@@ -199,7 +200,18 @@ export function WatchStatus({
 }
 
 /** The paid order, in place of the payment instructions: what was received and where the key goes. */
-export function PaidPanel({ email, received, total }: { email: string; received: number; total: number }) {
+export function PaidPanel({
+  email,
+  received,
+  total,
+  children,
+}: {
+  email: string
+  received: number
+  total: number
+  /** What follows on this page (an invoice's way back to the seller). */
+  children?: ReactNode
+}) {
   const t = useT()
   const { usd } = useFormat()
   return (
@@ -221,9 +233,13 @@ export function PaidPanel({ email, received, total }: { email: string; received:
           components={{ 0: <span className="font-semibold text-fg" /> }}
         />
       </p>
-      <p className="mt-4 min-w-0 text-sm text-muted">
-        <Msg id="payment.tip.email" values={{ email: <EmailAddress email={email} /> }} />
-      </p>
+      {/* An invoice without the buyer's e-mail sends none. */}
+      {email && (
+        <p className="mt-4 min-w-0 text-sm text-muted">
+          <Msg id="payment.tip.email" values={{ email: <EmailAddress email={email} /> }} />
+        </p>
+      )}
+      {children}
     </section>
   )
 }
@@ -254,12 +270,14 @@ export function PaymentTips({ email, network }: { email: string; network: OrderN
         <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
         {t('payment.tip.addressOnly')}
       </li>
-      <li className="flex gap-2.5">
-        <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-        <span className="min-w-0">
-          <Msg id="payment.tip.email" values={{ email: <EmailAddress email={email} /> }} />
-        </span>
-      </li>
+      {email && (
+        <li className="flex gap-2.5">
+          <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
+          <span className="min-w-0">
+            <Msg id="payment.tip.email" values={{ email: <EmailAddress email={email} /> }} />
+          </span>
+        </li>
+      )}
     </ul>
   )
 }
