@@ -1,6 +1,7 @@
 // Operator commands that run against the configured database: `node dist/server/cli.js <command>`.
 import { readFile } from 'node:fs/promises'
-import { type ChainId, chainIdSchema, chainIds } from '../shared/chains'
+import { type ChainId, chainIds } from '../shared/chains'
+import { chainIdSchema } from '../shared/network-schemas'
 import { chainNames } from '../shared/networks'
 import { parseWalletAddressLines } from '../shared/wallet-addresses'
 import { resetTwoFactor } from './admin/two-factor'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { chainIdSchema, tokenSymbolSchema } from './chains'
 import { orderIdSchema, orderSecretSchema } from './checkout'
+import { chainIdSchema, tokenSymbolSchema } from './network-schemas'
 import { orderStatusValues } from './order-statuses'
 
 // The payment page's watch: the server watches the chain, the browser asks the server.
