@@ -77,7 +77,7 @@ export const commands: Record<string, Command> = {
     const { fromMs, toMs, rest } = periodOf(args)
     const { chain, rest: left } = chainOf(rest)
     const ledgerOnly = left.includes('--ledger-only')
-    const chains = commandChains(env, (name, provider, reason) =>
+    const chains = await commandChains(env, (name, provider, reason) =>
       console.error(`${name}: ${provider} set aside: ${reason}`),
     )
     const adapter = chains.get(chain)

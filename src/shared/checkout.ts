@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { rowIdSchema } from './bounds'
 import { isValidEmail, MAX_EMAIL_LENGTH, MAX_ITEM_QUANTITY, MAX_ORDER_LINES } from './checkout-rules'
 import { locales } from './locale'

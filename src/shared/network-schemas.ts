@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { chainFamilies, chainIds, tokenSymbols } from './chains'
 
 // The schemas of chains, tokens and the payment networks' answer (secure_get_payment_networks). Apart

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { orderIdSchema, orderSecretSchema } from './checkout'
 import { chainIdSchema, tokenSymbolSchema } from './network-schemas'
 import { orderStatusValues } from './order-statuses'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ChainId } from './chains'
 import { chainIdSchema } from './network-schemas'
 import { adminKeyField } from './rpc'

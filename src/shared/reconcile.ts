@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { dateTimeSchema } from './bounds'
 import { type ChainId, familyOfChain, type TokenSymbol } from './chains'
 import { looksLikeEvmAddress } from './evm-address'
