@@ -1,6 +1,6 @@
 // Bundles the server (our code, drizzle-orm and zod; other packages stay external) into
 // dist/server, and writes the empty database cluster the embedded database starts from.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { build } from 'esbuild'
@@ -32,6 +32,11 @@ const drizzlePgliteStandIn = {
   },
 }
 
+// Chunks are named by their content: the ones of an earlier build go, so the folder holds one build.
+for (const name of existsSync('dist/server') ? readdirSync('dist/server') : []) {
+  if (/\.js(\.map|\.LEGAL\.txt)?$/.test(name)) rmSync(`dist/server/${name}`)
+}
+
 await build({
   // The embedded database's worker thread is its own file next to main.js (see db/pglite-proxy.ts).
   entryPoints: {
@@ -46,6 +51,9 @@ await build({
   },
   outdir: 'dist/server',
   bundle: true,
+  // Shared code in chunks beside the entries, and a dynamic import its own chunk: the EVM and Solana
+  // adapters (viem's client among them) are loaded only when such a chain is enabled (decision 067).
+  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node22',

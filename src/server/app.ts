@@ -186,7 +186,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       app.log.error({ provider: name, reason }, 'chain provider set aside: its blocks disagree with ours'),
   })
   const chains = createChainRegistry(
-    buildChains(env, {
+    await buildChains(env, {
       tron,
       fetch: metrics.explorerFetch(fetch),
       onSetAside: (chain, name, reason) =>

@@ -1,6 +1,7 @@
 // Operator commands that run against the configured database: `node dist/server/cli.js <command>`.
 import { readFile } from 'node:fs/promises'
-import { type ChainId, chainIdSchema, chainIds } from '../shared/chains'
+import { type ChainId, chainIds } from '../shared/chains'
+import { chainIdSchema } from '../shared/network-schemas'
 import { chainNames } from '../shared/networks'
 import { parseWalletAddressLines } from '../shared/wallet-addresses'
 import { resetTwoFactor } from './admin/two-factor'
@@ -76,7 +77,7 @@ export const commands: Record<string, Command> = {
     const { fromMs, toMs, rest } = periodOf(args)
     const { chain, rest: left } = chainOf(rest)
     const ledgerOnly = left.includes('--ledger-only')
-    const chains = commandChains(env, (name, provider, reason) =>
+    const chains = await commandChains(env, (name, provider, reason) =>
       console.error(`${name}: ${provider} set aside: ${reason}`),
     )
     const adapter = chains.get(chain)

@@ -42,7 +42,7 @@ async function reportHere(env: Env, sendTestMail: boolean): Promise<SetupReport>
   }
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR })
   try {
-    const chains = commandChains(env)
+    const chains = await commandChains(env)
     return await reportWithTestMail({ db: database.db, env, chains }, sendTestMail)
   } finally {
     await database.close()

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { type EvmChainConfig, parseEvmEnv } from './chains/evm/evm-env'
 import { parseSolanaEnv, type SolanaConfig } from './chains/solana/solana-env'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { rowIdSchema } from './bounds'
 import type { ChainId, TokenSymbol } from './chains'
 import type { ProductTranslations } from './localize'

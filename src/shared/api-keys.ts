@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { rowIdSchema } from './bounds'
 import { adminKeyField } from './rpc'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 // What a client may send as an id or a date: bounded here, once, to what PostgreSQL stores, so an
 // out-of-range value is a 400 naming the field instead of the database's error (a 500).

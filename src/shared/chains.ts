@@ -1,12 +1,10 @@
-import { z } from 'zod'
-
 // The chains and tokens the shop can know, as short ids stored on every ledger, sighting, follower
 // and order row. Which of them a shop takes is the operator's choice (the server's chain registry);
-// this list only names them, for the server and the browser alike.
+// this list only names them, for the server and the browser alike. No schema library here: the
+// storefront's first load uses these lists (the schemas are in network-schemas.ts).
 
 export const chainIds = ['tron', 'ethereum', 'bsc', 'polygon', 'arbitrum', 'base', 'solana'] as const
 export type ChainId = (typeof chainIds)[number]
-export const chainIdSchema = z.enum(chainIds)
 
 /** A family is one implementation: TRON, or every EVM chain through the same code. */
 export const chainFamilies = ['tron', 'evm', 'solana'] as const
@@ -25,7 +23,6 @@ export const familyOfChain: Record<ChainId, ChainFamilyId> = {
 /** Every token symbol a row may carry. A chain accepts a subset (its token table). */
 export const tokenSymbols = ['USDT', 'USDC', 'TRX'] as const
 export type TokenSymbol = (typeof tokenSymbols)[number]
-export const tokenSymbolSchema = z.enum(tokenSymbols)
 
 /** Tokens worth one US dollar per whole token (counted 1:1); the others need a rate. */
 export const stablecoins: ReadonlySet<TokenSymbol> = new Set(['USDT', 'USDC'])

@@ -1,8 +1,8 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { rowIdSchema } from './bounds'
-import { chainIdSchema, tokenSymbolSchema } from './chains'
 import { isValidEmail, MAX_EMAIL_LENGTH, MAX_ITEM_QUANTITY, MAX_ORDER_LINES } from './checkout-rules'
 import { locales } from './locale'
+import { chainIdSchema, tokenSymbolSchema } from './network-schemas'
 
 // Contracts of checkout: the secure_create_order payload and answers, shared by the server's edge
 // and the browser.

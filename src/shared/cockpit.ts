@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { dateTimeSchema, rowIdSchema } from './bounds'
 import type { ChainFamilyId } from './chains'
 import { MAX_ACTIVATION_LIMIT, MAX_VALIDITY_DAYS } from './licences'

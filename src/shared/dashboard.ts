@@ -1,6 +1,6 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { rowIdSchema } from './bounds'
-import { chainIdSchema, tokenSymbolSchema } from './chains'
+import { chainIdSchema, tokenSymbolSchema } from './network-schemas'
 import { orderStatusValues } from './order-statuses'
 import { dashboardRefundSchema } from './refunds'
 

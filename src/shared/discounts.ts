@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { dateTimeSchema, rowIdSchema } from './bounds'
 import { discountCodeSchema, emailSchema, orderLineSchema } from './checkout'
 import { MAX_ORDER_LINES } from './checkout-rules'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { dateTimeSchema, rowIdSchema } from './bounds'
 import type { DashboardLicence } from './dashboard'
 import { adminKeyField } from './rpc'

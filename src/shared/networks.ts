@@ -1,17 +1,21 @@
-import { z } from 'zod'
 import {
   type ChainFamilyId,
   type ChainId,
   chainFamilies,
-  chainIdSchema,
+  chainIds,
   stablecoins,
   type TokenSymbol,
-  tokenSymbolSchema,
+  tokenSymbols,
 } from './chains'
+import type { PaymentNetwork } from './network-schemas'
+
+export type { PaymentNetwork, PaymentNetworksAnswer } from './network-schemas'
 
 // The networks a buyer may pay on (secure_get_payment_networks): each enabled chain with the tokens
 // it accepts. The checkout offers one choice per chain and stablecoin ("USDT · BNB Smart Chain"); a
-// shop with TRON alone offers one, and the checkout then shows no choice at all.
+// shop with TRON alone offers one, and the checkout then shows no choice at all. The storefront's
+// first load names the networks, so this file has no schema library (the answer's schema is in
+// network-schemas.ts).
 
 /** The name a buyer knows each network by (the same in every language). */
 export const chainNames: Record<ChainId, string> = {
@@ -56,20 +60,36 @@ export function chainOfNetwork(network: string): ChainId | undefined {
   return (Object.keys(chainNames) as ChainId[]).find((c) => chainNames[c] === network)
 }
 
-export const paymentNetworkSchema = z.object({
-  chain: chainIdSchema,
-  family: z.enum(chainFamilies),
-  tokens: z.array(z.object({ symbol: tokenSymbolSchema, decimals: z.number().int() })),
-  /** Blocks on top of a transfer before it pays (the block itself counts); null: the chain says when. */
-  confirmations: z.number().int().nullable(),
-})
-export type PaymentNetwork = z.infer<typeof paymentNetworkSchema>
+const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T =>
+  (list as readonly unknown[]).includes(value)
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null
 
-export const paymentNetworksAnswerSchema = z.object({
-  success: z.literal(true),
-  networks: z.array(paymentNetworkSchema),
-})
-export type PaymentNetworksAnswer = z.infer<typeof paymentNetworksAnswerSchema>
+/**
+ * The networks of a secure_get_payment_networks answer, or null when it is not one: the check
+ * paymentNetworksAnswerSchema makes (network-schemas.ts), by hand, for the storefront's first load.
+ */
+export function paymentNetworksOf(answer: unknown): PaymentNetwork[] | null {
+  if (!isRecord(answer) || answer.success !== true || !Array.isArray(answer.networks)) return null
+  const networks: PaymentNetwork[] = []
+  for (const n of answer.networks as unknown[]) {
+    if (!isRecord(n) || !isOneOf(chainIds, n.chain) || !isOneOf(chainFamilies, n.family)) return null
+    if (!(n.confirmations === null || Number.isInteger(n.confirmations))) return null
+    if (!Array.isArray(n.tokens)) return null
+    const tokens: PaymentNetwork['tokens'] = []
+    for (const t of n.tokens as unknown[]) {
+      if (!isRecord(t) || !isOneOf(tokenSymbols, t.symbol) || !Number.isInteger(t.decimals)) return null
+      tokens.push({ symbol: t.symbol, decimals: t.decimals as number })
+    }
+    networks.push({
+      chain: n.chain,
+      family: n.family,
+      tokens,
+      confirmations: n.confirmations as number | null,
+    })
+  }
+  return networks
+}
 
 /** One thing a buyer may pick at checkout. */
 export interface NetworkOption {

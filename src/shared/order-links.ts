@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { emailSchema } from './checkout'
 
 // "E-mail me my orders": a buyer who lost their dashboard links asks for a one-time link to a page

@@ -1,7 +1,7 @@
-import { z } from 'zod'
-import { chainIdSchema, tokenSymbolSchema } from './chains'
+import * as z from 'zod'
 import { orderIdSchema, orderSecretSchema } from './checkout'
 import { INVOICE_ID } from './invoice-page'
+import { chainIdSchema, tokenSymbolSchema } from './network-schemas'
 import { orderStatusValues } from './order-statuses'
 
 // The payment page's watch: the server watches the chain, the browser asks the server.

@@ -1,5 +1,6 @@
-import { z } from 'zod'
-import { type ChainId, chainIdSchema } from './chains'
+import * as z from 'zod'
+import type { ChainId } from './chains'
+import { chainIdSchema } from './network-schemas'
 import { adminKeyField } from './rpc'
 
 // The admin's view of the chain providers (TRON HTTP APIs) and of the chain follower reading them.

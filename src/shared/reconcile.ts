@@ -1,7 +1,8 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { dateTimeSchema } from './bounds'
-import { type ChainId, chainIdSchema, familyOfChain, type TokenSymbol } from './chains'
+import { type ChainId, familyOfChain, type TokenSymbol } from './chains'
 import { looksLikeEvmAddress } from './evm-address'
+import { chainIdSchema } from './network-schemas'
 import { adminKeyField } from './rpc'
 import { isValidTronAddress } from './tron-address'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** Every call's payload is a strict object: unknown fields are refused with a 400. */
 export const emptyPayloadSchema = z.object({}).strict()

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { adminKeyField } from './rpc'
 
 // The operator's settings, kept in the database and edited on the admin's Settings tab.

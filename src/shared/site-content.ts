@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 import { locales } from './locale'
 import type { ContentTranslations } from './localize'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { adminKeyField } from './rpc'
 
 // Contracts of two-factor login (TOTP) on the admin's Security tab and login page.

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { SimInputError } from './sim-chain'
 
 // What the control API (/_sim/*) and the devchain's handle accept, checked with zod; a bad request

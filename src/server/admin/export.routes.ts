@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { z } from 'zod'
+import * as z from 'zod'
 import { adminOrderStatuses } from '../../shared/admin'
 import { csvRow } from '../../shared/cockpit'
 import { formatCents } from '../../shared/money'

@@ -30,18 +30,24 @@ export function familyOf(chain: ChainId): ChainFamily {
   return found
 }
 
-/** The chains this shop takes, from its configuration: each family's enabled chains, in the list's order. */
-export function buildChains(env: Env, deps: ChainDeps): ChainAdapter[] {
-  return FAMILIES.flatMap((f) => f.buildAdapters(env, deps))
+/**
+ * The chains this shop takes, from its configuration: each family's enabled chains, in the list's
+ * order. A family none of whose chains is enabled loads none of its adapter's code.
+ */
+export async function buildChains(env: Env, deps: ChainDeps): Promise<ChainAdapter[]> {
+  return (await Promise.all(FAMILIES.map((f) => f.buildAdapters(env, deps)))).flat()
 }
 
 /**
  * The chains for an operator command run beside the shop (reconcile, doctor): the providers of the
  * environment, plain fetch, a provider set aside reported through onSetAside.
  */
-export function commandChains(env: Env, onSetAside: ChainDeps['onSetAside'] = () => {}): ChainRegistry {
+export async function commandChains(
+  env: Env,
+  onSetAside: ChainDeps['onSetAside'] = () => {},
+): Promise<ChainRegistry> {
   return createChainRegistry(
-    buildChains(env, {
+    await buildChains(env, {
       tron: createProviderPool({
         providers: env.TRON_PROVIDERS,
         usdtContract: env.USDT_CONTRACT,

@@ -38,6 +38,9 @@ export interface ChainFamily {
   explorerTxUrl(chain: ChainId, txId: string): string
   /** The first block a new database's follower reads on this chain (the operator's setting), if any. */
   startBlock(env: Env, chain: ChainId): number | undefined
-  /** The enabled chains of this family, each one adapter, from the parsed settings. */
-  buildAdapters(env: Env, deps: FamilyDeps): ChainAdapter[]
+  /**
+   * The enabled chains of this family, each one adapter, from the parsed settings. A family loads
+   * its adapter's code here, and only when one of its chains is enabled (decision 067).
+   */
+  buildAdapters(env: Env, deps: FamilyDeps): Promise<ChainAdapter[]>
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { isValidEmail, MAX_EMAIL_LENGTH } from '../../shared/checkout-rules'
 
 // The Greenfield invoice API's requests and answers as zod schemas: the routes check every request

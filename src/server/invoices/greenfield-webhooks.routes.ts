@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ApiKeyScope } from '../../shared/api-keys'
 import type { Db } from '../db/client'
 import { checkTargetUrl, TargetRefused } from '../webhooks/safe-target'

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ApiKeyScope } from '../../shared/api-keys'
 import type { ChainRegistry } from '../chains/chain-registry'
 import type { Db } from '../db/client'

@@ -52,15 +52,15 @@ describe.each(engines)('the self-check on %s', (engine) => {
       ...over,
     })
 
-  const deps = (over: Partial<DoctorDeps> = {}): DoctorDeps => ({
+  const deps = async (over: Partial<DoctorDeps> = {}): Promise<DoctorDeps> => ({
     db: database.db,
     env,
-    chains: chainsOf(env).enabled(),
+    chains: (await chainsOf(env)).enabled(),
     ...over,
   })
 
   const check = async (id: SetupCheckId, over: Partial<DoctorDeps> = {}): Promise<SetupCheck> => {
-    const found = (await runSetupChecks(deps(over))).checks.find((c) => c.id === id)
+    const found = (await runSetupChecks(await deps(over))).checks.find((c) => c.id === id)
     if (!found) throw new Error(`no ${id} check in the report`)
     return found
   }
@@ -88,7 +88,7 @@ describe.each(engines)('the self-check on %s', (engine) => {
 
   it('fails on demo wallet addresses in the pool, and passes once they are gone', async () => {
     await addWalletAddresses(database.db, demoWalletAddresses.slice(0, 2))
-    const report = await runSetupChecks(deps())
+    const report = await runSetupChecks(await deps())
     expect(report.checks.find((c) => c.id === 'demo_wallets')).toMatchObject({
       state: 'fail',
       facts: { count: 2 },
@@ -109,7 +109,7 @@ describe.each(engines)('the self-check on %s', (engine) => {
 
   it("fails when a key's day is spent, and passes with another key", async () => {
     env = envOf({ TRON_API_PER_DAY: '6' })
-    const chains = chainsOf(env).enabled()
+    const chains = (await chainsOf(env)).enabled()
     const states: string[] = []
     for (let i = 0; i < 12 && states.at(-1) !== 'fail'; i++)
       states.push((await check('provider_key', { chains })).state)
@@ -118,7 +118,7 @@ describe.each(engines)('the self-check on %s', (engine) => {
     const spent = await check('provider_key', { chains })
     expect(spent).toMatchObject({ reason: 'day_spent', chain: 'tron', facts: { perDay: 6 } })
     env = envOf({ TRON_API_PER_DAY: '6', TRON_API_KEY: 'first-key,second-key' })
-    const more = chainsOf(env).enabled()
+    const more = (await chainsOf(env)).enabled()
     expect(await check('provider_key', { chains: more })).toMatchObject({
       state: 'ok',
       facts: { perDay: 12 },
@@ -152,13 +152,13 @@ describe.each(engines)('the self-check on %s', (engine) => {
     const deadPort = await listen(dead)
     await close(dead)
     env = envOf({ SMTP_URL: `smtp://127.0.0.1:${deadPort}` })
-    const failed = await reportWithTestMail({ db: database.db, env, chains: chainsOf(env) }, true)
+    const failed = await reportWithTestMail({ db: database.db, env, chains: await chainsOf(env) }, true)
     expect(failed.checks.find((c) => c.id === 'mail')).toMatchObject({ state: 'fail', reason: 'send_failed' })
     expect(failed.failing).toBe(true)
     const smtp = await startSmtp()
     try {
       env = envOf({ SMTP_URL: smtp.url })
-      const sent = await reportWithTestMail({ db: database.db, env, chains: chainsOf(env) }, true)
+      const sent = await reportWithTestMail({ db: database.db, env, chains: await chainsOf(env) }, true)
       expect(sent.checks.find((c) => c.id === 'mail')).toMatchObject({
         state: 'ok',
         reason: 'sent',

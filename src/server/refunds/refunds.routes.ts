@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { orderIdSchema } from '../../shared/checkout'
 import { chainNames } from '../../shared/networks'
 import { isPaidStatus } from '../../shared/order-status'

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { testAddresses } from '../../../tests/support/test-addresses'
 import { adminSession, createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
-import { networkOptions, paymentNetworksAnswerSchema } from '../../shared/networks'
+import { paymentNetworksAnswerSchema } from '../../shared/network-schemas'
+import { networkOptions } from '../../shared/networks'
 import { seedOnce } from '../db/seed'
 
 // EVM addresses in the pool beside TRON ones: added by the admin over HTTP (checksum checked, each

@@ -1,4 +1,4 @@
-import { getAddress } from 'viem'
+import { evmChecksum } from '../../../shared/evm-address'
 import { chainNames } from '../../../shared/networks'
 
 // The EVM chains the shop can follow, and the stablecoins it accepts on each: one table, in code.
@@ -48,7 +48,7 @@ export interface EvmChainSpec {
 
 const token = (symbol: EvmToken['symbol'], contract: string, decimals: number): EvmToken => ({
   symbol,
-  contract: getAddress(contract),
+  contract: evmChecksum(contract),
   decimals,
 })
 

@@ -1,4 +1,4 @@
-import { normalizeEvmAddress } from '../../../shared/evm-address'
+import { normalizeEvmAddress, normalizeEvmTxHash } from '../../../shared/evm-address'
 import type { ChainAdapter, ChainToken } from '../chain'
 import { createFailoverPool } from '../provider-failover'
 import type { EvmContext, EvmKeyClient } from './evm-context'
@@ -15,7 +15,7 @@ import { createEvmRpc } from './evm-rpc'
 // One enabled EVM chain as the shop's chain interface sees it: the family's code bound to the
 // chain's table entry and the operator's settings (providers, depth, tokens).
 
-export { normalizeEvmAddress }
+export { normalizeEvmAddress, normalizeEvmTxHash }
 
 export interface EvmAdapterOptions {
   fetch?: typeof globalThis.fetch
@@ -25,11 +25,6 @@ export interface EvmAdapterOptions {
   maxCoolingMs?: number
   setAsideMs?: number
   onSetAside?: (provider: string, reason: string) => void
-}
-
-export function normalizeEvmTxHash(text: string): string | null {
-  const t = text.trim()
-  return /^0x[0-9a-fA-F]{64}$/.test(t) ? t.toLowerCase() : null
 }
 
 export function createEvmAdapter(config: EvmChainConfig, opts: EvmAdapterOptions = {}): ChainAdapter {

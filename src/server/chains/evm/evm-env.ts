@@ -1,5 +1,5 @@
-import { getAddress, isAddress } from 'viem'
-import { z } from 'zod'
+import * as z from 'zod'
+import { evmChecksum } from '../../../shared/evm-address'
 import type { ProviderConfig } from '../provider-failover'
 import { EVM_CHAINS, type EvmChainKey, type EvmChainSpec, type EvmToken } from './chains'
 
@@ -83,7 +83,7 @@ export const fieldSchemas = {
         .array(
           z.object({
             symbol: z.enum(['USDT', 'USDC']),
-            contract: z.string().refine((a) => isAddress(a, { strict: false }), 'contract is not an address'),
+            contract: z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'contract is not an address'),
             decimals: z.number().int().min(0).max(36),
           }),
         )
@@ -157,7 +157,7 @@ function chainConfig(
   }
   const tokens = read(`${p}TOKENS`, 'TOKENS')?.map((t) => ({
     symbol: t.symbol,
-    contract: getAddress(t.contract),
+    contract: evmChecksum(t.contract),
     decimals: t.decimals,
   }))
   // Another contract may stand in for a token (a local node's), never another token or other decimals.

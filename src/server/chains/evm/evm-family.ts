@@ -1,29 +1,31 @@
-import { normalizeEvmAddress } from '../../../shared/evm-address'
+import { normalizeEvmAddress, normalizeEvmTxHash } from '../../../shared/evm-address'
 import type { ChainAdapter } from '../chain'
 import type { ChainFamily } from '../family'
 import { EVM_CHAIN_KEYS, type EvmChainKey, evmChain } from './chains'
-import { createEvmAdapter, type EvmAdapterOptions, normalizeEvmTxHash } from './evm-adapter'
+import type { EvmAdapterOptions } from './evm-adapter'
 import type { EvmChainConfig } from './evm-env'
 
 // The EVM family's part of the chain registry: an adapter for each chain the operator enabled, in
 // the table's order. Each has its own providers, follower and sighting watcher, so one chain's
-// outage never holds up another's payments.
+// outage never holds up another's payments. The adapter's code (viem's client, the readers) is
+// loaded only when a chain is enabled: a shop without EVM chains never holds it (decision 067).
 
-export function buildEvmAdapters(
+export async function buildEvmAdapters(
   chains: readonly EvmChainConfig[],
   opts: { onSetAside?: (chain: string, provider: string, reason: string) => void } & Omit<
     EvmAdapterOptions,
     'onSetAside'
   > = {},
-): ChainAdapter[] {
-  return chains
-    .filter((c) => c.enabled)
-    .map((c) =>
-      createEvmAdapter(c, {
-        ...opts,
-        onSetAside: (provider, reason) => opts.onSetAside?.(c.spec.key, provider, reason),
-      }),
-    )
+): Promise<ChainAdapter[]> {
+  const enabled = chains.filter((c) => c.enabled)
+  if (enabled.length === 0) return []
+  const { createEvmAdapter } = await import('./evm-adapter')
+  return enabled.map((c) =>
+    createEvmAdapter(c, {
+      ...opts,
+      onSetAside: (provider, reason) => opts.onSetAside?.(c.spec.key, provider, reason),
+    }),
+  )
 }
 
 /** The EVM family as one object (decision 050): every chain of evm/chains.ts through the same code. */

@@ -8,6 +8,7 @@ import { blockTimeMs, malformed } from './solana-context'
 import type { SolanaConfig } from './solana-env'
 import { slotRef, solanaFinalHead, solanaReadFinal } from './solana-final'
 import { createSolanaHeadReader } from './solana-head'
+import { solanaExplorerTxUrl, solanaPayUri } from './solana-links'
 import { solanaLookupTransaction } from './solana-lookup'
 import { solanaListReceived, solanaReceivedInPeriod, solanaTransfersTo } from './solana-received'
 import { createSolanaRpc } from './solana-rpc'
@@ -20,33 +21,6 @@ import { SOLANA_TOKENS } from './solana-tokens'
 
 /** As an EVM chain's: fetch, timeouts, cooling and set-aside of the provider pool. */
 export type SolanaAdapterOptions = EvmAdapterOptions
-
-/** Solscan's page of a transaction. */
-export function solanaExplorerTxUrl(signature: string): string {
-  return `https://solscan.io/tx/${encodeURIComponent(signature)}`
-}
-
-/**
- * A Solana Pay transfer request (https://docs.solanapay.com/spec): the recipient is the order's
- * address (the wallet sends to its associated token account), the amount in whole tokens written
- * exactly, the mint, and the order's address again as the reference (the transfer then names it,
- * so a listing of the address finds it), with the shop's label.
- */
-export function solanaPayUri(p: {
-  address: string
-  mint: string
-  amountUnits: bigint
-  decimals: number
-  label?: string
-}): string {
-  const digits = p.amountUnits.toString().padStart(p.decimals + 1, '0')
-  const whole = digits.slice(0, digits.length - p.decimals)
-  const frac = digits.slice(digits.length - p.decimals).replace(/0+$/, '')
-  const amount = frac ? `${whole}.${frac}` : whole
-  const params = new URLSearchParams({ amount, 'spl-token': p.mint, reference: p.address })
-  if (p.label) params.set('label', p.label)
-  return `solana:${p.address}?${params.toString().replace(/\+/g, '%20')}`
-}
 
 export function createSolanaAdapter(config: SolanaConfig, opts: SolanaAdapterOptions = {}): ChainAdapter {
   const pool = createFailoverPool({

@@ -54,7 +54,7 @@ describe('the Solana family object', () => {
     expect(solanaFamily.explorerTxUrl('solana', 'abc')).toBe('https://solscan.io/tx/abc')
   })
 
-  it('reads SOLANA_* settings and names each bad one', () => {
+  it('reads SOLANA_* settings and names each bad one', async () => {
     const ok = solanaFamily.parseEnv({
       SOLANA_ENABLED: 'true',
       SOLANA_PROVIDER_1_URL: 'https://rpc.example/?api-key={key}',
@@ -87,6 +87,6 @@ describe('the Solana family object', () => {
     expect(solanaFamily.parseEnv({ SOLANA_ENABLED: 'true' }).errors).toEqual([
       '  SOLANA_PROVIDER_1_URL: Solana is enabled but has no JSON-RPC provider',
     ])
-    expect(solanaFamily.adapters(bad.config)).toEqual([])
+    await expect(solanaFamily.adapters(bad.config)).resolves.toEqual([])
   })
 })

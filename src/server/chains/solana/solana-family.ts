@@ -1,11 +1,6 @@
 import type { ChainAdapter } from '../chain'
 import type { ChainFamily } from '../family'
-import {
-  createSolanaAdapter,
-  type SolanaAdapterOptions,
-  solanaExplorerTxUrl,
-  solanaPayUri,
-} from './solana-adapter'
+import type { SolanaAdapterOptions } from './solana-adapter'
 import {
   associatedTokenAccount,
   normalizeSolanaAddress,
@@ -13,21 +8,30 @@ import {
   solanaPoolAddressProblem,
 } from './solana-address'
 import { parseSolanaEnv, type SolanaConfig } from './solana-env'
+import { solanaExplorerTxUrl, solanaPayUri } from './solana-links'
 import { SOLANA_NATIVE, SOLANA_TOKENS } from './solana-tokens'
 
 // The Solana family in one object: what the rest of the shop needs to know of it (its settings,
 // adapter, tokens, native coin, address and signature forms, explorer links, payment URI), so
-// wiring it in is one line where the families are listed.
+// wiring it in is one line where the families are listed. The adapter's code is loaded only when
+// Solana is enabled (decision 067).
+
+/** The enabled chain's adapter (none when SOLANA_ENABLED is not set, and its code not loaded). */
+async function solanaAdapters(
+  config: SolanaConfig,
+  opts: SolanaAdapterOptions = {},
+): Promise<ChainAdapter[]> {
+  if (!config.enabled) return []
+  const { createSolanaAdapter } = await import('./solana-adapter')
+  return [createSolanaAdapter(config, opts)]
+}
 
 export const solanaFamily = {
   id: 'solana' as const,
   chains: ['solana'] as const,
   /** SOLANA_* settings; errors name the variable, one line each. */
   parseEnv: parseSolanaEnv,
-  /** The enabled chain's adapter (none when SOLANA_ENABLED is not set). */
-  adapters(config: SolanaConfig, opts: SolanaAdapterOptions = {}): ChainAdapter[] {
-    return config.enabled ? [createSolanaAdapter(config, opts)] : []
-  },
+  adapters: solanaAdapters,
   tokens: () => SOLANA_TOKENS,
   native: SOLANA_NATIVE,
   /** Base58, 32 bytes, case-sensitive: the text as it is. */
@@ -46,14 +50,10 @@ export const solanaFamily = {
   normalizeTxHash: normalizeSolanaSignature,
   startBlock: (env) => env.SOLANA.startSlot ?? undefined,
   buildAdapters: (env, deps) =>
-    env.SOLANA.enabled
-      ? [
-          createSolanaAdapter(env.SOLANA, {
-            fetch: deps.fetch,
-            onSetAside: (provider, reason) => deps.onSetAside('solana', provider, reason),
-          }),
-        ]
-      : [],
+    solanaAdapters(env.SOLANA, {
+      fetch: deps.fetch,
+      onSetAside: (provider, reason) => deps.onSetAside('solana', provider, reason),
+    }),
 } satisfies ChainFamily & Record<string, unknown>
 
 export type { SolanaConfig }

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { normalizeTronAddress } from '../../../shared/tron-address'
 import { contractSchema, transferContractSchema } from './tron-blocks'
 import { requireAddress, type TronHttp, type TronResult, tronError } from './tron-http'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { normalizeTronAddress } from '../../../shared/tron-address'
 import { isObject, type TronHttp, type TronResult, tronError } from './tron-http'
 

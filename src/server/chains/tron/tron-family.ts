@@ -15,5 +15,7 @@ export const tronFamily: ChainFamily = {
   normalizeTxHash: normalizeTronTxHash,
   explorerTxUrl: (_chain, txId) => explorerTxUrl(txId),
   startBlock: (env) => env.FOLLOWER_START_BLOCK,
-  buildAdapters: (env, deps) => [createTronChain({ pool: deps.tron, blockIntervalMs: env.CHAIN_BLOCK_MS })],
+  buildAdapters: async (env, deps) => [
+    createTronChain({ pool: deps.tron, blockIntervalMs: env.CHAIN_BLOCK_MS }),
+  ],
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { isObject, requireTxId, type TronHttp, type TronResult, tronError } from './tron-http'
 
 // Per-transaction reads: where a transaction the buyer names sits on the chain. What it moved is

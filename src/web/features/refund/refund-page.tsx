@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query'
 import { AlertTriangle, CheckCircle2, Clock, Link2Off, Network, Undo2 } from 'lucide-react'
 import { useState } from 'react'
 import { useParams } from 'react-router'
-import { z } from 'zod'
+import * as z from 'zod'
 import { type ChainId, familyOfChain } from '../../../shared/chains'
 import { chainOfNetwork, networkWithStandard } from '../../../shared/networks'
 import {

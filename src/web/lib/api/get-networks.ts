@@ -1,16 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
-import {
-  networkOptions,
-  optionLabel,
-  type PaymentNetwork,
-  paymentNetworksAnswerSchema,
-} from '../../../shared/networks'
+import { networkOptions, optionLabel, type PaymentNetwork, paymentNetworksOf } from '../../../shared/networks'
 import { callRpc } from '../rpc-client'
 
 // The networks and tokens this shop takes: the checkout's choice, and what the storefront says it
 // accepts. The server puts them beside a server-rendered page (entry-server.tsx, main.tsx); otherwise
 // they are asked once a visit. A failed answer leaves TRON alone, as a shop that takes nothing else
-// has it.
+// has it. The storefront's first load carries no schema library: the answer is checked by hand
+// (paymentNetworksOf, held to the schema by its test).
 
 export const networksKeys = { all: ['payment-networks'] as const }
 
@@ -22,10 +18,10 @@ export function usePaymentNetworks(): PaymentNetwork[] {
   const query = useQuery({
     queryKey: networksKeys.all,
     queryFn: async () => {
-      const answer = paymentNetworksAnswerSchema.safeParse(
+      const networks = paymentNetworksOf(
         await callRpc('secure_get_payment_networks', {}, { idempotent: true, quiet: true }),
       )
-      return answer.success && answer.data.networks.length > 0 ? answer.data.networks : TRON_ONLY
+      return networks && networks.length > 0 ? networks : TRON_ONLY
     },
     staleTime: 5 * 60_000,
     refetchOnWindowFocus: false,

@@ -1,6 +1,6 @@
 import { Plus } from 'lucide-react'
 import { useState } from 'react'
-import { z } from 'zod'
+import * as z from 'zod'
 import { type ApiKeyScope, apiKeyScopes, createApiKeyInputSchema } from '../../../../shared/api-keys'
 import { Button } from '../../../components/ui/button'
 import { CopyField } from '../../../components/ui/copy-field'

@@ -1,6 +1,6 @@
 import { Loader2, Tag } from 'lucide-react'
 import { useState } from 'react'
-import { z } from 'zod'
+import * as z from 'zod'
 import { discountCodeSchema } from '../../../../shared/checkout'
 import { Button } from '../../../components/ui/button'
 import { useT } from '../../../i18n/i18n'
