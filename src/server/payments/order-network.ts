@@ -19,7 +19,7 @@ export interface OrderNetwork {
   watched: { chain: ChainId; tokens: TokenSymbol[] }[]
   /** Blocks on top of a transfer before it pays (the block itself counts); null: the chain says when (TRON). */
   confirm_blocks: number | null
-  /** What those blocks take at the chain's block time, in whole seconds (the page's expected wait); null on TRON. */
+  /** What those blocks take at the chain's block time, or the chain's own finality, in whole seconds (the page's expected wait); null on TRON. */
   confirm_seconds: number | null
 }
 
@@ -64,6 +64,14 @@ export function orderNetwork(
       tokens: c.tokens.filter((t) => family === 'tron' || stablecoins.has(t.symbol)).map((t) => t.symbol),
     })),
     confirm_blocks: depth,
-    confirm_seconds: depth === null ? null : Math.ceil((depth * adapter.blockIntervalMs) / 1000),
+    confirm_seconds: confirmSeconds(adapter, depth),
   }
+}
+
+function confirmSeconds(adapter: ChainAdapter, depth: number | null): number | null {
+  if (depth !== null) return Math.ceil((depth * adapter.blockIntervalMs) / 1000)
+  const rule = adapter.confirmation
+  return rule.kind === 'solidified' && rule.expectedMs !== undefined
+    ? Math.ceil(rule.expectedMs / 1000)
+    : null
 }

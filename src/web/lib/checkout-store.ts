@@ -15,7 +15,8 @@ export interface OrderNetwork {
   /** Every network on which a payment to the order's address is credited. */
   watched: { chain: ChainId; tokens: TokenSymbol[] }[]
   /** Blocks on top of a transfer before it pays, and what they take at the chain's block time (s). */
-  confirm?: { blocks: number; seconds: number }
+  /** The expected wait; blocks null: the chain marks the transfer final itself (Solana's finalized). */
+  confirm?: { blocks: number | null; seconds: number }
 }
 
 function isChain(value: unknown): value is ChainId {
@@ -46,7 +47,8 @@ function loadNetwork(raw: unknown): OrderNetwork | null {
     amountUnits: n.amountUnits,
     paymentUri: n.paymentUri,
     watched,
-    ...(typeof confirm?.blocks === 'number' && typeof confirm.seconds === 'number'
+    ...((typeof confirm?.blocks === 'number' || confirm?.blocks === null) &&
+    typeof confirm.seconds === 'number'
       ? { confirm: { blocks: confirm.blocks, seconds: confirm.seconds } }
       : {}),
   }

@@ -51,8 +51,8 @@ export function networkOfOrder(order: PlacedOrder): OrderNetwork | null {
     amountUnits: order.amount_units,
     paymentUri: order.payment_uri,
     watched: order.watched ?? [],
-    ...(typeof order.confirm_blocks === 'number' && typeof order.confirm_seconds === 'number'
-      ? { confirm: { blocks: order.confirm_blocks, seconds: order.confirm_seconds } }
+    ...(typeof order.confirm_seconds === 'number'
+      ? { confirm: { blocks: order.confirm_blocks ?? null, seconds: order.confirm_seconds } }
       : {}),
   }
 }
