@@ -3,7 +3,7 @@ import { AlertTriangle, CheckCircle2, Clock, Link2Off, Network, Undo2 } from 'lu
 import { useState } from 'react'
 import { useParams } from 'react-router'
 import { z } from 'zod'
-import { type ChainId, familyOfChain } from '../../../shared/chains'
+import { type ChainId, familyOfChain, firstChain } from '../../../shared/chains'
 import { chainOfNetwork, networkWithStandard } from '../../../shared/networks'
 import {
   type BuyerRefund,
@@ -88,7 +88,7 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
   const amount = tokenAmount(refund.amount, refund.token)
   // One name for the network, as the operator's card writes it: "BNB Smart Chain (BEP-20)".
   const network = networkWithStandard(refund.network, refund.token)
-  const chain = chainOfNetwork(refund.network) ?? 'tron'
+  const chain = chainOfNetwork(refund.network) ?? firstChain
   const [confirming, setConfirming] = useState<string | null>(null)
   const submit = useMutation({
     mutationFn: async (address: string) => {

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { firstChain, firstFamily } from '../../../shared/chains'
 import {
   networkOptions,
   optionLabel,
@@ -9,13 +10,13 @@ import { callRpc } from '../rpc-client'
 
 // The networks and tokens this shop takes: the checkout's choice, and what the storefront says it
 // accepts. The server puts them beside a server-rendered page (entry-server.tsx, main.tsx); otherwise
-// they are asked once a visit. A failed answer leaves TRON alone, as a shop that takes nothing else
-// has it.
+// they are asked once a visit. A failed answer leaves the first chain's USDT alone (TRON's), as a
+// shop that takes nothing else has it.
 
 export const networksKeys = { all: ['payment-networks'] as const }
 
-export const TRON_ONLY: PaymentNetwork[] = [
-  { chain: 'tron', family: 'tron', tokens: [{ symbol: 'USDT', decimals: 6 }], confirmations: null },
+export const FIRST_CHAIN_ONLY: PaymentNetwork[] = [
+  { chain: firstChain, family: firstFamily, tokens: [{ symbol: 'USDT', decimals: 6 }], confirmations: null },
 ]
 
 export function usePaymentNetworks(): PaymentNetwork[] {
@@ -25,13 +26,13 @@ export function usePaymentNetworks(): PaymentNetwork[] {
       const answer = paymentNetworksAnswerSchema.safeParse(
         await callRpc('secure_get_payment_networks', {}, { idempotent: true, quiet: true }),
       )
-      return answer.success && answer.data.networks.length > 0 ? answer.data.networks : TRON_ONLY
+      return answer.success && answer.data.networks.length > 0 ? answer.data.networks : FIRST_CHAIN_ONLY
     },
     staleTime: 5 * 60_000,
     refetchOnWindowFocus: false,
     retry: false,
   })
-  return query.data ?? TRON_ONLY
+  return query.data ?? FIRST_CHAIN_ONLY
 }
 
 /**

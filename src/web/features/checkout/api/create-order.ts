@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
+import { firstChain } from '../../../../shared/chains'
 import {
   type CreateOrderAnswer,
   createOrderAnswerSchema,
@@ -42,7 +43,7 @@ type PlacedOrder = Extract<CreateOrderAnswer, { success: true }>
 
 /** What the payment page needs of the order's network (null: a TRON order, shown as always). */
 export function networkOfOrder(order: PlacedOrder): OrderNetwork | null {
-  if (!order.chain || order.chain === 'tron' || !order.token || !order.payment_uri || !order.amount_units)
+  if (!order.chain || order.chain === firstChain || !order.token || !order.payment_uri || !order.amount_units)
     return null
   return {
     chain: order.chain,
