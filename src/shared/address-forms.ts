@@ -1,6 +1,6 @@
 import { type ChainFamilyId, type ChainId, familyOfChain } from './chains'
 import { looksLikeEvmAddress, normalizeEvmAddress } from './evm-address'
-import { normalizeSolanaAddress } from './solana-address'
+import { normalizeSolanaAddress, solanaPoolAddressProblem } from './solana-address'
 import { isValidTronAddress } from './tron-address'
 
 // Each family's address form for the screens and calls that take an address a person typed (a
@@ -19,6 +19,11 @@ export interface AddressForm {
   refusal: string
   /** Why a text is refused as the address a reconciliation asks about. */
   mustBe: string
+  /**
+   * A line of the operator's pool list read as this family's: its stored form, why this family
+   * refuses it (`shown` is the line as the refusal quotes it), or null when it is not this family's.
+   */
+  poolLine(line: string, shown: string): { address: string } | { invalid: string } | null
 }
 
 export const addressForms: Record<ChainFamilyId, AddressForm> = {
@@ -28,6 +33,7 @@ export const addressForms: Record<ChainFamilyId, AddressForm> = {
     looksLike: isValidTronAddress,
     refusal: 'Enter a TRON address (it starts with T, 34 characters)',
     mustBe: 'must be a TRON address',
+    poolLine: (line) => (line.length === 34 && isValidTronAddress(line) ? { address: line } : null),
   },
   evm: {
     normalize: normalizeEvmAddress,
@@ -35,6 +41,10 @@ export const addressForms: Record<ChainFamilyId, AddressForm> = {
     looksLike: looksLikeEvmAddress,
     refusal: 'Enter an address that starts with 0x and has 40 hex digits after it',
     mustBe: 'must be an EVM address',
+    poolLine: (line) => {
+      const address = normalizeEvmAddress(line)
+      return address ? { address } : null
+    },
   },
   solana: {
     normalize: normalizeSolanaAddress,
@@ -42,6 +52,11 @@ export const addressForms: Record<ChainFamilyId, AddressForm> = {
     looksLike: (text) => normalizeSolanaAddress(text) !== null,
     refusal: 'Enter a Solana address (32 to 44 letters and digits, base58)',
     mustBe: 'must be a Solana address',
+    poolLine: (line, shown) => {
+      if (!normalizeSolanaAddress(line)) return null
+      const problem = solanaPoolAddressProblem(line)
+      return problem ? { invalid: `${shown} (Solana address that ${problem})` } : { address: line }
+    },
   },
 }
 
