@@ -1,9 +1,5 @@
 import { z } from 'zod'
-import { type EvmChainConfig, parseEvmEnv } from './chains/evm/evm-env'
-import { parseSolanaEnv, type SolanaConfig } from './chains/solana/solana-env'
-import { parseTronProviders, type TronProviderConfig, tronEnvFields } from './chains/tron/tron-env'
-
-export type { TronProviderConfig }
+import { type FamilySettings, familyEnvFields, parseFamilySettings } from './chains/families'
 
 // The only reader of process.env. A bad value stops the process with a message naming the variable.
 
@@ -49,7 +45,7 @@ const envSchema = z.object({
         .map((s) => s.trim())
         .filter(Boolean),
     ),
-  ...tronEnvFields,
+  ...familyEnvFields,
   EXPLORER_MAX_RPS: z.coerce.number().positive().max(100).default(5),
   /** The payment page says detection is delayed when the follower is this far behind the chain. */
   PAYMENT_DELAY_NOTICE_MINUTES: minutes(5),
@@ -176,16 +172,15 @@ const envSchema = z.object({
   ),
 })
 
-export type Env = z.infer<typeof envSchema> & {
-  /** TRON_PROVIDER_1_* … in order; without them, the one provider of TRON_API_URL / TRON_API_KEY. */
-  TRON_PROVIDERS: TronProviderConfig[]
-  /** Every EVM chain's settings (EVM_<CHAIN>_*), enabled or not; see payments/evm/evm-env.ts. */
-  EVM_CHAINS: EvmChainConfig[]
-  /** Solana's settings (SOLANA_*), enabled or not; see chains/solana/solana-env.ts. */
-  SOLANA: SolanaConfig
-  /** Start-up notices about the configuration (a variable set under its old name). */
-  NOTICES: string[]
-}
+/** The settings common to the shop, before each family adds its part. */
+export type BaseEnv = z.infer<typeof envSchema>
+
+/** Every setting: the common ones and each family's part (chains/families.ts). */
+export type Env = BaseEnv &
+  FamilySettings & {
+    /** Start-up notices about the configuration (a variable set under its old name). */
+    NOTICES: string[]
+  }
 
 /** Old name → new name. An old name still works when the new one is unset, with a start-up notice. */
 const RENAMED: Record<string, keyof z.infer<typeof envSchema>> = {
@@ -224,21 +219,9 @@ export function parseEnv(given: Record<string, string | undefined> = process.env
         return `  ${key}: ${issue.message}${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`
       })
   if (result.success) {
-    const { providers, errors } = parseTronProviders(source, result.data)
-    lines.push(...errors)
-    const evm = parseEvmEnv(source)
-    lines.push(...evm.errors)
-    const solana = parseSolanaEnv(source)
-    lines.push(...solana.errors)
-    if (lines.length === 0) {
-      return {
-        ...result.data,
-        TRON_PROVIDERS: providers,
-        EVM_CHAINS: evm.chains,
-        SOLANA: solana.config,
-        NOTICES: notices,
-      }
-    }
+    const families = parseFamilySettings(source, result.data)
+    lines.push(...families.errors)
+    if (lines.length === 0) return { ...result.data, ...families.settings, NOTICES: notices }
   }
   throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`)
 }
