@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm'
 import { buildApp } from '../src/server/app'
-import { createChainFollower } from '../src/server/chains/chain-follower'
-import { LOOK_COST } from '../src/server/chains/sighting-pace'
 import {
   createAccountReads,
   DEFAULT_ACCOUNT_READ_PACE,
   openReadEveryMs,
-} from '../src/server/chains/tron/account-reads'
+} from '../src/server/chains/account-reads'
+import { createChainFollower } from '../src/server/chains/chain-follower'
+import { LOOK_COST } from '../src/server/chains/sighting-pace'
 import { openDatabase } from '../src/server/db/client'
 import { seedOnce } from '../src/server/db/seed'
 import { parseEnv } from '../src/server/env'

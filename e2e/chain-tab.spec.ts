@@ -9,7 +9,8 @@ import { expect, type Page, test } from './support/test'
 // The admin's Chain tab with TRON and BNB Smart Chain (a real Anvil node that mines only when the
 // test asks, followed at a depth of 3), read as the operator reads it: each chain's row, the TRON
 // providers' panel labelled as TRON's, and a BNB Smart Chain follower that stopped at a
-// reorganisation deeper than the depth: the row says so, why, since when and what to do.
+// reorganisation deeper than the depth: the row says so, why, since when and what to do, and its
+// provider's chip does not read "Healthy".
 const PASSWORD = 'chain-tab-Password-1'
 const DEPTH = 3
 const env: Record<string, string> = {
@@ -73,6 +74,9 @@ test('each chain has its row, the TRON providers are labelled TRON’s, and a st
     `does not follow block ${head - DEPTH + 1}, the last one the shop recorded`,
   )
   await expect(stop).toContainText('npm run follower:reset -- bsc <block>')
+  // Its provider answers, but the chain is stopped: its chip does not read "Healthy".
+  await expect(bsc.getByRole('listitem')).toContainText(['Chain stopped'])
+  await expect(bsc.getByRole('listitem').filter({ hasText: 'Healthy' })).toHaveCount(0)
   // TRON carries on: its row says nothing of it.
   await expect(tron.getByRole('alert')).toHaveCount(0)
   await shoot(page, 'admin-chain-tab-evm-stopped')

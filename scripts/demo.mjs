@@ -1,12 +1,15 @@
-// `npm run demo`: the built shop pointed at a local devchain (the TronGrid stand-in) and a local EVM
-// node (Anvil with BNB Smart Chain's chain id, a USDT and a USDC deployed), so a new user can buy end
-// to end on one machine. Pay with `npm run pay -- <address> <amount> [token]` in another terminal.
+// `npm run demo`: the built shop pointed at a local devchain (the TronGrid stand-in), a local EVM
+// node (Anvil with BNB Smart Chain's chain id, a USDT and a USDC deployed) and the Solana stand-in
+// (the real SPL Token program, USDT and USDC at their mainnet mints), so a new user can buy end to
+// end on one machine. Pay with `npm run pay -- <address> <amount> [token]` in another terminal.
+// Ports: PORT (3000), DEVCHAIN_PORT (9090), ANVIL_PORT (8545), DEMO_SOLANA_PORT (8899).
 // The demo keeps its own database (and the EVM node's chain) under ./data/demo; your real shop's data
 // is not touched.
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DEMO_EVM_DEPTH, demoEvmAddresses, startDemoAnvil } from './lib/demo-evm.mjs'
+import { demoSolanaAddresses, startDemoSolana } from './lib/demo-solana.mjs'
 import { startShopWithDevchain } from './lib/shop-with-devchain.mjs'
 
 const port = process.env.PORT ?? '3000'
@@ -23,7 +26,16 @@ const anvil = await startDemoAnvil({
   },
 })
 process.on('exit', () => anvil.child.kill('SIGTERM'))
-const shopEnv = { PORT: port, DATA_DIR: dataDir, DATABASE_URL: '', ...anvil.shopEnv }
+const solanaPort = process.env.DEMO_SOLANA_PORT ?? '8899'
+const solana = await startDemoSolana({
+  port: solanaPort,
+  onExit: () => {
+    console.error('the Solana stand-in stopped: stopping the demo')
+    process.exit(1)
+  },
+})
+process.on('exit', () => solana.child.kill('SIGTERM'))
+const shopEnv = { PORT: port, DATA_DIR: dataDir, DATABASE_URL: '', ...anvil.shopEnv, ...solana.shopEnv }
 
 // The demo's EVM receiving addresses join the pool once, after the first start has seeded the
 // demo's TRON addresses (those are seeded only into an empty pool).
@@ -34,7 +46,9 @@ if (anvil.fresh && existsSync(marker)) {
   BNB Smart Chain (its blocks no longer match). Delete ${dataDir} to start the demo over.`,
   )
 }
-if (!existsSync(marker)) {
+// The Solana ones likewise (their own marker: a demo folder from before Solana gets them too).
+const solanaMarker = join(dataDir, 'solana-pool-added')
+if (!existsSync(marker) || !existsSync(solanaMarker)) {
   const env = { ...process.env, ...shopEnv, TRON_API_URL: 'http://127.0.0.1:9', PRICE_SOURCE: 'fixed:0.25' }
   const first = spawn(process.execPath, [join('dist', 'server', 'main.js')], { env, stdio: 'ignore' })
   for (let i = 0; ; i++) {
@@ -47,13 +61,18 @@ if (!existsSync(marker)) {
   const exited = new Promise((r) => first.once('exit', r))
   first.kill('SIGTERM')
   await exited
-  const file = join(dataDir, 'evm-addresses.txt')
-  writeFileSync(file, `${demoEvmAddresses().join('\n')}\n`)
-  execFileSync(process.execPath, [join('dist', 'server', 'cli.js'), 'wallets:add', '--file', file], {
-    env,
-    stdio: 'inherit',
-  })
-  writeFileSync(marker, '')
+  const add = (name, addresses, done) => {
+    if (existsSync(done)) return
+    const file = join(dataDir, name)
+    writeFileSync(file, `${addresses.join('\n')}\n`)
+    execFileSync(process.execPath, [join('dist', 'server', 'cli.js'), 'wallets:add', '--file', file], {
+      env,
+      stdio: 'inherit',
+    })
+    writeFileSync(done, '')
+  }
+  add('evm-addresses.txt', demoEvmAddresses(), marker)
+  add('solana-addresses.txt', demoSolanaAddresses(), solanaMarker)
 }
 
 const devchainUrl = await startShopWithDevchain({
@@ -70,11 +89,13 @@ const devchainUrl = await startShopWithDevchain({
 setTimeout(() => {
   console.log(`
   Demo shop: http://localhost:${port}  (chains: TRON devchain on ${devchainUrl}; BNB Smart Chain on a
-  local Anvil node, ${anvil.url}, a block a second, paid ${DEMO_EVM_DEPTH} blocks deep)
+  local Anvil node, ${anvil.url}, a block a second, paid ${DEMO_EVM_DEPTH} blocks deep; Solana on the
+  stand-in, ${solana.url}, a slot every 400 ms, paid when finalized)
   Buy something, then pay the amount shown on the payment page from another terminal:
     npm run pay -- <wallet address> <amount>          # USDT-TRC20 (a T… address)
     npm run pay -- <wallet address> <amount> TRX      # TRX
     npm run pay -- <0x… address> <amount> USDT        # USDT on BNB Smart Chain (Anvil)
     npm run pay -- <0x… address> <amount> USDC        # USDC on BNB Smart Chain (Anvil)
+    npm run pay -- <Solana address> <amount> USDT     # USDT on Solana (the stand-in; USDC too)
 `)
 }, 1500)

@@ -1,6 +1,6 @@
 // Operator commands that run against the configured database: `node dist/server/cli.js <command>`.
 import { readFile } from 'node:fs/promises'
-import { type ChainId, chainIds } from '../shared/chains'
+import { type ChainId, chainIds, firstChain } from '../shared/chains'
 import { chainIdSchema } from '../shared/network-schemas'
 import { chainNames } from '../shared/networks'
 import { parseWalletAddressLines } from '../shared/wallet-addresses'
@@ -40,10 +40,10 @@ function periodOf(args: string[]): { fromMs: number; toMs: number; rest: string[
   return { fromMs, toMs, rest }
 }
 
-/** --chain <id> (default tron). */
+/** --chain <id> (default the first chain, TRON). */
 function chainOf(args: string[]): { chain: ChainId; rest: string[] } {
   const at = args.indexOf('--chain')
-  if (at === -1) return { chain: 'tron', rest: args }
+  if (at === -1) return { chain: firstChain, rest: args }
   const value = args[at + 1] ?? ''
   const parsed = chainIdSchema.safeParse(value)
   if (!parsed.success) throw new Error(`--chain needs one of ${chainIds.join(', ')}`)

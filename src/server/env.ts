@@ -1,6 +1,5 @@
 import * as z from 'zod'
-import { type EvmChainConfig, parseEvmEnv } from './chains/evm/evm-env'
-import { parseSolanaEnv, type SolanaConfig } from './chains/solana/solana-env'
+import { type FamilySettings, familyEnvFields, parseFamilySettings } from './chains/families'
 
 // The only reader of process.env. A bad value stops the process with a message naming the variable.
 
@@ -46,18 +45,7 @@ const envSchema = z.object({
         .map((s) => s.trim())
         .filter(Boolean),
     ),
-  /** The one-provider case; TRON_PROVIDER_<n>_* list several (see tronProviders below). */
-  TRON_API_URL: z.url({ protocol: /^https?$/ }).default('https://api.trongrid.io'),
-  /** One key, or several separated by commas (they take turns). */
-  TRON_API_KEY: optionalString,
-  /** Requests a day each key of TRON_API_URL may make; unset = no daily limit. */
-  TRON_API_PER_DAY: optionalString.pipe(
-    z.coerce.number<string | undefined>().int().positive().max(1_000_000_000).optional(),
-  ),
-  USDT_CONTRACT: z
-    .string()
-    .regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'must be a TRON base58 address')
-    .default('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
+  ...familyEnvFields,
   EXPLORER_MAX_RPS: z.coerce.number().positive().max(100).default(5),
   /** The payment page says detection is delayed when the follower is this far behind the chain. */
   PAYMENT_DELAY_NOTICE_MINUTES: minutes(5),
@@ -211,28 +199,15 @@ const envSchema = z.object({
   ),
 })
 
-/** One TRON HTTP API provider: its keys take turns, each within the provider's limits. */
-export interface TronProviderConfig {
-  name: string
-  url: string
-  /** Empty: requests go without a key. */
-  keys: string[]
-  /** Requests per second, per key. */
-  rps: number
-  /** Requests a day, per key; null = no daily limit. */
-  perDay: number | null
-}
+/** The settings common to the shop, before each family adds its part. */
+export type BaseEnv = z.infer<typeof envSchema>
 
-export type Env = z.infer<typeof envSchema> & {
-  /** TRON_PROVIDER_1_* … in order; without them, the one provider of TRON_API_URL / TRON_API_KEY. */
-  TRON_PROVIDERS: TronProviderConfig[]
-  /** Every EVM chain's settings (EVM_<CHAIN>_*), enabled or not; see payments/evm/evm-env.ts. */
-  EVM_CHAINS: EvmChainConfig[]
-  /** Solana's settings (SOLANA_*), enabled or not; see chains/solana/solana-env.ts. */
-  SOLANA: SolanaConfig
-  /** Start-up notices about the configuration (a variable set under its old name). */
-  NOTICES: string[]
-}
+/** Every setting: the common ones and each family's part (chains/families.ts). */
+export type Env = BaseEnv &
+  FamilySettings & {
+    /** Start-up notices about the configuration (a variable set under its old name). */
+    NOTICES: string[]
+  }
 
 /** Old name → new name. An old name still works when the new one is unset, with a start-up notice. */
 const RENAMED: Record<string, keyof z.infer<typeof envSchema>> = {
@@ -259,110 +234,6 @@ function applyRenames(source: Record<string, string | undefined>): {
 
 export class EnvError extends Error {}
 
-const PROVIDER_VAR = /^TRON_PROVIDER_(\d+)_([A-Z_]+)$/
-const PROVIDER_FIELDS = ['URL', 'KEYS', 'RPS', 'PER_DAY', 'NAME'] as const
-const MAX_PROVIDERS = 20
-
-const providerFieldSchemas = {
-  URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
-  KEYS: z
-    .string()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((k) => k.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().regex(/^[\x21-\x7e]{1,200}$/, 'keys are printable, without spaces')).max(50)),
-  RPS: z.coerce.number().positive('must be a positive number').max(1000),
-  PER_DAY: z.coerce.number().int('must be a whole number').positive('must be positive').max(1_000_000_000),
-  NAME: z
-    .string()
-    .trim()
-    .regex(/^[\w .:-]{1,40}$/, 'must be 1–40 letters, digits, spaces or . : _ -'),
-}
-
-/** TRON_PROVIDER_<n>_URL / _KEYS / _RPS / _PER_DAY / _NAME, n = 1, 2, … without gaps. */
-function tronProviders(
-  source: Record<string, string | undefined>,
-  base: z.infer<typeof envSchema>,
-): { providers: TronProviderConfig[]; errors: string[] } {
-  const errors: string[] = []
-  const byIndex = new Map<number, Partial<Record<(typeof PROVIDER_FIELDS)[number], string>>>()
-  for (const [key, value] of Object.entries(source)) {
-    const match = PROVIDER_VAR.exec(key)
-    if (!match || value === undefined) continue
-    const index = Number(match[1])
-    const field = match[2] as (typeof PROVIDER_FIELDS)[number]
-    if (!PROVIDER_FIELDS.includes(field)) {
-      errors.push(
-        `  ${key}: unknown setting (use ${PROVIDER_FIELDS.map((f) => `TRON_PROVIDER_${index}_${f}`).join(', ')})`,
-      )
-      continue
-    }
-    if (!(index >= 1 && index <= MAX_PROVIDERS)) {
-      errors.push(`  ${key}: providers are numbered 1 to ${MAX_PROVIDERS}`)
-      continue
-    }
-    byIndex.set(index, { ...byIndex.get(index), [field]: value })
-  }
-  if (byIndex.size === 0) {
-    return {
-      providers: [
-        {
-          name: new URL(base.TRON_API_URL).host,
-          url: base.TRON_API_URL,
-          keys: (base.TRON_API_KEY ?? '')
-            .split(',')
-            .map((k) => k.trim())
-            .filter(Boolean),
-          rps: base.EXPLORER_MAX_RPS,
-          perDay: base.TRON_API_PER_DAY ?? null,
-        },
-      ],
-      errors,
-    }
-  }
-  const providers: TronProviderConfig[] = []
-  const names = new Set<string>()
-  for (let index = 1; index <= byIndex.size; index++) {
-    const fields = byIndex.get(index)
-    if (!fields) {
-      errors.push(`  TRON_PROVIDER_${index}_URL: missing (providers are numbered 1, 2, … without gaps)`)
-      break
-    }
-    const read = <F extends keyof typeof providerFieldSchemas>(field: F) => {
-      const raw = fields[field]
-      if (raw === undefined || raw.trim() === '') return undefined
-      const parsed = providerFieldSchemas[field].safeParse(raw.trim())
-      if (parsed.success) return parsed.data as z.infer<(typeof providerFieldSchemas)[F]>
-      errors.push(
-        `  TRON_PROVIDER_${index}_${field}: ${parsed.error.issues[0]?.message} (got ${JSON.stringify(raw)})`,
-      )
-      return undefined
-    }
-    const url = read('URL')
-    if (fields.URL === undefined || fields.URL.trim() === '') {
-      errors.push(
-        `  TRON_PROVIDER_${index}_URL: required when other TRON_PROVIDER_${index}_* settings are given`,
-      )
-    }
-    const name = read('NAME') ?? (url ? `${index}: ${new URL(url).host}` : String(index))
-    if (names.has(name)) errors.push(`  TRON_PROVIDER_${index}_NAME: ${JSON.stringify(name)} is used twice`)
-    names.add(name)
-    if (url) {
-      providers.push({
-        name,
-        url,
-        keys: read('KEYS') ?? [],
-        rps: read('RPS') ?? base.EXPLORER_MAX_RPS,
-        perDay: read('PER_DAY') ?? null,
-      })
-    }
-  }
-  return { providers, errors }
-}
-
 /** Parses the environment, listing every bad key at once. */
 export function parseEnv(given: Record<string, string | undefined> = process.env): Env {
   const { source, notices } = applyRenames(given)
@@ -375,21 +246,9 @@ export function parseEnv(given: Record<string, string | undefined> = process.env
         return `  ${key}: ${issue.message}${value === undefined ? '' : ` (got ${JSON.stringify(value)})`}`
       })
   if (result.success) {
-    const { providers, errors } = tronProviders(source, result.data)
-    lines.push(...errors)
-    const evm = parseEvmEnv(source)
-    lines.push(...evm.errors)
-    const solana = parseSolanaEnv(source)
-    lines.push(...solana.errors)
-    if (lines.length === 0) {
-      return {
-        ...result.data,
-        TRON_PROVIDERS: providers,
-        EVM_CHAINS: evm.chains,
-        SOLANA: solana.config,
-        NOTICES: notices,
-      }
-    }
+    const families = parseFamilySettings(source, result.data)
+    lines.push(...families.errors)
+    if (lines.length === 0) return { ...result.data, ...families.settings, NOTICES: notices }
   }
   throw new EnvError(`Invalid configuration:\n${lines.join('\n')}`)
 }

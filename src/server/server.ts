@@ -6,10 +6,11 @@ import { buildApp } from './app'
 
 type App = Awaited<ReturnType<typeof buildApp>>
 
+import { chainNames } from '../shared/networks'
+import { createAccountReads } from './chains/account-reads'
 import { createAddressSweep } from './chains/address-sweep'
 import { createChainFollower } from './chains/chain-follower'
 import { familyOf } from './chains/families'
-import { createAccountReads } from './chains/tron/account-reads'
 import { type Database, openDatabase } from './db/client'
 import { countDemoWallets, seedOnce } from './db/seed'
 import { createStatisticsKeeper } from './db/statistics'
@@ -100,8 +101,15 @@ function createFollowers(app: App, env: Env, database: Database, instanceId: str
 /** What the operator reads once the shop listens: mail, providers, address, notices, demo wallets. */
 async function logStarted(app: App, env: Env, database: Database, outbox: string): Promise<void> {
   if (!env.SMTP_URL) app.log.info(`No SMTP_URL: order e-mails are written as .eml files to ${outbox}`)
-  const providers = env.TRON_PROVIDERS.map((p) => `${p.name} (${p.keys.length} key(s))`).join(', ')
-  app.log.info(`Following the chain through ${providers}; USDT contract ${env.USDT_CONTRACT}`)
+  // Each enabled chain: its providers and the contracts (or mints) of the tokens it takes.
+  for (const chain of app.services.chains.enabled()) {
+    const providers = chain.providers
+      .health()
+      .map((p) => `${p.name} (${p.keys} key(s))`)
+      .join(', ')
+    const tokens = chain.tokens.flatMap((t) => (t.contract ? [`${t.symbol} ${t.contract}`] : [])).join(', ')
+    app.log.info(`Following ${chainNames[chain.chain]} through ${providers}; ${tokens}`)
+  }
   const where = database.kind === 'pglite' ? `embedded PGlite in ${env.DATA_DIR}` : 'PostgreSQL'
   app.log.info(`Stablecart is running on http://localhost:${env.PORT} (database: ${where})`)
   for (const notice of env.NOTICES) app.log.warn(notice)

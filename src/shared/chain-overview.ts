@@ -1,11 +1,12 @@
 import type { ChainFamilyId, ChainId } from './chains'
+import type { ProviderShownState } from './providers'
 
 // secure_fetch_chains: the admin's Chain tab, one entry per enabled chain.
 
 export interface ChainProviderSummary {
   name: string
   host: string
-  state: 'healthy' | 'cooling' | 'suspended' | 'exhausted' | 'set_aside'
+  state: ProviderShownState
   requests_today: number
   per_day: number | null
   lag_blocks: number | null

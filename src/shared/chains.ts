@@ -20,6 +20,15 @@ export const familyOfChain: Record<ChainId, ChainFamilyId> = {
   solana: 'solana',
 }
 
+/**
+ * The shop's first chain and its family: what a call that names no chain means (the API before
+ * networks existed: TRON's USDT), the one a new shop is set up with, and the one whose pages keep
+ * their first form (no network line, its own wording). Only a request's edge reads it: below it,
+ * the order row carries its chain.
+ */
+export const firstChain: ChainId = 'tron'
+export const firstFamily: ChainFamilyId = familyOfChain[firstChain]
+
 /** Every token symbol a row may carry. A chain accepts a subset (its token table). */
 export const tokenSymbols = ['USDT', 'USDC', 'TRX'] as const
 export type TokenSymbol = (typeof tokenSymbols)[number]

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { rowIdSchema } from './bounds'
+import { firstChain } from './chains'
 import { chainIdSchema, tokenSymbolSchema } from './network-schemas'
 import { orderStatusValues } from './order-statuses'
 import { dashboardRefundSchema } from './refunds'
@@ -64,7 +65,7 @@ export const dashboardOrderSchema = z.object({
   discount: z.number(),
   amount_received: z.number(),
   /** The network and token the buyer picked (TRON and USDT for every order before the choice). */
-  chain: chainIdSchema.default('tron'),
+  chain: chainIdSchema.default(firstChain),
   token: tokenSymbolSchema.default('USDT'),
   tx_hash: z.string().nullable(),
   /** The chain the paying transaction is on (an EVM order is paid on any enabled EVM chain). */

@@ -20,12 +20,35 @@ export const testProviderInputSchema = z
   .object({ ...adminKeyField, ...chainField, p_name: providerNameSchema })
   .strict()
 
+/**
+ * A provider's state as the operator's screens show it: its own (healthy, failing, limited, set
+ * aside), or `chain_stopped` while its chain's follower has stopped (a reorganisation deeper than it
+ * follows): nothing is recorded from the chain then, so its provider never reads "Healthy" (nor
+ * "Failing, retried soon", the stop's own failure: retrying changes nothing until the operator acts).
+ * A limit or a provider set aside still shows, being the operator's to know of too.
+ */
+export type ProviderShownState =
+  | 'healthy'
+  | 'cooling'
+  | 'suspended'
+  | 'exhausted'
+  | 'set_aside'
+  | 'chain_stopped'
+
+/** The shown state of a provider in `state` on a chain whose follower is stopped or not. */
+export function shownProviderState(
+  state: Exclude<ProviderShownState, 'chain_stopped'>,
+  chainStopped: boolean,
+): ProviderShownState {
+  return chainStopped && (state === 'healthy' || state === 'cooling') ? 'chain_stopped' : state
+}
+
 export interface ProviderAnswer {
   name: string
   /** Scheme and host only: a key in a path or query never reaches the browser. */
   host: string
   keys: number
-  state: 'healthy' | 'cooling' | 'suspended' | 'exhausted' | 'set_aside'
+  state: ProviderShownState
   /** 0–1; null before any request. */
   success_rate: number | null
   latency_ms: number | null

@@ -1,10 +1,9 @@
 import * as z from 'zod'
+import { addressFormOf } from './address-forms'
 import { dateTimeSchema } from './bounds'
-import { type ChainId, familyOfChain, type TokenSymbol } from './chains'
-import { looksLikeEvmAddress } from './evm-address'
+import { type ChainId, firstChain, type TokenSymbol } from './chains'
 import { chainIdSchema } from './network-schemas'
 import { adminKeyField } from './rpc'
-import { isValidTronAddress } from './tron-address'
 
 // The admin's reconciliation view of one chain: per address and token, chain vs ledger for a period.
 
@@ -13,7 +12,7 @@ export const reconcileInputSchema = z
     ...adminKeyField,
     p_from: dateTimeSchema.optional(),
     p_to: dateTimeSchema.optional(),
-    /** The chain reconciled: one the shop takes (default TRON). */
+    /** The chain reconciled: one the shop takes (default the first chain, TRON). */
     p_chain: chainIdSchema.optional(),
     /** Also ask the chain what this address (one of the chain's family) received. */
     p_chain_address: z.string().trim().max(64).optional(),
@@ -22,13 +21,9 @@ export const reconcileInputSchema = z
   .superRefine((input, ctx) => {
     const address = input.p_chain_address
     if (address === undefined) return
-    const evm = familyOfChain[input.p_chain ?? 'tron'] === 'evm'
-    if (evm ? !looksLikeEvmAddress(address) : !isValidTronAddress(address)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['p_chain_address'],
-        message: evm ? 'must be an EVM address' : 'must be a TRON address',
-      })
+    const form = addressFormOf(input.p_chain ?? firstChain)
+    if (!form.looksLike(address)) {
+      ctx.addIssue({ code: 'custom', path: ['p_chain_address'], message: form.mustBe })
     }
   })
 

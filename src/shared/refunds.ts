@@ -1,12 +1,11 @@
 import * as z from 'zod'
+import { addressFormOf, addressForms } from './address-forms'
 import { rowIdSchema } from './bounds'
-import { type ChainId, familyOfChain } from './chains'
+import type { ChainId } from './chains'
 import { orderIdSchema } from './checkout'
-import { looksLikeEvmAddress, normalizeEvmAddress } from './evm-address'
 import { chainNames } from './networks'
 import { TX_ID } from './order-status'
 import { adminKeyField } from './rpc'
-import { isValidTronAddress } from './tron-address'
 
 // Refunds of paid orders and returns of unmatched transfers (decision 039): the operator pays from
 // their own wallet, the shop proves the transfer on the chain, in the chain and token the buyer paid
@@ -52,9 +51,7 @@ export function unitsToMicrosUp(units: bigint, decimals: number): bigint {
 
 /** The address in the form a refund on this chain keeps (EIP-55 on EVM chains), or null when it is not one. */
 export function refundAddressFor(chain: ChainId, address: string): string | null {
-  const text = address.trim()
-  if (familyOfChain[chain] === 'evm') return normalizeEvmAddress(text)
-  return isValidTronAddress(text) ? text : null
+  return addressFormOf(chain).normalize(address.trim())
 }
 
 /**
@@ -62,15 +59,12 @@ export function refundAddressFor(chain: ChainId, address: string): string | null
  * (a start of one: "T…" on TRON, "0x…" on an EVM chain). Past that, the field says so at once.
  */
 export function mayBecomeAddressFor(chain: ChainId, text: string): boolean {
-  const typed = text.trim()
-  return familyOfChain[chain] === 'evm'
-    ? /^(0([xX][0-9a-fA-F]{0,39})?)?$/.test(typed)
-    : /^(T[1-9A-HJ-NP-Za-km-z]{0,32})?$/.test(typed)
+  return addressFormOf(chain).mayBecome(text.trim())
 }
 
 /** The refusal for an address that is not one of the chain's family. */
 export function badAddressFor(chain: ChainId): string {
-  return familyOfChain[chain] === 'evm' ? refundMessages.badEvmAddress : refundMessages.badAddress
+  return addressFormOf(chain).refusal
 }
 
 export const refundMessages = {
@@ -85,8 +79,8 @@ export const refundMessages = {
   alreadyReturned: 'This transfer is already being returned',
   wrongNetwork: 'This refund is paid on {network}, not on {given}',
   ourAddress: "This is one of the shop's own addresses: a refund must go to the buyer's wallet",
-  badAddress: 'Enter a TRON address (it starts with T, 34 characters)',
-  badEvmAddress: 'Enter an address that starts with 0x and has 40 hex digits after it',
+  badAddress: addressForms.tron.refusal,
+  badEvmAddress: addressForms.evm.refusal,
   badAnyAddress: 'Enter a TRON address (T…, 34 characters) or an address that starts with 0x (42 characters)',
   notAwaitingAddress: 'This refund already has its address',
   notReady: 'This refund is not waiting for a payment',
@@ -117,7 +111,7 @@ export const refundAddressSchema = z
   .string()
   .trim()
   .max(100)
-  .refine((v) => isValidTronAddress(v) || looksLikeEvmAddress(v), refundMessages.badAnyAddress)
+  .refine((v) => Object.values(addressForms).some((f) => f.looksLike(v)), refundMessages.badAnyAddress)
 
 export const createRefundInputSchema = z
   .object({

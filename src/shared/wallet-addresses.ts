@@ -1,7 +1,6 @@
-import type { ChainFamilyId } from './chains'
-import { looksLikeEvmAddress, normalizeEvmAddress } from './evm-address'
-import { normalizeSolanaAddress, solanaPoolAddressProblem } from './solana-address'
-import { isValidTronAddress } from './tron-address'
+import { addressForms } from './address-forms'
+import { type ChainFamilyId, chainFamilies } from './chains'
+import { looksLikeEvmAddress } from './evm-address'
 
 export const WALLET_ADDRESS_LENGTH = 34
 
@@ -17,16 +16,11 @@ export type WalletLinesResult =
 
 /** The address of a line in its stored form and family, or why it is not one. */
 function readLine(line: string): WalletLine | { invalid: string } {
-  if (line.length === WALLET_ADDRESS_LENGTH && isValidTronAddress(line))
-    return { address: line, family: 'tron' }
-  const evm = normalizeEvmAddress(line)
-  if (evm) return { address: evm, family: 'evm' }
   const shown = line.length > 60 ? `${line.slice(0, 57)}...` : line
-  if (normalizeSolanaAddress(line)) {
-    const problem = solanaPoolAddressProblem(line)
-    return problem
-      ? { invalid: `${shown} (Solana address that ${problem.replace(/^is /, 'is ')})` }
-      : { address: line, family: 'solana' }
+  // Each family in the family list's order: the first that knows the line reads it.
+  for (const family of chainFamilies) {
+    const read = addressForms[family].poolLine(line, shown)
+    if (read) return 'address' in read ? { address: read.address, family } : read
   }
   // 0x and 40 hex digits in mixed case whose checksum does not match: most likely a typo.
   return { invalid: looksLikeEvmAddress(line) ? `${shown} (EVM checksum does not match)` : shown }

@@ -16,6 +16,9 @@ export const ALLOWED: readonly string[] = [
   // The families' address codecs, shared with the browser (the checkout and refund forms check as typed).
   'src/shared/tron-address.ts',
   'src/shared/evm-address.ts',
+  'src/shared/solana-address.ts',
+  // Each family's address form for typed addresses, the browser's side of the family objects.
+  'src/shared/address-forms.ts',
 ]
 
 /** What names a family: its id as a string, or a name only one family has (its settings, its code). */

@@ -1,4 +1,4 @@
-import type { ChainFamilyId, ChainId } from '../../shared/chains'
+import { type ChainFamilyId, type ChainId, firstChain } from '../../shared/chains'
 import { chainNames } from '../../shared/networks'
 import { AppError } from '../errors'
 import type { ChainAdapter } from './chain'
@@ -40,10 +40,10 @@ export function createChainRegistry(adapters: readonly ChainAdapter[]): ChainReg
 }
 
 /**
- * The enabled chain an admin call names in `p_chain` (TRON when it names none), or the one answer
+ * The enabled chain an admin call names in `p_chain` (the first chain when it names none), or the one answer
  * for a chain the shop does not take: a 400 naming the field and the chain by its name.
  */
-export function chainOfCall(chains: ChainRegistry, id: ChainId = 'tron'): ChainAdapter {
+export function chainOfCall(chains: ChainRegistry, id: ChainId = firstChain): ChainAdapter {
   const adapter = chains.get(id)
   if (!adapter) {
     throw new AppError(

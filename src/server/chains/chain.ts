@@ -39,8 +39,11 @@ export interface ChainToken {
 
 /** When a block is final, which is when its transfers may pay. */
 export type ConfirmationRule =
-  /** The chain says so (TRON's solidified blocks). */
-  | { kind: 'solidified' }
+  /**
+   * The chain says so (TRON's solidified blocks, Solana's finalized slots); `expectedMs`: about how
+   * long after a transfer's block that comes, when the buyer is told a figure (not TRON's own words).
+   */
+  | { kind: 'solidified'; expectedMs?: number }
   /** This many blocks on top of it (the block itself counts as one). */
   | { kind: 'depth'; blocks: number }
 

@@ -1,5 +1,5 @@
 import type { ChainFamilyId, ChainId } from '../../shared/chains'
-import type { Env } from '../env'
+import type { BaseEnv, Env } from '../env'
 import type { ChainAdapter, ChainToken } from './chain'
 import type { ProviderPool } from './tron/tron-pool'
 
@@ -36,6 +36,14 @@ export interface ChainFamily {
   normalizeTxHash(text: string): string | null
   /** A public explorer's page of a transaction on one of the family's chains. */
   explorerTxUrl(chain: ChainId, txId: string): string
+  /**
+   * The family's settings from the environment (its own variables; `base` the shop's parsed
+   * common ones): the part of Env it adds, and one line per bad variable.
+   */
+  parseSettings(
+    source: Record<string, string | undefined>,
+    base: BaseEnv,
+  ): { settings: object; errors: string[] }
   /** The first block a new database's follower reads on this chain (the operator's setting), if any. */
   startBlock(env: Env, chain: ChainId): number | undefined
   /**

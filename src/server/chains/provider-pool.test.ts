@@ -4,8 +4,8 @@ import { createPaymentFixture, type PaymentFixture } from '../../../tests/suppor
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
 import { createDevchain, type Devchain, type DevchainFace } from '../../../tools/devchain/devchain'
-import type { TronProviderConfig } from '../env'
 import type { FollowResult } from './chain-follower'
+import type { TronProviderConfig } from './tron/tron-env'
 import { createProviderPool, type ProviderPool } from './tron/tron-pool'
 
 // Several providers in front of one chain: the devchain's main listener and extra faces of the same

@@ -4,10 +4,10 @@ import { createPaymentFixture, type PaymentFixture } from '../../../tests/suppor
 import { rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
+import { createAccountReads } from './account-reads'
 import { COOLDOWN_SWEEP_LEAD_MS, createAddressSweep } from './address-sweep'
 import { createChainFollower } from './chain-follower'
 import { FOLLOWER_PER_BLOCK, LOOK_COST, sightingPace } from './sighting-pace'
-import { createAccountReads } from './tron/account-reads'
 
 // One free provider key is enough (decision 045): the devchain counts every request by route, with
 // unrelated contract calls in every block as on mainnet, so a receipt read per block would show.

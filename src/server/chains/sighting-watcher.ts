@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { type ChainId, chainIds, familyOfChain } from '../../shared/chains'
+import { type ChainId, chainIds, familyOfChain, firstChain } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { followerState } from '../db/schema'
 import { backoffDelay } from '../lib/backoff'
@@ -97,7 +97,7 @@ export interface SightingWatcher {
 
 export function createSightingWatcher(opts: SightingWatcherOptions): SightingWatcher {
   const { db } = opts
-  const chain: ChainId = opts.chain?.chain ?? 'tron'
+  const chain: ChainId = opts.chain?.chain ?? firstChain
   const blockIntervalMs = opts.blockIntervalMs ?? opts.chain?.blockIntervalMs ?? 3000
   const followerPerSecond = opts.followerPerSecond ?? FOLLOWER_PER_BLOCK / (blockIntervalMs / 1000)
   const reserveShare = opts.reserveShare ?? 0.05

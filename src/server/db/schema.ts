@@ -21,7 +21,10 @@ import {
 import {
   type ChainFamilyId,
   type ChainId,
+  chainFamilies,
   chainIds,
+  firstChain,
+  firstFamily,
   type TokenSymbol,
   tokenSymbols,
 } from '../../shared/chains'
@@ -37,6 +40,7 @@ import type { UnmatchedReason } from '../../shared/unmatched-reasons'
 /** The checks' lists: chain ids and token symbols (src/shared/chains.ts), as SQL lists. */
 const CHAIN_LIST = sql.raw(`(${chainIds.map((c) => `'${c}'`).join(', ')})`)
 const TOKEN_LIST = sql.raw(`(${tokenSymbols.map((c) => `'${c}'`).join(', ')})`)
+const FAMILY_LIST = sql.raw(`(${chainFamilies.map((c) => `'${c}'`).join(', ')})`)
 
 /**
  * A token amount in base units: an exact integer of up to 78 digits (any uint256; an 18-decimal
@@ -156,7 +160,7 @@ export const orders = pgTable(
     /** Integer cents taken off the lines' sum; total_cents is what is due after it. */
     discountCents: bigint('discount_cents', { mode: 'number' }).notNull().default(0),
     /** The network the buyer chose to pay on (decision 037); every order before it: 'tron'. */
-    chain: text('chain').$type<ChainId>().notNull().default('tron'),
+    chain: text('chain').$type<ChainId>().notNull().default(firstChain),
     /** The token the buyer chose; TRON orders also take TRX at the locked rate. */
     token: text('token').$type<TokenSymbol>().notNull().default('USDT'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -266,7 +270,7 @@ export const walletAddresses = pgTable(
     /** When the address was last in use (an order ended, a transfer arrived): leases take the oldest. */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     /** 'tron', 'evm' or 'solana': an order leases an address of its chain's family (decision 037). */
-    family: text('family').$type<ChainFamilyId>().notNull().default('tron'),
+    family: text('family').$type<ChainFamilyId>().notNull().default(firstFamily),
   },
   (t) => [
     uniqueIndex('wallet_addresses_leased_order_uq').on(t.leasedOrderId),
@@ -275,7 +279,7 @@ export const walletAddresses = pgTable(
       .on(t.family, t.lastUsedAt.asc().nullsFirst(), t.createdAt.asc())
       .where(sql`leased_order_id is null and removed_at is null`),
     index('wallet_addresses_held_by_idx').on(t.heldBy).where(sql`held_by is not null`),
-    check('wallet_addresses_family_ck', sql`${t.family} in ('tron', 'evm', 'solana')`),
+    check('wallet_addresses_family_ck', sql`${t.family} in ${FAMILY_LIST}`),
   ],
 )
 
@@ -328,7 +332,7 @@ export const followerState = pgTable(
   'follower_state',
   {
     id: smallint('id').primaryKey(),
-    chain: text('chain').$type<ChainId>().notNull().default('tron'),
+    chain: text('chain').$type<ChainId>().notNull().default(firstChain),
     /** Last final block fully recorded; its hash is checkpoint_block_id. */
     checkpointBlock: bigint('checkpoint_block', { mode: 'number' }).notNull(),
     checkpointBlockId: text('checkpoint_block_id'),
@@ -373,7 +377,7 @@ export const payments = pgTable(
   'payments',
   {
     id: serial('id').primaryKey(),
-    chain: text('chain').$type<ChainId>().notNull().default('tron'),
+    chain: text('chain').$type<ChainId>().notNull().default(firstChain),
     /** The order it pays (credited) or whose address it reached (unmatched); null when none. */
     orderId: uuid('order_id'),
     status: text('status').$type<PaymentStatus>().notNull().default('unmatched'),
@@ -421,7 +425,7 @@ export const paymentSightings = pgTable(
   'payment_sightings',
   {
     id: serial('id').primaryKey(),
-    chain: text('chain').$type<ChainId>().notNull().default('tron'),
+    chain: text('chain').$type<ChainId>().notNull().default(firstChain),
     orderId: uuid('order_id').notNull(),
     txId: text('tx_id').notNull(),
     /** As in the ledger ('log', 'native', 'internal'), and 'call' for a failed token transfer call. */
@@ -763,7 +767,7 @@ export const refunds = pgTable(
     /** The operator's words (refund), or the transfer's unmatched reason (return). */
     reason: text('reason').notNull(),
     /** The chain it is paid on: the order's (or the returned transfer's) by default. */
-    chain: text('chain').$type<ChainId>().notNull().default('tron'),
+    chain: text('chain').$type<ChainId>().notNull().default(firstChain),
     /** The token the buyer paid with (the ledger row): USDT or USDC, or TRX on TRON. */
     token: text('token').$type<RefundToken>().notNull(),
     /** Base units of the token at its decimals on the refund's chain (token-table.ts): TRX in sun. */

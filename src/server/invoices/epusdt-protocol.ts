@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { z } from 'zod'
+import * as z from 'zod'
 import { formatCents } from '../../shared/money'
 
 // The epusdt order protocol's wire rules (decision 056): its signature, its amounts written as

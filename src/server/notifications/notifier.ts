@@ -1,3 +1,4 @@
+import { firstFamily } from '../../shared/chains'
 import { familyNames } from '../../shared/networks'
 import type { Db } from '../db/client'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
@@ -41,8 +42,8 @@ export async function checkHealth(
       const named = pools.length > 1
       const what = named ? `${familyNames[pool.family]} address pool` : 'Address pool'
       const add = named ? `Add ${familyNames[pool.family]} addresses` : 'Add addresses'
-      // 'pool': the subject TRON's alert was always stored under (one an hour per subject).
-      const subject = pool.family === 'tron' ? 'pool' : `pool|${pool.family}`
+      // 'pool': the subject the first family's (TRON's) alert was always stored under (one an hour per subject).
+      const subject = pool.family === firstFamily ? 'pool' : `pool|${pool.family}`
       if (await raise('pool_low', subject, `${what} running low: ${why}. ${add} on the Wallets tab.`))
         raised.push('pool_low')
     }

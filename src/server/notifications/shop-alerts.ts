@@ -1,4 +1,4 @@
-import type { ChainId, TokenSymbol } from '../../shared/chains'
+import { type ChainId, firstChain, type TokenSymbol } from '../../shared/chains'
 import { formatCents, microsToDollars } from '../../shared/money'
 import { formatSun } from '../../shared/trx'
 import { stableUnitsToMicros } from '../chains/chain'
@@ -52,7 +52,7 @@ export async function alertUnmatchedPayment(tx: Db, transfer: UnmatchedTransfer)
   const amount =
     transfer.token === 'TRX'
       ? `${formatSun(transfer.amountUnits)} TRX`
-      : `${microsToDollars(stableUnitsToMicros(transfer.amountUnits, decimalsOf(chain, transfer.token)))} ${transfer.token}${chain === 'tron' ? '' : ` on ${chain}`}`
+      : `${microsToDollars(stableUnitsToMicros(transfer.amountUnits, decimalsOf(chain, transfer.token)))} ${transfer.token}${chain === firstChain ? '' : ` on ${chain}`}`
   if (transfer.reason === 'held_for_review' && transfer.orderId) {
     await raiseAlert(
       tx,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { type ChainFamilyId, chainFamilies, familyOfChain } from '../../shared/chains'
+import { type ChainFamilyId, chainFamilies, familyOfChain, firstFamily } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { orders } from '../db/schema'
 import { type Refusal, refusal } from '../i18n/refusals'
@@ -133,7 +133,7 @@ export async function admitCheckouts(
   // another client it is weighed like any other request: otherwise one network could take over, by
   // their cookies, the addresses other networks took from the reserve, and those take more.
   // The address it keeps must be of the new order's family, or the new order leases another.
-  const familyOf = (entry: CheckoutEntry) => entry.family ?? 'tron'
+  const familyOf = (entry: CheckoutEntry) => entry.family ?? firstFamily
   const keeps = (entry: CheckoutEntry) => {
     const giveBack = giveBacks.get(entry.client.browserKey)
     return (

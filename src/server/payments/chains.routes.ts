@@ -1,4 +1,5 @@
 import type { ChainOverview, ChainsAnswer } from '../../shared/chain-overview'
+import { shownProviderState } from '../../shared/providers'
 import { adminOnlyPayloadSchema } from '../../shared/rpc'
 import type { ChainAdapter } from '../chains/chain'
 import { readFollowerStatus } from '../chains/chain-follower'
@@ -41,7 +42,7 @@ export async function chainOverview(db: Db, adapter: ChainAdapter, now = Date.no
     providers: health.map((h) => ({
       name: h.name,
       host: hostOf(h.url),
-      state: h.state,
+      state: shownProviderState(h.state, status.halted !== null),
       requests_today: h.requestsToday,
       per_day: h.perDay,
       lag_blocks: h.lagBlocks,

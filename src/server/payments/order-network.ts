@@ -1,7 +1,8 @@
-import { type ChainId, familyOfChain, stablecoins, type TokenSymbol } from '../../shared/chains'
+import { type ChainId, familyOfChain, firstChain, stablecoins, type TokenSymbol } from '../../shared/chains'
 import { chainNames } from '../../shared/networks'
 import type { ChainAdapter } from '../chains/chain'
 import type { ChainRegistry } from '../chains/chain-registry'
+import { familyOf } from '../chains/families'
 
 // The network and token a buyer chooses at checkout, checked against the chains this shop has
 // enabled, and what the payment page shows for it: the amount in the token's own decimals, the
@@ -19,13 +20,13 @@ export interface OrderNetwork {
   watched: { chain: ChainId; tokens: TokenSymbol[] }[]
   /** Blocks on top of a transfer before it pays (the block itself counts); null: the chain says when (TRON). */
   confirm_blocks: number | null
-  /** What those blocks take at the chain's block time, in whole seconds (the page's expected wait); null on TRON. */
+  /** What those blocks take at the chain's block time, or the chain's own finality, in whole seconds (the page's expected wait); null on TRON. */
   confirm_seconds: number | null
 }
 
 /** The buyer's choice, or why it is refused (a network the shop does not take, a token not on it). */
 export function chooseNetwork(chains: ChainRegistry, chain?: ChainId, token?: TokenSymbol): NetworkChoice {
-  const id = chain ?? 'tron'
+  const id = chain ?? firstChain
   const adapter = chains.get(id)
   if (!adapter) return { ok: false, error: `Payments on ${chainNames[id]} are not accepted by this shop` }
   const stable = adapter.tokens.filter((t) => stablecoins.has(t.symbol))
@@ -61,9 +62,21 @@ export function orderNetwork(
     payment_uri: adapter.paymentUri({ address: order.walletAddress, token, amountUnits: units }),
     watched: chains.ofFamily(family).map((c: ChainAdapter) => ({
       chain: c.chain,
-      tokens: c.tokens.filter((t) => family === 'tron' || stablecoins.has(t.symbol)).map((t) => t.symbol),
+      tokens: c.tokens
+        .filter(
+          (t) => stablecoins.has(t.symbol) || t.symbol === familyOf(c.chain).nativeCoin(c.chain)?.symbol,
+        )
+        .map((t) => t.symbol),
     })),
     confirm_blocks: depth,
-    confirm_seconds: depth === null ? null : Math.ceil((depth * adapter.blockIntervalMs) / 1000),
+    confirm_seconds: confirmSeconds(adapter, depth),
   }
+}
+
+function confirmSeconds(adapter: ChainAdapter, depth: number | null): number | null {
+  if (depth !== null) return Math.ceil((depth * adapter.blockIntervalMs) / 1000)
+  const rule = adapter.confirmation
+  return rule.kind === 'solidified' && rule.expectedMs !== undefined
+    ? Math.ceil(rule.expectedMs / 1000)
+    : null
 }

@@ -1,8 +1,14 @@
 import { eq, sql } from 'drizzle-orm'
-import { type ChainFamilyId, type ChainId, chainFamilies, familyOfChain } from '../../shared/chains'
-import type { ChainAdapter } from '../chains/chain'
+import {
+  type ChainFamilyId,
+  type ChainId,
+  chainFamilies,
+  familyOfChain,
+  firstFamily,
+} from '../../shared/chains'
+import type { ChainAdapter, ChainProvidersView } from '../chains/chain'
 import { readFollowerStatus } from '../chains/chain-follower'
-import type { ProviderHealth, ProviderPool } from '../chains/tron/tron-pool'
+import type { ProviderHealth } from '../chains/provider-types'
 import type { Db } from '../db/client'
 import { followerState, orders, payments } from '../db/schema'
 import { type FailingMails, failingMails } from '../delivery/order-mail.repo'
@@ -75,7 +81,7 @@ async function addressPoolHealth(
   return chainFamilies.flatMap((family) => {
     const s = states[family]
     const total = s.free + s.leased + s.cooling
-    if (family !== 'tron' && total === 0 && !enabled.includes(family)) return []
+    if (family !== firstFamily && total === 0 && !enabled.includes(family)) return []
     const placed = week.filter((r) => familyOfChain[r.chain] === family).reduce((n, r) => n + Number(r.n), 0)
     const perHour = placed / (7 * 24)
     return [
@@ -143,7 +149,7 @@ export type PaymentDelay = ReturnType<typeof createPaymentDelay>
 
 export function createShopHealth(
   db: Db,
-  providers: Pick<ProviderPool, 'refreshHeads' | 'failingSince' | 'health'>,
+  providers: Pick<ChainProvidersView, 'refreshHeads' | 'failingSince' | 'health'>,
   /** The enabled chains: each has its follower, lag and block time (the family list's first always). */
   chains: () => readonly Pick<ChainAdapter, 'chain' | 'family' | 'blockIntervalMs'>[],
 ): ShopHealth {

@@ -4,6 +4,7 @@ import {
   type ProviderAnswer,
   type ProvidersAnswer,
   type ProviderTestAnswer,
+  shownProviderState,
   testProviderInputSchema,
 } from '../../shared/providers'
 import { readFollowerStatus } from '../chains/chain-follower'
@@ -17,13 +18,13 @@ import { followerLagSeconds } from './payments-health'
 
 const iso = (ms: number | null | undefined) => (ms ? new Date(ms).toISOString() : null)
 
-function answerOf(h: ProviderHealth): ProviderAnswer {
+function answerOf(h: ProviderHealth, chainStopped: boolean): ProviderAnswer {
   const url = new URL(h.url)
   return {
     name: h.name,
     host: `${url.protocol}//${url.host}`,
     keys: h.keys,
-    state: h.state,
+    state: shownProviderState(h.state, chainStopped),
     success_rate: h.successRate,
     latency_ms: h.latencyMs,
     last_error: h.lastError?.message ?? null,
@@ -55,7 +56,7 @@ export function providersRpcs(db: Db, chains: ChainRegistry, watchers: readonly 
           success: true,
           chain: chain.chain,
           enabled_chains: chains.enabled().map((c) => c.chain),
-          providers: pool.health().map(answerOf),
+          providers: pool.health().map((h) => answerOf(h, status.halted !== null)),
           follower: {
             checkpoint: status.checkpointBlock,
             lag_seconds: await followerLagSeconds(db, chain.chain),

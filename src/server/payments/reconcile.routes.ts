@@ -1,3 +1,4 @@
+import { firstChain } from '../../shared/chains'
 import { chainNames } from '../../shared/networks'
 import { type ReconcileAnswer, reconcileInputSchema } from '../../shared/reconcile'
 import { type ChainRegistry, chainOfCall } from '../chains/chain-registry'
@@ -16,7 +17,7 @@ export function reconcileRpcs(database: Database, chains: ChainRegistry) {
       input: reconcileInputSchema,
       admin: true,
       handler: async (input): Promise<ReconcileAnswer> => {
-        const chainId = input.p_chain ?? 'tron'
+        const chainId = input.p_chain ?? firstChain
         const adapter = chainOfCall(chains, chainId)
         const toMs = input.p_to ? Date.parse(input.p_to) : Date.now() + 1
         const fromMs = input.p_from ? Date.parse(input.p_from) : toMs - 30 * DAY_MS

@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm'
-import type { ChainId, TokenSymbol } from '../../shared/chains'
+import { type ChainId, firstChain, type TokenSymbol } from '../../shared/chains'
 import { chainNames } from '../../shared/networks'
 import { type ChainAdapter, type ReceivedInPeriod, stableUnitsToMicros } from '../chains/chain'
 import { decimalsOf } from '../chains/token-table'
@@ -62,7 +62,7 @@ type Key = string
 const keyOf = (address: string, token: string): Key => `${address}|${token}`
 
 export async function reconcile(db: Db, opts: ReconcileOptions): Promise<ReconcileReport> {
-  const chain = opts.adapter?.chain ?? opts.chain ?? 'tron'
+  const chain = opts.adapter?.chain ?? opts.chain ?? firstChain
   if (opts.adapter && opts.chain && opts.chain !== opts.adapter.chain)
     throw new TypeError(`reconcile: chain ${opts.chain} asked through the ${opts.adapter.chain} adapter`)
   const rows = new Map<Key, ReconcileRow>()

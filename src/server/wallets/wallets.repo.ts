@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
-import { type ChainFamilyId, chainFamilies } from '../../shared/chains'
+import { type ChainFamilyId, chainFamilies, firstFamily } from '../../shared/chains'
 import type { WalletLine } from '../../shared/wallet-addresses'
 import type { Db } from '../db/client'
 import { addressLeases, orders, walletAddresses } from '../db/schema'
@@ -34,7 +34,7 @@ export async function addWalletAddresses(
       .values(
         chunk.map((a) =>
           typeof a === 'string'
-            ? { address: a, family: 'tron' as const }
+            ? { address: a, family: firstFamily }
             : { address: a.address, family: a.family },
         ),
       )

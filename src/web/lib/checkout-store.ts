@@ -1,4 +1,4 @@
-import { type ChainId, chainIds, type TokenSymbol, tokenSymbols } from '../../shared/chains'
+import { type ChainId, chainIds, firstChain, type TokenSymbol, tokenSymbols } from '../../shared/chains'
 import { createLocalStore } from './local-store'
 import { readJson, removeKey, storageKeys, writeJson } from './storage'
 
@@ -15,7 +15,8 @@ export interface OrderNetwork {
   /** Every network on which a payment to the order's address is credited. */
   watched: { chain: ChainId; tokens: TokenSymbol[] }[]
   /** Blocks on top of a transfer before it pays, and what they take at the chain's block time (s). */
-  confirm?: { blocks: number; seconds: number }
+  /** The expected wait; blocks null: the chain marks the transfer final itself (Solana's finalized). */
+  confirm?: { blocks: number | null; seconds: number }
 }
 
 function isChain(value: unknown): value is ChainId {
@@ -46,7 +47,8 @@ function loadNetwork(raw: unknown): OrderNetwork | null {
     amountUnits: n.amountUnits,
     paymentUri: n.paymentUri,
     watched,
-    ...(typeof confirm?.blocks === 'number' && typeof confirm.seconds === 'number'
+    ...((typeof confirm?.blocks === 'number' || confirm?.blocks === null) &&
+    typeof confirm.seconds === 'number'
       ? { confirm: { blocks: confirm.blocks, seconds: confirm.seconds } }
       : {}),
   }
@@ -63,7 +65,7 @@ export function networkOfOrder(order: {
   confirm_blocks?: number | null
   confirm_seconds?: number | null
 }): OrderNetwork | null {
-  if (!order.chain || order.chain === 'tron' || !order.token || !order.payment_uri || !order.amount_units)
+  if (!order.chain || order.chain === firstChain || !order.token || !order.payment_uri || !order.amount_units)
     return null
   return {
     chain: order.chain,
@@ -72,8 +74,8 @@ export function networkOfOrder(order: {
     amountUnits: order.amount_units,
     paymentUri: order.payment_uri,
     watched: order.watched ?? [],
-    ...(typeof order.confirm_blocks === 'number' && typeof order.confirm_seconds === 'number'
-      ? { confirm: { blocks: order.confirm_blocks, seconds: order.confirm_seconds } }
+    ...(typeof order.confirm_seconds === 'number'
+      ? { confirm: { blocks: order.confirm_blocks ?? null, seconds: order.confirm_seconds } }
       : {}),
   }
 }

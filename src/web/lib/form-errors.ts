@@ -88,6 +88,7 @@ export const schemaTexts: Readonly<Record<string, AdminMessageId>> = {
   'must be whole basis points': 'admin.form.wholeBasisPoints',
   'Enter a TRON address (it starts with T, 34 characters)': 'admin.refund.badAddress',
   'Enter an address that starts with 0x and has 40 hex digits after it': 'admin.refund.badEvmAddress',
+  'Enter a Solana address (32 to 44 letters and digits, base58)': 'admin.refund.badSolanaAddress',
   'Enter a TRON address (T…, 34 characters) or an address that starts with 0x (42 characters)':
     'admin.refund.badAnyAddress',
   'Download URL is required for free products': 'admin.products.downloadUrlRequired',

@@ -3,7 +3,7 @@ import type { ChainAdapter } from '../chain'
 import type { ChainFamily } from '../family'
 import { EVM_CHAIN_KEYS, type EvmChainKey, evmChain } from './chains'
 import type { EvmAdapterOptions } from './evm-adapter'
-import type { EvmChainConfig } from './evm-env'
+import { type EvmChainConfig, parseEvmEnv } from './evm-env'
 
 // The EVM family's part of the chain registry: an adapter for each chain the operator enabled, in
 // the table's order. Each has its own providers, follower and sighting watcher, so one chain's
@@ -38,6 +38,10 @@ export const evmFamily: ChainFamily = {
   normalizeAddress: normalizeEvmAddress,
   normalizeTxHash: normalizeEvmTxHash,
   explorerTxUrl: (chain, txId) => evmChain(chain as EvmChainKey).explorerTxUrl(txId),
+  parseSettings: (source) => {
+    const { chains, errors } = parseEvmEnv(source)
+    return { settings: { EVM_CHAINS: chains }, errors }
+  },
   startBlock: (env, chain) => env.EVM_CHAINS.find((c) => c.spec.key === chain)?.startBlock ?? undefined,
   buildAdapters: (env, deps) =>
     buildEvmAdapters(env.EVM_CHAINS, { fetch: deps.fetch, onSetAside: deps.onSetAside }),

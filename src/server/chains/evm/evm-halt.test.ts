@@ -33,8 +33,16 @@ describe.each(engines)('a stopped follower on the Chain tab (%s)', (engine) => {
     return Object.fromEntries(chains.map((c) => [c.chain, c])) as Record<string, ChainOverview>
   }
 
+  const providerStates = async (chain: string) => {
+    const answer = await rpc(f.t.app, 'secure_fetch_providers', { p_chain: chain }, admin)
+    expect(answer.status).toBe(200)
+    return (answer.body.providers as { state: string }[]).map((p) => p.state)
+  }
+  const chipStates = (row?: ChainOverview) => row?.providers.map((p) => p.state)
+
   it('the stopped chain’s row says why and since when, until the chain is read again from an earlier block', async () => {
     expect((await chainsTab()).bsc?.halted).toBeNull()
+    expect(chipStates((await chainsTab()).bsc)).toEqual(['healthy'])
     // Blocks on top of the tokens' deployment, so the reorganisation leaves the buyer's balance.
     await f.nodes.bsc.anvil.client.mine({ blocks: 10 })
     await f.finalise('bsc')
@@ -63,6 +71,12 @@ describe.each(engines)('a stopped follower on the Chain tab (%s)', (engine) => {
     expect(since).toBeLessThanOrEqual(Date.now() + 1000)
     expect(tab.base?.halted).toBeNull()
     expect(tab.tron?.halted).toBeNull()
+    // Its provider answers, but nothing is recorded from it: not "Healthy", on the row and the
+    // provider panel alike; the other chain's provider is.
+    expect(chipStates(tab.bsc)).toEqual(['chain_stopped'])
+    expect(await providerStates('bsc')).toEqual(['chain_stopped'])
+    expect(chipStates(tab.base)).toEqual(['healthy'])
+    expect(await providerStates('base')).toEqual(['healthy'])
     // Another look of the stopped follower changes nothing: the first stop's time stays.
     expect((await f.nodes.bsc.follower.runOnce()).error?.kind).toBe('reorg')
     expect((await chainsTab()).bsc?.halted?.since).toBe(tab.bsc?.halted?.since)
@@ -83,6 +97,7 @@ describe.each(engines)('a stopped follower on the Chain tab (%s)', (engine) => {
     const results = await f.finalise('bsc')
     expect(results.every((r) => !r.error)).toBe(true)
     expect((await chainsTab()).bsc?.halted).toBeNull()
+    expect(chipStates((await chainsTab()).bsc)).toEqual(['healthy'])
     expect(await f.status(o.id)).toMatchObject({ status: 'paid' })
   })
 })

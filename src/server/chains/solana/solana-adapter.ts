@@ -51,7 +51,8 @@ export function createSolanaAdapter(config: SolanaConfig, opts: SolanaAdapterOpt
     followEveryMs: config.pollMs,
     followerRequestsPerSecond: 0,
     watchesActiveAddresses: true,
-    confirmation: { kind: 'solidified' },
+    // Finalized about 32 slots after its own: some 13 s on mainnet.
+    confirmation: { kind: 'solidified', expectedMs: 13_000 },
     normalizeAddress: normalizeSolanaAddress,
     normalizeTxHash: normalizeSolanaSignature,
     paymentUri: ({ address, token, amountUnits }) =>

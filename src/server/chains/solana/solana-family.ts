@@ -48,6 +48,10 @@ export const solanaFamily = {
   // The family object's shape (chains/family.ts): the shop takes SPL stablecoins, not SOL.
   nativeCoin: () => null,
   normalizeTxHash: normalizeSolanaSignature,
+  parseSettings: (source) => {
+    const { config, errors } = parseSolanaEnv(source)
+    return { settings: { SOLANA: config }, errors }
+  },
   startBlock: (env) => env.SOLANA.startSlot ?? undefined,
   buildAdapters: (env, deps) =>
     solanaAdapters(env.SOLANA, {

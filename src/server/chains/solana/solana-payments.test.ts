@@ -42,6 +42,9 @@ describe.each(engines)('Solana payments (%s)', (engine) => {
       token: 'USDT',
       token_decimals: 6,
       amount_units: due.toString(),
+      // No depth to count: the page says about how long finality takes.
+      confirm_blocks: null,
+      confirm_seconds: 13,
     })
     expect(o.body.payment_uri).toBe(
       `solana:${o.address}?amount=${o.total}&spl-token=${f.standin.mints.usdt}&reference=${o.address}&label=Test%20Shop`,

@@ -5,8 +5,8 @@ import { createPaymentFixture, type PaymentFixture } from '../../../../tests/sup
 import { engines } from '../../../../tests/support/test-db'
 import { waitFor } from '../../../../tests/support/wait'
 import { saveSettings } from '../../settings/settings'
+import { type AccountReadPace, createAccountReads, openReadEveryMs } from '../account-reads'
 import { createChainFollower } from '../chain-follower'
-import { type AccountReadPace, createAccountReads, openReadEveryMs } from './account-reads'
 
 // The account reads (decision 054): payouts made by a contract whose call data names no recipient
 // (the devchain's `unnamed: true`, and its swap-like payout with internal TRX legs) are not seen by

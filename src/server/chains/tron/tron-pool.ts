@@ -1,4 +1,3 @@
-import type { TronProviderConfig } from '../../env'
 import { METRIC_PREFIX, type Metrics } from '../../metrics/metrics'
 import {
   createFailoverPool,
@@ -8,6 +7,7 @@ import {
 } from '../provider-failover'
 import type { ChainReadOptions } from './tron-blocks'
 import { createTronClient, type TronClient } from './tron-client'
+import type { TronProviderConfig } from './tron-env'
 import { requireAddress } from './tron-http'
 
 export type { ProviderHealth, ProviderTest, RequestBudgetView }

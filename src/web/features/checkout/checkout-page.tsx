@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router'
+import { firstChain } from '../../../shared/chains'
 import { createOrderInputSchema } from '../../../shared/checkout'
 import { centsToDollars } from '../../../shared/money'
 import { type NetworkOption, networkOptions } from '../../../shared/networks'
@@ -78,7 +79,7 @@ export function CheckoutPage() {
         idempotencyKey: attemptKey.current,
         locale,
         ...(accepted ? { discountCode: accepted.code } : {}),
-        ...(choice && choice.chain !== 'tron' ? { network: choice } : {}),
+        ...(choice && choice.chain !== firstChain ? { network: choice } : {}),
       },
       {
         onSuccess(order) {

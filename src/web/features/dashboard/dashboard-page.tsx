@@ -11,6 +11,7 @@ import {
 } from 'lucide-react'
 import { useEffect } from 'react'
 import { Link, useParams } from 'react-router'
+import { firstChain } from '../../../shared/chains'
 import type { DashboardOrder } from '../../../shared/dashboard'
 import { chainNames } from '../../../shared/networks'
 import { isPaidStatus } from '../../../shared/order-status'
@@ -312,7 +313,7 @@ export function DashboardPage() {
                   <EmailAddress email={order.email} />
                 </dd>
               </div>
-              {(order.tx_chain ?? order.chain) !== 'tron' && (
+              {(order.tx_chain ?? order.chain) !== firstChain && (
                 <div className="flex justify-between gap-4">
                   <dt className="text-muted">{t('dashboard.network')}</dt>
                   <dd className="text-right text-fg" data-testid="dashboard-network">
@@ -333,7 +334,7 @@ export function DashboardPage() {
                       <span className="truncate">{order.tx_hash}</span>
                       <ExternalLink className="size-3.5 shrink-0" aria-hidden />
                       <span className="sr-only">
-                        {(order.tx_chain ?? order.chain) === 'tron'
+                        {(order.tx_chain ?? order.chain) === firstChain
                           ? t('dashboard.tronscan')
                           : t('dashboard.explorer', { network: chainNames[order.tx_chain ?? order.chain] })}
                       </span>

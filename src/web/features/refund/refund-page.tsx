@@ -3,7 +3,7 @@ import { AlertTriangle, CheckCircle2, Clock, Link2Off, Network, Undo2 } from 'lu
 import { useState } from 'react'
 import { useParams } from 'react-router'
 import * as z from 'zod'
-import { type ChainId, familyOfChain } from '../../../shared/chains'
+import { type ChainFamilyId, type ChainId, familyOfChain, firstChain } from '../../../shared/chains'
 import { chainOfNetwork, networkWithStandard } from '../../../shared/networks'
 import {
   type BuyerRefund,
@@ -13,7 +13,7 @@ import {
   refundAddressFor,
 } from '../../../shared/refunds'
 import { Button } from '../../components/ui/button'
-import { useFormat, useT } from '../../i18n/i18n'
+import { type MessageId, useFormat, useT } from '../../i18n/i18n'
 import { useSchemaForm } from '../../lib/form'
 import { callRpc, RpcError } from '../../lib/rpc-client'
 
@@ -21,6 +21,12 @@ import { callRpc, RpcError } from '../../lib/rpc-client'
 // network they paid on, sees it again to confirm, and sends it; the link is spent then. The payer's own sending address is
 // offered as a suggestion only, with a warning about exchange deposit addresses.
 
+/** The field's one rule in the page's language, per family (the server's words: shared/address-forms.ts). */
+const refusals: Record<ChainFamilyId, MessageId> = {
+  tron: 'refundPage.badAddress',
+  evm: 'refundPage.badEvmAddress',
+  solana: 'refundPage.badSolanaAddress',
+}
 export function RefundPage() {
   const { token = '' } = useParams()
   const t = useT()
@@ -88,7 +94,7 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
   const amount = tokenAmount(refund.amount, refund.token)
   // One name for the network, as the operator's card writes it: "BNB Smart Chain (BEP-20)".
   const network = networkWithStandard(refund.network, refund.token)
-  const chain = chainOfNetwork(refund.network) ?? 'tron'
+  const chain = chainOfNetwork(refund.network) ?? firstChain
   const [confirming, setConfirming] = useState<string | null>(null)
   const submit = useMutation({
     mutationFn: async (address: string) => {
@@ -108,7 +114,7 @@ function AddressForm({ token, refund }: { token: string; refund: BuyerRefund }) 
     initial: { p_address: '' },
     // The one rule of the field, in the page's language and in the server's words for it.
     errors: {
-      '*': familyOfChain[chain] === 'evm' ? t('refundPage.badEvmAddress') : t('refundPage.badAddress'),
+      '*': t(refusals[familyOfChain[chain]]),
     },
     onValid: ({ p_address }) => setConfirming(p_address),
   })

@@ -1,3 +1,4 @@
+import { firstChain } from '../../../../shared/chains'
 import { chainNames } from '../../../../shared/networks'
 import type { ProviderAnswer } from '../../../../shared/providers'
 import { Button } from '../../../components/ui/button'
@@ -12,6 +13,7 @@ const stateLabels: Record<ProviderAnswer['state'], { text: MessageId; className:
   suspended: { text: 'admin.chain.state.suspended', className: 'bg-amber-500/15 text-amber-300' },
   exhausted: { text: 'admin.chain.state.exhausted', className: 'bg-red-500/15 text-red-300' },
   set_aside: { text: 'admin.chain.state.set_aside', className: 'bg-red-500/15 text-red-300' },
+  chain_stopped: { text: 'admin.chain.state.chain_stopped', className: 'bg-red-500/15 text-red-300' },
 }
 
 function minutesText(t: Translate, seconds: number): string {
@@ -122,7 +124,7 @@ export function ChainTab() {
   const sightings = providers.data?.sightings
   // With other chains enabled this panel is one chain's (TRON's, the default): it says so.
   const only = (providers.data?.enabled_chains.length ?? 1) < 2
-  const chain = chainNames[providers.data?.chain ?? 'tron']
+  const chain = chainNames[providers.data?.chain ?? firstChain]
   return (
     <div className="flex flex-col gap-6">
       <ChainsOverview />

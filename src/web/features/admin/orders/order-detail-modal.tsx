@@ -1,4 +1,5 @@
 import { ExternalLink, Mail } from 'lucide-react'
+import { firstChain } from '../../../../shared/chains'
 import { chainNames } from '../../../../shared/networks'
 import { Button } from '../../../components/ui/button'
 import { EmailAddress } from '../../../components/ui/email-address'
@@ -90,7 +91,7 @@ export function OrderDetailModal({ orderId, onClose }: { orderId: string; onClos
               </Row>
               <Row label={t('admin.order.network')}>
                 <span data-testid="order-network">
-                  {data.order.token ?? 'USDT'} · {chainNames[data.order.chain ?? 'tron']}
+                  {data.order.token ?? 'USDT'} · {chainNames[data.order.chain ?? firstChain]}
                 </span>
               </Row>
               <Row label={t('admin.orders.col.wallet')}>

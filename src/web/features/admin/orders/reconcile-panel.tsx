@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import type { ChainId } from '../../../../shared/chains'
+import { firstChain } from '../../../../shared/chains'
 import { chainNames } from '../../../../shared/networks'
 import type { ReconcileAnswer, ReconcileRowAnswer } from '../../../../shared/reconcile'
 import { Button } from '../../../components/ui/button'
@@ -20,7 +21,7 @@ export function ReconcilePanel() {
   const [period, setPeriod] = useState<ReconcilePeriod>(() => ({
     from: isoDay(Date.now() - 30 * DAY_MS),
     to: isoDay(Date.now() + DAY_MS),
-    chain: 'tron',
+    chain: firstChain,
   }))
   const report = useReconcile(period)
   const check = useChainCheck(period)

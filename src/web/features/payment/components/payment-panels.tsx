@@ -1,4 +1,4 @@
-import { Clock, Info, Loader2, ShieldCheck } from 'lucide-react'
+import { Clock, Info, Loader2, ShieldCheck, Wallet } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { chainNames } from '../../../../shared/networks'
 import { CopyField } from '../../../components/ui/copy-field'
@@ -38,6 +38,16 @@ export function ScanPanel({ address, network }: { address: string; network: Orde
           <WalletQr value={address} label={t('payment.qr', { address })} />
         )}
       </div>
+      {network && (
+        // The same request as the QR code, for a wallet on this device (Solana Pay, EIP-681 links).
+        <a
+          href={network.paymentUri}
+          className="mt-4 inline-flex items-center gap-1.5 rounded-lg border border-line px-3 py-1.5 text-sm font-medium text-primary hover:bg-white/[0.04]"
+        >
+          <Wallet className="size-4" aria-hidden />
+          {t('payment.openWallet')}
+        </a>
+      )}
       <div className="mt-6 w-full">
         <CopyField
           label={t('payment.wallet')}
@@ -244,11 +254,12 @@ export function PaidPanel({
   )
 }
 
-/** How long the chain takes to confirm: TRON's own wording, or the EVM network's blocks at its block time. */
+/** How long the chain takes to confirm: TRON's own wording, the EVM network's blocks at its block time, or the chain's finality. */
 function confirmTip(t: ReturnType<typeof useT>, network: OrderNetwork | null): string {
   if (!network?.confirm) return t('payment.tip.time')
   const { blocks, seconds } = network.confirm
   const name = chainNames[network.chain]
+  if (blocks === null) return t('payment.tipTimeFinal', { seconds: Math.max(1, seconds), network: name })
   return seconds < 90
     ? t('payment.evm.tipTimeSeconds', { seconds: Math.max(1, seconds), blocks, network: name })
     : t('payment.evm.tipTimeMinutes', { minutes: Math.round(seconds / 60), blocks, network: name })

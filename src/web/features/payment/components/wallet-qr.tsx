@@ -15,6 +15,7 @@ export function WalletQr({ value, label, level = 'H' }: { value: string; label: 
         marginSize={0}
         imageSettings={{ src: '/images/coin-logo.svg', height: 52, width: 52, excavate: true }}
         data-testid="wallet-qr"
+        data-value={value}
       />
     </div>
   )

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query'
 import type { ChainId } from '../../../../../shared/chains'
+import { firstChain } from '../../../../../shared/chains'
 import type { ReconcileAnswer } from '../../../../../shared/reconcile'
 import { callRpc } from '../../../../lib/rpc-client'
 
@@ -24,7 +25,7 @@ const fetchReconcile = (period: ReconcilePeriod, chainAddress?: string) =>
       p_from: period.from,
       p_to: period.to,
       // TRON is the default: a TRON-only shop asks exactly as before.
-      ...(period.chain === 'tron' ? {} : { p_chain: period.chain }),
+      ...(period.chain === firstChain ? {} : { p_chain: period.chain }),
       ...(chainAddress ? { p_chain_address: chainAddress } : {}),
     },
     { idempotent: true },

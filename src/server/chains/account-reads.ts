@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm'
-import type { Db } from '../../db/client'
-import { quietLogger, type WorkerLogger } from '../../lib/logger'
-import type { PaymentRules } from '../../payments/payment-rules'
-import { recordListedTransaction } from '../address-sweep'
-import type { AccountItem, ChainAdapter } from '../chain'
-import { readFollowerStatus } from '../chain-follower'
+import type { Db } from '../db/client'
+import { quietLogger, type WorkerLogger } from '../lib/logger'
+import type { PaymentRules } from '../payments/payment-rules'
+import { recordListedTransaction } from './address-sweep'
+import type { AccountItem, ChainAdapter } from './chain'
+import { readFollowerStatus } from './chain-follower'
 
 // The account reads (decision 054): the follower reads a block's receipts only where a contract call
 // names one of our addresses (decision 045), so a contract that takes its recipient from storage or
