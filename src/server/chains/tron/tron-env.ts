@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 // TRON's settings: TRON_API_URL / TRON_API_KEY / TRON_API_PER_DAY (one provider), or
 // TRON_PROVIDER_<n>_* (several, in order), and USDT_CONTRACT. The shop's environment (env.ts) takes
