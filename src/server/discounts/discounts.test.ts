@@ -382,8 +382,8 @@ describe.each(engines)('discount codes on %s', (engine) => {
     expect(csv.statusCode).toBe(200)
     const [header, line] = csv.body.replace('\uFEFF', '').trim().split('\r\n') as [string, string]
     expect(header).toContain(',discount_code,discount_usd,')
-    // The refund columns follow, empty: nothing was refunded.
-    expect(line.endsWith(',HOOKED,2.50,,')).toBe(true)
+    // The refund columns follow, empty: nothing was refunded; then the seller's order id (none).
+    expect(line.endsWith(',HOOKED,2.50,,,')).toBe(true)
     await t.database.db.execute(sql`delete from webhook_deliveries`)
     await t.database.db.execute(sql`delete from webhook_endpoints`)
   })

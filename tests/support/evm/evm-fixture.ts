@@ -12,6 +12,7 @@ import type { ChainId } from '../../../src/shared/chains'
 import { testAddresses } from '../test-addresses'
 import { createTestApp, rpc, type TestApp } from '../test-app'
 import { createTestDatabase, type Engine } from '../test-db'
+import { waitFor } from '../wait'
 import { type Anvil, spawnAnvil } from './anvil'
 import { accounts, deployRouter, deployStablecoin, mint, USDC_6, USDC_18, USDT_6, USDT_18 } from './tokens'
 
@@ -152,6 +153,21 @@ export async function createEvmFixture(
       })
       if (body.success !== true) throw new Error(`order refused: ${JSON.stringify(body)}`)
       secrets.set(body.order_id as string, body.order_secret as string)
+      // Anvil stamps blocks in whole seconds of its own clock, which can run up to a second behind
+      // the server's: a transfer sent the moment the order exists could carry a block time before the
+      // address's lease began, and block time decides (no_order). A buyer takes longer than that; the
+      // tests wait until the node's next block would be stamped at or after the lease's start.
+      const [lease] = await rows(
+        sql`select started_at from address_leases where order_id = ${body.order_id as string}`,
+      )
+      const leasedAt = new Date(String(lease?.started_at)).getTime()
+      const node = nodes[o.chain as keyof typeof nodes]
+      if (node && Number.isFinite(leasedAt)) {
+        await waitFor('the node\'s clock to pass the lease\'s start', async () => {
+          const next = await node.anvil.client.getBlock({ blockTag: 'pending' })
+          return Number(next.timestamp) * 1000 + 999 >= leasedAt
+        })
+      }
       return {
         id: body.order_id as string,
         address: body.wallet_address as Address,
