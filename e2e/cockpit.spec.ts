@@ -72,7 +72,7 @@ test('the orders export downloads the filtered orders as CSV; payments export to
     .trim()
     .split('\r\n')
   expect(lines[0]).toBe(
-    'id,created_at,email,items,total_usd,status,paid_at,received_usdt,received_trx,transaction_ids,chain,token,late,overpaid,discount_code,discount_usd,refunded_usdt,refunded_trx',
+    'id,created_at,email,items,total_usd,status,paid_at,received_usdt,received_trx,transaction_ids,chain,token,late,overpaid,discount_code,discount_usd,refunded_usdt,refunded_trx,seller_order_id',
   )
   expect(lines).toHaveLength(2)
   expect(lines[1]).toContain('second@example.com')
