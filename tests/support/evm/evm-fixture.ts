@@ -163,7 +163,7 @@ export async function createEvmFixture(
       const leasedAt = new Date(String(lease?.started_at)).getTime()
       const node = nodes[o.chain as keyof typeof nodes]
       if (node && Number.isFinite(leasedAt)) {
-        await waitFor('the node\'s clock to pass the lease\'s start', async () => {
+        await waitFor('the node clock to pass the start of the lease', async () => {
           const next = await node.anvil.client.getBlock({ blockTag: 'pending' })
           return Number(next.timestamp) * 1000 + 999 >= leasedAt
         })
