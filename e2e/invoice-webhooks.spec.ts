@@ -67,8 +67,8 @@ test('an operator registers a Greenfield webhook, sees its delivery and redelive
     await expect(greenfield.getByText('Last delivery: delivered (HTTP 200)')).toBeVisible({ timeout: 15_000 })
     await greenfield.getByRole('button', { name: 'Deliveries' }).click()
     const row = greenfield.getByRole('row').filter({ hasText: invoiceId })
-    await expect(row.getByRole('cell', { name: 'InvoiceCreated' })).toBeVisible()
-    await expect(row.getByRole('cell', { name: 'delivered' })).toBeVisible()
+    await expect(row.getByRole('cell', { name: 'InvoiceCreated', exact: true })).toBeVisible()
+    await expect(row.getByRole('cell', { name: 'delivered', exact: true })).toBeVisible()
     await expect(row.getByRole('cell', { name: '200 ok' })).toBeVisible()
     await shoot(page, 'admin-invoice-webhooks')
 
@@ -84,7 +84,7 @@ test('an operator registers a Greenfield webhook, sees its delivery and redelive
       ['zh', '账单 API Webhooks（Greenfield）', '投递记录'],
       ['ru', 'Вебхуки API счетов (Greenfield)', 'Доставки'],
     ] as const) {
-      await page.context().addCookies([{ name: 'lang', value: lang, url: shop.url }])
+      await page.context().addCookies([{ name: 'admin_lang', value: lang, url: shop.url }])
       await page.reload()
       const section = page.locator('section').filter({ has: page.getByRole('heading', { name: title }) })
       await section.getByRole('button', { name: deliveries }).click()
