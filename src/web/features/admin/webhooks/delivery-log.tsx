@@ -17,9 +17,9 @@ export function DeliveryLog({ endpointId, invoices = false }: { endpointId: numb
   if (log.data.deliveries.length === 0)
     return <p className="mt-3 text-sm text-muted">{t('admin.webhooks.noDeliveries')}</p>
   return (
-    <div className="mt-3 overflow-x-auto">
+    <div className="relative mt-3 overflow-x-auto">
       <table className="w-full text-left text-xs">
-        <thead className="text-muted">
+        <thead className="whitespace-nowrap text-muted">
           <tr>
             <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.event')}</th>
             {invoices && <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.invoice')}</th>}
@@ -36,14 +36,14 @@ export function DeliveryLog({ endpointId, invoices = false }: { endpointId: numb
           {log.data.deliveries.map((d) => (
             <tr key={d.id} className="border-t border-line">
               <td className="py-1.5 pr-3 font-mono">{d.event_type}</td>
-              {invoices && <td className="py-1.5 pr-3 font-mono break-all">{d.invoice_id ?? '—'}</td>}
+              {invoices && <td className="py-1.5 pr-3 font-mono whitespace-nowrap">{d.invoice_id ?? '—'}</td>}
               <td className="py-1.5 pr-3">{d.status}</td>
               <td className="py-1.5 pr-3">{d.attempts}</td>
               <td className="max-w-64 truncate py-1.5 pr-3" title={d.last_response ?? ''}>
                 {d.last_status_code ?? '—'} {d.last_response ?? ''}
               </td>
               <td className="py-1.5 pr-3 whitespace-nowrap">{orderFmt.date(d.created_at)}</td>
-              <td className="py-1.5">
+              <td className="py-1.5 whitespace-nowrap">
                 <Button
                   variant="ghost"
                   className="px-2 py-1"

@@ -167,7 +167,7 @@ function EndpointList({
     )
   if (endpoints.length === 0) return <p className="text-sm text-muted">{empty}</p>
   return (
-    <ul className="grid gap-3">
+    <ul className="grid grid-cols-1 gap-3">
       {endpoints.map((e) => (
         <li key={e.id} className="rounded-xl border border-line p-4">
           <div className="flex flex-wrap items-start justify-between gap-3">

@@ -59,7 +59,7 @@ export function WebhooksTab() {
   const { values, errors } = form
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <Panel title={t('admin.webhooks.addTitle')}>
         <form {...form.formProps} className="grid max-w-2xl gap-4">
           <Field label={t('admin.webhooks.url')} hint={t('admin.webhooks.urlHint')} error={errors.p_url}>
@@ -133,7 +133,7 @@ export function WebhooksTab() {
         ) : endpoints.data.endpoints.length === 0 ? (
           <p className="text-sm text-muted">{t('admin.webhooks.empty')}</p>
         ) : (
-          <ul className="grid gap-3">
+          <ul className="grid grid-cols-1 gap-3">
             {endpoints.data.endpoints.map((e) => (
               <li key={e.id} className="rounded-xl border border-line p-4">
                 <div className="flex flex-wrap items-start justify-between gap-3">
