@@ -109,6 +109,18 @@ describe.each(engines)('invoice webhooks in the admin on %s', (engine) => {
       },
     ])
     expect(JSON.stringify(listed.body)).not.toContain(added.body.secret as string)
+    // The shop's own save call leaves it alone: it keeps its invoice events.
+    const changed = await call('secure_save_webhook', {
+      p_id: id,
+      p_url: `${receiver.url}/gf`,
+      p_events: ['order.paid'],
+      p_include_keys: false,
+      p_enabled: true,
+    })
+    expect(changed.body).toEqual({ success: false, error: 'Webhook not found' })
+    expect((await call('secure_fetch_invoice_webhooks')).body.greenfield).toMatchObject([
+      { id, events: ['InvoiceCreated', 'InvoiceSettled'] },
+    ])
     // The shop's own list stays its own.
     expect((await call('secure_fetch_webhooks')).body.endpoints).toEqual([])
 
