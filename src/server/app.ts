@@ -38,6 +38,7 @@ import { apiKeyRpcs } from './invoices/api-keys.routes'
 import { registerInvoiceApis } from './invoices/invoice-apis'
 import { invoiceOfOrderIs, invoicePageRpcs, registerInvoicePage } from './invoices/invoice-page.routes'
 import { createInvoiceService, type InvoiceService } from './invoices/invoice-service'
+import { invoiceWebhookRpcs } from './invoices/invoice-webhooks-admin.routes'
 import { registerLicenceApi } from './keys/licence-api.routes'
 import { createLicenceSigner, type LicenceSigner } from './keys/licence-signing'
 import { cachedValue } from './lib/cached-value'
@@ -324,6 +325,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       mailQueued: services.mailQueued,
     }),
     ...apiKeyRpcs(database.db),
+    ...invoiceWebhookRpcs(database.db, { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE }),
     ...webhookRpcs(database.db, {
       allowPrivate: env.WEBHOOK_ALLOW_PRIVATE,
       onQueued: services.webhookQueued.emit,

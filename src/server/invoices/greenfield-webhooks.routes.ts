@@ -6,6 +6,7 @@ import { checkTargetUrl, TargetRefused } from '../webhooks/safe-target'
 import {
   addEndpoint,
   deleteEndpoint,
+  type EndpointFields,
   type EndpointRow,
   endpointOfKind,
   endpointsOfKind,
@@ -14,7 +15,7 @@ import {
   updateEndpoint,
 } from '../webhooks/webhooks.repo'
 import { newWebhookSecret } from '../webhooks/webhooks.routes'
-import { greenfieldEvents } from './invoice-events'
+import { type GreenfieldEvent, greenfieldEvents } from './invoice-events'
 
 // Greenfield's webhooks of the store (/api/v1/stores/{storeId}/webhooks): endpoints of the kind
 // 'greenfield' in the webhooks module's table, sent by its worker with the shop's back-off and the
@@ -40,6 +41,20 @@ export const webhookDataRequestSchema = z.object({
     .optional(),
   secret: z.string().min(8, 'must be at least 8 characters').max(200).nullable().optional(),
 })
+
+/**
+ * A Greenfield endpoint's stored fields, for the API's calls and the admin's (one way): the URL checked
+ * as every webhook target is (throws TargetRefused), the events without repeats.
+ */
+export function greenfieldEndpointFields(
+  url: string,
+  events: readonly GreenfieldEvent[],
+  enabled: boolean,
+  allowPrivate: boolean,
+): EndpointFields {
+  checkTargetUrl(url, allowPrivate)
+  return { url, events: [...new Set(events)], includeKeys: false, enabled, kind: 'greenfield' }
+}
 
 export interface WebhookRouteDeps {
   db: Db
@@ -67,23 +82,21 @@ export function registerGreenfieldWebhooks(scope: FastifyInstance, deps: Webhook
   const { db } = deps
   const fieldsOf = (body: unknown) => {
     const input = webhookDataRequestSchema.parse(body ?? {})
+    const specific = input.authorizedEvents?.specificEvents ?? []
+    const everything = input.authorizedEvents?.everything ?? specific.length === 0
     try {
-      checkTargetUrl(input.url, deps.allowPrivate)
+      return {
+        fields: greenfieldEndpointFields(
+          input.url,
+          everything ? greenfieldEvents : specific,
+          input.enabled ?? true,
+          deps.allowPrivate,
+        ),
+        secret: input.secret ?? null,
+      }
     } catch (error) {
       if (error instanceof TargetRefused) throw deps.badRequest(`url refused: ${error.message}`)
       throw error
-    }
-    const specific = input.authorizedEvents?.specificEvents ?? []
-    const everything = input.authorizedEvents?.everything ?? specific.length === 0
-    return {
-      fields: {
-        url: input.url,
-        events: everything ? [...greenfieldEvents] : [...new Set(specific)],
-        includeKeys: false,
-        enabled: input.enabled ?? true,
-        kind: 'greenfield' as const,
-      },
-      secret: input.secret ?? null,
     }
   }
   const endpoint = async (id: string) => {

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import type { ChainId, TokenSymbol } from '../../shared/chains'
 import { receivedUsdMicros } from '../../shared/trx'
+import { type GreenfieldEvent, greenfieldEvents } from '../../shared/webhooks'
 import { decimalsOf } from '../chains/token-table'
 import type { Db } from '../db/client'
 import { invoices, type orders } from '../db/schema'
@@ -15,15 +16,7 @@ import { callbackFields, centsAsAmount, type EpusdtTerms } from './epusdt-protoc
 // head is InvoiceReceivedPayment (and InvoiceProcessing when it covers the amount); the order paid
 // sends what was not sent yet, then InvoiceSettled.
 
-export const greenfieldEvents = [
-  'InvoiceCreated',
-  'InvoiceReceivedPayment',
-  'InvoiceProcessing',
-  'InvoiceSettled',
-  'InvoiceExpired',
-  'InvoiceInvalid',
-] as const
-export type GreenfieldEvent = (typeof greenfieldEvents)[number]
+export { type GreenfieldEvent, greenfieldEvents }
 
 type OrderRow = typeof orders.$inferSelect
 type InvoiceRow = typeof invoices.$inferSelect

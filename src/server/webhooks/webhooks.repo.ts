@@ -1,5 +1,5 @@
-import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm'
-import type { AdminWebhookDelivery, AdminWebhookEndpoint, WebhookEvent } from '../../shared/webhooks'
+import { and, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm'
+import type { AdminWebhookDelivery, AdminWebhookEndpoint } from '../../shared/webhooks'
 import type { Db } from '../db/client'
 import { webhookDeliveries, webhookEndpoints } from '../db/schema'
 
@@ -9,8 +9,17 @@ import { webhookDeliveries, webhookEndpoints } from '../db/schema'
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString())
 
-/** Every endpoint, oldest first, with its pending and failed delivery counts (never the secret). */
-export async function listEndpoints(db: Db): Promise<AdminWebhookEndpoint[]> {
+type EndpointKind = 'stablecart' | 'greenfield' | 'epusdt'
+
+/** A column of an endpoint's newest delivery (d), for a subquery of the endpoint list. */
+const newest = (column: SQL) =>
+  sql`select ${column} from ${webhookDeliveries} d where d.endpoint_id = ${webhookEndpoints.id} order by d.id desc limit 1`
+
+/** Every endpoint of a kind, oldest first, with its pending and failed counts and its newest delivery (never the secret). */
+export async function listEndpoints(
+  db: Db,
+  kind: EndpointKind = 'stablecart',
+): Promise<AdminWebhookEndpoint<string>[]> {
   const rows = await db
     .select({
       id: webhookEndpoints.id,
@@ -21,21 +30,35 @@ export async function listEndpoints(db: Db): Promise<AdminWebhookEndpoint[]> {
       createdAt: webhookEndpoints.createdAt,
       pending: sql<number>`(select count(*)::int from ${webhookDeliveries} d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'pending')`,
       failed: sql<number>`(select count(*)::int from ${webhookDeliveries} d where d.endpoint_id = ${webhookEndpoints.id} and d.status = 'failed')`,
+      lastStatus: sql<AdminWebhookEndpoint['last_status']>`(${newest(sql`d.status`)})`,
+      lastStatusCode: sql<number | null>`(${newest(sql`d.last_status_code`)})`,
     })
     .from(webhookEndpoints)
-    // The invoice API's endpoints are managed through it (src/server/invoices).
-    .where(eq(webhookEndpoints.kind, 'stablecart'))
+    .where(eq(webhookEndpoints.kind, kind))
     .orderBy(webhookEndpoints.id)
   return rows.map((r) => ({
     id: r.id,
     url: r.url,
-    events: r.events as WebhookEvent[],
+    events: r.events,
     include_keys: r.includeKeys,
     enabled: r.enabled,
     created_at: r.createdAt.toISOString(),
     pending: r.pending,
     failed: r.failed,
+    last_status: r.lastStatus,
+    last_status_code: r.lastStatusCode,
   }))
+}
+
+/** The invoice a Greenfield (invoiceId) or epusdt (trade_id) body is about; null for the shop's own events. */
+function invoiceIdOf(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { invoiceId?: unknown; trade_id?: unknown }
+    const id = parsed.invoiceId ?? parsed.trade_id
+    return typeof id === 'string' ? id : null
+  } catch {
+    return null
+  }
 }
 
 /** The newest `limit` deliveries of one endpoint, newest first. */
@@ -53,7 +76,8 @@ export async function listDeliveries(
   return rows.map((r) => ({
     id: r.id,
     event_id: r.eventId,
-    event_type: r.eventType as WebhookEvent,
+    event_type: r.eventType,
+    invoice_id: invoiceIdOf(r.body),
     status: r.status,
     attempts: r.attempts,
     last_status_code: r.lastStatusCode,
@@ -69,7 +93,7 @@ export interface EndpointFields {
   events: string[]
   includeKeys: boolean
   enabled: boolean
-  kind?: 'stablecart' | 'greenfield'
+  kind?: EndpointKind
 }
 
 export type EndpointRow = Omit<typeof webhookEndpoints.$inferSelect, 'secret'>

@@ -12,6 +12,7 @@ import { checkTargetUrl, TargetRefused } from './safe-target'
 import {
   addEndpoint,
   deleteEndpoint,
+  endpointOfKind,
   listDeliveries,
   listEndpoints,
   requeueDelivery,
@@ -72,7 +73,9 @@ export function webhookRpcs(db: Db, opts: { allowPrivate: boolean; onQueued: () 
           // The only time the secret leaves the server.
           return { success: true, id, secret }
         }
-        return (await updateEndpoint(db, input.p_id, values))
+        // The shop's own endpoints only: a Greenfield one keeps its invoice events.
+        return (await endpointOfKind(db, input.p_id, 'stablecart')) &&
+          (await updateEndpoint(db, input.p_id, values))
           ? { success: true, id: input.p_id }
           : { success: false, error: 'Webhook not found' }
       },

@@ -1,4 +1,4 @@
-import { Plus, RotateCw, Trash2 } from 'lucide-react'
+import { Plus, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import {
   type AdminWebhookEndpoint,
@@ -12,14 +12,9 @@ import { useSchemaForm } from '../../../lib/form'
 import { ConfirmDialog } from '../components/confirm-dialog'
 import { Field, Panel, TextInput } from '../components/fields'
 import { ShownOnce } from '../components/shown-once'
-import { useOrderFormat } from '../lib/orders-format'
-import {
-  useDeleteWebhook,
-  useResendWebhook,
-  useSaveWebhook,
-  useWebhookDeliveries,
-  useWebhooks,
-} from './api/webhooks'
+import { useDeleteWebhook, useSaveWebhook, useWebhooks } from './api/webhooks'
+import { DeliveryLog } from './delivery-log'
+import { InvoiceWebhooks } from './invoice-webhooks'
 
 /** Signed webhooks: endpoints (secret shown once), their delivery log, resend. */
 export function WebhooksTab() {
@@ -64,7 +59,7 @@ export function WebhooksTab() {
   const { values, errors } = form
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <Panel title={t('admin.webhooks.addTitle')}>
         <form {...form.formProps} className="grid max-w-2xl gap-4">
           <Field label={t('admin.webhooks.url')} hint={t('admin.webhooks.urlHint')} error={errors.p_url}>
@@ -138,7 +133,7 @@ export function WebhooksTab() {
         ) : endpoints.data.endpoints.length === 0 ? (
           <p className="text-sm text-muted">{t('admin.webhooks.empty')}</p>
         ) : (
-          <ul className="grid gap-3">
+          <ul className="grid grid-cols-1 gap-3">
             {endpoints.data.endpoints.map((e) => (
               <li key={e.id} className="rounded-xl border border-line p-4">
                 <div className="flex flex-wrap items-start justify-between gap-3">
@@ -182,58 +177,7 @@ export function WebhooksTab() {
         onConfirm={() => deleting && remove.mutate(deleting.id, { onSettled: () => setDeleting(null) })}
         onClose={() => setDeleting(null)}
       />
-    </div>
-  )
-}
-
-function DeliveryLog({ endpointId }: { endpointId: number }) {
-  const t = useT()
-  const orderFmt = useOrderFormat()
-  const log = useWebhookDeliveries(endpointId)
-  const resend = useResendWebhook(endpointId)
-  if (!log.data) return <p className="mt-3 text-sm text-muted">{t('admin.loading')}</p>
-  if (log.data.deliveries.length === 0)
-    return <p className="mt-3 text-sm text-muted">{t('admin.webhooks.noDeliveries')}</p>
-  return (
-    <div className="mt-3 overflow-x-auto">
-      <table className="w-full text-left text-xs">
-        <thead className="text-muted">
-          <tr>
-            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.event')}</th>
-            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.status')}</th>
-            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.attempts')}</th>
-            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.last')}</th>
-            <th className="py-1 pr-3 font-medium">{t('admin.webhooks.col.created')}</th>
-            <th className="py-1 font-medium">
-              <span className="sr-only">{t('admin.webhooks.col.actions')}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="text-fg">
-          {log.data.deliveries.map((d) => (
-            <tr key={d.id} className="border-t border-line">
-              <td className="py-1.5 pr-3 font-mono">{d.event_type}</td>
-              <td className="py-1.5 pr-3">{d.status}</td>
-              <td className="py-1.5 pr-3">{d.attempts}</td>
-              <td className="max-w-64 truncate py-1.5 pr-3" title={d.last_response ?? ''}>
-                {d.last_status_code ?? '—'} {d.last_response ?? ''}
-              </td>
-              <td className="py-1.5 pr-3 whitespace-nowrap">{orderFmt.date(d.created_at)}</td>
-              <td className="py-1.5">
-                <Button
-                  variant="ghost"
-                  className="px-2 py-1"
-                  disabled={resend.isPending}
-                  onClick={() => resend.mutate(d.id)}
-                >
-                  <RotateCw className="size-3.5" aria-hidden />
-                  {t('admin.order.resend')}
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <InvoiceWebhooks />
     </div>
   )
 }

@@ -1,5 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { AdminWebhookDelivery, AdminWebhookEndpoint, WebhookEvent } from '../../../../../shared/webhooks'
+import type {
+  AdminWebhookDelivery,
+  AdminWebhookEndpoint,
+  GreenfieldEvent,
+  WebhookEvent,
+} from '../../../../../shared/webhooks'
 import { useT } from '../../../../i18n/i18n'
 import { callRpc } from '../../../../lib/rpc-client'
 import { toast } from '../../../../lib/toast'
@@ -34,6 +39,17 @@ const webhooksApi = {
     read<{ success: true; deliveries: AdminWebhookDelivery[] }>('secure_fetch_webhook_deliveries', {
       p_id: id,
     }),
+  invoiceWebhooks: () =>
+    read<{
+      success: true
+      greenfield: AdminWebhookEndpoint<GreenfieldEvent>[]
+      epusdt: AdminWebhookEndpoint<string>[]
+    }>('secure_fetch_invoice_webhooks'),
+  addGreenfieldWebhook: (input: { url: string; events: GreenfieldEvent[] }) =>
+    callRpc<{ success: true; id: number; secret: string } | Refusal>('secure_add_greenfield_webhook', {
+      p_url: input.url,
+      p_events: input.events,
+    }),
   resend: (deliveryId: number) =>
     callRpc<{ success: true } | Refusal>('secure_resend_webhook', { p_delivery_id: deliveryId }),
 }
@@ -41,6 +57,7 @@ const webhooksApi = {
 const webhooksKeys = {
   webhooks: ['admin', 'webhooks'] as const,
   deliveries: (id: number) => ['admin', 'webhooks', id, 'deliveries'] as const,
+  invoiceWebhooks: ['admin', 'webhooks', 'invoice-api'] as const,
 }
 
 export function useWebhooks() {
@@ -60,6 +77,25 @@ export function useSaveWebhook() {
   })
 }
 
+/** The invoice API's endpoints: Greenfield's (registered here or through the API) and epusdt's notify_urls. */
+export function useInvoiceWebhooks() {
+  return useQuery({
+    queryKey: webhooksKeys.invoiceWebhooks,
+    queryFn: webhooksApi.invoiceWebhooks,
+    refetchInterval: 10_000,
+  })
+}
+
+export function useAddGreenfieldWebhook() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (input: { url: string; events: GreenfieldEvent[] }) =>
+      accepted(await webhooksApi.addGreenfieldWebhook(input)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: webhooksKeys.invoiceWebhooks }),
+  })
+}
+
+/** Deleting any endpoint (the shop's own or a Greenfield one): both lists are refreshed. */
 export function useDeleteWebhook() {
   const t = useT()
   const queryClient = useQueryClient()
@@ -84,6 +120,9 @@ export function useResendWebhook(endpointId: number) {
   return useMutation({
     mutationFn: async (deliveryId: number) => accepted(await webhooksApi.resend(deliveryId)),
     onSuccess: () => toast.success(t('admin.webhooks.queued'), { duration: 2000 }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: webhooksKeys.deliveries(endpointId) }),
+    onSettled: () => {
+      queryClient.invalidateQueries({ queryKey: webhooksKeys.deliveries(endpointId) })
+      queryClient.invalidateQueries({ queryKey: webhooksKeys.invoiceWebhooks })
+    },
   })
 }
