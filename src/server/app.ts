@@ -336,7 +336,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   services.rpc.auditDb = database.db
   services.rpc.register(app)
   registerExportRoutes(app, database.db, services.rpc)
-  registerStatusStreamRoute(app, database.db, services.orderWatch, env)
+  registerStatusStreamRoute(app, database.db, services.orderWatch, env, (invoiceId, orderId) =>
+    invoiceOfOrderIs(services.invoices, invoiceId, orderId),
+  )
   await registerLicenceApi(app, {
     db: database.db,
     signer: services.licenceSigner,

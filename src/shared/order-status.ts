@@ -35,7 +35,12 @@ export const STATUS_STREAM_PATH = '/api/order-status/stream'
 
 /** The payment page's stream of news: the order and its secret. */
 export const orderStatusStreamInputSchema = z
-  .object({ p_order_id: orderIdSchema, p_order_secret: orderSecretSchema.optional() })
+  .object({
+    p_order_id: orderIdSchema,
+    p_order_secret: orderSecretSchema.optional(),
+    // An invoice's hosted page follows its order by the invoice's id, as its status call does.
+    p_invoice_id: invoiceIdSchema.optional(),
+  })
   .strict()
 
 /** The longest a status call with p_known_version waits (the browser gives a call 15 s). */

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -7,6 +8,7 @@ import { testAddresses } from '../../../tests/support/test-addresses'
 import { adminSession, rpc, type TestApp } from '../../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
 import type { InvoicePage } from '../../shared/invoice-page'
+import { STATUS_STREAM_PATH } from '../../shared/order-status'
 import { buildApp } from '../app'
 import { seedOnce } from '../db/seed'
 import { parseEnv } from '../env'
@@ -195,6 +197,29 @@ describe.each(engines)('the hosted payment page on %s', (engine) => {
     const bad = await rpc(t.app, 'secure_get_order_status', { p_order_id: orderId, p_invoice_id: 'x' })
     expect(bad.status).toBe(400)
     expect(JSON.stringify(bad.body)).toContain('invoice id')
+    // The page's stream of news takes the invoice's id the same way; another invoice's id, or none,
+    // is refused before a stream starts.
+    const stream = (extra: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url: STATUS_STREAM_PATH, payload: { p_order_id: orderId, ...extra } })
+    expect((await stream({ p_invoice_id: other.id })).statusCode).toBe(403)
+    expect((await stream({})).statusCode).toBe(403)
+    await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = t.app.server.address() as AddressInfo
+    const controller = new AbortController()
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${STATUS_STREAM_PATH}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ p_order_id: orderId, p_invoice_id: invoice.id }),
+        signal: controller.signal,
+      })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/)
+      const first = await (res.body as ReadableStream<Uint8Array>).getReader().read()
+      expect(new TextDecoder().decode(first.value)).toContain('event: ready')
+    } finally {
+      controller.abort()
+    }
 
     // Paid (marked settled by the seller): the page says so, and the status still carries no token.
     expect(

@@ -12,11 +12,18 @@ import { createStatusStreams } from './status-stream'
 
 /**
  * The payment page's stream of news about its order (status-stream.ts), behind the same order secret
- * as the status call. Refusals are plain answers before the stream starts: 400 for a malformed body,
+ * as the status call, or, on an invoice's hosted page, the invoice's id when it names the order's
+ * invoice (as the status call takes it). Refusals are plain answers before the stream starts: 400 for a malformed body,
  * 404 for an unknown order, 403 without its secret, 429 over the per-client cap and 503 over the
  * shop's (the page then keeps asking every 3 s).
  */
-export function registerStatusStreamRoute(app: FastifyInstance, db: Db, watch: OrderWatch, env: Env) {
+export function registerStatusStreamRoute(
+  app: FastifyInstance,
+  db: Db,
+  watch: OrderWatch,
+  env: Env,
+  invoiceOfOrder?: (invoiceId: string, orderId: string) => Promise<boolean>,
+) {
   const streams = createStatusStreams({
     db,
     watch,
@@ -32,7 +39,11 @@ export function registerStatusStreamRoute(app: FastifyInstance, db: Db, watch: O
     if (!parsed.success) throw new AppError('bad_request', describeZodError(parsed.error))
     const order = await findOrder(db, parsed.data.p_order_id)
     if (!order) throw new AppError('not_found', 'Order not found')
-    if (!orderSecretMatches(order, parsed.data.p_order_secret)) {
+    const invoiceId = parsed.data.p_invoice_id
+    const allowed =
+      orderSecretMatches(order, parsed.data.p_order_secret) ||
+      (invoiceId !== undefined && (await invoiceOfOrder?.(invoiceId, order.id)) === true)
+    if (!allowed) {
       throw new AppError(
         'forbidden',
         "The order's secret is missing or wrong: this page cannot follow the order",

@@ -59,7 +59,11 @@ export const STREAM_POLL_MS = 15_000
 export function useOrderStatus(orderId: string | null, invoiceId?: string) {
   const client = useQueryClient()
   const key = orderStatusKeys.order(orderId)
-  const streaming = useStatusStream(orderId, () => void client.invalidateQueries({ queryKey: key }))
+  const streaming = useStatusStream(
+    orderId,
+    () => void client.invalidateQueries({ queryKey: key }),
+    invoiceId,
+  )
   const streamOpen = useRef(streaming)
   streamOpen.current = streaming
   return useQuery({

@@ -11,10 +11,11 @@ import { openStream } from '../../../lib/rpc-client'
 const REOPEN_MS = 3_000
 
 /**
- * Opens the order's stream while orderId is set; onNews runs on each event and once each time the
- * stream (re)opens (news missed while it was closed). Answers whether the stream is open now.
+ * Opens the order's stream while orderId is set (an invoice's hosted page names its invoice, as its
+ * status call does); onNews runs on each event and once each time the stream (re)opens (news missed
+ * while it was closed). Answers whether the stream is open now.
  */
-export function useStatusStream(orderId: string | null, onNews: () => void): boolean {
+export function useStatusStream(orderId: string | null, onNews: () => void, invoiceId?: string): boolean {
   const [open, setOpen] = useState(false)
   const news = useRef(onNews)
   news.current = onNews
@@ -29,7 +30,11 @@ export function useStatusStream(orderId: string | null, onNews: () => void): boo
       try {
         const res = await openStream(
           STATUS_STREAM_PATH,
-          { p_order_id: orderId, p_order_secret: secretOfOrder(orderId) },
+          {
+            p_order_id: orderId,
+            p_order_secret: secretOfOrder(orderId),
+            ...(invoiceId ? { p_invoice_id: invoiceId } : {}),
+          },
           controller.signal,
         )
         if (!res.ok || !res.body || !res.headers.get('content-type')?.startsWith('text/event-stream')) {
@@ -56,7 +61,7 @@ export function useStatusStream(orderId: string | null, onNews: () => void): boo
       controller?.abort()
       setOpen(false)
     }
-  }, [orderId])
+  }, [orderId, invoiceId])
   return open
 }
 
