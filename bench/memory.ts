@@ -12,7 +12,8 @@
 //   BENCH_ENGINES=pglite|postgres, BENCH_STEADY_MINUTES (10; 60 for the hour of the target),
 //   BENCH_IDLE_MINUTES (0: also wait this long idle after the restart, sampling every 5 s),
 //   BENCH_PORT (5150), BENCH_CHECKOUTS_PER_S (2), BENCH_EVM=1 (also follow two EVM chains on real
-//   Anvil nodes making a block every 2 s: BNB Smart Chain and Base, with TRON; ANVIL_PORTS_FROM).
+//   Anvil nodes making a block every 2 s: BNB Smart Chain and Base, with TRON; ANVIL_PORTS_FROM),
+//   BENCH_SOLANA=1 (also follow Solana on the LiteSVM stand-in making a slot every 400 ms).
 //   The shop runs on the Node that runs the benchmark:
 //   PATH=/path/to/node24/bin:$PATH npm run bench:memory
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
@@ -22,6 +23,7 @@ import { join } from 'node:path'
 import { testAddresses } from '../tests/support/test-addresses'
 import { createBenchDatabase, dropBenchDatabase, onEngines } from './support/bench-db'
 import { type BenchEvmChains, startBenchEvmChains } from './support/evm-chains'
+import { type BenchSolana, startBenchSolana } from './support/solana-chain'
 
 const STEADY_MINUTES = Number(process.env.BENCH_STEADY_MINUTES ?? 10)
 const IDLE_MINUTES = Number(process.env.BENCH_IDLE_MINUTES ?? 0)
@@ -32,6 +34,8 @@ const base = `http://127.0.0.1:${PORT}`
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const EVM = process.env.BENCH_EVM === '1'
 let evm: BenchEvmChains | undefined
+const SOLANA = process.env.BENCH_SOLANA === '1'
+let solana: BenchSolana | undefined
 
 execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { stdio: 'inherit' })
 
@@ -141,6 +145,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     // Nobody pays: the chain follower only retries an explorer that is not there.
     TRON_API_URL: 'http://127.0.0.1:9',
     ...evm?.env,
+    ...solana?.env,
   }
   const line = (label: string, value: string) => console.log(`${kind.padEnd(9)}${label.padEnd(44)}${value}`)
   const mb = (v: number) => `${v.toFixed(0)} MB`
@@ -159,7 +164,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     const orders = Math.ceil(STEADY_MINUTES * 60 * CHECKOUTS_PER_S)
     const poolFile = join(dataDir, 'pool.txt')
     const tron = testAddresses(orders + 100, `bench memory ${Date.now()}`)
-    writeFileSync(poolFile, [...tron, ...(evm?.addresses ?? [])].join('\n'))
+    writeFileSync(poolFile, [...tron, ...(evm?.addresses ?? []), ...(solana?.addresses ?? [])].join('\n'))
     execFileSync(process.execPath, ['dist/server/cli.js', 'wallets:add', '--file', poolFile], {
       env,
       stdio: 'ignore',
@@ -206,6 +211,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
         is_free: boolean
       }[]
     ).filter((p) => !p.is_free && p.price > 0)
+    const cpuBefore = cpuSeconds(pid)
     const started = performance.now()
     const end = started + STEADY_MINUTES * 60_000
     let placed = 0
@@ -228,6 +234,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     const loaded = memory(pid)
     line(`after ${STEADY_MINUTES} min of steady traffic (${placed} checkouts)`, mb(loaded.rss))
     line('highest while the traffic ran', mb(highest))
+    line('  CPU the traffic cost (all threads)', `${(cpuSeconds(pid) - cpuBefore).toFixed(1)} s`)
     await sleep(10_000)
     line('idle 10 s after the traffic', mb(memory(pid).rss))
     line('peak of the restarted process', mb(memory(pid).peak))
@@ -255,10 +262,15 @@ if (EVM) {
   evm = await startBenchEvmChains()
   console.log('with TRON, BNB Smart Chain and Base enabled (two Anvil nodes, a block every 2 s)')
 }
+if (SOLANA) {
+  solana = await startBenchSolana()
+  console.log('with Solana enabled (the LiteSVM stand-in, a slot every 400 ms)')
+}
 try {
   await onEngines(run)
 } finally {
   await evm?.stop()
+  await solana?.stop()
 }
 console.log(
   `load average at the end ${(await import('node:os'))
