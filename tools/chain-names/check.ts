@@ -69,26 +69,3 @@ export function findChainNames(base: string, roots: readonly string[]): Finding[
   }
   return findings
 }
-
-/** Findings per file, against what the baseline still allows there (it may only shrink). */
-export function compareWithBaseline(
-  findings: readonly Finding[],
-  baseline: Readonly<Record<string, number>>,
-): {
-  over: { file: string; found: number; allowed: number }[]
-  under: { file: string; found: number; allowed: number }[]
-} {
-  const counts = new Map<string, number>()
-  for (const f of findings) counts.set(f.file, (counts.get(f.file) ?? 0) + 1)
-  const over: { file: string; found: number; allowed: number }[] = []
-  const under: { file: string; found: number; allowed: number }[] = []
-  for (const [file, found] of counts) {
-    const allowed = baseline[file] ?? 0
-    if (found > allowed) over.push({ file, found, allowed })
-  }
-  for (const [file, allowed] of Object.entries(baseline)) {
-    const found = counts.get(file) ?? 0
-    if (found < allowed) under.push({ file, found, allowed })
-  }
-  return { over, under }
-}

@@ -5,6 +5,7 @@ import { adminSession, rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
 import { createSightingWatcher, type SightingWatcher, sightingPace } from '../chains/sighting-watcher'
+import { tronPoolOf } from '../chains/tron/tron-chain'
 import { createProviderPool } from '../chains/tron/tron-pool'
 
 const PAYOUT = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL'
@@ -29,7 +30,7 @@ describe.each(engines)('sightings on %s', (engine) => {
     session = await adminSession(f.t)
     watcher = createSightingWatcher({
       db: f.t.database.db,
-      client: f.t.app.services.tron,
+      client: tronPoolOf(f.t.app.services.chains.require('tron')),
       blockIntervalMs: 100,
     })
   })
