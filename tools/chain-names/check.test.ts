@@ -25,7 +25,12 @@ describe('the chain-names guard', () => {
     'src/server/orders/place.ts',
     "import { evmChain } from '../chains/evm/chains'\nconst n = env.EVM_CHAINS\n",
   )
+  file(
+    'src/server/chains/chain-follower.ts',
+    "import { createTronFinalReads } from './tron/tron-final'\nconst m = await import('./evm/evm-adapter')\nimport { x } from '@solana/kit'\n",
+  )
   file('src/server/chains/tron/tron-family.ts', "export const id = 'tron'\n")
+  file('src/server/chains/evm/evm-family.ts', "const { createEvmAdapter } = await import('./evm-adapter')\n")
   file('src/server/chains/families.ts', "import { tronFamily } from './tron/tron-family'\n")
   file('src/server/payments/ledger.test.ts', "const chain = 'solana'\n")
   file('src/web/pay.tsx', 'const family = "solana"\n')
@@ -33,6 +38,8 @@ describe('the chain-names guard', () => {
   it('finds family ids, reaches into a family folder and family settings outside the family folders only', () => {
     const found = findChainNames(root, ['src'])
     expect(found.map((f) => `${f.file}:${f.line}`).sort()).toEqual([
+      'src/server/chains/chain-follower.ts:1',
+      'src/server/chains/chain-follower.ts:2',
       'src/server/orders/place.ts:1',
       'src/server/orders/place.ts:2',
       'src/server/payments/ledger.ts:1',

@@ -25,8 +25,10 @@ export const ALLOWED: readonly string[] = [
 export const PATTERNS: readonly { name: string; re: RegExp }[] = [
   { name: "a family id ('tron', 'evm', 'solana')", re: /['"`](tron|evm|solana)['"`]/g },
   {
+    // Any path into a family's folder, relative to the chains wing ('./tron/…') or from afar, and
+    // a module loaded when needed (import('…/evm/…')).
     name: "a family's own code (chains/<family>/)",
-    re: /from\s+['"][^'"]*\/chains\/(tron|evm|solana)\/[^'"]*['"]/g,
+    re: /(?:from\s+|import\(\s*)['"](?:[^'"]*\/)?(tron|evm|solana)\/[^'"]*['"]/g,
   },
   { name: "a family's settings (TRON_*, EVM_*)", re: /\b(TRON|EVM|SOLANA)_[A-Z_]+\b/g },
 ]
