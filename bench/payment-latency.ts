@@ -4,6 +4,7 @@ import { buildApp } from '../src/server/app'
 import { createAddressSweep } from '../src/server/chains/address-sweep'
 import { createChainFollower } from '../src/server/chains/chain-follower'
 import { createTronClient } from '../src/server/chains/tron/tron-client'
+import { createTronFinalReads } from '../src/server/chains/tron/tron-final'
 import { createProviderPool } from '../src/server/chains/tron/tron-pool'
 import { openDatabase } from '../src/server/db/client'
 import { seedOnce } from '../src/server/db/seed'
@@ -402,7 +403,7 @@ if (process.env.BENCH_FAILOVER !== '0') {
   })
   const follower = createChainFollower({
     db: database.db,
-    client: pool,
+    chain: createTronFinalReads(pool),
     rules: app.services.rules,
     batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
     intervalMs: env.FOLLOWER_INTERVAL_MS,
@@ -495,7 +496,7 @@ const client = createTronClient({
 })
 const follower = createChainFollower({
   db: database.db,
-  client,
+  chain: createTronFinalReads(client),
   rules: app.services.rules,
   batchBlocks: env.FOLLOWER_BATCH_BLOCKS,
 })

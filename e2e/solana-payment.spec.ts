@@ -116,6 +116,12 @@ test('a buyer picks USDT on Solana, scans a Solana Pay request, sees confirming,
     await shoot(page, `payment-solana-${lang}`)
   }
   await page.goto('/payment?lang=en')
+  // Solana calls a transaction's id its signature: "Already paid?" asks for one, and takes a whole one.
+  await page.getByText('Already paid? Enter your transaction signature').click()
+  const signature = page.getByLabel('Transaction signature')
+  await expect(signature).toHaveAttribute('placeholder', 'Transaction signature (up to 88 characters)')
+  await expect(signature).toHaveAttribute('maxlength', '88')
+  await expect(page.getByText(/transaction hash/i)).toHaveCount(0)
 
   const [whole, frac = ''] = amount.split('.')
   const units = BigInt(whole as string) * 1_000_000n + BigInt(frac.padEnd(6, '0'))

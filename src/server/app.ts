@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify'
+import { firstChain } from '../shared/chains'
 import { adminRpcs } from './admin/admin.routes'
 import { adminActorOf, createAdminGuard } from './admin/admin-auth'
 import { adminLicenceRpcs } from './admin/admin-licences.routes'
@@ -16,7 +17,7 @@ import { cockpitRpcs } from './admin/cockpit.routes'
 import { registerExportRoutes } from './admin/export.routes'
 import { catalogRpcs, productsForSale } from './catalog/catalog.routes'
 import { type CatalogService, createCatalogService } from './catalog/catalog.service'
-import { registerChainGauges } from './chains/chain-gauges'
+import { registerChainGauges, registerProviderGauges } from './chains/chain-gauges'
 import { type ChainRegistry, createChainRegistry } from './chains/chain-registry'
 import { buildChains } from './chains/families'
 import { registerFollowerGauges } from './chains/follower-gauges'
@@ -25,7 +26,6 @@ import {
   registerSightingGauges,
   type SightingWatcher,
 } from './chains/sighting-watcher'
-import { createProviderPool, type ProviderPool, registerProviderGauges } from './chains/tron/tron-pool'
 import { contentAdminRpcs, contentRpcs } from './content/content.routes'
 import { type ContentService, createContentService } from './content/content.service'
 import type { Database } from './db/client'
@@ -78,8 +78,6 @@ export interface AppServices {
   rpc: RpcRegistry
   /** TRX/USD rate: checkout locks it into each TRX order (the follower and settlement use the order's locked rate, never this). */
   prices: TrxPriceSource
-  /** The TRON providers (TRON_PROVIDER_<n>_*), shared by the follower, hash checks and reconciliation. */
-  tron: ProviderPool
   /** The enabled chains (decision 037): each gets a follower and a sighting watcher. */
   chains: ChainRegistry
   /** Tolerance, cool-down, windows and the dashboard link's base: what every path to paid shares. */
@@ -179,16 +177,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // One cache policy: a single PGlite process sees every write; several PostgreSQL processes
   // see each other's writes after a few seconds.
   const cacheTtl = database.kind === 'pglite' ? Number.POSITIVE_INFINITY : 5_000
-  const tron = createProviderPool({
-    providers: env.TRON_PROVIDERS,
-    usdtContract: env.USDT_CONTRACT,
-    fetch: metrics.explorerFetch(fetch),
-    onSetAside: (name, reason) =>
-      app.log.error({ provider: name, reason }, 'chain provider set aside: its blocks disagree with ours'),
-  })
   const chains = createChainRegistry(
     await buildChains(env, {
-      tron,
       fetch: metrics.explorerFetch(fetch),
       onSetAside: (chain, name, reason) =>
         app.log.error(
@@ -197,6 +187,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         ),
     }),
   )
+  // The first chain is always followed: the shop's health, its alerts and the provider-only series
+  // of /metrics (decision 032) read its providers; every chain's are on the Chain tab and in /metrics.
+  const firstProviders = chains.require(firstChain).providers
   const rules = paymentRulesOf(env)
   const prices = createTrxPriceSource({ source: env.PRICE_SOURCE, baseUrl: env.PRICE_API_URL })
   const services: AppServices = {
@@ -207,9 +200,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     content: createContentService(database, cacheTtl),
     rpc: new RpcRegistry(),
     prices,
-    tron,
     rules,
-    health: createShopHealth(database.db, tron, () => chains.enabled()),
+    health: createShopHealth(database.db, firstProviders, () => chains.enabled()),
     orderPaid: createSignal<string>(),
     checkoutAsked: createSignal<void>(),
     orderLinksAsked: createSignal<void>(),
@@ -357,8 +349,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   registerShopGauges(metrics, database.db)
   registerFollowerGauges(metrics, database.db, services.chains)
-  registerProviderGauges(metrics, services.tron)
-  if (services.sightings) registerSightingGauges(metrics, services.sightings, services.tron)
+  registerProviderGauges(metrics, firstProviders)
+  if (services.sightings) registerSightingGauges(metrics, services.sightings, firstProviders)
   registerChainGauges(metrics, database.db, services.chains, () => services.sightingWatchers)
   registerMetricsRoutes(app, metrics, {
     token: env.METRICS_TOKEN,

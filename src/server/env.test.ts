@@ -41,6 +41,20 @@ describe('parseEnv', () => {
     ])
   })
 
+  it("a TRON provider's key goes in a header: any printable text, which an EVM chain's URL key may not hold", () => {
+    const env = parseEnv({
+      TRON_PROVIDER_1_URL: 'https://api.trongrid.io',
+      TRON_PROVIDER_1_KEYS: 'a+b/c=, d@e',
+      EVM_BSC_PROVIDER_1_URL: 'https://rpc.example/v1/{key}',
+      EVM_BSC_PROVIDER_1_KEYS: 'a-b.c_d~e',
+    })
+    expect(env.TRON_PROVIDERS[0]?.keys).toEqual(['a+b/c=', 'd@e'])
+    expect(env.EVM_CHAINS.find((c) => c.spec.key === 'bsc')?.providers[0]?.keys).toEqual(['a-b.c_d~e'])
+    expect(() =>
+      parseEnv({ EVM_BSC_PROVIDER_1_URL: 'https://rpc.example/v1/{key}', EVM_BSC_PROVIDER_1_KEYS: 'a+b/c=' }),
+    ).toThrow(/EVM_BSC_PROVIDER_1_KEYS: keys are letters, digits and \. _ ~ - only/)
+  })
+
   it('TRON_PROVIDER_<n>_* list providers in order, each with its keys and limits', () => {
     const env = parseEnv({
       TRON_PROVIDER_1_URL: 'http://10.0.0.5:8090',
@@ -87,6 +101,10 @@ describe('parseEnv', () => {
         /TRON_PROVIDER_2_NAME: "x" is used twice/,
       ],
       [{ TRON_API_PER_DAY: '-1' }, /TRON_API_PER_DAY/],
+      [
+        { TRON_PROVIDER_1_URL: 'https://a.example', TRON_PROVIDER_1_KEYS: 'ok,with space' },
+        /TRON_PROVIDER_1_KEYS: keys are printable, without spaces/,
+      ],
     ]
     for (const [source, message] of cases) {
       expect(() => parseEnv(source), JSON.stringify(source)).toThrow(message)

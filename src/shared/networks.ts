@@ -35,6 +35,16 @@ export const familyNames: Record<ChainFamilyId, string> = {
   solana: 'Solana',
 }
 
+/**
+ * How a family's transactions are named where a buyer types one (the payment page's "Already
+ * paid?"): a hash of 64 hex digits (0x allowed), or a Solana signature of up to 88 base58 characters.
+ */
+export const txIdForms: Record<ChainFamilyId, { word: 'hash' | 'signature'; maxLength: number }> = {
+  tron: { word: 'hash', maxLength: 66 },
+  evm: { word: 'hash', maxLength: 66 },
+  solana: { word: 'signature', maxLength: 88 },
+}
+
 /** The token standard wallets show next to the token on each network. */
 export const tokenStandards: Record<ChainId, string> = {
   tron: 'TRC-20',

@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm'
 import {
   type ChainFollower,
   createChainFollower,
-  type FollowerClient,
   type FollowResult,
 } from '../../src/server/chains/chain-follower'
 import { createTronClient, type TronClient } from '../../src/server/chains/tron/tron-client'
+import { createTronFinalReads, type FollowerClient } from '../../src/server/chains/tron/tron-final'
 import { seedOnce } from '../../src/server/db/seed'
 import { addWalletAddresses } from '../../src/server/wallets/wallets.repo'
 import { createDevchain, type Devchain, type TransferRequest } from '../../tools/devchain/devchain'
@@ -127,7 +127,7 @@ export async function createPaymentFixture(
   })
   const follower = createChainFollower({
     db: database.db,
-    client: opts.follower ? await opts.follower(chain, t.env.USDT_CONTRACT) : client,
+    chain: createTronFinalReads(opts.follower ? await opts.follower(chain, t.env.USDT_CONTRACT) : client),
     rules: t.app.services.rules,
     batchBlocks: 20,
     intervalMs: 20,

@@ -1,36 +1,15 @@
-import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { compareWithBaseline, findChainNames } from './check'
+import { findChainNames } from './check'
 
 // npm run lint:chains: fails when code outside the family folders names a chain family (decision
-// 050). The places not yet moved behind the family objects are listed, per file, in baseline.json;
-// the list may only shrink. `--update` writes the current counts (after removing some, never to add).
+// 050). There is no baseline: every place found fails, and says where to ask the family object.
 
-const root = process.cwd()
-const baselineFile = join(import.meta.dirname, 'baseline.json')
-const findings = findChainNames(root, ['src'])
-const counts: Record<string, number> = {}
-for (const f of findings) counts[f.file] = (counts[f.file] ?? 0) + 1
-
-if (process.argv.includes('--update')) {
-  writeFileSync(baselineFile, `${JSON.stringify(counts, null, 2)}\n`)
-  console.log(
-    `chain names: ${findings.length} left in ${Object.keys(counts).length} files (baseline written)`,
-  )
-  process.exit(0)
-}
-const baseline = JSON.parse(readFileSync(baselineFile, 'utf8')) as Record<string, number>
-const { over, under } = compareWithBaseline(findings, baseline)
-for (const o of over) {
+const findings = findChainNames(process.cwd(), ['src'])
+for (const f of findings) console.error(`${f.file}:${f.line}  ${f.what}: ${f.text}`)
+if (findings.length > 0) {
+  const files = new Set(findings.map((f) => f.file)).size
   console.error(
-    `${o.file}: names a chain family ${o.found} times (allowed ${o.allowed}); ask the family object instead:`,
+    `chain names: ${findings.length} in ${files} file(s) outside the family folders; ask the family object (chains/families.ts) or the chain's adapter instead`,
   )
-  for (const f of findings.filter((x) => x.file === o.file))
-    console.error(`  ${f.file}:${f.line}  ${f.what}: ${f.text}`)
+  process.exit(1)
 }
-for (const u of under)
-  console.error(
-    `${u.file}: now ${u.found} (baseline ${u.allowed}): run npm run lint:chains -- --update to lower it`,
-  )
-if (over.length > 0 || under.length > 0) process.exit(1)
-console.log(`chain names: ${findings.length} left in ${Object.keys(counts).length} files, none new`)
+console.log('chain names: none outside the family folders')

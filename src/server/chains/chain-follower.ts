@@ -23,7 +23,6 @@ import {
   startCheckpoint,
   takeLease,
 } from './follower-lease'
-import { createTronFinalReads, type FollowerClient } from './tron/tron-final'
 
 // A chain follower: one per enabled chain, each on its own loop and its own lease row in
 // follower_state, so one chain's outage never delays another's payments. One process at a time
@@ -35,13 +34,10 @@ import { createTronFinalReads, type FollowerClient } from './tron/tron-final'
 // ledger's unique key makes that harmless. A final block whose parent is not the checkpoint (a
 // 'reorg' answer) stops the chain's follower and alerts the operator: nothing is written from it.
 
-export type { FollowerClient }
-
 export interface ChainFollowerOptions {
   db: Db
-  /** The chain's final reads (its adapter); or `client`, TRON's explorer client or provider pool. */
-  chain?: FinalReads
-  client?: FollowerClient
+  /** The chain's final reads: its adapter (a test may hand a family's reads of its own making). */
+  chain: FinalReads
   rules: PaymentRules
   /** Blocks asked for at once (the explorer allows 100). Default 20. */
   batchBlocks?: number
@@ -166,15 +162,9 @@ function watchOf(db: Db, reads: FinalReads, family: ChainFamilyId): Promise<stri
   return reads.watchesActiveAddresses ? activePoolAddresses(db, family) : allPoolAddresses(db, family)
 }
 
-function readsOf(opts: ChainFollowerOptions): FinalReads {
-  if (opts.chain) return opts.chain
-  if (opts.client) return createTronFinalReads(opts.client)
-  throw new TypeError('a chain follower needs a chain or a client')
-}
-
 export function createChainFollower(opts: ChainFollowerOptions): ChainFollower {
   const { db, rules } = opts
-  const reads = readsOf(opts)
+  const reads = opts.chain
   const chain = reads.chain
   const family = familyOfChain[chain]
   let halt: string | null = null

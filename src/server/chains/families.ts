@@ -9,7 +9,6 @@ import type { SolanaConfig } from './solana/solana-env'
 import { solanaFamily } from './solana/solana-family'
 import { type TronProviderConfig, tronEnvFields } from './tron/tron-env'
 import { tronFamily } from './tron/tron-family'
-import { createProviderPool } from './tron/tron-pool'
 
 // The family list (decision 050): every chain family this shop's code knows, each one object from
 // its own folder. A new family is one folder and one line here. The order is the order the chains
@@ -74,15 +73,5 @@ export async function commandChains(
   env: Env,
   onSetAside: ChainDeps['onSetAside'] = () => {},
 ): Promise<ChainRegistry> {
-  return createChainRegistry(
-    await buildChains(env, {
-      tron: createProviderPool({
-        providers: env.TRON_PROVIDERS,
-        usdtContract: env.USDT_CONTRACT,
-        maxPages: 50,
-      }),
-      fetch,
-      onSetAside,
-    }),
-  )
+  return createChainRegistry(await buildChains(env, { fetch, onSetAside, listPages: 50 }))
 }

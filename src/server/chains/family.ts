@@ -1,7 +1,7 @@
 import type { ChainFamilyId, ChainId } from '../../shared/chains'
 import type { BaseEnv, Env } from '../env'
 import type { ChainAdapter, ChainToken } from './chain'
-import type { ProviderPool } from './tron/tron-pool'
+import type { FamilySettings } from './families'
 
 // A chain family as one object (decision 050): everything the rest of the server needs to know of a
 // family, so that adding one is a folder under chains/ and a line in the family list (families.ts).
@@ -14,12 +14,23 @@ import type { ProviderPool } from './tron/tron-pool'
 
 /** What every family's adapters are built with, whatever the family. */
 export interface FamilyDeps {
-  /** TRON's provider pool (TRON_PROVIDER_<n>_*), shared with reconciliation and the operator's screens. */
-  tron: ProviderPool
   /** Every provider request goes through it (the /metrics counters). */
   fetch: typeof fetch
   /** A provider was set aside (the operator is told). */
   onSetAside: (chain: string, provider: string, reason: string) => void
+  /**
+   * Pages a provider's list call follows, for a family whose provider lists answer in pages (an
+   * operator's command beside the shop reads further than the shop does); unset: the family's own.
+   */
+  listPages?: number
+}
+
+/** The family's own settings as the operator's advice names them (the self-check, the alerts). */
+export interface ProviderSettingNames {
+  /** Where a provider's API keys go, several separated by commas. */
+  key: string
+  /** The numbered list of providers, as the advice writes it (the <n> left for the operator). */
+  providers: string
 }
 
 export interface ChainFamily {
@@ -44,6 +55,13 @@ export interface ChainFamily {
     source: Record<string, string | undefined>,
     base: BaseEnv,
   ): { settings: object; errors: string[] }
+  /** The names of the family's provider settings, for the advice the operator reads. */
+  readonly providerSettings: ProviderSettingNames
+  /**
+   * The providers in the family's settings that go without a key to a public host that rations
+   * keyless clients hard (the self-check warns); a family without such hosts has none.
+   */
+  keylessProviders?(settings: FamilySettings): string[]
   /** The first block a new database's follower reads on this chain (the operator's setting), if any. */
   startBlock(env: Env, chain: ChainId): number | undefined
   /**

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { type ChainId, chainIds, familyOfChain, firstChain } from '../../shared/chains'
+import { type ChainId, chainIds, familyOfChain } from '../../shared/chains'
 import type { Db } from '../db/client'
 import { followerState } from '../db/schema'
 import { backoffDelay } from '../lib/backoff'
@@ -10,7 +10,6 @@ import { openOrderAddresses } from '../orders/orders.repo'
 import type { ChainAdapter, ChainError, ChainProvidersView } from './chain'
 import { FOLLOWER_PER_BLOCK, LOOK_COST, sightingPace } from './sighting-pace'
 import { type FoundSighting, recordSightings, resolveSightings } from './sighting-store'
-import { createTronHeadReader, type SightingClient } from './tron/tron-head-reader'
 
 // Sightings (decision 024): transfers to the addresses of open orders seen at the head, seconds
 // after their block is produced instead of when it is final. A sighting never pays, credits,
@@ -25,7 +24,6 @@ import { createTronHeadReader, type SightingClient } from './tron/tron-head-read
 // when the day's budget left after the follower's share would not last the day: sightings give
 // way, the follower never does (sighting-pace.ts).
 
-export type { SightingClient }
 export { sightingPace }
 
 export type SightingMode = 'idle' | 'full' | 'slowed' | 'paused'
@@ -41,12 +39,11 @@ export interface SightingWatcherStatus {
 
 export interface SightingWatcherOptions {
   db: Db
-  /** The chain watched (its adapter); or `client`, TRON's explorer client or provider pool. */
-  chain?: Pick<ChainAdapter, 'chain' | 'createHeadReader' | 'blockIntervalMs'> & {
+  /** The chain watched: its adapter. */
+  chain: Pick<ChainAdapter, 'chain' | 'createHeadReader' | 'blockIntervalMs'> & {
     providers: Pick<ChainProvidersView, 'requestBudget'>
   }
-  client?: SightingClient
-  /** The chain's block time. Default the chain's, or 3000 (TRON). */
+  /** The chain's block time. Default the chain's. */
   blockIntervalMs?: number
   /** Runs only while this process leads the chain's follower (its follower_state lease); unset: always. */
   instanceId?: string
@@ -97,15 +94,15 @@ export interface SightingWatcher {
 
 export function createSightingWatcher(opts: SightingWatcherOptions): SightingWatcher {
   const { db } = opts
-  const chain: ChainId = opts.chain?.chain ?? firstChain
-  const blockIntervalMs = opts.blockIntervalMs ?? opts.chain?.blockIntervalMs ?? 3000
+  const chain: ChainId = opts.chain.chain
+  const blockIntervalMs = opts.blockIntervalMs ?? opts.chain.blockIntervalMs
   const followerPerSecond = opts.followerPerSecond ?? FOLLOWER_PER_BLOCK / (blockIntervalMs / 1000)
   const reserveShare = opts.reserveShare ?? 0.05
   const idleMs = opts.idleMs ?? 1000
   const now = opts.now ?? Date.now
   const log = opts.logger ?? quietLogger
-  const reader = headReaderOf(opts, blockIntervalMs, now)
-  const budget = opts.chain ? () => opts.chain?.providers.requestBudget() : opts.client?.requestBudget
+  const reader = opts.chain.createHeadReader({ now })
+  const budget = () => opts.chain.providers.requestBudget()
   /** The orders watched: those placed to be paid on a chain of this chain's family. */
   const chains = chainIds.filter((c) => familyOfChain[c] === familyOfChain[chain])
   let nextLookAt = 0
@@ -286,12 +283,6 @@ async function leads(db: Db, chain: ChainId, instanceId: string | undefined): Pr
     .from(followerState)
     .where(and(eq(followerState.chain, chain)))
   return Boolean(row && row.leader === instanceId && row.until && row.until.getTime() > Date.now())
-}
-
-function headReaderOf(opts: SightingWatcherOptions, blockIntervalMs: number, now: () => number) {
-  if (opts.chain) return opts.chain.createHeadReader({ now })
-  if (opts.client) return createTronHeadReader(opts.client, { blockIntervalMs, now })
-  throw new TypeError('a sighting watcher needs a chain or a client')
 }
 
 /** /metrics: how the watcher paces itself against the one request budget (decision 024). */

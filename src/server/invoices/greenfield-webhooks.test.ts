@@ -7,6 +7,7 @@ import { adminSession, rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
 import { createSightingWatcher, type SightingWatcher } from '../chains/sighting-watcher'
+import { createTronChain, tronPoolOf } from '../chains/tron/tron-chain'
 import { createWebhookWorker, type WebhookWorker } from '../webhooks/delivery-worker'
 import { verifySignature } from '../webhooks/signature'
 import { invoiceDataSchema, problemDetailsSchema } from './greenfield-schemas'
@@ -77,7 +78,10 @@ describe.each(engines)('Greenfield webhooks on %s', (engine) => {
     storeId = (await rpc(f.t.app, 'secure_fetch_api_keys', {}, admin)).body.store_id as string
     watcher = createSightingWatcher({
       db: f.t.database.db,
-      client: f.t.app.services.tron,
+      chain: createTronChain({
+        pool: tronPoolOf(f.t.app.services.chains.require('tron')),
+        blockIntervalMs: 100,
+      }),
       blockIntervalMs: 100,
     })
     worker = createWebhookWorker({ db: f.t.database.db, allowPrivate: true, backoffBaseMs: 10 })

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startReceiver } from '../../../tests/support/http-receiver'
 import { createTestApp, rpc, type TestApp } from '../../../tests/support/test-app'
 import { createTestDatabase, engines } from '../../../tests/support/test-db'
+import { tronPoolOf } from '../chains/tron/tron-chain'
 import { mailOutbox } from '../db/schema'
 import { seedOnce } from '../db/seed'
 
@@ -145,7 +146,7 @@ describe.each(engines)('GET /metrics on %s', (engine) => {
   })
 
   it('counts explorer requests and their errors', async () => {
-    const result = await t.app.services.tron.getSolidHead()
+    const result = await tronPoolOf(t.app.services.chains.require('tron')).getSolidHead()
     expect(result.status).not.toBe('success')
     const text = await scrape()
     expect(sample(text, 'stablecart_explorer_requests_total{status="503"}')).toBeGreaterThanOrEqual(1)

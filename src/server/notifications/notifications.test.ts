@@ -262,7 +262,9 @@ describe.each(engines)('operator notifications on %s', (engine) => {
     ])
     expect(await checkHealth(t.database.db, probe)).toEqual([])
     const texts = (await t.database.db.select().from(operatorAlerts)).map((a) => a.text).join('\n')
-    expect(texts).toContain('grid has used 80 of its 100 requests today')
+    expect(texts).toContain(
+      'Chain provider grid has used 80 of its 100 requests today. Add a key or another provider (TRON_PROVIDER_<n>_*).',
+    )
     expect(texts).toContain('own node was set aside: block 101 does not follow the checkpoint 100')
     expect(texts).toContain('HTTP 500 from')
 

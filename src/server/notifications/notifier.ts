@@ -1,5 +1,6 @@
 import { firstFamily } from '../../shared/chains'
 import { familyNames } from '../../shared/networks'
+import { family } from '../chains/families'
 import type { Db } from '../db/client'
 import { quietLogger, type WorkerLogger } from '../lib/logger'
 import { createPollLoop } from '../lib/poll-loop'
@@ -70,9 +71,11 @@ export async function checkHealth(
     const text = `Every chain provider has failed for ${minutes} min: payments are not being detected.\n${last}`
     if (await raise('providers_down', 'providers', text)) raised.push('providers_down')
   }
+  // The shop's health reads the first chain's providers: the advice names its family's settings.
+  const settings = family(firstFamily).providerSettings
   for (const p of providers.list) {
     if (p.perDay !== null && p.requestsToday >= p.perDay * PROVIDER_QUOTA_SHARE) {
-      const text = `Chain provider ${p.name} has used ${p.requestsToday} of its ${p.perDay} requests today. Add a key or another provider (TRON_PROVIDER_<n>_*).`
+      const text = `Chain provider ${p.name} has used ${p.requestsToday} of its ${p.perDay} requests today. Add a key or another provider (${settings.providers}).`
       if (await raise('provider_quota', `quota|${p.name}`, text)) raised.push('provider_quota')
     }
     if (p.setAside) {

@@ -1,6 +1,7 @@
-import type { ChainId } from '../../shared/chains'
+import { type ChainId, firstFamily } from '../../shared/chains'
 import { chainNames } from '../../shared/networks'
 import type { SetupCheck } from '../../shared/setup-check'
+import { family } from '../chains/families'
 
 // The self-check's findings in English, for the command line (the admin's Setup card words them in
 // the operator's language: web/features/admin/setup-card.tsx).
@@ -17,6 +18,12 @@ const f = (check: SetupCheck, name: string) => String(check.facts[name] ?? '')
 const chainName = (check: SetupCheck) =>
   check.chain ? (chainNames[check.chain as ChainId] ?? check.chain) : ''
 
+/**
+ * The provider settings the advice names: the first family's, whose providers the shop-wide
+ * settings list (the admin's Setup card names the same).
+ */
+const settings = family(firstFamily).providerSettings
+
 const TEXTS: Record<string, (c: SetupCheck) => CheckText> = {
   'demo_wallets:present': (c) => ({
     title: 'Wallet addresses',
@@ -31,7 +38,7 @@ const TEXTS: Record<string, (c: SetupCheck) => CheckText> = {
   'provider_key:day_spent': (c) => ({
     title: 'Chain provider key',
     finding: `${chainName(c)}: ${f(c, 'used')} of ${f(c, 'perDay')} requests of today are spent: payments are not seen until the day ends.`,
-    fix: 'Add another key or provider (TRON_API_KEY with several keys, TRON_PROVIDER_<n>_*), or raise the plan.',
+    fix: `Add another key or provider (${settings.key} with several keys, ${settings.providers}), or raise the plan.`,
   }),
   'provider_key:day_nearly_spent': (c) => ({
     title: 'Chain provider key',
@@ -41,7 +48,7 @@ const TEXTS: Record<string, (c: SetupCheck) => CheckText> = {
   'provider_key:no_key': (c) => ({
     title: 'Chain provider key',
     finding: `${f(c, 'providers')} is used without an API key: it answers keyless clients slowly and rarely.`,
-    fix: 'Set TRON_API_KEY (a free TronGrid key is enough for a small shop).',
+    fix: `Set ${settings.key} (a free TronGrid key is enough for a small shop).`,
   }),
   'provider_key:keyed': (_c) => ({
     title: 'Chain provider key',

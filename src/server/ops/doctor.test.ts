@@ -20,6 +20,7 @@ import { type Env, parseEnv } from '../env'
 import { loadSettings, saveSettings } from '../settings/settings'
 import { addWalletAddresses, removeWalletAddresses } from '../wallets/wallets.repo'
 import { type DoctorDeps, runSetupChecks } from './doctor'
+import { describeCheck } from './doctor-text'
 import { reportWithTestMail } from './setup.routes'
 
 // Each check of the production self-check (decision 057) made to fail, then to pass, against real
@@ -102,7 +103,13 @@ describe.each(engines)('the self-check on %s', (engine) => {
   it('warns on a public provider used without a key, and passes with one', async () => {
     env = envOf({ TRON_API_URL: 'https://api.trongrid.io', TRON_API_KEY: '' })
     // No chain is asked (there is no internet here): only the configuration is read.
-    expect(await check('provider_key', { chains: [] })).toMatchObject({ state: 'warn', reason: 'no_key' })
+    const keyless = await check('provider_key', { chains: [] })
+    expect(keyless).toMatchObject({ state: 'warn', reason: 'no_key', chain: null })
+    expect(describeCheck(keyless)).toEqual({
+      title: 'Chain provider key',
+      finding: 'api.trongrid.io is used without an API key: it answers keyless clients slowly and rarely.',
+      fix: 'Set TRON_API_KEY (a free TronGrid key is enough for a small shop).',
+    })
     env = envOf({ TRON_API_URL: 'https://api.trongrid.io' })
     expect(await check('provider_key', { chains: [] })).toMatchObject({ state: 'ok' })
   })
@@ -117,6 +124,9 @@ describe.each(engines)('the self-check on %s', (engine) => {
     expect(states.at(-1)).toBe('fail')
     const spent = await check('provider_key', { chains })
     expect(spent).toMatchObject({ reason: 'day_spent', chain: 'tron', facts: { perDay: 6 } })
+    expect(describeCheck(spent).fix).toBe(
+      'Add another key or provider (TRON_API_KEY with several keys, TRON_PROVIDER_<n>_*), or raise the plan.',
+    )
     env = envOf({ TRON_API_PER_DAY: '6', TRON_API_KEY: 'first-key,second-key' })
     const more = (await chainsOf(env)).enabled()
     expect(await check('provider_key', { chains: more })).toMatchObject({

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import type { SetupCheck, SetupReport, SetupTestMailResult } from '../../shared/setup-check'
 import { verifyPassword } from '../admin/passwords'
 import type { ChainAdapter } from '../chains/chain'
+import { FAMILIES, type FamilySettings } from '../chains/families'
 import type { Db } from '../db/client'
 import { adminUsers } from '../db/schema'
 import { countDemoWallets } from '../db/seed'
@@ -20,7 +21,7 @@ export interface DoctorDeps {
   db: Db
   env: Pick<
     Env,
-    | 'TRON_PROVIDERS'
+    | keyof FamilySettings
     | 'SMTP_URL'
     | 'DATA_DIR'
     | 'PUBLIC_URL'
@@ -49,9 +50,6 @@ const WEAK_PASSWORDS = [
   '1234567890',
   'qwerty123',
 ]
-
-/** Public providers that ration clients without a key hard (TronGrid, TronScan). */
-const KEYED_HOSTS = /(^|\.)(trongrid\.io|tronscan\.org)$/i
 
 /** A server's clock may run at most this far behind the chains' block time. */
 const CLOCK_BEHIND_LIMIT_S = 60
@@ -85,10 +83,8 @@ async function demoWallets(db: Db): Promise<SetupCheck> {
 }
 
 function providerKey(deps: DoctorDeps): SetupCheck {
-  // TRON is always followed; its providers come from the environment.
-  const keyless = deps.env.TRON_PROVIDERS.filter(
-    (p) => p.keys.length === 0 && KEYED_HOSTS.test(new URL(p.url).hostname),
-  )
+  // Each family names its providers used without a key where keyless clients are rationed hard.
+  const keyless = FAMILIES.flatMap((f) => f.keylessProviders?.(deps.env) ?? [])
   // The day's request budget of each chain's providers (those with a daily limit).
   let worst: { chain: string; used: number; perDay: number } | null = null
   for (const chain of deps.chains) {
@@ -116,7 +112,7 @@ function providerKey(deps: DoctorDeps): SetupCheck {
       id: 'provider_key',
       state: 'warn',
       reason: 'no_key',
-      facts: { providers: keyless.map((p) => p.name).join(', ') },
+      facts: { providers: keyless.join(', ') },
     })
   }
   return found({

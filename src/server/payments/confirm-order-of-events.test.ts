@@ -9,6 +9,7 @@ import { rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
 import { confirmMessages } from '../../shared/order-status'
+import { tronPoolOf } from '../chains/tron/tron-chain'
 
 // One chain history gives one ledger whoever clicks what: a $49.99 order that receives 20.00 and
 // 49.99 (in one block, or the 20.00 a block earlier) ends the same whether the buyer confirmed the
@@ -155,20 +156,27 @@ describe.each(engines)('order of events on %s', (engine) => {
     f.chain.mine(f.lag + 1)
     // Back-to-back rate limits on the shop's own client: 429, then 403 "suspended for 60s".
     f.chain.setFault('http429', 1)
-    expect((await f.t.app.services.tron.getSolidHead()).status).toBe('error')
+    expect((await tronPoolOf(f.t.app.services.chains.require('tron')).getSolidHead()).status).toBe('error')
     // The provider pool sends nothing to a provider while its short pause lasts.
-    await waitFor('the first pause to end', () => f.t.app.services.tron.pausedUntil() === 0)
+    await waitFor(
+      'the first pause to end',
+      () => tronPoolOf(f.t.app.services.chains.require('tron')).pausedUntil() === 0,
+    )
     f.chain.setFault('http403', 1, undefined, 60)
-    const suspended = await f.t.app.services.tron.getSolidHead()
+    const suspended = await tronPoolOf(f.t.app.services.chains.require('tron')).getSolidHead()
     expect(suspended).toMatchObject({ status: 'error', kind: 'rate_limited' })
-    expect(f.t.app.services.tron.pausedUntil()).toBeGreaterThan(Date.now() + 50_000)
+    expect(tronPoolOf(f.t.app.services.chains.require('tron')).pausedUntil()).toBeGreaterThan(
+      Date.now() + 50_000,
+    )
     const began = Date.now()
     const answer = await confirm(o.id, sent.txId)
     expect(Date.now() - began).toBeLessThan(15_000)
     expect(answer.body).toEqual({ success: false, error: confirmMessages.explorerDown })
     // The provider pool does not queue a read behind the pause: it answers at once.
     const asked = Date.now()
-    const queued = await f.t.app.services.tron.getSolidHead({ signal: AbortSignal.timeout(200) })
+    const queued = await tronPoolOf(f.t.app.services.chains.require('tron')).getSolidHead({
+      signal: AbortSignal.timeout(200),
+    })
     expect(queued).toMatchObject({ status: 'error', kind: 'rate_limited' })
     expect(Date.now() - asked).toBeLessThan(1_000)
     expect(Date.now() - began).toBeLessThan(15_000)

@@ -5,6 +5,7 @@ import { adminSession, rpc } from '../../../tests/support/test-app'
 import { engines } from '../../../tests/support/test-db'
 import { waitFor } from '../../../tests/support/wait'
 import { createSightingWatcher, type SightingWatcher, sightingPace } from '../chains/sighting-watcher'
+import { createTronChain, tronPoolOf } from '../chains/tron/tron-chain'
 import { createProviderPool } from '../chains/tron/tron-pool'
 
 const PAYOUT = 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL'
@@ -29,7 +30,10 @@ describe.each(engines)('sightings on %s', (engine) => {
     session = await adminSession(f.t)
     watcher = createSightingWatcher({
       db: f.t.database.db,
-      client: f.t.app.services.tron,
+      chain: createTronChain({
+        pool: tronPoolOf(f.t.app.services.chains.require('tron')),
+        blockIntervalMs: 100,
+      }),
       blockIntervalMs: 100,
     })
   })
@@ -243,7 +247,11 @@ describe('the one request budget', () => {
       })
       // The follower's share of a 60-request day is gone at once: sightings pause.
       for (let i = 0; i < 40; i++) await pool.getSolidHead()
-      const watcher = createSightingWatcher({ db: f.t.database.db, client: pool, blockIntervalMs: 100 })
+      const watcher = createSightingWatcher({
+        db: f.t.database.db,
+        chain: createTronChain({ pool, blockIntervalMs: 100 }),
+        blockIntervalMs: 100,
+      })
       const o = await f.placeOrder()
       await f.send({ to: o.address, amount: o.total.toFixed(2) })
       f.chain.mine(1)

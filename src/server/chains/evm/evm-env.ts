@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { evmChecksum } from '../../../shared/evm-address'
 import type { ProviderConfig } from '../provider-failover'
+import { providerFieldSchemas } from '../provider-fields'
 import { EVM_CHAINS, type EvmChainKey, type EvmChainSpec, type EvmToken } from './chains'
 
 // The operator's settings for each EVM chain, read from the environment:
@@ -47,22 +48,11 @@ type ProviderField = (typeof PROVIDER_FIELDS)[number]
 const CHAIN_FIELDS = ['ENABLED', 'CONFIRMATIONS', 'START_BLOCK', 'TOKENS', 'POLL_MS'] as const
 
 export const fieldSchemas = {
-  URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
-  KEYS: z
-    .string()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((k) => k.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().regex(/^[\w.~-]{1,200}$/, 'keys are letters, digits and . _ ~ - only')).max(50)),
-  RPS: z.coerce.number().positive('must be a positive number').max(1000),
-  PER_DAY: z.coerce.number().int('must be a whole number').positive('must be positive').max(1_000_000_000),
-  NAME: z
-    .string()
-    .trim()
-    .regex(/^[\w .:-]{1,40}$/, 'must be 1–40 letters, digits, spaces or . : _ -'),
+  // The key goes into the provider's URL ("{key}"): URL-safe characters only.
+  ...providerFieldSchemas({
+    pattern: /^[\w.~-]{1,200}$/,
+    message: 'keys are letters, digits and . _ ~ - only',
+  }),
   MAX_BLOCKS: z.coerce.number().int('must be a whole number').min(1).max(100_000),
   ENABLED: z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }),
   CONFIRMATIONS: z.coerce.number().int('must be a whole number').min(1).max(10_000),

@@ -42,6 +42,7 @@ export const evmFamily: ChainFamily = {
     const { chains, errors } = parseEvmEnv(source)
     return { settings: { EVM_CHAINS: chains }, errors }
   },
+  providerSettings: { key: 'EVM_<CHAIN>_PROVIDER_<n>_KEYS', providers: 'EVM_<CHAIN>_PROVIDER_<n>_*' },
   startBlock: (env, chain) => env.EVM_CHAINS.find((c) => c.spec.key === chain)?.startBlock ?? undefined,
   buildAdapters: (env, deps) =>
     buildEvmAdapters(env.EVM_CHAINS, { fetch: deps.fetch, onSetAside: deps.onSetAside }),

@@ -52,6 +52,7 @@ export const solanaFamily = {
     const { config, errors } = parseSolanaEnv(source)
     return { settings: { SOLANA: config }, errors }
   },
+  providerSettings: { key: 'SOLANA_PROVIDER_<n>_KEYS', providers: 'SOLANA_PROVIDER_<n>_*' },
   startBlock: (env) => env.SOLANA.startSlot ?? undefined,
   buildAdapters: (env, deps) =>
     solanaAdapters(env.SOLANA, {

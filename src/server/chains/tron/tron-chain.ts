@@ -18,6 +18,16 @@ export function normalizeTronTxHash(text: string): string | null {
   return TX_HASH.exec(text.trim())?.[1]?.toLowerCase() ?? null
 }
 
+/** Each TRON adapter's provider pool, for the tests that drive the pool of a running shop. */
+const pools = new WeakMap<ChainAdapter, ProviderPool>()
+
+/** The provider pool a TRON adapter reads through (a TypeError for any other adapter). */
+export function tronPoolOf(adapter: ChainAdapter): ProviderPool {
+  const pool = pools.get(adapter)
+  if (!pool) throw new TypeError(`${adapter.chain} is not a TRON chain's adapter`)
+  return pool
+}
+
 export interface TronChainOptions {
   pool: ProviderPool
   /** The chain's block time. Default 3000. */
@@ -31,7 +41,7 @@ export function createTronChain(opts: TronChainOptions): ChainAdapter {
   const tokens: ChainToken[] = TRON_TOKENS.map((t) =>
     t.symbol === 'USDT' ? { ...t, contract: pool.usdtContract } : t,
   )
-  return {
+  const adapter: ChainAdapter = {
     ...createTronFinalReads(pool),
     family: 'tron',
     tokens,
@@ -54,4 +64,6 @@ export function createTronChain(opts: TronChainOptions): ChainAdapter {
     receivedInPeriod: (addresses, range) => tronReceivedInPeriod(pool, addresses, range),
     providers: pool,
   }
+  pools.set(adapter, pool)
+  return adapter
 }

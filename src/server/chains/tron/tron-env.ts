@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { providerFieldSchemas } from '../provider-fields'
 
 // TRON's settings: TRON_API_URL / TRON_API_KEY / TRON_API_PER_DAY (one provider), or
 // TRON_PROVIDER_<n>_* (several, in order), and USDT_CONTRACT. The shop's environment (env.ts) takes
@@ -43,24 +44,11 @@ const PROVIDER_VAR = /^TRON_PROVIDER_(\d+)_([A-Z_]+)$/
 const PROVIDER_FIELDS = ['URL', 'KEYS', 'RPS', 'PER_DAY', 'NAME'] as const
 const MAX_PROVIDERS = 20
 
-const providerFieldSchemas = {
-  URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }),
-  KEYS: z
-    .string()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((k) => k.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.string().regex(/^[\x21-\x7e]{1,200}$/, 'keys are printable, without spaces')).max(50)),
-  RPS: z.coerce.number().positive('must be a positive number').max(1000),
-  PER_DAY: z.coerce.number().int('must be a whole number').positive('must be positive').max(1_000_000_000),
-  NAME: z
-    .string()
-    .trim()
-    .regex(/^[\w .:-]{1,40}$/, 'must be 1–40 letters, digits, spaces or . : _ -'),
-}
+// TRON's providers take their keys in a header: any printable text without spaces.
+const providerFields = providerFieldSchemas({
+  pattern: /^[\x21-\x7e]{1,200}$/,
+  message: 'keys are printable, without spaces',
+})
 
 /** TRON_PROVIDER_<n>_URL / _KEYS / _RPS / _PER_DAY / _NAME, n = 1, 2, … without gaps. */
 export function parseTronProviders(
@@ -111,11 +99,11 @@ export function parseTronProviders(
       errors.push(`  TRON_PROVIDER_${index}_URL: missing (providers are numbered 1, 2, … without gaps)`)
       break
     }
-    const read = <F extends keyof typeof providerFieldSchemas>(field: F) => {
+    const read = <F extends keyof typeof providerFields>(field: F) => {
       const raw = fields[field]
       if (raw === undefined || raw.trim() === '') return undefined
-      const parsed = providerFieldSchemas[field].safeParse(raw.trim())
-      if (parsed.success) return parsed.data as z.infer<(typeof providerFieldSchemas)[F]>
+      const parsed = providerFields[field].safeParse(raw.trim())
+      if (parsed.success) return parsed.data as z.infer<(typeof providerFields)[F]>
       errors.push(
         `  TRON_PROVIDER_${index}_${field}: ${parsed.error.issues[0]?.message} (got ${JSON.stringify(raw)})`,
       )

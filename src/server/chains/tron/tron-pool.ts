@@ -1,4 +1,3 @@
-import { METRIC_PREFIX, type Metrics } from '../../metrics/metrics'
 import {
   createFailoverPool,
   type ProviderHealth,
@@ -184,36 +183,6 @@ export function createProviderPool(options: ProviderPoolOptions): ProviderPool {
         lane(opts),
       ),
   }
-}
-
-/** /metrics: the admin panel's figures, one series per provider. */
-export function registerProviderGauges(metrics: Metrics, pool: ProviderPool): void {
-  const each = (value: (h: ProviderHealth) => number | null) => () =>
-    pool.health().map((h) => ({ label: h.name, value: value(h) ?? Number.NaN }))
-  const gauge = (suffix: string, help: string, value: (h: ProviderHealth) => number | null) =>
-    metrics.labeledGauge(`${METRIC_PREFIX}provider_${suffix}`, help, 'provider', each(value))
-  gauge('requests_today', 'Requests sent to the chain provider today (UTC), all keys', (h) => h.requestsToday)
-  gauge(
-    'requests_per_day_limit',
-    "The provider's daily request limit over all keys (NaN: none)",
-    (h) => h.perDay,
-  )
-  gauge('bytes_today', 'Response bytes received from the provider today (UTC)', (h) => h.bytesToday)
-  gauge('success_ratio', 'Share of the recent requests to the provider that succeeded', (h) => h.successRate)
-  gauge('latency_ms', "Moving average of the provider's answer time, ms", (h) => h.latencyMs)
-  gauge(
-    'lag_blocks',
-    "Blocks the provider's solidified head is behind the most advanced provider",
-    (h) => h.lagBlocks,
-  )
-  gauge(
-    'healthy',
-    '1 when reads go to the provider, 0 while it cools down, is suspended, spent or set aside',
-    (h) => (h.state === 'healthy' ? 1 : 0),
-  )
-  gauge('set_aside', '1 while the provider is set aside because its blocks disagree with ours', (h) =>
-    h.setAside ? 1 : 0,
-  )
 }
 
 /** A block's receipts must list its transactions, in order; else the provider answered short. */

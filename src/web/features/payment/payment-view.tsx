@@ -182,6 +182,7 @@ export function PaymentView({
 
             <TxHashForm
               orderId={state.orderId}
+              chain={network?.chain}
               onConfirmed={() => void status.refetch()}
               nudge={waitedLong && nothingSeen}
             />

@@ -10,10 +10,11 @@ import { Button } from '../../../components/ui/button'
 import { Msg, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { ConfirmDialog } from '../components/confirm-dialog'
-import { Field, Panel, TextInput } from '../components/fields'
+import { Panel } from '../components/fields'
 import { ShownOnce } from '../components/shown-once'
 import { useAddGreenfieldWebhook, useDeleteWebhook, useInvoiceWebhooks } from './api/webhooks'
 import { DeliveryLog } from './delivery-log'
+import { EventChecklist, WebhookUrlField } from './webhook-form-fields'
 
 /**
  * The invoice API's webhooks, below the shop's own: Greenfield's (registered here or through the
@@ -46,51 +47,19 @@ export function InvoiceWebhooks() {
       )
     },
   })
-  const { values, errors } = form
 
   return (
     <>
       <Panel title={t('admin.invoiceWebhooks.title')}>
         <p className="mb-4 max-w-2xl text-sm text-muted">{t('admin.invoiceWebhooks.intro')}</p>
         <form {...form.formProps} className="grid max-w-2xl gap-4">
-          <Field
+          <WebhookUrlField
+            form={form}
             label={t('admin.invoiceWebhooks.url')}
             hint={t('admin.invoiceWebhooks.urlHint')}
-            error={errors.p_url}
-          >
-            <TextInput
-              type="url"
-              required
-              placeholder="https://example.com/btcpay"
-              {...form.field('p_url')}
-            />
-          </Field>
-          <fieldset className="grid gap-2 sm:grid-cols-2">
-            <legend className="mb-1 text-sm font-medium text-fg">{t('admin.webhooks.events')}</legend>
-            {greenfieldEvents.map((name) => (
-              <label key={name} className="flex items-center gap-2 font-mono text-sm text-fg">
-                <input
-                  type="checkbox"
-                  checked={values.p_events.includes(name)}
-                  onChange={(e) =>
-                    form.set(
-                      'p_events',
-                      e.target.checked
-                        ? greenfieldEvents.filter((n) => n === name || values.p_events.includes(n))
-                        : values.p_events.filter((n) => n !== name),
-                    )
-                  }
-                  {...form.control('p_events')}
-                />
-                {name}
-              </label>
-            ))}
-            {errors.p_events && (
-              <span id={form.errorId('p_events')} role="alert" className="text-xs text-red-400 sm:col-span-2">
-                {errors.p_events}
-              </span>
-            )}
-          </fieldset>
+            placeholder="https://example.com/btcpay"
+          />
+          <EventChecklist form={form} events={greenfieldEvents} />
           <div>
             <Button type="submit" disabled={add.isPending}>
               <Plus className="size-4" aria-hidden />

@@ -10,11 +10,12 @@ import { Button } from '../../../components/ui/button'
 import { Msg, useT } from '../../../i18n/i18n'
 import { useSchemaForm } from '../../../lib/form'
 import { ConfirmDialog } from '../components/confirm-dialog'
-import { Field, Panel, TextInput } from '../components/fields'
+import { Panel } from '../components/fields'
 import { ShownOnce } from '../components/shown-once'
 import { useDeleteWebhook, useSaveWebhook, useWebhooks } from './api/webhooks'
 import { DeliveryLog } from './delivery-log'
 import { InvoiceWebhooks } from './invoice-webhooks'
+import { EventChecklist, WebhookUrlField } from './webhook-form-fields'
 
 /** Signed webhooks: endpoints (secret shown once), their delivery log, resend. */
 export function WebhooksTab() {
@@ -56,46 +57,18 @@ export function WebhooksTab() {
       })
     },
   })
-  const { values, errors } = form
 
   return (
     <div className="grid grid-cols-1 gap-6">
       <Panel title={t('admin.webhooks.addTitle')}>
         <form {...form.formProps} className="grid max-w-2xl gap-4">
-          <Field label={t('admin.webhooks.url')} hint={t('admin.webhooks.urlHint')} error={errors.p_url}>
-            <TextInput
-              type="url"
-              required
-              placeholder="https://example.com/stablecart"
-              {...form.field('p_url')}
-            />
-          </Field>
-          <fieldset className="grid gap-2 sm:grid-cols-2">
-            <legend className="mb-1 text-sm font-medium text-fg">{t('admin.webhooks.events')}</legend>
-            {webhookEvents.map((name) => (
-              <label key={name} className="flex items-center gap-2 font-mono text-sm text-fg">
-                <input
-                  type="checkbox"
-                  checked={values.p_events.includes(name)}
-                  onChange={(e) =>
-                    form.set(
-                      'p_events',
-                      e.target.checked
-                        ? webhookEvents.filter((n) => n === name || values.p_events.includes(n))
-                        : values.p_events.filter((n) => n !== name),
-                    )
-                  }
-                  {...form.control('p_events')}
-                />
-                {name}
-              </label>
-            ))}
-            {errors.p_events && (
-              <span id={form.errorId('p_events')} role="alert" className="text-xs text-red-400 sm:col-span-2">
-                {errors.p_events}
-              </span>
-            )}
-          </fieldset>
+          <WebhookUrlField
+            form={form}
+            label={t('admin.webhooks.url')}
+            hint={t('admin.webhooks.urlHint')}
+            placeholder="https://example.com/stablecart"
+          />
+          <EventChecklist form={form} events={webhookEvents} />
           <label className="flex items-center gap-2 text-sm text-fg">
             <input type="checkbox" {...form.checkbox('p_include_keys')} />
             {t('admin.webhooks.includeKeys')}

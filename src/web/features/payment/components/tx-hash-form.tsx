@@ -1,5 +1,7 @@
 import { Loader2 } from 'lucide-react'
 import { useState } from 'react'
+import { type ChainId, familyOfChain, firstChain } from '../../../../shared/chains'
+import { txIdForms } from '../../../../shared/networks'
 import { confirmTransactionInputSchema } from '../../../../shared/order-status'
 import { Button } from '../../../components/ui/button'
 import { useT } from '../../../i18n/i18n'
@@ -12,18 +14,23 @@ const txHashFormSchema = confirmTransactionInputSchema.pick({ p_transaction_hash
 /**
  * The fallback: the buyer names their transaction and the server checks it on chain itself. With
  * `nudge` (several minutes with nothing seen) it opens and says why: a payment routed through a
- * contract can take the shop minutes to find (decision 054), the hash records it at once.
+ * contract can take the shop minutes to find (decision 054), the hash records it at once. The
+ * order's chain says what its family calls a transaction's id (a hash; Solana's: a signature).
  */
 export function TxHashForm({
   orderId,
+  chain = firstChain,
   onConfirmed,
   nudge = false,
 }: {
   orderId: string
+  /** The order's chain (the first chain when the order names none). */
+  chain?: ChainId
   onConfirmed: () => void
   nudge?: boolean
 }) {
   const t = useT()
+  const { word, maxLength } = txIdForms[familyOfChain[chain]]
   const confirm = useConfirmTransaction(orderId)
   const busy = confirm.isPending
   // The server's answer about a well-formed hash (not confirmed yet, not to this order, ...).
@@ -31,7 +38,7 @@ export function TxHashForm({
   const form = useSchemaForm({
     schema: txHashFormSchema,
     initial: { p_transaction_hash: '' },
-    errors: { '*': t('txHash.invalid') },
+    errors: { '*': t('txHash.invalid', { word }) },
     onValid: ({ p_transaction_hash }) => {
       setRefusal(null)
       confirm.mutate(p_transaction_hash, {
@@ -48,23 +55,23 @@ export function TxHashForm({
       className={`group rounded-xl border px-4 py-3 ${nudge ? 'border-primary/40 bg-primary/[0.04]' : 'border-line bg-white/[0.02]'}`}
     >
       <summary className="cursor-pointer text-sm font-medium text-fg marker:text-muted">
-        {t('txHash.summary')}
+        {t('txHash.summary', { word })}
       </summary>
       {nudge && (
         <p data-testid="tx-hash-nudge" className="mt-2 text-sm text-muted">
-          {t('txHash.nudge')}
+          {t('txHash.nudge', { word })}
         </p>
       )}
       <form {...form.formProps} className="mt-3 space-y-2">
         <label htmlFor="tx-hash" className="sr-only">
-          {t('txHash.label')}
+          {t('txHash.label', { word })}
         </label>
         <div className="flex gap-2">
           <input
             id="tx-hash"
             {...form.field('p_transaction_hash')}
-            placeholder={t('txHash.placeholder')}
-            maxLength={66}
+            placeholder={t('txHash.placeholder', { word })}
+            maxLength={maxLength}
             spellCheck={false}
             autoComplete="off"
             aria-invalid={form.control('p_transaction_hash')['aria-invalid']}
