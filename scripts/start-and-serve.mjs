@@ -63,8 +63,22 @@ async function check() {
   if (typeof process.execve === 'function') {
     // The same process id, now running `node <flags> …/main.js`.
     const args = readFileSync(`/proc/${shop.pid}/cmdline`, 'utf8').split('\0')
-    for (const flag of ['--max-semi-space-size=1', '--liftoff-only']) {
+    for (const flag of [
+      '--max-semi-space-size=1',
+      '--liftoff-only',
+      '--optimize-for-size',
+      '--heap-growing-percent=10',
+    ]) {
       if (!args.includes(flag)) throw new Error(`the shop runs without ${flag}: ${args.join(' ')}`)
+    }
+    // And glibc's malloc settings, which it reads only when a process starts (decisions 034, 070).
+    const environ = readFileSync(`/proc/${shop.pid}/environ`, 'utf8').split('\0')
+    for (const setting of [
+      'MALLOC_ARENA_MAX=2',
+      'MALLOC_MMAP_THRESHOLD_=131072',
+      'MALLOC_TRIM_THRESHOLD_=131072',
+    ]) {
+      if (!environ.includes(setting)) throw new Error(`the shop runs without ${setting}`)
     }
   }
   return products.products.length

@@ -20,6 +20,11 @@ if (execve && process.env[MARK] === undefined) {
     // stays there: after steady traffic the server's threads held about 30 MB more than with two
     // arenas, at no measurable CPU cost (decision 034). A value set by the user is kept.
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+    // glibc raises its mmap threshold each time a large block is freed (up to 32 MB), after which
+    // such blocks (compression windows, compilers' zones) come from the arenas and stay there once
+    // freed; fixed thresholds give them back to the system at once (decision 070).
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+    MALLOC_TRIM_THRESHOLD_: process.env.MALLOC_TRIM_THRESHOLD_ ?? '131072',
   })
 }
 await import(new URL('./server.js', import.meta.url).href)

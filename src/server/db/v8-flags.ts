@@ -23,10 +23,22 @@ export function applyEmbeddedDatabaseFlags(): void {
 }
 
 /**
- * The flags the built shop starts with (launch.ts). V8's young generation (two semi-spaces, up to
- * 16 MB each on 64-bit machines, per thread) is kept at 1 MB: the server's objects live briefly and
- * PostgreSQL's memory is WebAssembly memory outside V8's heap; measured, it saves about 50 MB of
- * the idle process. And Liftoff only (see above), set on the command line too so that the first
- * WebAssembly compiled, whichever thread compiles it, is already under it.
+ * The flags the built shop starts with (launch.ts):
+ * - V8's young generation (two semi-spaces, up to 16 MB each on 64-bit machines, per thread) is kept
+ *   at 1 MB: the server's objects live briefly and PostgreSQL's memory is WebAssembly memory outside
+ *   V8's heap; measured, it saves about 50 MB of the idle process.
+ * - Liftoff only (see above), set on the command line too so that the first WebAssembly compiled,
+ *   whichever thread compiles it, is already under it.
+ * - `--optimize-for-size` and `--heap-growing-percent=10`: after a major collection V8 lets the old
+ *   generation grow to a multiple of what survived (up to 4× on a server with memory to spare) and
+ *   keeps what it grew, so steady traffic left both threads' heaps holding garbage and free pages:
+ *   with these the heaps grow by a tenth before collecting. Measured side by side (decision 070),
+ *   the shop after 5 minutes of storefront and checkout traffic sits about 20–27 MB lower for about
+ *   5 % more CPU.
  */
-export const LAUNCH_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--liftoff-only']
+export const LAUNCH_FLAGS: readonly string[] = [
+  '--max-semi-space-size=1',
+  '--liftoff-only',
+  '--optimize-for-size',
+  '--heap-growing-percent=10',
+]
