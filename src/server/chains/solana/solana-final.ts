@@ -68,12 +68,15 @@ export async function solanaReadFinal(
     seen.add(item.signature)
     const got = await getTransaction(ctx, item.signature, 'finalized', n)
     if (got.status === 'error') return { blocks: [], more: false, error: got }
-    if (!got.tx)
+    if (!got.tx) {
+      // Listed, yet not final on the provider: the account is listed again (a fork may have taken it back).
+      scanner.doubt(item.signature)
       return {
         blocks: [],
         more: false,
         error: malformed(`finalized ${item.signature} is unknown to the provider`),
       }
+    }
     if (got.tx.slot !== item.slot)
       return { blocks: [], more: false, error: malformed(`${item.signature} moved slots`) }
     const { transfers } = readTransfers(got.tx, ctx.tokens, 'solana')
