@@ -215,7 +215,7 @@ export function call(standin: Standin, method: string, params: unknown[]): unkno
         throw new RpcError(-32602, `Invalid params: encoding ${String(encoding)} is not served here`)
       return {
         context: { apiVersion: '2.2.0', slot: standin.slot(c) },
-        value: (keys as string[]).map((k) => accountJson(standin.account(k), encoding)),
+        value: (keys as string[]).map((k) => accountJson(standin.account(k, c), encoding)),
       }
     }
     case 'getSignaturesForAddress': {

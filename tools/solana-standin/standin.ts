@@ -5,6 +5,7 @@ import {
   type Base64EncodedWireTransaction,
   createTransactionMessage,
   generateKeyPairSigner,
+  getAddressDecoder,
   getAddressEncoder,
   getBase64Encoder,
   getTransactionEncoder,
@@ -114,8 +115,8 @@ export interface Standin {
   /** Runs a signed transaction in a new slot; a failing one is recorded with its error, as a validator does with skipPreflight. */
   send(wire: Uint8Array): { signature: string; err: unknown }
   transaction(signature: string): RecordedTransaction | undefined
-  /** An account now (the newest slot), null when it does not exist. */
-  account(key: string): StandinAccount | null
+  /** An account as it was at the commitment's slot, null when it did not exist then. */
+  account(key: string, commitment: Commitment): StandinAccount | null
   /**
    * Takes a confirmed, not finalized transaction back out of the cluster, as a fork that did not
    * keep its slot would: every account it wrote is as it was before it, and no listing, status or
@@ -256,7 +257,8 @@ export async function createStandin(opts: StandinOptions = {}): Promise<Standin>
     },
     blockhash: () => ({ blockhash: svm.latestBlockhash(), lastValidBlockHeight: tip + 150 }),
     send,
-    account: (key) => accountOf(svm, key),
+    account: (key, commitment) =>
+      accountOf(svm, accountAt({ svm, byAccount, before }, key, slot(commitment))),
     drop: (signature) =>
       dropTransaction({ svm, txs, byAccount, before, finalized: slot('finalized') }, signature),
     transaction: (sig) => txs.get(sig),
@@ -345,24 +347,34 @@ function dropTransaction({ svm, txs, byAccount, before, finalized }: Kept, signa
   }
 }
 
-/** An account now, with its SPL token fields when it is a token account (165 bytes of the token program). */
-function accountOf(svm: LiteSVM, key: string): StandinAccount | null {
-  const acc = svm.getAccount(address(key))
+/** An account at slot `at`: as it was before the first transaction after `at` that wrote it, else as it is. */
+function accountAt(k: Pick<Kept, 'svm' | 'byAccount' | 'before'>, key: string, at: number) {
+  let then: ReturnType<LiteSVM['getAccount']> | undefined
+  for (const tx of [...(k.byAccount.get(key) ?? [])].reverse()) {
+    if (tx.slot <= at) break
+    then = k.before.get(tx.signature)?.find((a) => a.address === key) ?? then
+  }
+  return then ?? k.svm.getAccount(address(key))
+}
+
+/** An account as the RPC serves it, with its SPL token fields when it is a token account (165 bytes of the token program). */
+function accountOf(svm: LiteSVM, acc: ReturnType<LiteSVM['getAccount']>): StandinAccount | null {
   if (!acc.exists) return null
   const data = new Uint8Array(acc.data)
-  const [b] =
-    acc.programAddress === TOKEN_PROGRAM_ADDRESS && data.length === 165 ? tokenBalancesOf(svm, [key]) : []
+  const isToken = acc.programAddress === TOKEN_PROGRAM_ADDRESS && data.length === 165
+  const mint = isToken ? getAddressDecoder().decode(data.slice(0, 32)) : null
+  const mintAcc = mint ? svm.getAccount(mint) : null
   return {
     lamports: BigInt(acc.lamports),
     owner: acc.programAddress,
     executable: acc.executable,
     data,
-    token: b
+    token: mint
       ? {
-          mint: b.mint,
-          owner: b.owner,
-          amount: b.amount,
-          decimals: b.decimals,
+          mint,
+          owner: getAddressDecoder().decode(data.slice(32, 64)),
+          amount: new DataView(data.buffer, data.byteOffset + 64, 8).getBigUint64(0, true),
+          decimals: mintAcc?.exists ? (mintAcc.data[44] ?? 0) : 0,
           // The account's state byte (after mint, owner, amount and the delegate option): 2 is frozen.
           state: data[108] === 2 ? 'frozen' : 'initialized',
         }
