@@ -119,12 +119,16 @@ describe('the Solana scanner reads balances before listings', () => {
       Array.from({ length: 60 }, async () => (await generateKeyPairSigner()).address),
     )
     const watch = new Set(owners)
+    // Three addresses were paid before (an address back from its cool-down): their USDT accounts exist.
+    for (const o of owners.slice(0, 3)) await pay(o, 1n)
+    standin.advance(1)
     const reader = chain.createHeadReader()
     let count = since()
     await reader.look(watch)
-    // 120 token accounts (USDT and USDC of each): two balance reads, and every account listed once.
+    // 120 token accounts (USDT and USDC of each): two balance reads; only the three accounts that
+    // exist are listed (one that does not exist has received nothing).
     expect(count('getMultipleAccounts')).toBe(2)
-    expect(count('getSignaturesForAddress')).toBe(120)
+    expect(count('getSignaturesForAddress')).toBe(3)
     count = since()
     await waitFor('a second look', async () => (await reader.look(watch)).requests > 0)
     expect(count('getMultipleAccounts')).toBe(2)
@@ -141,7 +145,7 @@ describe('the Solana scanner reads balances before listings', () => {
     // Only the paid order's USDT account was listed again (its balance and existence moved).
     expect(count('getSignaturesForAddress')).toBe(1)
 
-    // Final without listing again: the signature's status says so, and the follower reads it.
+    // Final without listing the account again (its status, or the finalized slot, says so).
     standin.advance(FINALIZE_DEPTH + 1)
     count = since()
     const start = standin.slot('finalized') - FINALIZE_DEPTH - 2
@@ -155,7 +159,6 @@ describe('the Solana scanner reads balances before listings', () => {
       return r.blocks.flatMap((b) => b.transfers).find((t) => t.txId === signature)
     })
     expect(read).toMatchObject({ value: 4_000_000n, to: paid })
-    expect(count('getSignatureStatuses')).toBeGreaterThan(0)
     expect(count('getSignaturesForAddress')).toBe(0)
   })
 
@@ -182,7 +185,7 @@ describe('the Solana scanner reads balances before listings', () => {
     expect(Date.now() - first).toBeGreaterThanOrEqual(7_000)
     expect(Date.now() - first).toBeLessThan(15_000)
     expect(count('getMultipleAccounts')).toBe(4)
-    expect(count('getSignaturesForAddress')).toBe(200)
+    expect(count('getSignaturesForAddress')).toBe(0)
   }, 30_000)
 
   it('does not lose a payment swept out before the next look: the listing at the order’s end names it', async () => {
