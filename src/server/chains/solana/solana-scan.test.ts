@@ -188,6 +188,56 @@ describe('the Solana scanner reads balances before listings', () => {
     expect(count('getSignaturesForAddress')).toBe(0)
   }, 30_000)
 
+  it('never moves the checkpoint past the slot its balance reads reached: a payment finalized since is read once they reach it', async () => {
+    // The finalized slot asked every second (2 requests) leaves a day of 254,000 a balance read
+    // every 2 s: between the two, the finalized slot read is newer than the last balance read.
+    const { config } = parseSolanaEnv({
+      SOLANA_ENABLED: 'true',
+      SOLANA_PROVIDER_1_URL: front.url,
+      SOLANA_PROVIDER_1_PER_DAY: '254000',
+      SOLANA_FINAL_EVERY_MS: '1000',
+    })
+    const chain = createSolanaAdapter(config, { fetch: counted })
+    const to = (await generateKeyPairSigner()).address
+    const watch = new Set([to])
+    const read = async (from: number) => {
+      const r = await chain.readFinal({
+        checkpoint: { number: from, hash: String(from) },
+        watch,
+        maxBlocks: 100,
+        deadline: Date.now() + 5000,
+      })
+      if (r.error) throw new Error(r.error.message)
+      return r
+    }
+    const first = await read(standin.slot('finalized') - 1)
+    const firstAt = Date.now()
+    const cp = first.blocks.at(-1)?.number ?? standin.slot('finalized') - 1
+    const signature = await pay(to, 9_000_000n)
+    const paidSlot = standin.transaction(signature)?.slot as number
+    standin.advance(FINALIZE_DEPTH + 1)
+    await waitFor('the finalized slot due again', () => Date.now() - firstAt > 1000)
+    // The payment is final and the finalized slot read now is past it, but this account's balance
+    // was last read before it (the next read is a second away): the checkpoint stays before it.
+    const count = since()
+    const early = await read(cp)
+    expect(count('getSlot')).toBe(1)
+    expect(count('getMultipleAccounts')).toBe(0)
+    expect(early.blocks.flatMap((b) => b.transfers)).toEqual([])
+    expect(early.blocks.at(-1)?.number ?? cp).toBeLessThan(paidSlot)
+    let at = early.blocks.at(-1)?.number ?? cp
+    const got = await waitFor(
+      'the payment read once the balance is read again',
+      async () => {
+        const r = await read(at)
+        at = r.blocks.at(-1)?.number ?? at
+        return r.blocks.flatMap((b) => b.transfers).find((t) => t.txId === signature)
+      },
+      15_000,
+    )
+    expect(got).toMatchObject({ to, value: 9_000_000n })
+  }, 30_000)
+
   it('does not lose a payment swept out before the next look: the listing at the order’s end names it', async () => {
     const chain = adapter(60_000)
     const order = await generateKeyPairSigner()
