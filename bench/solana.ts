@@ -152,9 +152,11 @@ const until = async (check: () => Promise<boolean>) => {
  * of a core from the shop it measures).
  */
 const waiting = { seen: new Map<string, (t: number) => void>(), paid: new Map<string, (t: number) => void>() }
-let polling: Promise<void> | null = null
+let polling = false
 function poll() {
-  polling ??= (async () => {
+  if (polling) return
+  polling = true
+  void (async () => {
     while (waiting.seen.size + waiting.paid.size > 0) {
       const now = Date.now()
       if (waiting.seen.size > 0) {
@@ -183,7 +185,7 @@ function poll() {
       }
       await new Promise((r) => setTimeout(r, 20))
     }
-    polling = null
+    polling = false
   })()
 }
 /** When `key` is first seen in `set`'s query; NaN after BENCH_TIMEOUT_S (120) without it. */
