@@ -15,9 +15,11 @@ import { readTransfers } from './solana-transfers'
 // The follower's reads on Solana: a slot is final at the `finalized` commitment. The follower's
 // watch is the addresses of open and cooling orders (the family asks for no more: readsWatchOfActive);
 // their token accounts' listings (solana-scan.ts) name every transaction into them with its slot
-// and whether it is finalized (the statuses of the pending ones asked on each pass). A pass moves the checkpoint to the newest slot known final — the
-// newest finalized signature listed, or the finalized slot asked for now and then (for the chain's
-// clock, which decides expiry) — with every listed transaction at or below it read and recorded.
+// and whether it is finalized (the statuses of the pending ones asked at the start of each pass). A
+// pass moves the checkpoint to the newest slot known final — the newest finalized signature listed,
+// or the finalized slot asked for now and then (for the chain's clock, which decides expiry) — but
+// never past the slot every account's balance has been read at (a listing is whole up to there),
+// with every listed transaction at or below it read and recorded.
 // A finalized slot never changes: a slot's "hash" here is its number (no reorganisation to detect).
 
 export function slotRef(slot: number, time: number): BlockRef {
