@@ -34,6 +34,9 @@ export async function control(
       break
     case 'pay':
       return { signature: await pay(standin, input) }
+    case 'drop':
+      standin.drop(String(input.signature))
+      break
     case 'fault':
       setFault({ down: input.down as boolean | undefined, delayMs: input.delayMs as number | undefined })
       break

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getBase58Encoder, getBase64Encoder } from '@solana/kit'
+import { accountJson, checkMinContextSlot } from './accounts'
 import { control } from './control'
 import { parseInstruction, uiAmount } from './parse-instructions'
 import {
@@ -14,8 +15,9 @@ import {
 // Solana's JSON-RPC 2.0 over HTTP in front of the stand-in cluster, answering in the shapes the
 // Solana documentation gives for each method (https://solana.com/docs/rpc/http): getSlot,
 // getBlockTime, getLatestBlockhash, getSignaturesForAddress, getTransaction (json and jsonParsed),
-// getSignatureStatuses, sendTransaction, getBalance, getHealth, getVersion, getGenesisHash,
-// requestAirdrop; batches as arrays. Each front may be set down (HTTP 503) or slow, so a test can
+// getMultipleAccounts (jsonParsed SPL token accounts, base64 otherwise), getSignatureStatuses,
+// sendTransaction, getBalance, getHealth, getVersion, getGenesisHash, requestAirdrop; batches as
+// arrays. `minContextSlot` is honoured where Solana takes it (a node below it answers -32016). Each front may be set down (HTTP 503) or slow, so a test can
 // make a provider fail; several fronts may serve one cluster (several providers of one chain).
 //
 // Control (not Solana's, for tests, the demo and the pay script), POST /control/<what> with JSON:
@@ -24,6 +26,7 @@ import {
 //   mint {mint, owner, amount}   mint test tokens into owner's associated token account
 //   airdrop {owner, lamports}
 //   fault {down: bool, delayMs}  this front answers 503 / answers late
+//   drop {signature}       take a confirmed, not finalized transaction back out of the cluster
 //   info                   mints, slots, the number of requests this front answered
 
 export const GENESIS_HASH = '5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d'
@@ -199,6 +202,22 @@ export function call(standin: Standin, method: string, params: unknown[]): unkno
         value: Number(standin.svm.getBalance(who as never) ?? 0n),
       }
     }
+    case 'getMultipleAccounts': {
+      const keys = params[0]
+      if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string' || !BASE58.test(k)))
+        throw new RpcError(-32602, 'Invalid param: pubkeys')
+      if (keys.length > 100) throw new RpcError(-32602, 'Too many inputs provided; max 100')
+      const config = (params[1] ?? {}) as { encoding?: unknown; commitment?: unknown }
+      const c = commitmentOf(config, 'finalized')
+      checkMinContextSlot(standin, config, c)
+      const encoding = config.encoding ?? 'base64'
+      if (encoding !== 'base64' && encoding !== 'jsonParsed')
+        throw new RpcError(-32602, `Invalid params: encoding ${String(encoding)} is not served here`)
+      return {
+        context: { apiVersion: '2.2.0', slot: standin.slot(c) },
+        value: (keys as string[]).map((k) => accountJson(standin.account(k, c), encoding)),
+      }
+    }
     case 'getSignaturesForAddress': {
       const who = paramString(params, 0, 'address')
       const config = (params[1] ?? {}) as {
@@ -210,6 +229,7 @@ export function call(standin: Standin, method: string, params: unknown[]): unkno
       const c = commitmentOf(config, 'finalized')
       if (c === 'processed')
         throw new RpcError(-32602, 'Method does not support commitment below `confirmed`')
+      checkMinContextSlot(standin, config, c)
       const limit = config.limit === undefined ? 1000 : config.limit
       if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 1000) {
         throw new RpcError(-32602, 'Invalid limit; max 1000')
@@ -303,7 +323,15 @@ function answer(standin: Standin, req: JsonRpcRequest): unknown {
     return { jsonrpc: '2.0', result: call(standin, req.method, params), id }
   } catch (err) {
     if (err instanceof RpcError)
-      return { jsonrpc: '2.0', error: { code: err.code, message: err.message }, id }
+      return {
+        jsonrpc: '2.0',
+        error: {
+          code: err.code,
+          message: err.message,
+          ...(err.data === undefined ? {} : { data: err.data }),
+        },
+        id,
+      }
     return {
       jsonrpc: '2.0',
       error: { code: -32603, message: `Internal error: ${(err as Error).message}` },

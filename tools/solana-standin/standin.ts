@@ -5,6 +5,7 @@ import {
   type Base64EncodedWireTransaction,
   createTransactionMessage,
   generateKeyPairSigner,
+  getAddressDecoder,
   getAddressEncoder,
   getBase64Encoder,
   getTransactionEncoder,
@@ -70,6 +71,21 @@ export interface RecordedTransaction {
   postTokenBalances: TokenBalance[]
 }
 
+/** An account as the RPC serves it; `token` when it is an SPL token account. */
+export interface StandinAccount {
+  lamports: bigint
+  owner: string
+  executable: boolean
+  data: Uint8Array
+  token: {
+    mint: string
+    owner: string
+    amount: bigint
+    decimals: number
+    state: 'initialized' | 'frozen'
+  } | null
+}
+
 export interface StandinOptions {
   /** Slots between a slot and the confirmed commitment reaching it. Default 1. */
   confirmDepth?: number
@@ -99,6 +115,15 @@ export interface Standin {
   /** Runs a signed transaction in a new slot; a failing one is recorded with its error, as a validator does with skipPreflight. */
   send(wire: Uint8Array): { signature: string; err: unknown }
   transaction(signature: string): RecordedTransaction | undefined
+  /** An account as it was at the commitment's slot, null when it did not exist then. */
+  account(key: string, commitment: Commitment): StandinAccount | null
+  /**
+   * Takes a confirmed, not finalized transaction back out of the cluster, as a fork that did not
+   * keep its slot would: every account it wrote is as it was before it, and no listing, status or
+   * lookup names it. Refused (an Error saying why) when its slot is finalized or a later
+   * transaction wrote one of the same accounts (that one would have to go first).
+   */
+  drop(signature: string): void
   /** Newest first: the transactions naming an account, as getSignaturesForAddress lists them. */
   signaturesFor(account: string): RecordedTransaction[]
   /** Gives `owner` `amount` base units of `mint` in its associated token account (a real MintTo). */
@@ -124,8 +149,12 @@ export async function createStandin(opts: StandinOptions = {}): Promise<Standin>
   let tip = opts.firstSlot ?? 1000
   let offsetMs = 0
   const times = new Map<number, number>()
-  const txs = new Map<string, RecordedTransaction>()
-  const byAccount = new Map<string, RecordedTransaction[]>()
+  // Transactions, their index by account, and (until final) what each overwrote, for a drop.
+  const { txs, byAccount, before }: Omit<Kept, 'svm' | 'finalized'> = {
+    txs: new Map(),
+    byAccount: new Map(),
+    before: new Map(),
+  }
   const now = () => Date.now() + offsetMs
   times.set(tip, now())
   svm.warpToSlot(BigInt(tip))
@@ -144,18 +173,17 @@ export async function createStandin(opts: StandinOptions = {}): Promise<Standin>
     svm.setClock(clock)
     return tip
   }
-
   function slot(commitment: Commitment): number {
     if (commitment === 'processed') return tip
     return Math.max(opts.firstSlot ?? 1000, tip - (commitment === 'confirmed' ? confirmDepth : finalizeDepth))
   }
 
   const tokenBalances = (keys: readonly string[]) => tokenBalancesOf(svm, keys)
-
   function send(wire: Uint8Array): { signature: string; err: unknown } {
     const { tx, signature, keys, accountKeys, instructions, recentBlockhash, signers } = decodeWire(wire)
     if (txs.has(signature))
       throw new RpcError(-32002, 'Transaction simulation failed: This transaction has already been processed')
+    const writable = accountKeys.filter((k) => k.writable).map((k) => svm.getAccount(address(k.pubkey)))
     const preBalances = keys.map((k) => Number(svm.getBalance(address(k)) ?? 0n))
     const preTokenBalances = tokenBalances(keys)
     const result = svm.sendTransaction(tx)
@@ -187,6 +215,8 @@ export async function createStandin(opts: StandinOptions = {}): Promise<Standin>
       postTokenBalances: failed ? preTokenBalances : tokenBalances(keys),
     }
     txs.set(signature, record)
+    before.set(signature, writable)
+    for (const sig of before.keys()) if ((txs.get(sig)?.slot ?? 0) <= slot('finalized')) before.delete(sig)
     for (const key of new Set(keys)) {
       const list = byAccount.get(key) ?? []
       list.push(record)
@@ -227,6 +257,10 @@ export async function createStandin(opts: StandinOptions = {}): Promise<Standin>
     },
     blockhash: () => ({ blockhash: svm.latestBlockhash(), lastValidBlockHeight: tip + 150 }),
     send,
+    account: (key, commitment) =>
+      accountOf(svm, accountAt({ svm, byAccount, before }, key, slot(commitment))),
+    drop: (signature) =>
+      dropTransaction({ svm, txs, byAccount, before, finalized: slot('finalized') }, signature),
     transaction: (sig) => txs.get(sig),
     signaturesFor: (account) => [...(byAccount.get(account) ?? [])].reverse(),
     async mintTo(mint, owner, amount) {
@@ -250,21 +284,102 @@ export async function createStandin(opts: StandinOptions = {}): Promise<Standin>
     airdrop(owner, lamports = 10n * LAMPORTS_PER_SOL) {
       svm.airdrop(address(owner), lamports as never)
     },
-    async tokenBalance(owner, mint) {
-      const [ata] = await findAssociatedTokenPda({
-        owner: address(owner),
-        mint: address(mint),
-        tokenProgram: TOKEN_PROGRAM_ADDRESS,
-      })
-      const b = tokenBalances([ata])[0]
-      return b?.amount ?? 0n
-    },
+    tokenBalance: async (owner, mint) => tokenBalances([await ataAddress(owner, mint)])[0]?.amount ?? 0n,
     run,
     stop() {
       if (timer) clearInterval(timer)
     },
   }
   return standin
+}
+
+const ataAddress = async (owner: string, mint: string) =>
+  (
+    await findAssociatedTokenPda({
+      owner: address(owner),
+      mint: address(mint),
+      tokenProgram: TOKEN_PROGRAM_ADDRESS,
+    })
+  )[0]
+
+/** The state a drop works on: the cluster, its transactions, their index and what they overwrote. */
+interface Kept {
+  svm: LiteSVM
+  txs: Map<string, RecordedTransaction>
+  byAccount: Map<string, RecordedTransaction[]>
+  before: Map<string, ReturnType<LiteSVM['getAccount']>[]>
+  finalized: number
+}
+
+function dropTransaction({ svm, txs, byAccount, before, finalized }: Kept, signature: string): void {
+  const tx = txs.get(signature)
+  if (!tx) throw new Error(`drop: ${signature} is not known`)
+  if (tx.slot <= finalized) throw new Error(`drop: ${signature} is in a finalized slot`)
+  const prior = before.get(signature)
+  if (!prior) throw new Error(`drop: the state before ${signature} is not kept`)
+  const wrote = new Set(tx.accountKeys.filter((k) => k.writable).map((k) => k.pubkey))
+  for (const later of txs.values()) {
+    if (later.slot <= tx.slot || later === tx) continue
+    const shared = later.accountKeys.find((k) => k.writable && wrote.has(k.pubkey))
+    if (shared) throw new Error(`drop: ${later.signature}, later, also wrote ${shared.pubkey}; drop it first`)
+  }
+  for (const acc of prior) {
+    // An account the transaction made goes back to not existing (no lamports, no data).
+    svm.setAccount(
+      (acc.exists
+        ? acc
+        : {
+            address: acc.address,
+            data: new Uint8Array(),
+            executable: false,
+            lamports: 0n,
+            programAddress: address(SYSTEM_PROGRAM),
+            space: 0n,
+          }) as never,
+    )
+  }
+  txs.delete(signature)
+  before.delete(signature)
+  for (const key of new Set(tx.accountKeys.map((k) => k.pubkey))) {
+    const list = (byAccount.get(key) ?? []).filter((t) => t !== tx)
+    if (list.length > 0) byAccount.set(key, list)
+    else byAccount.delete(key)
+  }
+}
+
+/** An account at slot `at`: as it was before the first transaction after `at` that wrote it, else as it is. */
+function accountAt(k: Pick<Kept, 'svm' | 'byAccount' | 'before'>, key: string, at: number) {
+  let then: ReturnType<LiteSVM['getAccount']> | undefined
+  for (const tx of [...(k.byAccount.get(key) ?? [])].reverse()) {
+    if (tx.slot <= at) break
+    then = k.before.get(tx.signature)?.find((a) => a.address === key) ?? then
+  }
+  return then ?? k.svm.getAccount(address(key))
+}
+
+/** An account as the RPC serves it, with its SPL token fields when it is a token account (165 bytes of the token program). */
+function accountOf(svm: LiteSVM, acc: ReturnType<LiteSVM['getAccount']>): StandinAccount | null {
+  if (!acc.exists) return null
+  const data = new Uint8Array(acc.data)
+  const isToken = acc.programAddress === TOKEN_PROGRAM_ADDRESS && data.length === 165
+  const mint = isToken ? getAddressDecoder().decode(data.slice(0, 32)) : null
+  const mintAcc = mint ? svm.getAccount(mint) : null
+  return {
+    lamports: BigInt(acc.lamports),
+    owner: acc.programAddress,
+    executable: acc.executable,
+    data,
+    token: mint
+      ? {
+          mint,
+          owner: getAddressDecoder().decode(data.slice(32, 64)),
+          amount: new DataView(data.buffer, data.byteOffset + 64, 8).getBigUint64(0, true),
+          decimals: mintAcc?.exists ? (mintAcc.data[44] ?? 0) : 0,
+          // The account's state byte (after mint, owner, amount and the delegate option): 2 is frozen.
+          state: data[108] === 2 ? 'frozen' : 'initialized',
+        }
+      : null,
+  }
 }
 
 /** An SPL Token mint account (82 bytes) at `mint`, `authority` minting, 6 decimals. */

@@ -62,7 +62,7 @@ export async function createSolanaFixture(engine: Engine): Promise<SolanaFixture
   await standin.mintTo(standin.mints.usdc, buyer.address, 1_000_000_000_000n)
   await standin.mintTo(standin.mints.counterfeitUsdt, buyer.address, 1_000_000_000_000n)
   const keys = new Map<string, KeyPairSigner>()
-  for (let i = 0; i < 12; i++) {
+  for (let i = 0; i < 13; i++) {
     const k = await generateKeyPairSigner()
     keys.set(k.address, k)
   }

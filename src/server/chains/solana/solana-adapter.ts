@@ -46,7 +46,7 @@ export function createSolanaAdapter(config: SolanaConfig, opts: SolanaAdapterOpt
     family: 'solana',
     tokens: SOLANA_TOKENS,
     // A slot is ~400 ms; the follower and the watcher look every SOLANA_POLL_MS at most, and a look
-    // sends requests only for accounts whose listing is due (solana-scan.ts).
+    // reads the due accounts' balances 100 to a request, listing only those that moved (solana-scan.ts).
     blockIntervalMs: 400,
     followEveryMs: config.pollMs,
     followerRequestsPerSecond: 0,

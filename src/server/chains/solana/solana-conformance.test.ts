@@ -10,7 +10,8 @@ import { parseSolanaEnv } from './solana-env'
 
 // The Solana family passes the chain conformance suite on the stand-in cluster: LiteSVM running the
 // real SPL Token program behind a JSON-RPC front in Solana's own shapes, slots made only when the
-// harness says, `confirmed` one slot and `finalized` four slots behind the newest.
+// harness says, `confirmed` one slot and `finalized` four slots behind the newest; a confirmed
+// transaction is dropped by putting back the accounts it wrote (the stand-in's control/drop).
 
 const FINALIZE_DEPTH = 4
 
@@ -55,6 +56,16 @@ runChainConformance(
       finalize: async () => standin.advance(FINALIZE_DEPTH + 1),
       finalHeight: async () => standin.slot('finalized'),
       warp: async (ms) => standin.warp(ms),
+      // A fork that did not keep the transaction's slot, through the stand-in's control API (as the
+      // devchain's /_sim/drop and Anvil's anvil_reorg): its accounts go back as they were before it.
+      async drop(signature) {
+        const res = await fetch(`${front.url}control/drop`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ signature }),
+        })
+        if (!res.ok) throw new Error(`drop: ${await res.text()}`)
+      },
       lie: {
         what: 'another transaction than the signature asked for',
         tamper: rpcTamper((call, answer) => {
@@ -74,10 +85,5 @@ runChainConformance(
       },
     }
   },
-  {
-    engines,
-    cannot: {
-      drop: 'the stand-in cannot take a slot back (LiteSVM keeps one state, with no fork to switch to)',
-    },
-  },
+  { engines },
 )

@@ -4,16 +4,21 @@ import { associatedTokenAccount } from './solana-address'
 import type { SolanaConfig } from './solana-env'
 import type { SolanaRpc } from './solana-rpc'
 import {
+  type AccountInfo,
+  isAccountsAnswer,
   isParsedTransaction,
   isSignatureList,
+  isStatusesAnswer,
   type ParsedTransaction,
   type SignatureInfo,
+  type SignatureStatus,
 } from './solana-types'
 
 // What the Solana adapter's parts share: the settings, the provider pool, the token table, and the
-// two reads every part makes: the signatures of a token account (newest first, paged back to a
-// slot or a time) and one transaction in jsonParsed form (kept a while: a transaction read at the
-// `confirmed` commitment for a sighting is the same one once its slot is finalized).
+// reads every part makes: the signatures of a token account (newest first, paged back to a slot or
+// a time), one transaction in jsonParsed form (kept a while: a transaction read at the `confirmed`
+// commitment for a sighting is the same one once its slot is finalized), the accounts of up to 100
+// token accounts in one request, and the statuses of up to 256 signatures in one request.
 
 export type Counter = { requests: number }
 type Lane = { lane?: 'sightings'; signal?: AbortSignal }
@@ -66,10 +71,16 @@ export async function tokenAccountsOf(
 export async function listSignatures(
   ctx: SolanaContext,
   account: string,
-  bound: { floorSlot?: number; sinceMs?: number; commitment: 'confirmed' | 'finalized' },
+  bound: {
+    floorSlot?: number
+    sinceMs?: number
+    commitment: 'confirmed' | 'finalized'
+    /** The listing must be made at this slot or after (a balance read there named a change). */
+    minContextSlot?: number
+  },
   n: Counter,
   lane: Lane = {},
-): Promise<ChainResult<{ items: SignatureInfo[] }>> {
+): Promise<ChainResult<{ items: SignatureInfo[]; complete: boolean }>> {
   const items: SignatureInfo[] = []
   let before: string | undefined
   for (let page = 0; page < MAX_PAGES; page++) {
@@ -78,7 +89,15 @@ export async function listSignatures(
       (client) =>
         client.call(
           'getSignaturesForAddress',
-          [account, { limit: PAGE, commitment: bound.commitment, ...(before ? { before } : {}) }],
+          [
+            account,
+            {
+              limit: PAGE,
+              commitment: bound.commitment,
+              ...(before ? { before } : {}),
+              ...(bound.minContextSlot !== undefined ? { minContextSlot: bound.minContextSlot } : {}),
+            },
+          ],
           lane.signal,
         ),
       (answer, p) =>
@@ -99,7 +118,8 @@ export async function listSignatures(
       list.length < PAGE ||
       (bound.floorSlot !== undefined && last.slot <= bound.floorSlot) ||
       (bound.sinceMs !== undefined && last.blockTime !== null && blockTimeMs(last.blockTime) < bound.sinceMs)
-    if (reached) return { status: 'success', items }
+    // `complete`: the account's whole history is in the listing (its last page was not full).
+    if (reached) return { status: 'success', items, complete: !last || list.length < PAGE }
     before = last.signature
   }
   return {
@@ -119,6 +139,80 @@ const BEHIND_SLOTS = 4
 /** Whether a provider's finalized slot, last seen, is behind another provider's. */
 function behind(ctx: SolanaContext, name: string): boolean {
   return (ctx.pool.health().find((h) => h.name === name)?.lagBlocks ?? 0) > BEHIND_SLOTS
+}
+
+/** Accounts one getMultipleAccounts may name (Solana's limit). */
+export const ACCOUNTS_PER_READ = 100
+/** Signatures one getSignatureStatuses may name (Solana's limit). */
+export const STATUSES_PER_READ = 256
+
+/**
+ * Up to 100 accounts at `commitment` in one request (jsonParsed: a token account's balance is
+ * `tokenAmount.amount`), with the slot the node answered at. An answer below `minContextSlot` (the
+ * finalized slot known: a `confirmed` answer below it is a provider behind) or from a provider
+ * behind the others is doubted, and the next provider asked, as listings are.
+ */
+export async function readAccounts(
+  ctx: SolanaContext,
+  accounts: readonly string[],
+  n: Counter,
+  lane: Lane = {},
+): Promise<ChainResult<{ slot: number; accounts: (AccountInfo | null)[] }>> {
+  const minContextSlot = ctx.final?.slot
+  n.requests += 1
+  const res = await ctx.pool.route<{ result: unknown }, ChainError>(
+    (client) =>
+      client.call(
+        'getMultipleAccounts',
+        [
+          accounts,
+          {
+            commitment: 'confirmed',
+            encoding: 'jsonParsed',
+            ...(minContextSlot !== undefined ? { minContextSlot } : {}),
+          },
+        ],
+        lane.signal,
+      ),
+    (answer, p) =>
+      !isAccountsAnswer(answer.result, accounts.length)
+        ? { fault: 'answered accounts of another shape' }
+        : minContextSlot !== undefined && answer.result.context.slot < minContextSlot
+          ? {
+              fault: `answered accounts at slot ${answer.result.context.slot}, below the finalized ${minContextSlot}`,
+            }
+          : behind(ctx, p.name)
+            ? { fault: 'read accounts while behind the other providers', doubtful: true }
+            : null,
+    lane,
+  )
+  if (res.status === 'error') return res
+  const answer = res.result as { context: { slot: number }; value: (AccountInfo | null)[] }
+  return { status: 'success', slot: answer.context.slot, accounts: answer.value }
+}
+
+/** The statuses of up to 256 signatures (the node's whole history searched): null for one it does not know. */
+export async function readStatuses(
+  ctx: SolanaContext,
+  signatures: readonly string[],
+  n: Counter,
+  lane: Lane = {},
+): Promise<ChainResult<{ slot: number; statuses: (SignatureStatus | null)[] }>> {
+  n.requests += 1
+  const res = await ctx.pool.route<{ result: unknown }, ChainError>(
+    (client) =>
+      client.call('getSignatureStatuses', [signatures, { searchTransactionHistory: true }], lane.signal),
+    (answer, p) =>
+      !isStatusesAnswer(answer.result, signatures.length)
+        ? { fault: 'answered signature statuses of another shape' }
+        : behind(ctx, p.name)
+          ? { fault: 'answered statuses while behind the other providers', doubtful: true }
+          : null,
+    lane,
+  )
+  if (res.status === 'error') return res
+  const answer = res.result as { context: { slot: number }; value: (SignatureStatus | null)[] }
+  return { status: 'success', slot: answer.context.slot, statuses: answer.value }
 }
 
 /** One transaction at `commitment`; null when the node does not have it there. */

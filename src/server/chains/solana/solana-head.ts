@@ -10,9 +10,9 @@ import type { Scanner } from './solana-scan'
 import { readTransfers } from './solana-transfers'
 
 // Transfers to open orders' addresses at the `confirmed` commitment, not finalized yet: the buyer's
-// "detected — confirming". The listings are the follower's (solana-scan.ts): a look lists only the
-// token accounts whose listing is older than the pace, then reads each new signature's transaction
-// once. A failed transaction is seen too (its attempted transfer, with the chain's error), so the
+// "detected — confirming". The listings are the follower's (solana-scan.ts): a look reads the
+// balances of the token accounts due and lists only those that moved, then reads each new
+// signature's transaction once. A failed transaction is seen too (its attempted transfer, with the chain's error), so the
 // buyer's page can say why nothing arrives. A sighting never pays.
 
 export function createSolanaHeadReader(ctx: SolanaContext, scanner: Scanner): HeadReader {

@@ -196,6 +196,41 @@ describe.each(engines)('Solana payments (%s)', (engine) => {
     await watcher.stop()
   })
 
+  it('a payment seen "confirming" and then taken back by a fork is withdrawn: its sighting dropped, nothing in the ledger', async () => {
+    let clock = Date.now()
+    const watcher = createSightingWatcher({
+      db: f.t.database.db,
+      chain: f.t.app.services.chains.require('solana'),
+      now: () => {
+        clock += 60_000
+        return clock
+      },
+    })
+    const o = await f.placeOrder('USDT')
+    await watcher.runOnce()
+    const sent = await f.pay(o.address, f.standin.mints.usdt, units(o.total))
+    f.standin.advance(1)
+    await expect
+      .poll(
+        async () => {
+          await watcher.runOnce()
+          return f.rows(sql`select tx_id, status from payment_sightings where order_id = ${o.id}`)
+        },
+        { timeout: 10_000, interval: 50 },
+      )
+      .toEqual([{ tx_id: sent.signature, status: 'seen' }])
+    f.standin.drop(sent.signature)
+    const passes = await f.finalise()
+    expect(passes.filter((p) => p.error)).toEqual([])
+    await watcher.runOnce()
+    expect(await f.rows(sql`select status from payment_sightings where order_id = ${o.id}`)).toEqual([
+      { status: 'dropped' },
+    ])
+    expect(await ledgerOf(o.id)).toEqual([])
+    expect(await f.status(o.id)).toMatchObject({ status: 'pending' })
+    await watcher.stop()
+  })
+
   it('a provider down: the other answers and the payment is recorded; the first shows its failure', async () => {
     const o = await f.placeOrder('USDT')
     f.fronts[0].setFault({ down: true })

@@ -1,6 +1,7 @@
 // The parts of Solana's JSON-RPC answers the family reads (getSignaturesForAddress, getTransaction
-// in jsonParsed encoding), as the Solana documentation gives them; each answer is checked for
-// these fields before use (isSignatureList, isParsedTransaction).
+// in jsonParsed encoding, getMultipleAccounts, getSignatureStatuses), as the Solana documentation
+// gives them; each answer is checked for these fields before use (isSignatureList,
+// isParsedTransaction, isAccountsAnswer, isStatusesAnswer).
 
 export interface SignatureInfo {
   signature: string
@@ -67,4 +68,60 @@ export function isParsedTransaction(v: unknown): v is ParsedTransaction {
     Array.isArray(message.instructions) &&
     (v.meta === null || isObject(v.meta))
   )
+}
+
+/** An RPC answer "with context": the slot the node answered at, and the value. */
+export interface WithContext<T> {
+  context: { slot: number; apiVersion?: string }
+  value: T
+}
+
+/** An account of getMultipleAccounts; `data` is parsed JSON for an SPL token account in jsonParsed. */
+export interface AccountInfo {
+  lamports: number
+  owner: string
+  data: unknown
+}
+
+export interface SignatureStatus {
+  slot: number
+  err: unknown
+  confirmationStatus: 'processed' | 'confirmed' | 'finalized' | null
+}
+
+const hasContext = (v: unknown): v is WithContext<unknown> =>
+  isObject(v) && isObject(v.context) && typeof v.context.slot === 'number' && 'value' in v
+
+export function isAccountsAnswer(v: unknown, count: number): v is WithContext<(AccountInfo | null)[]> {
+  return (
+    hasContext(v) &&
+    Array.isArray(v.value) &&
+    v.value.length === count &&
+    v.value.every(
+      (a) => a === null || (isObject(a) && typeof a.lamports === 'number' && typeof a.owner === 'string'),
+    )
+  )
+}
+
+export function isStatusesAnswer(v: unknown, count: number): v is WithContext<(SignatureStatus | null)[]> {
+  return (
+    hasContext(v) &&
+    Array.isArray(v.value) &&
+    v.value.length === count &&
+    v.value.every((s) => s === null || (isObject(s) && typeof s.slot === 'number'))
+  )
+}
+
+/**
+ * What a watched token account holds, in a word that changes whenever its balance does: "none" when
+ * the account does not exist, its amount in base units when it is a parsed SPL token account, and
+ * its raw size and lamports otherwise (any change to such an account asks for its listing too).
+ */
+export function balanceWord(a: AccountInfo | null): string {
+  if (a === null) return 'none'
+  const d = a.data as { program?: unknown; parsed?: { info?: { tokenAmount?: { amount?: unknown } } } }
+  const amount = isObject(d) ? d.parsed?.info?.tokenAmount?.amount : undefined
+  if (isObject(d) && d.program === 'spl-token' && typeof amount === 'string' && /^\d+$/.test(amount))
+    return amount
+  return `raw:${a.owner}:${a.lamports}:${JSON.stringify(a.data)}`
 }
