@@ -19,8 +19,8 @@ const chainName = (check: SetupCheck) =>
   check.chain ? (chainNames[check.chain as ChainId] ?? check.chain) : ''
 
 /**
- * The provider settings the advice names: the first family's, whose providers the shop-wide
- * settings list (the admin's Setup card names the same).
+ * The key setting the keyless-provider advice names: the first family's, whose public providers
+ * ration keyless clients (a spent day names its own chain's settings, from the check's facts).
  */
 const settings = family(firstFamily).providerSettings
 
@@ -38,7 +38,7 @@ const TEXTS: Record<string, (c: SetupCheck) => CheckText> = {
   'provider_key:day_spent': (c) => ({
     title: 'Chain provider key',
     finding: `${chainName(c)}: ${f(c, 'used')} of ${f(c, 'perDay')} requests of today are spent: payments are not seen until the day ends.`,
-    fix: `Add another key or provider (${settings.key} with several keys, ${settings.providers}), or raise the plan.`,
+    fix: `Add another key or provider (${f(c, 'keySetting')} with several keys, ${f(c, 'providersSetting')}), or raise the plan.`,
   }),
   'provider_key:day_nearly_spent': (c) => ({
     title: 'Chain provider key',

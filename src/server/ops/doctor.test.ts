@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { spawnAnvil } from '../../../tests/support/evm/anvil'
 import { startSmtp } from '../../../tests/support/smtp-peer'
 import { adminSession, createTestApp, rpc } from '../../../tests/support/test-app'
 import { createTestDatabase, engines, type TestDatabase } from '../../../tests/support/test-db'
@@ -133,6 +134,26 @@ describe.each(engines)('the self-check on %s', (engine) => {
       state: 'ok',
       facts: { perDay: 12 },
     })
+  })
+
+  it("names the settings of the chain whose day is spent: an EVM chain's, not TRON's", async () => {
+    const anvil = await spawnAnvil({ chainId: 56 })
+    try {
+      env = envOf({
+        EVM_BSC_ENABLED: 'true',
+        EVM_BSC_PROVIDER_1_URL: anvil.url,
+        EVM_BSC_PROVIDER_1_PER_DAY: '4',
+      })
+      const chains = (await chainsOf(env)).enabled()
+      let spent = await check('provider_key', { chains })
+      for (let i = 0; i < 12 && spent.state !== 'fail'; i++) spent = await check('provider_key', { chains })
+      expect(spent).toMatchObject({ state: 'fail', reason: 'day_spent', chain: 'bsc', facts: { perDay: 4 } })
+      expect(describeCheck(spent).fix).toBe(
+        'Add another key or provider (EVM_BSC_PROVIDER_<n>_KEYS with several keys, EVM_BSC_PROVIDER_<n>_*), or raise the plan.',
+      )
+    } finally {
+      await anvil.stop()
+    }
   })
 
   it('fails on a chain that does not answer or is not current, and passes once it is', async () => {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { readdirSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import type { ChainId } from '../../shared/chains'
 import type { SetupCheck, SetupReport, SetupTestMailResult } from '../../shared/setup-check'
 import { verifyPassword } from '../admin/passwords'
 import type { ChainAdapter } from '../chains/chain'
-import { FAMILIES, type FamilySettings } from '../chains/families'
+import { FAMILIES, type FamilySettings, familyOf } from '../chains/families'
 import type { Db } from '../db/client'
 import { adminUsers } from '../db/schema'
 import { countDemoWallets } from '../db/seed'
@@ -95,7 +96,16 @@ function providerKey(deps: DoctorDeps): SetupCheck {
   }
   if (worst) {
     const share = worst.used / worst.perDay
-    const facts = { used: worst.used, perDay: worst.perDay, percent: Math.floor(share * 100) }
+    // The advice names the settings of the chain whose day is spent (EVM_BSC_…, not TRON's).
+    const names = familyOf(worst.chain as ChainId).providerSettings
+    const chainKey = worst.chain.toUpperCase()
+    const facts = {
+      used: worst.used,
+      perDay: worst.perDay,
+      percent: Math.floor(share * 100),
+      keySetting: names.key.replace('<CHAIN>', chainKey),
+      providersSetting: names.providers.replace('<CHAIN>', chainKey),
+    }
     if (share >= 1)
       return found({ id: 'provider_key', state: 'fail', reason: 'day_spent', chain: worst.chain, facts })
     if (share >= BUDGET_WARN_SHARE)
