@@ -16,6 +16,22 @@ export function exactAmount(network: OrderNetwork): string {
 }
 
 /**
+ * A token amount as the page's big figure ("0.000000000000000001 USDT"): a long amount breaks
+ * between its digits on a narrow screen, never inside the token's symbol.
+ */
+export function TokenFigure({ text }: { text: string }) {
+  const at = text.lastIndexOf('\u00a0')
+  if (at < 0) return <span className="break-all">{text}</span>
+  return (
+    <>
+      <span className="break-all">{text.slice(0, at)}</span>
+      {'\u00a0'}
+      <span className="whitespace-nowrap">{text.slice(at + 1)}</span>
+    </>
+  )
+}
+
+/**
  * The amount to send: the total in the token's decimals, or, paid in part, exactly what is still
  * missing (the server's shortfall, rounded up to the token's base unit) and said to be the rest.
  */
@@ -40,11 +56,8 @@ export function EvmAmount({
           ? t('payment.evm.remainingTitle', { token: network.token, network: name })
           : t('payment.evm.amount', { token: network.token, network: name })}
       </h2>
-      <p
-        className="mt-1 text-4xl font-bold tracking-tight break-all text-fg tabular-nums"
-        data-testid="pay-amount"
-      >
-        {remaining ? token(amount, network.token) : usd(total)}
+      <p className="mt-1 text-4xl font-bold tracking-tight text-fg tabular-nums" data-testid="pay-amount">
+        {remaining ? <TokenFigure text={token(amount, network.token)} /> : usd(total)}
       </p>
       <p className="mt-1 text-sm text-muted">
         {remaining ? t('payment.evm.sendRemaining', say) : t('payment.evm.sendExactly', say)}

@@ -7,7 +7,7 @@ import { EmailAddress } from '../../../components/ui/email-address'
 import { Msg, useFormat, useT } from '../../../i18n/i18n'
 import type { OrderNetwork, useCheckout } from '../../../lib/checkout-store'
 import type { OrderStatus } from '../api/get-order-status'
-import { EvmAmount, WatchedNetworks } from './evm-payment'
+import { EvmAmount, TokenFigure, WatchedNetworks } from './evm-payment'
 import { DetectedPanel, DroppedNotice, FailedTransfers } from './sighting-status'
 import { WalletQr } from './wallet-qr'
 
@@ -144,11 +144,8 @@ export function AmountSummary({
         <h2 id="amount-title" className="text-sm font-medium text-muted">
           {remaining ? t('payment.remainingTitle') : t('payment.amount')}
         </h2>
-        <p
-          className="mt-1 text-4xl font-bold tracking-tight break-all text-fg tabular-nums"
-          data-testid="pay-amount"
-        >
-          {remaining ? token(remaining.amount, remaining.token) : usd(total)}
+        <p className="mt-1 text-4xl font-bold tracking-tight text-fg tabular-nums" data-testid="pay-amount">
+          {remaining ? <TokenFigure text={token(remaining.amount, remaining.token)} /> : usd(total)}
         </p>
         <p className="mt-1 text-sm text-muted">
           {remaining
