@@ -265,6 +265,8 @@ describe('payment page', () => {
       'The TRX amount was for the full total: send the rest in USDT.',
     )
     expect(screen.queryByText(/80[.,]000001/)).toBeNull()
+    expect(screen.getByText('Send exactly the amount shown in USDT to the address above.')).toBeTruthy()
+    expect(screen.queryByText(/or TRX/)).toBeNull()
     expect(screen.queryByText(/Send exactly 20/)).toBeNull()
     // TRON's QR code is the address alone, as before.
     expect(

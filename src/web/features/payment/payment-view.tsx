@@ -181,7 +181,7 @@ export function PaymentView({
 
             <WatchStatus paid={paid} status={data} total={total} network={networkName} />
 
-            <PaymentTips email={state.email} network={network} />
+            <PaymentTips email={state.email} network={network} remaining={remaining} />
 
             <TxHashForm
               orderId={state.orderId}

@@ -333,13 +333,24 @@ function confirmTip(t: ReturnType<typeof useT>, network: OrderNetwork | null): s
     : t('payment.evm.tipTimeMinutes', { minutes: Math.round(seconds / 60), blocks, network: name })
 }
 
-export function PaymentTips({ email, network }: { email: string; network: OrderNetwork | null }) {
+export function PaymentTips({
+  email,
+  network,
+  remaining = null,
+}: {
+  email: string
+  network: OrderNetwork | null
+  remaining?: Remaining | null
+}) {
   const t = useT()
   return (
     <ul className="space-y-2.5 text-sm text-muted">
       <li className="flex gap-2.5">
         <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-        {network ? t('payment.evm.tipExact', { token: network.token }) : t('payment.tip.exact')}
+        {/* Paid in part on TRON the TRX amount is withdrawn: the tip names the token alone. */}
+        {network || remaining
+          ? t('payment.evm.tipExact', { token: network?.token ?? remaining?.token ?? 'USDT' })
+          : t('payment.tip.exact')}
       </li>
       <li className="flex gap-2.5">
         <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
