@@ -130,13 +130,34 @@ test('a buyer picks USDT on BNB Smart Chain, pays on the node, sees confirming a
     page.getByText(/Send the remaining 0\.000000000000000001\s+USDT to the same address\./),
   ).toBeVisible({ timeout: 90_000 })
   await expect(page.getByText(/\$0\.01/)).toHaveCount(0)
+  // Scanned again, the QR code and the wallet link ask for that one base unit, never the total
+  // again; the amount to send says it is the rest.
+  const rest = `ethereum:${usdt}@56/transfer?address=${address}&uint256=1`
+  await expect(page.getByTestId('wallet-qr')).toHaveAttribute('data-value', rest)
+  await expect(page.getByRole('link', { name: 'Open in your wallet' })).toHaveAttribute('href', rest)
+  await expect(page.getByRole('heading', { name: 'Still to pay (USDT · BNB Smart Chain)' })).toBeVisible()
+  await expect(page.getByLabel('Remaining amount in USDT', { exact: true })).toHaveValue(
+    '0.000000000000000001',
+  )
+  await expect(page.getByLabel('Amount in USDT', { exact: true })).toHaveCount(0)
+  await expect(
+    page.getByText(
+      /^Send exactly the remaining 0\.000000000000000001\s+USDT on BNB Smart Chain \(BEP-20\), not the full total\.$/,
+    ),
+  ).toBeVisible()
+  await expect(page.getByTestId('remaining-link')).toHaveText(
+    /^This QR code and the wallet link ask for the remaining 0\.000000000000000001\s+USDT only\.$/,
+  )
+  await expectShownWhole(page, page.getByLabel('Remaining amount in USDT', { exact: true }))
   await shoot(page, 'payment-evm-short-en')
   for (const lang of ['zh', 'ru'] as const) {
     await page.goto(`/payment?lang=${lang}`)
-    await expect(page.getByText(/0[.,]000000000000000001\s+USDT/)).toBeVisible()
+    await expect(page.getByTestId('pay-amount')).toHaveText(/^0[.,]000000000000000001\s+USDT$/)
+    await expect(page.getByTestId('wallet-qr')).toHaveAttribute('data-value', rest)
     await shoot(page, `payment-evm-short-${lang}`)
   }
   await page.goto('/payment?lang=en')
+  const asked = await page.getByRole('link', { name: 'Open in your wallet' }).getAttribute('href')
   // The operator's order says the same.
   const admin = await page.context().newPage()
   await adminLogin(admin, PASSWORD)
@@ -153,7 +174,14 @@ test('a buyer picks USDT on BNB Smart Chain, pays on the node, sees confirming a
   ).toHaveText(`${received} USDT of ${amount} USDT; 0.000000000000000001 USDT still missing`)
   await shoot(admin, 'admin-order-shortfall-en')
   await admin.close()
-  await transfer(anvil, usdt, buyerWallet, address as `0x${string}`, 1n)
+  // The buyer sends what the link asks for, and that completes the order.
+  await transfer(
+    anvil,
+    usdt,
+    buyerWallet,
+    address as `0x${string}`,
+    BigInt(/uint256=(\d+)$/.exec(asked ?? '')?.[1] ?? 0),
+  )
   await expect(page.getByTestId('payment-detected')).toBeVisible({ timeout: 30_000 })
   await expect(page.getByTestId('payment-detected')).toContainText('confirming on BNB Smart Chain')
   await expect(page.getByTestId('payment-detected')).toContainText(/of \d+ blocks built on your transfer/)

@@ -11,7 +11,7 @@ import { expect, interactiveContext, type Page, test } from './support/test'
 // (their own browsers), so the one wait for solidification serves them all: one sees their payment
 // detected and then Payment Successful; one whose transaction vanishes from the head is told it
 // was dropped and waits again; one whose transfer ran out of energy is told why nothing arrived;
-// one who sent half is told what is missing.
+// one who sent half is told what is missing, is asked for the rest alone, and sending it pays.
 
 const shop = ownShopForThisFile(
   {
@@ -72,7 +72,7 @@ test('detected in seconds, then paid at solidification; dropped, failed and shor
   browser,
 }) => {
   // About a minute of it is the chain solidifying the transfers; the rest is four checkouts.
-  test.setTimeout(240_000)
+  test.setTimeout(360_000)
   const [paid, dropped, failed, short] = await Promise.all([
     buyer(browser, 'seen-buyer@example.com'),
     buyer(browser, 'dropped-buyer@example.com'),
@@ -152,5 +152,26 @@ test('detected in seconds, then paid at solidification; dropped, failed and shor
   ).toBeVisible({
     timeout: 30_000,
   })
+  // What the page asks for now is the rest, never the total again; TRON's QR code stays the address.
+  await expect(short.page.getByRole('heading', { name: 'Still to pay (USDT-TRC20)' })).toBeVisible()
+  await expect(short.page.getByTestId('pay-amount')).toHaveText(new RegExp(`^${missing}\\sUSDT$`))
+  await expect(
+    short.page.getByText(
+      new RegExp(
+        `^Send exactly the remaining ${missing}\\sUSDT on the TRON network \\(TRC20\\), not the full total\\.$`,
+      ),
+    ),
+  ).toBeVisible()
+  await expect(short.page.getByText(/^Send exactly \d/)).toHaveCount(0)
+  await expect(short.page.getByTestId('wallet-qr')).toHaveAttribute('data-value', short.address)
+  await shoot(short.page, 'payment-tron-short')
   await expect.poll(() => mailsTo(paid.email).length, { timeout: 10_000 }).toBe(1)
+
+  // Sending what the page asks for completes the order.
+  const asked = ((await short.page.getByTestId('pay-amount').textContent()) ?? '').replace(/\s*USDT$/, '')
+  await send(short.page, { to: short.address, amount: asked })
+  await expect(short.page.getByRole('dialog', { name: 'Payment Successful' })).toBeVisible({
+    timeout: 120_000,
+  })
+  expect(await statusOf(short)).toMatchObject({ status: 'paid', amount_received: Number(short.amount) })
 })

@@ -110,10 +110,18 @@ export const orderStatusAnswerSchema = z.discriminatedUnion('success', [
     /**
      * A pending order paid in part: what arrived and what is still missing in the order's token, as
      * decimal strings to the token's own decimals (18 on BNB Smart Chain), the missing part rounded
-     * up (shared/token-amount.ts).
+     * up (shared/token-amount.ts); the missing part again in base units, and the wallet link (the
+     * QR code's text) asking for exactly that on the order's network (null on TRON, whose QR code is
+     * the address alone).
      */
     shortfall: z
-      .object({ token: tokenSymbolSchema, received: z.string(), missing: z.string() })
+      .object({
+        token: tokenSymbolSchema,
+        received: z.string(),
+        missing: z.string(),
+        missingUnits: z.string().regex(/^\d+$/).optional(),
+        paymentUri: z.string().nullable().optional(),
+      })
       .nullable()
       .optional(),
     /** Changes whenever anything above does: the long poll's p_known_version. */

@@ -17,11 +17,13 @@ describe('token amounts and shortfalls', () => {
       token: 'USDC',
       received: '49.989999',
       missing: '0.000001',
+      missingUnits: '1',
     })
     expect(shortfallOf({ token: 'USDT', decimals: 18, due, received: due - 1n })).toEqual({
       token: 'USDT',
       received: '49.989999999999999999',
       missing: '0.000000000000000001',
+      missingUnits: '1',
     })
     expect(shortfallOf({ token: 'USDT', decimals: 6, due, received: 0n })).toBeNull()
     expect(shortfallOf({ token: 'USDT', decimals: 6, due, received: due })).toBeNull()

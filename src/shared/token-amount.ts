@@ -28,11 +28,13 @@ export interface Shortfall {
   received: string
   /** Still missing, rounded up to the token's base unit: sending it always covers the order. */
   missing: string
+  /** The same missing amount in the token's base units (a decimal string of an integer): what the wallet link asks for. */
+  missingUnits: string
 }
 
 /**
  * The one way a shortfall is said (the payment page, the status call, the hash check's answer, the
- * admin's order): due and received at SHORTFALL_DECIMALS, shown in the token at its own decimals.
+ * admin's order) and asked for (the payment page's QR code, wallet link and amount to send): due and received at SHORTFALL_DECIMALS, shown in the token at its own decimals.
  * Null when nothing arrived yet or nothing is missing.
  */
 export function shortfallOf(o: {
@@ -43,10 +45,11 @@ export function shortfallOf(o: {
 }): Shortfall | null {
   if (o.received <= 0n || o.received >= o.due) return null
   const step = 10n ** BigInt(SHORTFALL_DECIMALS - o.decimals)
-  const lacking = o.due - o.received
+  const missingUnits = (o.due - o.received + step - 1n) / step
   return {
     token: o.token,
     received: formatTokenUnits(o.received / step, o.decimals),
-    missing: formatTokenUnits((lacking + step - 1n) / step, o.decimals),
+    missing: formatTokenUnits(missingUnits, o.decimals),
+    missingUnits: missingUnits.toString(),
   }
 }

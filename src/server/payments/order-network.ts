@@ -73,6 +73,23 @@ export function orderNetwork(
   }
 }
 
+/**
+ * The order's payment link asking for `units` of its token instead of the total: what a buyer paid in
+ * part scans to send the rest (the units are the shortfall's, shared/token-amount.ts). Null when the
+ * order's chain or token is no longer enabled, or on TRON, whose QR code is the address alone.
+ */
+export function remainingPaymentUri(
+  chains: ChainRegistry,
+  order: { chain: ChainId; token: TokenSymbol; walletAddress: string },
+  units: bigint,
+): string | null {
+  if (order.chain === firstChain) return null
+  const adapter = chains.get(order.chain)
+  const token = adapter?.tokens.find((t) => t.symbol === order.token)
+  if (!adapter || !token || !stablecoins.has(token.symbol)) return null
+  return adapter.paymentUri({ address: order.walletAddress, token, amountUnits: units })
+}
+
 function confirmSeconds(adapter: ChainAdapter, depth: number | null): number | null {
   if (depth !== null) return Math.ceil((depth * adapter.blockIntervalMs) / 1000)
   const rule = adapter.confirmation

@@ -7,6 +7,7 @@ import {
   orderStatusInputSchema,
   STATUS_WAIT_MS,
 } from '../../shared/order-status'
+import type { Shortfall } from '../../shared/token-amount'
 import { receivedUsdMicros } from '../../shared/trx'
 import type { ChainRegistry } from '../chains/chain-registry'
 import type { Database } from '../db/client'
@@ -19,6 +20,7 @@ import { findOrder, type OrderRow } from '../orders/orders.repo'
 import { defineRpc } from '../rpc'
 import { confirmTransfersOfTransaction } from './confirm-transaction'
 import { paysOrder } from './ledger'
+import { remainingPaymentUri } from './order-network'
 import type { OrderWatch } from './order-watch'
 import type { PaymentRules } from './payment-rules'
 import type { PaymentDelay } from './payments-health'
@@ -66,6 +68,13 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
     timestamp: o.paidAt?.getTime() ?? Date.now(),
   })
 
+  // A buyer paid in part scans the page's QR code again for the rest: it asks for what is missing.
+  const withRemainingLink = (order: OrderRow, shortfall: Shortfall | null) =>
+    shortfall && {
+      ...shortfall,
+      paymentUri: remainingPaymentUri(chains, order, BigInt(shortfall.missingUnits)),
+    }
+
   async function statusOf(orderId: string, secret: string | undefined, invoiceId: string | undefined) {
     const order = await findOrder(db, orderId)
     if (!order) return refused('confirm.unknownOrder')
@@ -94,7 +103,7 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
         opts.rules,
         (chain) => chains.get(chain)?.blockIntervalMs ?? opts.blockIntervalMs ?? 3000,
       ),
-      shortfall: await orderShortfall(db, order),
+      shortfall: withRemainingLink(order, await orderShortfall(db, order)),
     }
     const version = createHash('sha256').update(JSON.stringify(answer)).digest('hex').slice(0, 16)
     return { ...answer, version }

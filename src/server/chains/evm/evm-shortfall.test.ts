@@ -35,8 +35,13 @@ describe.each(engines)('a shortfall in the token’s units (%s)', (engine) => {
     // 19.99 less one base unit: 19.989999999999999999.
     const received = `${(o.total - 0.01).toFixed(2)}9999999999999999`
 
-    const shortfall = { token: 'USDT', received, missing: '0.000000000000000001' }
+    const shortfall = { token: 'USDT', received, missing: '0.000000000000000001', missingUnits: '1' }
     expect(await f.status(o.id)).toMatchObject({ status: 'pending', shortfall })
+    // The page's QR code and wallet link ask for that one base unit, not the order's total again.
+    const usdt = f.nodes.bsc.tokens.USDT as Address
+    expect(await f.status(o.id)).toMatchObject({
+      shortfall: { paymentUri: `ethereum:${usdt}@56/transfer?address=${o.address}&uint256=1` },
+    })
 
     const admin = await adminSession(f.t)
     const detail = await rpc(f.t.app, 'secure_fetch_order', { p_order_id: o.id }, admin)

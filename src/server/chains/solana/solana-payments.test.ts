@@ -80,6 +80,13 @@ describe.each(engines)('Solana payments (%s)', (engine) => {
     expect(await f.status(short.id)).toMatchObject({
       status: 'pending',
       amount_received: Math.round((short.total - 5) * 100) / 100,
+      // The page's Solana Pay request now asks for the 5 USDT missing, not the order's total.
+      shortfall: {
+        token: 'USDT',
+        missing: '5.00',
+        missingUnits: '5000000',
+        paymentUri: `solana:${short.address}?amount=5&spl-token=${f.standin.mints.usdt}&reference=${short.address}&label=Test%20Shop`,
+      },
     })
     await f.pay(short.address, f.standin.mints.usdt, units(5))
     await f.finalise()

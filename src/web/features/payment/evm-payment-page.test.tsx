@@ -149,6 +149,45 @@ describe('payment page of an order on BNB Smart Chain', () => {
     expect(screen.queryByText(/\$0\.01/)).toBeNull()
   })
 
+  it('paid in part: the QR code, the wallet link and the amount to send ask for the rest, not the total', async () => {
+    // 17.5 USDT of 25 arrived: 7.5 USDT is missing, 7500000000000000000 base units.
+    const rest = URI.replace('uint256=25000000000000000000', 'uint256=7500000000000000000')
+    answer = status({
+      amount_received: 17.5,
+      shortfall: {
+        token: 'USDT',
+        received: '17.50',
+        missing: '7.50',
+        missingUnits: '7500000000000000000',
+        paymentUri: rest,
+      },
+    })
+    renderPayment()
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { name: 'Still to pay (USDT · BNB Smart Chain)' })).toBeTruthy(),
+    )
+    const qr = screen.getByRole('img', {
+      name: new RegExp(
+        `^QR code of a payment of the remaining 7\\.50\\sUSDT on BNB Smart Chain to ${ADDRESS}$`,
+      ),
+    })
+    expect(qr.querySelector('[data-testid="wallet-qr"]')?.getAttribute('data-value')).toBe(rest)
+    expect(screen.getByRole('link', { name: 'Open in your wallet' }).getAttribute('href')).toBe(rest)
+    expect(screen.getByTestId('remaining-link').textContent).toMatch(
+      /^This QR code and the wallet link ask for the remaining 7\.50\sUSDT only\.$/,
+    )
+    expect(screen.getByTestId('pay-amount').textContent).toMatch(/^7\.50\sUSDT$/)
+    expect(
+      screen.getByText(
+        /^Send exactly the remaining 7\.50\sUSDT on BNB Smart Chain \(BEP-20\), not the full total\.$/,
+      ),
+    ).toBeTruthy()
+    expect((screen.getByLabelText('Remaining amount in USDT') as HTMLInputElement).value).toBe('7.50')
+    expect(screen.queryByLabelText('Amount in USDT')).toBeNull()
+    expect(screen.queryByText(/Send exactly 25\.00/)).toBeNull()
+    expect(document.body.innerHTML).not.toContain('uint256=25000000000000000000')
+  })
+
   it('in Russian the network and the token stay as wallets name them', () => {
     answer = status({})
     renderPayment('ru')

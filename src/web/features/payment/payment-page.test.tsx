@@ -237,6 +237,43 @@ describe('payment page', () => {
     expect(screen.getByText(/Send the remaining\s+\$7\.50/)).toBeTruthy()
   })
 
+  it('underpaid on TRON: the amount to send is the rest in USDT, and the TRX amount for the total is withdrawn', async () => {
+    startCheckout({ trxAmount: '80.000001', trxRate: '0.25' })
+    answerStatus(
+      status({
+        amount_received: 12.5,
+        shortfall: {
+          token: 'USDT',
+          received: '12.50',
+          missing: '7.50',
+          missingUnits: '7500000',
+          paymentUri: null,
+        },
+      }),
+    )
+    renderPayment()
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { name: 'Still to pay (USDT-TRC20)' })).toBeTruthy(),
+    )
+    expect(screen.getByTestId('pay-amount').textContent).toMatch(/^7\.50\sUSDT$/)
+    expect(
+      screen.getByText(
+        /^Send exactly the remaining 7\.50\sUSDT on the TRON network \(TRC20\), not the full total\.$/,
+      ),
+    ).toBeTruthy()
+    expect(screen.getByTestId('trx-total-only').textContent).toBe(
+      'The TRX amount was for the full total: send the rest in USDT.',
+    )
+    expect(screen.queryByText(/80[.,]000001/)).toBeNull()
+    expect(screen.getByText('Send exactly the amount shown in USDT to the address above.')).toBeTruthy()
+    expect(screen.queryByText(/or TRX/)).toBeNull()
+    expect(screen.queryByText(/Send exactly 20/)).toBeNull()
+    // TRON's QR code is the address alone, as before.
+    expect(
+      screen.getByRole('img', { name: 'QR code of wallet address TTestAddressForThePaymentPage0000' }),
+    ).toBeTruthy()
+  })
+
   it('paid: confirmed, and the success is stored with the dashboard link', async () => {
     answerStatus(status({ status: 'paid', amount_received: 20, access_token: 'tok123' }))
     renderPayment()

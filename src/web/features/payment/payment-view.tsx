@@ -15,6 +15,7 @@ import {
   AmountSummary,
   PaidPanel,
   PaymentTips,
+  remainingOf,
   ScanPanel,
   UnderpaidNotice,
   WatchStatus,
@@ -124,6 +125,8 @@ export function PaymentView({
   const total = state.total ?? 0
   const received = data?.amount_received ?? 0
   const underpaid = data?.status === 'pending' && received > 0 && received < total
+  // Paid in part: the QR code, the wallet link and the amount to send ask for the rest alone.
+  const remaining = paid ? null : remainingOf(data)
   // An order on an EVM network; null: TRON, shown as it always was.
   const network = state.network
   const networkName = network ? chainNames[network.chain] : undefined
@@ -166,19 +169,19 @@ export function PaymentView({
         </PaidPanel>
       ) : (
         <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[1fr_1.1fr]">
-          <ScanPanel address={state.walletAddress} network={network} />
+          <ScanPanel address={state.walletAddress} network={network} remaining={remaining} />
 
           <section
             aria-labelledby="amount-title"
             className="flex flex-col gap-6 rounded-2xl border border-line bg-card p-5 sm:p-8"
           >
-            <AmountSummary state={state} />
+            <AmountSummary state={state} remaining={remaining} />
 
             {underpaid && <UnderpaidNotice received={received} total={total} shortfall={data?.shortfall} />}
 
             <WatchStatus paid={paid} status={data} total={total} network={networkName} />
 
-            <PaymentTips email={state.email} network={network} />
+            <PaymentTips email={state.email} network={network} remaining={remaining} />
 
             <TxHashForm
               orderId={state.orderId}

@@ -3,6 +3,7 @@ import { chainNames, tokenStandards, unitsToDecimal } from '../../../../shared/n
 import { CopyField } from '../../../components/ui/copy-field'
 import { useFormat, useT } from '../../../i18n/i18n'
 import type { OrderNetwork } from '../../../lib/checkout-store'
+import type { Remaining } from './payment-panels'
 
 // The payment page's parts for an order paid on an EVM network: the amount in the token's own
 // decimals and the networks on which a payment to the address is credited.
@@ -14,30 +15,65 @@ export function exactAmount(network: OrderNetwork): string {
   return full.replace(/(\.\d\d\d*?)0+$/, '$1')
 }
 
-export function EvmAmount({ network, total }: { network: OrderNetwork; total: number }) {
+/**
+ * A token amount as the page's big figure ("0.000000000000000001 USDT"): a long amount breaks
+ * between its digits on a narrow screen, never inside the token's symbol.
+ */
+export function TokenFigure({ text }: { text: string }) {
+  const at = text.lastIndexOf('\u00a0')
+  if (at < 0) return <span className="break-all">{text}</span>
+  return (
+    <>
+      <span className="break-all">{text.slice(0, at)}</span>
+      {'\u00a0'}
+      <span className="whitespace-nowrap">{text.slice(at + 1)}</span>
+    </>
+  )
+}
+
+/**
+ * The amount to send: the total in the token's decimals, or, paid in part, exactly what is still
+ * missing (the server's shortfall, rounded up to the token's base unit) and said to be the rest.
+ */
+export function EvmAmount({
+  network,
+  total,
+  remaining = null,
+}: {
+  network: OrderNetwork
+  total: number
+  remaining?: Remaining | null
+}) {
   const t = useT()
   const { usd, token } = useFormat()
   const name = chainNames[network.chain]
-  const amount = exactAmount(network)
+  const amount = remaining ? remaining.amount : exactAmount(network)
+  const say = { amount: token(amount, network.token), network: name, standard: tokenStandards[network.chain] }
   return (
     <div>
       <h2 id="amount-title" className="text-sm font-medium text-muted">
-        {t('payment.evm.amount', { token: network.token, network: name })}
+        {remaining
+          ? t('payment.evm.remainingTitle', { token: network.token, network: name })
+          : t('payment.evm.amount', { token: network.token, network: name })}
       </h2>
       <p className="mt-1 text-4xl font-bold tracking-tight text-fg tabular-nums" data-testid="pay-amount">
-        {usd(total)}
+        {remaining ? <TokenFigure text={token(amount, network.token)} /> : usd(total)}
       </p>
       <p className="mt-1 text-sm text-muted">
-        {t('payment.evm.sendExactly', {
-          amount: token(amount, network.token),
-          network: name,
-          standard: tokenStandards[network.chain],
-        })}
+        {remaining ? t('payment.evm.sendRemaining', say) : t('payment.evm.sendExactly', say)}
       </p>
       <div className="mt-4 rounded-xl border border-line bg-white/[0.02] p-4">
         <CopyField
-          label={t('payment.evm.amountField', { token: network.token })}
-          copyLabel={t('payment.evm.amountCopy', { token: network.token })}
+          label={
+            remaining
+              ? t('payment.evm.remainingField', { token: network.token })
+              : t('payment.evm.amountField', { token: network.token })
+          }
+          copyLabel={
+            remaining
+              ? t('payment.evm.remainingCopy', { token: network.token })
+              : t('payment.evm.amountCopy', { token: network.token })
+          }
           value={amount}
           copiedMessage={t('payment.evm.amountCopied')}
           failedMessage={t('payment.evm.amountCopyFailed')}

@@ -1,12 +1,13 @@
 import { Clock, Info, Loader2, ShieldCheck, Wallet } from 'lucide-react'
 import type { ReactNode } from 'react'
+import type { TokenSymbol } from '../../../../shared/chains'
 import { chainNames } from '../../../../shared/networks'
 import { CopyField } from '../../../components/ui/copy-field'
 import { EmailAddress } from '../../../components/ui/email-address'
 import { Msg, useFormat, useT } from '../../../i18n/i18n'
 import type { OrderNetwork, useCheckout } from '../../../lib/checkout-store'
 import type { OrderStatus } from '../api/get-order-status'
-import { EvmAmount, WatchedNetworks } from './evm-payment'
+import { EvmAmount, TokenFigure, WatchedNetworks } from './evm-payment'
 import { DetectedPanel, DroppedNotice, FailedTransfers } from './sighting-status'
 import { WalletQr } from './wallet-qr'
 
@@ -16,9 +17,46 @@ import { WalletQr } from './wallet-qr'
 
 type CheckoutState = ReturnType<typeof useCheckout>
 
-/** The wallet address as a QR code (EIP-681 on an EVM network) and a field to copy. */
-export function ScanPanel({ address, network }: { address: string; network: OrderNetwork | null }) {
+/**
+ * What a pending order paid in part still lacks, as the server's status call says it: the amount in
+ * the token (rounded up to its base unit), the same in base units, and the payment link asking for
+ * exactly that (null on TRON, whose QR code is the address alone).
+ */
+export interface Remaining {
+  token: TokenSymbol
+  amount: string
+  units: string
+  paymentUri: string | null
+}
+
+/** The shortfall of a pending order paid in part; null while nothing arrived (or it is paid). */
+export function remainingOf(status: OrderStatus | undefined): Remaining | null {
+  const shortfall = status?.status === 'pending' ? status.shortfall : null
+  if (!shortfall?.missingUnits) return null
+  return {
+    token: shortfall.token,
+    amount: shortfall.missing,
+    units: shortfall.missingUnits,
+    paymentUri: shortfall.paymentUri ?? null,
+  }
+}
+
+/**
+ * The wallet address as a QR code (the network's payment URI off TRON) and a field to copy. Paid in
+ * part, the QR code and the wallet link ask for what is missing, never the total again.
+ */
+export function ScanPanel({
+  address,
+  network,
+  remaining = null,
+}: {
+  address: string
+  network: OrderNetwork | null
+  remaining?: Remaining | null
+}) {
   const t = useT()
+  const { token } = useFormat()
+  const uri = network ? (remaining ? remaining.paymentUri : network.paymentUri) : null
   return (
     <section
       aria-labelledby="scan-title"
@@ -28,25 +66,38 @@ export function ScanPanel({ address, network }: { address: string; network: Orde
         {t('payment.scan')}
       </h2>
       <div className="mt-6">
-        {network ? (
+        {network && uri ? (
           <WalletQr
-            value={network.paymentUri}
+            value={uri}
             level="Q"
-            label={t('payment.evm.qr', { token: network.token, network: chainNames[network.chain], address })}
+            label={
+              remaining
+                ? t('payment.evm.remainingQr', {
+                    amount: token(remaining.amount, remaining.token),
+                    network: chainNames[network.chain],
+                    address,
+                  })
+                : t('payment.evm.qr', { token: network.token, network: chainNames[network.chain], address })
+            }
           />
         ) : (
           <WalletQr value={address} label={t('payment.qr', { address })} />
         )}
       </div>
-      {network && (
+      {uri && (
         // The same request as the QR code, for a wallet on this device (Solana Pay, EIP-681 links).
         <a
-          href={network.paymentUri}
+          href={uri}
           className="mt-4 inline-flex items-center gap-1.5 rounded-lg border border-line px-3 py-1.5 text-sm font-medium text-primary hover:bg-white/[0.04]"
         >
           <Wallet className="size-4" aria-hidden />
           {t('payment.openWallet')}
         </a>
+      )}
+      {uri && remaining && (
+        <p className="mt-3 text-center text-sm text-amber-200" data-testid="remaining-link">
+          {t('payment.remainingLink', { amount: token(remaining.amount, remaining.token) })}
+        </p>
       )}
       <div className="mt-6 w-full">
         <CopyField
@@ -60,15 +111,24 @@ export function ScanPanel({ address, network }: { address: string; network: Orde
   )
 }
 
-/** The amount in dollars and USDT, the discount taken, and the TRX amount at the locked rate. */
-export function AmountSummary({ state }: { state: CheckoutState }) {
+/**
+ * The amount in dollars and USDT, the discount taken, and the TRX amount at the locked rate. Paid in
+ * part: what is still missing in the token instead (the TRX amount was for the total).
+ */
+export function AmountSummary({
+  state,
+  remaining = null,
+}: {
+  state: CheckoutState
+  remaining?: Remaining | null
+}) {
   const t = useT()
   const { usd, token, rate } = useFormat()
   const total = state.total ?? 0
   if (state.network) {
     return (
       <>
-        <EvmAmount network={state.network} total={total} />
+        <EvmAmount network={state.network} total={total} remaining={remaining} />
         {state.discountCode && state.discount !== null && (
           <p className="-mt-4 text-sm text-emerald-400">
             {t('payment.discountApplied', { code: state.discountCode, amount: usd(state.discount) })}
@@ -82,13 +142,15 @@ export function AmountSummary({ state }: { state: CheckoutState }) {
     <>
       <div>
         <h2 id="amount-title" className="text-sm font-medium text-muted">
-          {t('payment.amount')}
+          {remaining ? t('payment.remainingTitle') : t('payment.amount')}
         </h2>
         <p className="mt-1 text-4xl font-bold tracking-tight text-fg tabular-nums" data-testid="pay-amount">
-          {usd(total)}
+          {remaining ? <TokenFigure text={token(remaining.amount, remaining.token)} /> : usd(total)}
         </p>
         <p className="mt-1 text-sm text-muted">
-          {t('payment.sendExactly', { amount: token(total, 'USDT') })}
+          {remaining
+            ? t('payment.sendRemaining', { amount: token(remaining.amount, remaining.token) })
+            : t('payment.sendExactly', { amount: token(total, 'USDT') })}
         </p>
         {state.discountCode && state.discount !== null && (
           <p className="mt-1 text-sm text-emerald-400">
@@ -97,7 +159,13 @@ export function AmountSummary({ state }: { state: CheckoutState }) {
         )}
       </div>
 
-      {state.trxAmount ? (
+      {remaining ? (
+        state.trxAmount && (
+          <p className="text-xs text-muted" data-testid="trx-total-only">
+            {t('payment.remainingNoTrx')}
+          </p>
+        )
+      ) : state.trxAmount ? (
         <div className="rounded-xl border border-line bg-white/[0.02] p-4">
           <CopyField
             label={t('payment.trx')}
@@ -265,13 +333,24 @@ function confirmTip(t: ReturnType<typeof useT>, network: OrderNetwork | null): s
     : t('payment.evm.tipTimeMinutes', { minutes: Math.round(seconds / 60), blocks, network: name })
 }
 
-export function PaymentTips({ email, network }: { email: string; network: OrderNetwork | null }) {
+export function PaymentTips({
+  email,
+  network,
+  remaining = null,
+}: {
+  email: string
+  network: OrderNetwork | null
+  remaining?: Remaining | null
+}) {
   const t = useT()
   return (
     <ul className="space-y-2.5 text-sm text-muted">
       <li className="flex gap-2.5">
         <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
-        {network ? t('payment.evm.tipExact', { token: network.token }) : t('payment.tip.exact')}
+        {/* Paid in part on TRON the TRX amount is withdrawn: the tip names the token alone. */}
+        {network || remaining
+          ? t('payment.evm.tipExact', { token: network?.token ?? remaining?.token ?? 'USDT' })
+          : t('payment.tip.exact')}
       </li>
       <li className="flex gap-2.5">
         <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden />
