@@ -4,8 +4,9 @@
 // their response headers) and the Lighthouse mobile scores, median of BENCH_RUNS (3) runs; then each
 // page's scripts one by one (the first chunk, the page's messages, a lazy page's chunk), the bytes of
 // each as downloaded. The standard for `/` is at most 100 KB (102,400 bytes) of script bodies.
-// Lighthouse 12.8.2 is not one of the shop's dependencies (it is large): install it once with
-//   npm i -g lighthouse@12.8.2        or point LIGHTHOUSE_BIN at its CLI.
+// Lighthouse (12.8 or 13; 13 needs Node 22.19 or newer on PATH) is not one of the shop's dependencies
+// (it is large): install it once with
+//   npm i -g lighthouse@13        or point LIGHTHOUSE_BIN at its CLI.
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -103,7 +104,7 @@ try {
   const lighthouse = findLighthouse()
   const scores = new Map<string, Record<string, number>>()
   if (!lighthouse) {
-    console.log('Lighthouse not found: npm i -g lighthouse@12.8.2 (or set LIGHTHOUSE_BIN). Skipping scores.')
+    console.log('Lighthouse not found: npm i -g lighthouse@13 (or set LIGHTHOUSE_BIN). Skipping scores.')
   } else {
     for (const path of PAGES) {
       const runs: Record<string, number>[] = []
