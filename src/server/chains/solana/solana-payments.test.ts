@@ -166,9 +166,10 @@ describe.each(engines)('Solana payments (%s)', (engine) => {
     expect(await ledgerOf(o.id)).toMatchObject([{ tx_id: recovered.signature, token: 'USDT' }])
   })
 
-  it('shows "confirming" at the confirmed commitment and pays at finalized', async () => {
+  /** The shop's sighting watcher on Solana, its clock a minute on at each look (the listings' freshness never holds it back). */
+  const minuteWatcher = () => {
     let clock = Date.now()
-    const watcher = createSightingWatcher({
+    return createSightingWatcher({
       db: f.t.database.db,
       chain: f.t.app.services.chains.require('solana'),
       now: () => {
@@ -176,6 +177,10 @@ describe.each(engines)('Solana payments (%s)', (engine) => {
         return clock
       },
     })
+  }
+
+  it('shows "confirming" at the confirmed commitment and pays at finalized', async () => {
+    const watcher = minuteWatcher()
     const o = await f.placeOrder('USDC')
     await watcher.runOnce()
     const sent = await f.pay(o.address, f.standin.mints.usdc, units(o.total))
@@ -204,15 +209,7 @@ describe.each(engines)('Solana payments (%s)', (engine) => {
   })
 
   it('a payment seen "confirming" and then taken back by a fork is withdrawn: its sighting dropped, nothing in the ledger', async () => {
-    let clock = Date.now()
-    const watcher = createSightingWatcher({
-      db: f.t.database.db,
-      chain: f.t.app.services.chains.require('solana'),
-      now: () => {
-        clock += 60_000
-        return clock
-      },
-    })
+    const watcher = minuteWatcher()
     const o = await f.placeOrder('USDT')
     await watcher.runOnce()
     const sent = await f.pay(o.address, f.standin.mints.usdt, units(o.total))
