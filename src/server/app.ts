@@ -293,6 +293,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       rules: services.rules,
       delay: paymentDelay,
       onPaid: services.orderPaid.emit,
+      onFollowerBehind: () => services.checkoutAsked.emit(),
       watch: services.orderWatch,
       blockIntervalMs: env.CHAIN_BLOCK_MS,
       invoiceOfOrder: (invoiceId, orderId) => invoiceOfOrderIs(services.invoices, invoiceId, orderId),

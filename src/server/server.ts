@@ -184,8 +184,9 @@ async function main(): Promise<void> {
   })
   app.services.orderPaid.on(() => notifier.wake())
   const followers = createFollowers(app, env, database, instanceId)
-  // A buyer wants to pay (an order placed, a checkout refused while detection lags): an idle
-  // follower looks at once rather than at its idle pace.
+  // A buyer wants to pay (an order placed, a checkout refused while detection lags, a hash naming a
+  // final transfer the follower has not reached): an idle follower looks at once rather than at its
+  // idle pace.
   app.services.checkoutAsked.on(() => {
     for (const follower of followers) follower.wake()
   })

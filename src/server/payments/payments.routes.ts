@@ -43,6 +43,11 @@ export interface PaymentsRpcOptions {
   delay: PaymentDelay
   /** Told after an order is paid here (wakes the mail worker). */
   onPaid?: (orderId: string) => void
+  /**
+   * Told when a buyer's hash names a final transfer the chain's follower has not reached yet: wakes
+   * an idle follower, which records it within seconds rather than at its idle pace.
+   */
+  onFollowerBehind?: () => void
   /** Wakes a waiting status call (the long poll) when its order's news arrives. */
   watch?: OrderWatch
   /** The chain's block time, for the buyer's "seconds left". Default 3000. */
@@ -156,7 +161,10 @@ export function paymentsRpcs(database: Database, chains: ChainRegistry, opts: Pa
           opts.rules,
           AbortSignal.timeout(CONFIRM_EXPLORER_DEADLINE_MS),
         )
-        if (result.kind === 'refused') return refused(`confirm.${result.reason}`)
+        if (result.kind === 'refused') {
+          if (result.reason === 'confirming') opts.onFollowerBehind?.()
+          return refused(`confirm.${result.reason}`)
+        }
         for (const id of result.paid) opts.onPaid?.(id)
         if (result.held) return refused('confirm.held')
         const now = (await findOrder(db, order.id)) ?? order
