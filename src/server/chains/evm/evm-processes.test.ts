@@ -136,6 +136,14 @@ describe.each(engines)('EVM in the running server (%s)', (engine) => {
     let shop = await spawnShop(env)
     try {
       const o = await order(shop.url, 'bsc', 'USDT')
+      // Anvil stamps blocks in whole seconds and can be up to a second behind the shop: a transfer sent
+      // the instant the order exists may sit in a block stamped before the address's lease began, and
+      // block time decides (no_order). Wait until the node's next block is stamped after the order.
+      const placedAt = Date.now()
+      await waitFor('the node clock to pass the order', async () => {
+        const next = await anvil.client.getBlock({ blockTag: 'pending' })
+        return Number(next.timestamp) * 1000 + 999 >= placedAt
+      })
       // Five dollars short first (the order stays open), then the rest.
       const cents = BigInt(Math.round(o.total * 100))
       const first = await transfer(anvil, usdt, buyer, o.address as Address, ((cents - 500n) * E18) / 100n)
