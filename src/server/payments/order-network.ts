@@ -76,18 +76,19 @@ export function orderNetwork(
 /**
  * The order's payment link asking for `units` of its token instead of the total: what a buyer paid in
  * part scans to send the rest (the units are the shortfall's, shared/token-amount.ts). Null when the
- * order's chain or token is no longer enabled, or on TRON, whose QR code is the address alone.
+ * order's chain or token is no longer enabled, or when the chain's link is the address alone (TRON's).
  */
 export function remainingPaymentUri(
   chains: ChainRegistry,
   order: { chain: ChainId; token: TokenSymbol; walletAddress: string },
   units: bigint,
 ): string | null {
-  if (order.chain === firstChain) return null
   const adapter = chains.get(order.chain)
   const token = adapter?.tokens.find((t) => t.symbol === order.token)
   if (!adapter || !token || !stablecoins.has(token.symbol)) return null
-  return adapter.paymentUri({ address: order.walletAddress, token, amountUnits: units })
+  const uri = adapter.paymentUri({ address: order.walletAddress, token, amountUnits: units })
+  // A chain whose payment link is the address alone (TRON) has no link that asks for an amount.
+  return uri === order.walletAddress ? null : uri
 }
 
 function confirmSeconds(adapter: ChainAdapter, depth: number | null): number | null {
