@@ -43,7 +43,12 @@ execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { stdio: 'inherit
 function memory(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
-  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 }
+  return {
+    rss: kb('VmRSS') / 1024,
+    peak: kb('VmHWM') / 1024,
+    anon: kb('RssAnon') / 1024,
+    file: kb('RssFile') / 1024,
+  }
 }
 
 /** The shop's own node process: `npm start` runs it as a child of npm's shell. */
@@ -233,6 +238,9 @@ async function run(kind: 'pglite' | 'postgres'): Promise<void> {
     clearInterval(sampler)
     const loaded = memory(pid)
     line(`after ${STEADY_MINUTES} min of steady traffic (${placed} checkouts)`, mb(loaded.rss))
+    // Pages mapped from files (Node's binary, ICU's data) are shared and clean: the kernel can take
+    // them back; the anonymous ones are the shop's own.
+    line('  of which anonymous / mapped from files', `${mb(loaded.anon)} / ${mb(loaded.file)}`)
     line('highest while the traffic ran', mb(highest))
     line('  CPU the traffic cost (all threads)', `${(cpuSeconds(pid) - cpuBefore).toFixed(1)} s`)
     await sleep(10_000)

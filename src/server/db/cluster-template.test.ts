@@ -11,7 +11,7 @@ describe('the empty cluster a first start unpacks', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   // initdb (the build's part) takes a few seconds alone, far more on a busy machine.
-  it('unpacks into a database PGlite opens without initdb; refuses a folder that holds anything', {
+  it('unpacks into a database PGlite opens without initdb, with its 8 MB buffer pool; refuses a folder that holds anything', {
     timeout: 120_000,
   }, async () => {
     // What the build does (scripts/build-server.mjs).
@@ -28,6 +28,10 @@ describe('the empty cluster a first start unpacks', () => {
     const db = new PGlite(dataDir, pgliteOptions())
     const result = await db.query<{ answer: number }>('select 6 * 7 as answer')
     expect(result.rows).toEqual([{ answer: 42 }])
+    // The buffer pool every embedded database opens with: each megabyte of it stays resident once
+    // touched (decision 071).
+    const pool = await db.query<{ shared_buffers: string }>('show shared_buffers')
+    expect(pool.rows).toEqual([{ shared_buffers: '8MB' }])
     await db.close()
 
     const used = join(dir, 'used')
