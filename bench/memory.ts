@@ -40,7 +40,7 @@ let solana: BenchSolana | undefined
 execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { stdio: 'inherit' })
 
 /** Resident memory now and at its highest so far, in MB, of a process (all its threads). */
-function memory(pid: number): { rss: number; peak: number } {
+function memory(pid: number): { rss: number; peak: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
   return {
