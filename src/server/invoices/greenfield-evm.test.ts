@@ -151,4 +151,37 @@ describe.each(engines)('a Greenfield invoice paid on Anvil (%s)', (engine) => {
     }
     expect(JSON.parse(hits[3]?.body as string)).toMatchObject({ manuallyMarked: false, overPaid: false })
   })
+
+  it('paid in part: the payment link asks for the rest in base units, never the whole amount again', async () => {
+    const created = await api('POST', `/api/v1/stores/${storeId}/invoices`, {
+      amount: '10.00',
+      checkout: { paymentMethods: ['USDT-BSC'] },
+    })
+    const id = created.body.id as string
+    const [order] = await f.rows(
+      sql`select o.wallet_address from orders o join invoices i on i.order_id = o.id where i.id = ${id}`,
+    )
+    const address = order?.wallet_address as Address
+    const usdt = f.nodes.bsc.tokens.USDT as Address
+    const link = async () =>
+      (await api('GET', `/api/v1/stores/${storeId}/invoices/${id}/payment-methods`)).body[0] as {
+        paymentLink: string
+        due: string
+      }
+    const asked = (uri: string) => /[?&]uint256=(\d+)$/.exec(uri)?.[1]
+    expect(asked((await link()).paymentLink)).toBe(String(10n * 10n ** 18n))
+
+    // 4 USDT and one base unit arrive: 6 USDT less that unit is still due, exactly.
+    await transfer(f.nodes.bsc.anvil, usdt, f.buyer, address, 4n * 10n ** 18n + 1n)
+    await f.finalise('bsc')
+    await waitFor('the transfer credited', async () => {
+      await f.nodes.bsc.follower.runOnce()
+      return (await invoice(id)).additionalStatus === 'PaidPartial'
+    })
+    const partial = await link()
+    expect(partial.paymentLink).toContain(`/transfer?address=${address}&uint256=`)
+    expect(asked(partial.paymentLink)).toBe(String(6n * 10n ** 18n - 1n))
+    expect(partial.due).toBe('6.00')
+    expect((await invoice(id)).status).toBe('New')
+  })
 })

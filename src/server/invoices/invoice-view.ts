@@ -5,9 +5,10 @@ import { receivedUsdMicros } from '../../shared/trx'
 import type { ChainRegistry } from '../chains/chain-registry'
 import type { Db } from '../db/client'
 import { heldOrderIds } from '../payments/ledger'
-import { orderNetwork } from '../payments/order-network'
+import { orderNetwork, remainingPaymentUri } from '../payments/order-network'
 import { paymentsOfOrder } from '../payments/payment-admin'
 import { acceptedShortfallMicros } from '../payments/payment-rules'
+import { orderShortfall } from '../payments/shortfall'
 import { confirmingAmounts } from '../payments/sightings'
 import type { CreateInvoiceRequest, InvoiceData } from './greenfield-schemas'
 import type { InvoiceServiceOptions } from './invoice-service'
@@ -103,6 +104,14 @@ export const microsToDecimal = (micros: bigint) =>
 /** Greenfield's payment methods of an invoice: its one network and token, what came, what is due. */
 export async function paymentMethodsOf(db: Db, chains: ChainRegistry, order: InvoiceWithOrder['order']) {
   const network = orderNetwork(chains, order)
+  // Paid in part, the link asks for what is missing (rounded up to a base unit), as the payment
+  // page's does: a cart that shows it again must not ask the buyer for the whole amount twice. A
+  // chain whose link is the address alone (TRON's) keeps the address.
+  const shortfall = await orderShortfall(db, order)
+  const paymentLink =
+    (shortfall && remainingPaymentUri(chains, order, BigInt(shortfall.missingUnits))) ??
+    network?.payment_uri ??
+    null
   const paid = receivedUsdMicros(order.amountReceivedUnits, order.nativeReceivedUnits, order.nativeRateE8)
   const due = BigInt(order.totalCents) * MICROS_PER_CENT
   const payments = (await paymentsOfOrder(db, order.id)).map((p) => ({
@@ -123,7 +132,7 @@ export async function paymentMethodsOf(db: Db, chains: ChainRegistry, order: Inv
       paymentMethod: paymentMethodId(order.chain, order.token),
       cryptoCode: order.token,
       destination: order.walletAddress,
-      paymentLink: network?.payment_uri ?? null,
+      paymentLink,
       rate: '1',
       paymentMethodPaid: microsToDecimal(paid),
       totalPaid: microsToDecimal(paid),
