@@ -9,7 +9,7 @@ import { expect, interactiveContext, test } from './support/test'
 import { expectShownWhole } from './support/whole'
 
 // A buyer pays with USDT on BNB Smart Chain, in Chromium, on a real EVM node: Anvil with chain id
-// 56 and a block every 2 s, an 18-decimal USDT deployed on it, the shop following it at a depth of
+// 56 and a block every second, an 18-decimal USDT deployed on it, the shop following it at a depth of
 // 12 blocks. The buyer picks the network at checkout, reads the address, the exact amount and the
 // networks that pay the order, sends the tokens from a wallet on the node, sees "detected —
 // confirming" and then Payment Successful. Screenshots of the choice and of the payment page at
@@ -39,7 +39,7 @@ const pool = [
 test.beforeAll(async () => {
   test.setTimeout(120_000)
   // On a port found free, like the shop and its devchain below.
-  anvil = await spawnAnvil({ chainId: 56, blockTime: 2 })
+  anvil = await spawnAnvil({ chainId: 56, blockTime: 1 })
   ;[deployer, buyerWallet] = await accounts(anvil)
   usdt = await deployStablecoin(anvil, USDT_18)
   await mint(anvil, usdt, deployer, buyerWallet, 1_000n * 10n ** 18n)
